@@ -1,0 +1,21 @@
+/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out checks that each phi
+ * merges values of one physical register), then the listing is printed in its input format.
+ */
+#include "backend.h"
+
+#include <string.h>
+
+int
+emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d)
+{
+	for (uint32_t k = 0; k < m->nfn; k++) {
+		Fn *f = m->fn[k];
+
+		if (only_fn && strcmp(mstr(m, f->name), only_fn) != 0)
+			continue;
+		if (f->in_ssa && ssa_out(f, d) < 0)
+			return -1;
+	}
+	print_module(out, m, PrintSass, only_fn);
+	return 0;
+}

@@ -1,0 +1,323 @@
+/* fiberc.c: the compiler driver. Reads a SASS listing (nvdisasm or cuobjdump -sass) or fiber IR
+ * text, lifts every kernel into SSA, runs the requested passes, and writes IR text or SASS.
+ *
+ *   fiberc kernel.sass --emit=ir                  SSA IR of every kernel on stdout
+ *   fiberc kernel.sass --emit=sass -o out.sass    SASS again
+ *
+ * Exit status: 0 success, 1 user error (bad input, failed pass), 2 usage error.
+ */
+#include "ir.h"
+#include "frontend.h"
+#include "backend.h"
+#include "passlist.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, MaxPasses = 64 };
+
+typedef struct Options {
+	const char *input;        /* input file, "-" for stdin */
+	const char *output;       /* -o FILE, NULL for stdout */
+	int emit_ir;              /* --emit=ir (default) or --emit=sass */
+	const char *arch;         /* --arch=sm_XX, NULL: from the file */
+	const char *kernel;       /* --kernel=NAME, NULL: all */
+	const Pass *pass[MaxPasses]; /* --passes list, or the default */
+	int npass;
+	int passes_given;         /* --passes was used */
+	PassOpts popt;            /* printing and verification between passes */
+	const char *dump_cfg;     /* --dump-cfg=FILE.dot */
+	int stats;                /* --stats */
+} Options;
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: fiberc FILE [options]\n"
+	    "\n"
+	    "Lift an NVIDIA SASS listing (nvdisasm or cuobjdump -sass output) or fiber IR text into\n"
+	    "SSA IR, run passes, and write IR or SASS.\n"
+	    "\n"
+	    "options:\n"
+	    "  -o FILE               write the output to FILE (default: standard output)\n"
+	    "  --emit=ir|sass        output IR text (default) or a SASS listing\n"
+	    "  --arch=ARCH           sm_80, sm_86, sm_89, sm_90 or sm_90a (default: from the file)\n"
+	    "  --kernel=NAME         only this kernel\n"
+	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
+	    "  --print-before=PASS   print the IR before PASS (on stderr)\n"
+	    "  --print-after=PASS    print the IR after PASS (on stderr)\n"
+	    "  --print-after-all     print the IR after every pass (on stderr)\n"
+	    "  --verify-each         run the verifier after every pass that changes the IR\n"
+	    "  --dump-cfg=FILE.dot   write each kernel's control-flow graph for Graphviz\n"
+	    "  --stats               instruction, block and value counts and pass times on stderr\n"
+	    "  --list-passes         list the passes\n"
+	    "  --help                this text\n"
+	    "  --version             the version\n"
+	    "\n"
+	    "exit status: 0 success, 1 error in the input or a pass, 2 usage error\n");
+}
+
+static void
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "fiberc: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nfiberc: try 'fiberc --help'\n");
+	exit(ExitUsage);
+}
+
+/* value of --name=VALUE or --name VALUE; advances *k for the second form */
+static const char *
+optval(int argc, char **argv, int *k, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*k];
+
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] == 0) {
+		if (*k + 1 >= argc)
+			usage_error("option '%s' needs a value", name);
+		return argv[++*k];
+	}
+	return NULL;
+}
+
+static void
+add_passes(Options *o, const char *list)
+{
+	char buf[256];
+	const char *p = list;
+
+	o->passes_given = 1;
+	o->npass = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		const Pass *ps;
+
+		if (n == 0 || n >= sizeof buf)
+			usage_error("bad pass list '%s'", list);
+		memcpy(buf, p, n);
+		buf[n] = 0;
+		if (!(ps = pass_find(buf)))
+			usage_error("unknown pass '%s' (see --list-passes)", buf);
+		if (o->npass == MaxPasses)
+			usage_error("too many passes in '%s'", list);
+		o->pass[o->npass++] = ps;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static void
+parse_args(int argc, char **argv, Options *o)
+{
+	const char *v;
+
+	memset(o, 0, sizeof *o);
+	o->emit_ir = 1;
+	o->popt.dump = stderr;
+	for (int k = 1; k < argc; k++) {
+		const char *a = argv[k];
+
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage(stdout);
+			exit(ExitOk);
+		} else if (strcmp(a, "--version") == 0) {
+			printf("fiberc %s\n", FIBER_VERSION);
+			exit(ExitOk);
+		} else if (strcmp(a, "--list-passes") == 0) {
+			pass_list(stdout);
+			exit(ExitOk);
+		} else if (strcmp(a, "-o") == 0) {
+			if (k + 1 >= argc)
+				usage_error("option '%s' needs a value", "-o");
+			o->output = argv[++k];
+		} else if ((v = optval(argc, argv, &k, "--emit"))) {
+			if (strcmp(v, "ir") == 0)
+				o->emit_ir = 1;
+			else if (strcmp(v, "sass") == 0)
+				o->emit_ir = 0;
+			else
+				usage_error("unknown --emit kind '%s' (ir or sass)", v);
+		} else if ((v = optval(argc, argv, &k, "--arch"))) {
+			static const char *const ok[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
+			int found = 0;
+			for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+				found |= strcmp(v, ok[i]) == 0;
+			if (!found)
+				usage_error("unsupported architecture '%s' (sm_80, sm_86, sm_89, sm_90, sm_90a)", v);
+			o->arch = v;
+		} else if ((v = optval(argc, argv, &k, "--kernel"))) {
+			o->kernel = v;
+		} else if ((v = optval(argc, argv, &k, "--passes"))) {
+			add_passes(o, v);
+		} else if ((v = optval(argc, argv, &k, "--print-before"))) {
+			if (!pass_find(v))
+				usage_error("unknown pass '%s' (see --list-passes)", v);
+			o->popt.print_before = v;
+		} else if ((v = optval(argc, argv, &k, "--print-after"))) {
+			if (!pass_find(v))
+				usage_error("unknown pass '%s' (see --list-passes)", v);
+			o->popt.print_after = v;
+		} else if (strcmp(a, "--print-after-all") == 0) {
+			o->popt.print_all = 1;
+		} else if (strcmp(a, "--verify-each") == 0) {
+			o->popt.verify_each = 1;
+		} else if ((v = optval(argc, argv, &k, "--dump-cfg"))) {
+			o->dump_cfg = v;
+		} else if (strcmp(a, "--stats") == 0) {
+			o->stats = 1;
+		} else if (a[0] == '-' && a[1]) {
+			usage_error("unknown option '%s'", a);
+		} else {
+			if (o->input)
+				usage_error("more than one input file ('%s')", a);
+			o->input = a;
+		}
+	}
+	if (!o->input)
+		usage_error("%s", "no input file");
+	if (!o->passes_given)
+		add_passes(o, "cfg,ssa,verify");
+	o->passes_given = 0;
+}
+
+/* IR text carries its own SSA numbering: take it instead of computing one */
+static int
+lift_from_ir(Fn *f, Diag *d)
+{
+	if (cfg_build(f, d) < 0)
+		return -1;
+	dom_build(f);
+	for (uint32_t k = 0; k < f->nins; k++)
+		if (op_slots(f, &f->ins[k]) < 0) {
+			error_at(d, f->ins[k].loc, "malformed operands for '%s'",
+			         mstr(f->mod, f->ins[k].name));
+			return -1;
+		}
+	if (sass_apply_ssa(f, d) < 0)
+		return -1;
+	ssa_uses(f);
+	return 0;
+}
+
+static void
+print_stats(const Options *o, Module *m, double *time, double parse_s, double emit_s)
+{
+	uint64_t nins = 0, nblk = 0, nval = 0, nphi = 0;
+
+	fprintf(stderr, "fiberc: statistics for %s (%s)\n", o->input,
+	        m->sm ? (m->sm_suffix ? "sm_90a" : "") : "unknown arch");
+	fprintf(stderr, "  %-40s %8s %7s %8s %7s\n", "function", "ins", "blocks", "values", "phis");
+	for (uint32_t k = 0; k < m->nfn; k++) {
+		Fn *f = m->fn[k];
+		uint32_t phis = 0;
+
+		if (o->kernel && strcmp(mstr(m, f->name), o->kernel) != 0)
+			continue;
+		for (uint32_t b = 0; b < f->nblk; b++)
+			for (Phi *p = f->blk[b]->phi; p; p = p->link)
+				phis++;
+		fprintf(stderr, "  %-40.40s %8u %7u %8u %7u\n", mstr(m, f->name), f->nins, f->nblk,
+		        f->nval ? f->nval - 1 : 0, phis);
+		nins += f->nins;
+		nblk += f->nblk;
+		nval += f->nval ? f->nval - 1 : 0;
+		nphi += phis;
+	}
+	fprintf(stderr, "  %-40s %8llu %7llu %8llu %7llu\n", "total", (unsigned long long)nins,
+	        (unsigned long long)nblk, (unsigned long long)nval, (unsigned long long)nphi);
+	fprintf(stderr, "  pass times (seconds, all functions):\n");
+	fprintf(stderr, "    %-16s %10.6f\n", "parse", parse_s);
+	for (int k = 0; k < o->npass; k++)
+		fprintf(stderr, "    %-16s %10.6f\n", o->pass[k]->name, time[k]);
+	fprintf(stderr, "    %-16s %10.6f\n", "emit", emit_s);
+	fprintf(stderr, "  module memory: %zu bytes\n", arena_bytes(m->arena));
+}
+
+int
+main(int argc, char **argv)
+{
+	Options o;
+	Diag d;
+	Src *src;
+	Module *m;
+	FILE *out = stdout, *dot = NULL;
+	double time[MaxPasses] = {0}, t0, parse_s, emit_s = 0;
+	int status = ExitOk, found = 0;
+
+	parse_args(argc, argv, &o);
+	diag_init(&d, NULL, stderr);
+	if (!(src = src_read(o.input, &d)))
+		return ExitUser;
+	d.src = src;
+	t0 = now_seconds();
+	m = sass_parse(src, &d);
+	parse_s = now_seconds() - t0;
+	if (!m) {
+		if (d.nerr == 0)
+			error_plain(&d, "cannot read '%s'", o.input);
+		src_free(src);
+		return ExitUser;
+	}
+	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
+		die("architecture table out of sync");
+	if (o.dump_cfg && !(dot = fopen(o.dump_cfg, "w"))) {
+		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+		goto done;
+	}
+	o.popt.time = time;
+	for (uint32_t k = 0; k < m->nfn && status == ExitOk; k++) {
+		Fn *f = m->fn[k];
+
+		if (o.kernel && strcmp(mstr(m, f->name), o.kernel) != 0)
+			continue;
+		found = 1;
+		if (m->has_ssa && lift_from_ir(f, &d) < 0)
+			status = ExitUser;
+		else if (pass_run(f, o.pass, o.npass, &o.popt, &d) < 0)
+			status = ExitUser;
+		else if (dot && (f->blk || (cfg_build(f, &d) == 0 && (dom_build(f), 1))))
+			cfg_dot(dot, f);
+	}
+	if (status == ExitOk && o.kernel && !found) {
+		error_plain(&d, "no kernel named '%s' in '%s'", o.kernel, o.input);
+		status = ExitUser;
+	}
+	if (status == ExitOk && o.output && !(out = fopen(o.output, "w"))) {
+		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+		out = stdout;
+		status = ExitUser;
+	}
+	if (status == ExitOk) {
+		t0 = now_seconds();
+		if (o.emit_ir)
+			print_module(out, m, PrintIr, o.kernel);
+		else if (emit_sass(out, m, o.kernel, &d) < 0)
+			status = ExitUser;
+		emit_s = now_seconds() - t0;
+		if (fflush(out) != 0 || ferror(out)) {
+			error_plain(&d, "cannot write the output: %s", strerror(errno));
+			status = ExitUser;
+		}
+	}
+	if (status == ExitOk && o.stats)
+		print_stats(&o, m, time, parse_s, emit_s);
+done:
+	if (out != stdout)
+		fclose(out);
+	if (status != ExitOk && o.output && out != stdout)
+		remove(o.output);
+	if (dot)
+		fclose(dot);
+	module_free(m);
+	src_free(src);
+	return status;
+}

@@ -1,0 +1,11 @@
+/* passlist.h: the passes that fiberc offers, by name (--passes, --print-after, --list-passes). */
+#ifndef FIBER_PASSLIST_H
+#define FIBER_PASSLIST_H
+
+#include "ir.h"
+
+/* passlist.c */
+const Pass *pass_find(const char *name);
+void pass_list(FILE *out);
+
+#endif

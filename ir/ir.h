@@ -1,0 +1,566 @@
+/* ir.h: the fiber IR, shared by every part of the toolchain.
+ *
+ * A Module is one SASS listing (nvdisasm or cuobjdump -sass): its header, its sections in order
+ * (data sections kept as directive Items so that they re-emit exactly), and one Fn per kernel or
+ * device function found in a .text.<name> section. A Fn starts as a linear list of instructions;
+ * cfg_build() splits it into blocks, ssa_build() renames every architectural register unit into
+ * SSA values (one value per 32-bit register, so a 64-bit operand R2.64 is the tuple {R2, R3}),
+ * and ssa_out() returns to the same physical registers so that an unchanged kernel re-emits
+ * exactly. The IR text format (docs/ir.md) is the SASS listing plus SSA annotations.
+ *
+ * Layout after QBE's all.h: forward typedefs, constants, small value types, generated enums,
+ * structs, then prototypes grouped by the file that defines them.
+ */
+#ifndef FIBER_IR_H
+#define FIBER_IR_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct Arena Arena;
+typedef struct Atoms Atoms;
+typedef struct Loc Loc;
+typedef struct Src Src;
+typedef struct Diag Diag;
+typedef struct Expr Expr;
+typedef struct Item Item;
+typedef struct Section Section;
+typedef struct Param Param;
+typedef struct Module Module;
+typedef struct Opnd Opnd;
+typedef struct Slot Slot;
+typedef struct Ins Ins;
+typedef struct Phi Phi;
+typedef struct Use Use;
+typedef struct Val Val;
+typedef struct Blk Blk;
+typedef struct Fn Fn;
+typedef struct OpInfo OpInfo;
+typedef struct Pass Pass;
+
+enum {
+	NumR = 256,        /* R0..R254 and RZ */
+	RegRZ = 255,       /* RZ: reads 0, writes are discarded */
+	NumP = 8,          /* P0..P6 and PT */
+	RegPT = 7,         /* PT: reads true */
+	NumUR = 64,        /* UR0..UR62 and URZ */
+	RegURZ = 63,
+	NumUP = 8,         /* UP0..UP6 and UPT */
+	RegUPT = 7,
+	NumB = 16,         /* convergence barriers B0..B15 */
+	NumV = 2048,       /* FIBER: absolute vector registers V0..V2047 of the SM register file */
+	MaxMod = 12,       /* opcode modifiers kept per instruction (.E.64.STRONG.GPU is 4) */
+	MaxOpnd = 16,      /* operands per instruction */
+	MaxErrors = 20,    /* a front end stops after this many errors */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Registers: a 16-bit value, class in the top 4 bits, number in the low 12.
+ */
+typedef uint16_t Reg;
+
+enum RegClass {
+	RNone,             /* no register */
+	RR,                /* general register R0..R254, RZ = 255 */
+	RP,                /* predicate P0..P6, PT = 7 */
+	RUR,               /* uniform register UR0..UR62, URZ = 63 */
+	RUP,               /* uniform predicate UP0..UP6, UPT = 7 */
+	RB,                /* convergence barrier B0..B15 */
+	RV,                /* FIBER absolute vector register V0..V2047 (source operands only) */
+	NRegClass
+};
+
+#define REG(c, n) ((Reg)(((unsigned)(c) << 12) | ((unsigned)(n) & 0xfffu)))
+#define RCLS(r) ((unsigned)(r) >> 12)
+#define RNUM(r) ((unsigned)(r) & 0xfffu)
+
+/* true for RZ, PT, URZ, UPT: constant registers that carry no value */
+static inline int
+reg_isconst(Reg r)
+{
+	switch (RCLS(r)) {
+	case RR: return RNUM(r) == RegRZ;
+	case RP: return RNUM(r) == RegPT;
+	case RUR: return RNUM(r) == RegURZ;
+	case RUP: return RNUM(r) == RegUPT;
+	default: return 0;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Source locations are byte offsets into a Src (jq's locfile); line and column are computed only
+ * when a diagnostic is printed.
+ */
+struct Src {
+	char *name;        /* file name as given by the user */
+	char *text;        /* whole file, NUL-terminated */
+	size_t len;        /* bytes, without the NUL */
+	uint32_t *line;    /* byte offset of the start of each line */
+	uint32_t nline;    /* lines in the file */
+};
+
+struct Loc {
+	uint32_t start;    /* first byte */
+	uint32_t end;      /* one past the last byte */
+};
+
+struct Diag {
+	Src *src;          /* file the locations refer to */
+	FILE *out;         /* where messages go (stderr) */
+	int nerr;          /* errors reported so far */
+	int nwarn;         /* warnings reported so far */
+	int maxerr;        /* stop reporting after this many errors (0: MaxErrors) */
+	int color;         /* 1: colour the output like GCC */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Data directives of non-code sections: `.word index@(_Z3foov)`, `.short (.L_3 - .L_2)`.
+ */
+enum ExprKind {
+	ENum,              /* integer; num, hex says it was spelt in hex */
+	EStr,              /* "string"; atom is the text without quotes */
+	ESym,              /* symbol or label; atom */
+	EAttr,             /* @progbits or @"SHT_CUDA_INFO"; atom is the text after @, quoted says "" */
+	EFunc,             /* name@(arg) such as index@(sym), or arg@name such as .L_x_1@srel; atom=name */
+	ESub,              /* (a - b) */
+	EAdd,              /* (a + b) */
+};
+
+struct Expr {
+	uint8_t kind;      /* ExprKind */
+	uint8_t hex;       /* ENum: spelt 0x...; */
+	uint8_t quoted;    /* EAttr: spelt @"..."; EFunc: postfix form arg@name */
+	uint32_t atom;     /* text, see ExprKind */
+	int64_t num;       /* ENum value */
+	Expr *a, *b;       /* operands of ESub/EAdd, argument of EFunc (a) */
+};
+
+enum ItemKind {
+	IDir,              /* a directive: name is ".word", ".section", ...; args */
+	ILabel,            /* a label definition: name is the label */
+	INvinfo,           /* the comment `//----- nvinfo : EIATTR_X` (kept: it names the attribute) */
+};
+
+struct Item {
+	uint8_t kind;      /* ItemKind */
+	uint32_t name;     /* atom: directive or label name, or the EIATTR name */
+	int32_t off;       /* offset from the leading comment, or -1 */
+	Expr **arg;        /* directive arguments */
+	uint32_t narg;     /* number of arguments */
+	Loc loc;           /* where it was read */
+};
+
+enum SectionKind {
+	SecOther,          /* kept as is */
+	SecText,           /* .text.<fn>: code, see fn */
+	SecInfo,           /* .nv.info or .nv.info.<fn> */
+	SecConst,          /* .nv.constantN[.<fn>] */
+	SecShared,         /* .nv.shared.<fn> */
+	SecGlobal,         /* .nv.global, .nv.global.init */
+	SecSymbols,        /* the trailing SYMBOLS block of nvdisasm */
+};
+
+struct Section {
+	uint8_t kind;      /* SectionKind */
+	uint32_t name;     /* atom: ".nv.info._Z5saxpyfPKfPfi" */
+	Item *item;        /* directives and labels in order; for SecText those before the code */
+	uint32_t nitem;    /* items used */
+	uint32_t citem;    /* items allocated */
+	Fn *fn;            /* SecText: its function */
+	int bank;          /* SecConst: bank number N of .nv.constantN, else -1 */
+	Loc loc;           /* the section header */
+};
+
+/* A kernel parameter, from EIATTR_KPARAM_INFO. */
+struct Param {
+	uint32_t ordinal;  /* position in the parameter list */
+	uint32_t offset;   /* byte offset in the parameter block */
+	uint32_t size;     /* bytes */
+	uint32_t flags;    /* the raw last word of the attribute (space, pointee, cbank flags) */
+};
+
+enum ModuleFormat {
+	FmtNvdisasm,       /* nvdisasm listing: sections and directives */
+	FmtCuobjdump,      /* cuobjdump -sass: `code for sm_80` and `Function : name` headers */
+};
+
+struct Module {
+	Atoms *atoms;      /* interned strings of this module */
+	Arena *arena;      /* everything in the module is allocated here */
+	Src *src;          /* the text it was read from (may be NULL for built modules) */
+	uint8_t format;    /* ModuleFormat */
+	int sm;            /* architecture: 80, 86, 89, 90; 0 if unknown */
+	int sm_suffix;     /* 'a' for sm_90a, else 0 */
+	uint32_t target;   /* atom: the `.target sm_90` text, 0 if absent */
+	uint32_t headerflags; /* atom: the `.headerflags @"..."` text, 0 if absent */
+	uint32_t elftype;  /* atom: `.elftype @"ET_EXEC"` text, 0 if absent */
+	uint32_t cuobj_arch; /* cuobjdump: atom of the `code for sm_80` arch, 0 otherwise */
+	Section **sec;     /* sections in listing order */
+	uint32_t nsec;     /* number of sections */
+	Fn **fn;           /* functions in listing order */
+	uint32_t nfn;      /* number of functions */
+	int has_ssa;       /* the module text carried SSA annotations (IR text) */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Operands. An operand is a small value; registers inside it are fields r[0..2].
+ */
+enum OpndKind {
+	ONone,
+	OReg,              /* r[0]: R, P, UR, UP, B or V register; sfx[0] its suffix (.64, .H1, .X4) */
+	OSReg,             /* special register; atom "SR_TID.X" */
+	OImm,              /* integer immediate; imm */
+	OFImm,             /* float immediate; fimm, and atom keeps the spelling ("INF", "-1.44...") */
+	OCBank,            /* c[imm2][r[0] + imm]: r[0] may be RNone; cx[r[1]][r[0] + imm] when r[1] set */
+	OMem,              /* [r[0]sfx0 + r[1] + imm] with optional desc[r[2]] prefix */
+	OLabel,            /* `(.L_x_1): atom is the label, imm its byte address once resolved (-1 before) */
+	OSbSet,            /* {5,4}: imm is the bit mask of scoreboards, atom keeps the spelling order */
+	OPool,             /* FIBER: a pool reference (reserved) */
+	OExpr,             /* anything else that real listings hold, e.g. 32@lo(sym): atom is the text */
+	NOpndKind
+};
+
+enum OpndFlag {
+	FNeg = 1 << 0,     /* -x */
+	FAbs = 1 << 1,     /* |x| */
+	FNot = 1 << 2,     /* ~x (bitwise) */
+	FLNot = 1 << 3,    /* !x (predicate) */
+	FReuse = 1 << 4,   /* .reuse: operand reuse cache hint */
+	FHex = 1 << 5,     /* OImm/OMem/OCBank offset spelt in hex */
+	FPlusNeg = 1 << 6, /* OMem: negative offset spelt "+-0x4" */
+	FDesc = 1 << 7,    /* OMem: has a desc[r[2]] prefix */
+	FCx = 1 << 8,      /* OCBank: cx[...] form */
+	FSpell0 = 1 << 9,  /* free for the front end to keep a spelling detail; documented in sass.y */
+	FSpell1 = 1 << 10,
+	FSpell2 = 1 << 11,
+};
+
+struct Opnd {
+	uint8_t kind;      /* OpndKind */
+	uint16_t flags;    /* OpndFlag */
+	Reg r[3];          /* register fields, RNone when absent */
+	uint32_t sfx[3];   /* atom of each register field's suffix without the dot ("64"), 0 none */
+	uint32_t atom;     /* text, see OpndKind */
+	int64_t imm;       /* immediate, offset, or label address */
+	int64_t imm2;      /* OCBank: bank number */
+	double fimm;       /* OFImm value */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Slots: the registers an instruction defines and uses, computed from the opcode table
+ * (op_slots in op.c). Every later consumer (SSA, liveness, the simulator's dependency tracking)
+ * reads these and nothing else. A slot covers n consecutive registers starting at reg; each
+ * register unit has its own SSA value v[i].
+ */
+enum SlotKind {
+	SDef,              /* written */
+	SUse,              /* read */
+	SOld,              /* implicit read of the old value by a predicated (conditional) definition */
+};
+
+struct Slot {
+	uint8_t kind;      /* SlotKind */
+	uint8_t opnd;      /* operand index (255: the guard predicate) */
+	uint8_t field;     /* register field of that operand (0..2) */
+	uint8_t n;         /* registers covered, consecutive from reg */
+	Reg reg;           /* first register */
+	uint32_t *v;       /* n SSA value ids, 0 before SSA */
+};
+
+enum { SlotGuard = 255 };
+
+struct Ins {
+	uint16_t op;       /* opcode family (Oxxx from ops.h); Ounknown if the table has no row */
+	uint8_t nopnd;     /* operands used */
+	uint8_t nmod;      /* modifiers used */
+	uint8_t nenc;      /* encoding words kept (0, 1 or 2) */
+	uint8_t nslot;     /* slots computed by op_slots() */
+	uint8_t guarded;   /* has a guard predicate @P or @!P */
+	uint8_t flags;     /* InsFlag */
+	uint32_t name;     /* atom: opcode name as written ("IMAD") */
+	uint32_t mod[MaxMod]; /* atoms of the modifiers without dots, in order ("WIDE", "U32") */
+	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
+	Opnd *opnd;        /* nopnd operands */
+	Slot *slot;        /* nslot slots */
+	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
+	int64_t addr;      /* byte offset in the section from the address comment, -1 if absent */
+	uint64_t enc[2];   /* 128-bit encoding, from the two hex comments (nenc words) */
+	Loc loc;           /* the instruction's text */
+};
+
+enum InsFlag {
+	INoSemi = 1 << 0,  /* written without the space before ';' (e.g. `BRA `(.L_x_0);`) */
+	IExtraLabel = 1 << 1, /* more labels precede it: see Fn.xlabel */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * SSA values. Value 0 is "none". A value is one register unit at one version: R7<3>.
+ * Version 0 is the value live on entry (undefined contents unless the kernel defines it).
+ */
+struct Use {
+	Ins *ins;          /* user instruction, NULL for a phi */
+	Phi *phi;          /* user phi, NULL for an instruction */
+	uint16_t slot;     /* slot index in ins */
+	uint16_t idx;      /* index in the slot's v[], or the phi argument index */
+};
+
+struct Val {
+	Reg reg;           /* physical register unit */
+	uint32_t ver;      /* version, printed as R7<ver> */
+	Ins *def;          /* defining instruction, NULL for a phi or an entry value */
+	Phi *phi;          /* defining phi, NULL otherwise */
+	Blk *blk;          /* block of the definition (entry block for version 0) */
+	Use *use;          /* uses (def-use chain), filled by ssa_uses() */
+	uint32_t nuse;     /* number of uses */
+	uint32_t cuse;     /* allocated */
+};
+
+struct Phi {
+	Reg reg;           /* register unit it merges */
+	uint32_t to;       /* value defined */
+	uint32_t *arg;     /* one value per predecessor, in Blk.pred order */
+	uint32_t narg;     /* == number of predecessors */
+	Phi *link;         /* next phi of the block */
+	Loc loc;           /* where it was read, for IR text */
+};
+
+struct Blk {
+	uint32_t id;       /* index in Fn.blk (layout order); printed as bb<id> */
+	Ins *ins;          /* instructions */
+	uint32_t nins;     /* number of instructions */
+	Phi *phi;          /* phi functions, first */
+	Blk **succ;        /* successors: fall-through first, then branch targets */
+	uint32_t nsucc;
+	Blk **pred;        /* predecessors, in a deterministic order (by block id) */
+	uint32_t npred;
+	Blk *idom;         /* immediate dominator, NULL for the entry */
+	Blk **dom;         /* children in the dominator tree */
+	uint32_t ndom;
+	Blk **front;       /* dominance frontier */
+	uint32_t nfront;
+	uint32_t rpo;      /* reverse post-order number; UINT32_MAX if unreachable */
+	uint32_t pre, post; /* dominator-tree DFS numbers: a dom b iff a.pre <= b.pre && b.post <= a.post */
+};
+
+/* Kernel metadata decoded from .nv.info.<fn>, .nv.shared.<fn>, .sectioninfo */
+typedef struct KInfo {
+	int is_entry;      /* STO_CUDA_ENTRY: a kernel, not a device function */
+	int regcount;      /* EIATTR_REGCOUNT or SHI_REGISTERS, -1 unknown */
+	int frame_size;    /* EIATTR_FRAME_SIZE, bytes of local memory per thread, -1 unknown */
+	int min_stack_size; /* EIATTR_MIN_STACK_SIZE, -1 unknown */
+	int max_threads[3]; /* EIATTR_MAX_THREADS, 0 unset */
+	int reqntid[3];    /* EIATTR_REQNTID, 0 unset */
+	int cbank_param_size; /* EIATTR_CBANK_PARAM_SIZE, -1 unknown */
+	int param_cbank_off;  /* EIATTR_PARAM_CBANK offset (0x160 sm_80, 0x210 sm_90), -1 unknown */
+	int param_cbank_size; /* EIATTR_PARAM_CBANK size */
+	int shared_size;   /* bytes of .nv.shared.<fn>, 0 if none */
+	int maxreg;        /* EIATTR_MAXREG_COUNT, -1 unknown */
+	Param *param;      /* EIATTR_KPARAM_INFO, sorted by ordinal */
+	uint32_t nparam;
+	uint32_t *exit_off; /* EIATTR_EXIT_INSTR_OFFSETS, byte offsets in .text */
+	uint32_t nexit;
+} KInfo;
+
+struct Fn {
+	Module *mod;       /* owner */
+	uint32_t name;     /* atom: symbol name */
+	Section *text;     /* its .text section (directives before the code) */
+	KInfo info;        /* metadata */
+	Ins *ins;          /* linear instruction list as read, in address order */
+	uint32_t nins;
+	uint32_t endlabel; /* atom of a label after the last instruction (.L_x_3), 0 none */
+	uint32_t *xlabel;  /* extra labels: pairs (instruction index, atom), for IExtraLabel */
+	uint32_t nxlabel;
+	Blk **blk;         /* blocks in layout order; NULL before cfg_build */
+	uint32_t nblk;
+	Blk **rpo;         /* reachable blocks in reverse post-order */
+	uint32_t nrpo;
+	Val *val;          /* SSA values; val[0] unused; NULL before ssa_build */
+	uint32_t nval;
+	uint32_t cval;
+	int in_ssa;        /* values and phis are valid */
+	Loc loc;           /* the function's label */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * The opcode table: one row per SASS opcode family in ops.h; op.c turns a row and an
+ * instruction's modifiers into exact def/use slots.
+ */
+enum OpUnit {
+	UNone,             /* no execution pipe (pseudo, NOP) */
+	UInt,              /* INT32 ALU: IADD3, LOP3, SHF, ISETP, ... */
+	UFma,              /* FP32 FMA pipe, also IMAD */
+	UHalf,             /* FP16x2 pipe: HADD2, HFMA2, ... */
+	UDouble,           /* FP64 */
+	UMufu,             /* special function unit: MUFU */
+	UConv,             /* conversions I2F, F2I, F2F (quarter rate, variable latency) */
+	UTensor,           /* tensor core: HMMA, IMMA, HGMMA */
+	ULsu,              /* load/store unit: every memory access, LDSM, SHFL */
+	UUniform,          /* uniform datapath: U* */
+	UBranch,           /* branch unit: BRA, EXIT, BSSY, BAR, WARPSYNC */
+	UMisc,             /* S2R, CS2R, VOTE, and the rest */
+	NOpUnit
+};
+
+enum OpLatClass {
+	LFixed,            /* fixed latency: the compiler's stall count covers it */
+	LVar,              /* variable latency: a scoreboard guards the result */
+	LNone,             /* produces no register result */
+};
+
+enum OpFlag {
+	OFBranch = 1 << 0,   /* changes control flow: BRA, BRX, JMP, JMX */
+	OFExit = 1 << 1,     /* EXIT, KILL: ends the thread */
+	OFCall = 1 << 2,     /* CALL */
+	OFRet = 1 << 3,      /* RET */
+	OFBarrier = 1 << 4,  /* CTA or warp barrier: BAR, WARPSYNC, BSYNC, SYNCS */
+	OFConv = 1 << 5,     /* convergence control: BSSY, BSYNC, BREAK, BMOV */
+	OFLoad = 1 << 6,     /* reads memory */
+	OFStore = 1 << 7,    /* writes memory */
+	OFAtomic = 1 << 8,   /* read-modify-write memory */
+	OFGlobal = 1 << 9,   /* space: global */
+	OFShared = 1 << 10,  /* space: shared */
+	OFLocal = 1 << 11,   /* space: local */
+	OFConst = 1 << 12,   /* space: constant */
+	OFGeneric = 1 << 13, /* space: generic (LD, ST, ATOM) */
+	OFUniform = 1 << 14, /* runs on the uniform datapath, defines UR/UP */
+	OFCollective = 1 << 15, /* needs the warp's threads together: SHFL, VOTE, MATCH, REDUX, HMMA */
+	OFSync = 1 << 16,    /* waits for something: DEPBAR, MEMBAR, fences */
+	OFFiber = 1 << 17,   /* FIBER extension opcode */
+	OFTerm = 1 << 18,    /* always ends a basic block */
+};
+
+struct OpInfo {
+	const char *name;  /* opcode family as nvdisasm prints it */
+	uint8_t unit;      /* OpUnit */
+	uint8_t lat;       /* OpLatClass */
+	uint8_t ndef;      /* leading operands that are definitions in the common form */
+	uint8_t shape;     /* operand width rule, interpreted by op.c (OpShape there) */
+	uint32_t flags;    /* OpFlag */
+};
+
+enum Op {
+#define O(name, ...) O##name,
+#include "ops.h"
+#undef O
+	NOp
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Passes. A pass is a name, a one-line description and a function over one Fn.
+ */
+enum PassReq {
+	PNeedCfg = 1 << 0, /* needs blocks, preds and dominators */
+	PNeedSsa = 1 << 1, /* needs SSA form */
+	PMakeSsa = 1 << 2, /* leaves the function in SSA form */
+	PLeaveSsa = 1 << 3, /* leaves the function out of SSA */
+	PChanges = 1 << 4, /* may change instructions: analyses are recomputed after it */
+};
+
+struct Pass {
+	const char *name;  /* as given to --passes */
+	const char *desc;  /* one line for --help */
+	int req;           /* PassReq */
+	int (*run)(Fn *, Diag *); /* returns 0 on success, -1 after reporting an error */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Prototypes, by file.
+ */
+
+/* util.c */
+void die_(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
+#define die(...) die_(__FILE__, __LINE__, __VA_ARGS__)
+void *emalloc(size_t n);   /* calloc or die */
+void *erealloc(void *p, size_t n);
+char *estrdup(const char *s);
+Arena *arena_new(void);
+void *arena_alloc(Arena *a, size_t n);  /* zeroed, 16-byte aligned */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+void arena_free(Arena *a);
+size_t arena_bytes(const Arena *a);     /* bytes reserved from the system */
+Atoms *atoms_new(void);
+void atoms_free(Atoms *t);
+uint32_t atom(Atoms *t, const char *s, size_t n); /* intern; 0 is never returned */
+uint32_t atomz(Atoms *t, const char *s);
+const char *atomstr(const Atoms *t, uint32_t a); /* "" for 0 */
+uint32_t atomlen(const Atoms *t, uint32_t a);
+/* grow a vector of elements of size sz so that it holds at least n: vgrow(&p, &cap, n, sz) */
+void vgrow(void *pp, uint32_t *cap, uint32_t n, size_t sz);
+double now_seconds(void);               /* monotonic clock */
+
+/* diag.c */
+Src *src_new(const char *name, const char *text, size_t len); /* copies text */
+Src *src_read(const char *path, Diag *d); /* NULL after reporting on d */
+void src_free(Src *s);
+void src_linecol(const Src *s, uint32_t off, uint32_t *line, uint32_t *col); /* 1-based */
+void diag_init(Diag *d, Src *src, FILE *out);
+void error_at(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void warn_at(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void note_at(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void verror_at(Diag *d, const char *kind, Loc loc, const char *fmt, va_list ap);
+void error_plain(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3))); /* fiberc: error: */
+
+/* module.c */
+Module *module_new(void);
+void module_free(Module *m);
+const char *mstr(const Module *m, uint32_t a);   /* atomstr of the module's atoms */
+uint32_t mintern(Module *m, const char *s);
+Section *section_add(Module *m, uint32_t name);
+Item *section_item(Module *m, Section *s);      /* appends a zeroed item */
+Fn *fn_new(Module *m, uint32_t name);
+Ins *fn_append(Fn *f);                           /* appends a zeroed instruction; addr = -1 */
+Fn *module_fn(const Module *m, const char *name);
+uint32_t fn_newval(Fn *f, Reg reg, uint32_t ver); /* a new SSA value, returns its id */
+void reg_name(Reg r, char *buf, size_t n);      /* "R7", "RZ", "P0", "PT", "UR4", "B1", "V100" */
+int reg_parse(const char *s, size_t n, Reg *out); /* 0 ok, -1 not a register name, -2 out of range */
+int ins_hasmod(const Ins *i, const Module *m, const char *mod); /* modifier present (no dot) */
+int sm_of_string(const char *s, int *sm, int *suffix); /* "sm_90a" -> 90, 'a'; -1 if unknown */
+
+/* op.c */
+extern const OpInfo optab[NOp];
+int op_lookup(const char *name, size_t n);      /* Oxxx, or Ounknown */
+const char *op_name(int op);
+int op_slots(Fn *f, Ins *i);                    /* fills i->slot; -1 with a message if malformed */
+int op_check(Fn *f, Ins *i, Diag *d);           /* operand count and kinds per the table */
+
+/* fmt.c: one instruction or operand as SASS text, with SSA annotations when f->in_ssa */
+int fmt_opnd(char *buf, size_t n, const Fn *f, const Ins *i, int k);
+int fmt_ins(char *buf, size_t n, const Fn *f, const Ins *i, int ssa);
+
+/* print.c: whole modules */
+enum PrintMode { PrintSass, PrintIr };
+void print_module(FILE *out, Module *m, int mode, const char *only_fn);
+void print_fn(FILE *out, Fn *f, int mode);
+
+/* cfg.c */
+int cfg_build(Fn *f, Diag *d);    /* blocks, succ/pred, rpo; -1 on an undefined label */
+void cfg_free(Fn *f);
+int cfg_dot(FILE *out, Fn *f);    /* Graphviz */
+
+/* dom.c */
+void dom_build(Fn *f);            /* idom, dominator tree, pre/post numbers, frontiers */
+int dom_dominates(const Blk *a, const Blk *b);
+
+/* ssa.c */
+int ssa_build(Fn *f, Diag *d);    /* requires cfg and dom */
+void ssa_uses(Fn *f);             /* fills def-use chains */
+int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi merges different registers */
+
+/* verify.c */
+int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
+
+/* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
+typedef struct PassOpts {
+	const char *print_before; /* pass name, or NULL */
+	const char *print_after;  /* pass name, or NULL */
+	int print_all;            /* print after every pass */
+	int verify_each;          /* run verify_fn after every pass that changes the IR */
+	FILE *dump;               /* where printing goes (stderr) */
+	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
+} PassOpts;
+int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
+
+#endif /* FIBER_IR_H */

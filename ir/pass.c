@@ -1,0 +1,66 @@
+/* pass.c: the pass manager. It runs a flat list of passes over one function, builds the CFG and
+ * SSA form that a pass needs first, recomputes def-use chains after a pass that changes the IR,
+ * verifies between passes when asked, and prints the IR before or after a named pass in the
+ * style of LLVM's -print-after ("IR Dump After NAME").
+ */
+#include "ir.h"
+
+#include <string.h>
+
+static void
+dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
+{
+	FILE *out = o->dump ? o->dump : stderr;
+
+	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass, mstr(f->mod, f->name));
+	print_fn(out, f, PrintIr);
+	fflush(out);
+}
+
+/* make sure the function has what the pass requires */
+static int
+prepare(Fn *f, int req, Diag *d)
+{
+	if ((req & (PNeedCfg | PNeedSsa)) && !f->blk) {
+		if (cfg_build(f, d) < 0)
+			return -1;
+		dom_build(f);
+	}
+	if ((req & PNeedSsa) && !f->in_ssa) {
+		if (ssa_build(f, d) < 0)
+			return -1;
+		ssa_uses(f);
+	}
+	return 0;
+}
+
+int
+pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
+{
+	for (int k = 0; k < n; k++) {
+		const Pass *p = list[k];
+		double t0;
+		int rc;
+
+		if (prepare(f, p->req, d) < 0)
+			return -1;
+		if (o->print_before && strcmp(o->print_before, p->name) == 0)
+			dump(o, f, "Before", p->name);
+		t0 = now_seconds();
+		rc = p->run(f, d);
+		if (o->time)
+			o->time[k] += now_seconds() - t0;
+		if (rc < 0)
+			return -1;
+		if ((p->req & PChanges) && f->in_ssa)
+			ssa_uses(f);
+		if (o->verify_each && (p->req & PChanges) && f->blk && verify_fn(f, d) < 0) {
+			error_plain(d, "IR is malformed after pass '%s' in function '%s'", p->name,
+			            mstr(f->mod, f->name));
+			return -1;
+		}
+		if (o->print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
+			dump(o, f, "After", p->name);
+	}
+	return 0;
+}
