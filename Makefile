@@ -67,7 +67,7 @@ $(B)/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 
 # generated parser and scanner: fewer warnings (the generated code is not ours)
-$(B)/frontend/sass.tab.c $(B)/frontend/sass.tab.h: frontend/sass.y
+$(B)/frontend/sass.tab.c $(B)/frontend/sass.tab.h &: frontend/sass.y
 	@mkdir -p $(@D)
 	$(BISON) -Wall -Werror -o $(B)/frontend/sass.tab.c -H$(B)/frontend/sass.tab.h $<
 $(B)/frontend/sass.lex.c: frontend/sass.l $(B)/frontend/sass.tab.h
@@ -138,3 +138,106 @@ clean:
 	rm -rf build
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# =================================================================================================
+# Appended by the infra helper: install/uninstall, fuzz/fuzz-run, bench.
+# =================================================================================================
+.PHONY: fuzz-run
+
+# --- install / uninstall (PREFIX, DESTDIR) -------------------------------------------------------
+INSTALL     ?= install
+BINDIR      := $(PREFIX)/bin
+LIBDIR      := $(PREFIX)/lib
+INCDIR      := $(PREFIX)/include/fiber
+DATADIR     := $(PREFIX)/share/fiber
+MAN1DIR     := $(PREFIX)/share/man/man1
+PUBLIC_HDRS := ir/ir.h ir/ops.h frontend/frontend.h
+
+install: $(FIBERC) $(LIBFIBER)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+	  $(DESTDIR)$(DATADIR) $(DESTDIR)$(MAN1DIR)
+	$(INSTALL) -m 755 $(FIBERC) $(DESTDIR)$(BINDIR)/fiberc
+	$(INSTALL) -m 644 $(LIBFIBER) $(DESTDIR)$(LIBDIR)/libfiber.a
+	$(INSTALL) -m 644 $(PUBLIC_HDRS) $(DESTDIR)$(INCDIR)/
+	$(INSTALL) -m 644 mk/fiber.mk $(DESTDIR)$(DATADIR)/fiber.mk
+	$(INSTALL) -m 644 man/fiberc.1 $(DESTDIR)$(MAN1DIR)/fiberc.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fiberc $(DESTDIR)$(LIBDIR)/libfiber.a \
+	  $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(PUBLIC_HDRS))) \
+	  $(DESTDIR)$(DATADIR)/fiber.mk $(DESTDIR)$(MAN1DIR)/fiberc.1
+	@rmdir $(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) 2>/dev/null || true
+
+# --- fuzz: libFuzzer + ASan + UBSan on the SASS front end and the lifting pipeline (clang) -----
+#   make fuzz                          build build/fuzz/fuzz_sass
+#   make fuzz-run FUZZ_SECONDS=60      seed a corpus from the examples (SASS and IR) and fuzz;
+#                                      fails on any crash, leak or timeout (input kept in
+#                                      build/fuzz/artifacts/)
+#   build/fuzz/fuzz_sass FILE...       replay inputs
+FUZZ_CC      ?= clang
+FUZZ_B       := build/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_SRCS    := $(IR_SRCS) $(FE_SRCS) $(PASS_SRCS) $(BE_SRCS)
+FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/sass.tab.o $(FUZZ_B)/gen/sass.lex.o
+FUZZ_BIN     := $(FUZZ_B)/fuzz_sass
+FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
+               $(wildcard tests/golden/*.sass)
+
+fuzz: $(FUZZ_BIN)
+
+$(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
+$(FUZZ_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+$(FUZZ_B)/gen/sass.lex.o: $(B)/frontend/sass.lex.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+$(FUZZ_B)/fuzz_sass.o: fuzz/fuzz_sass.c $(B)/frontend/sass.tab.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
+$(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# seeds: the listings cut into pieces, and the IR text fiberc makes of the sm_80 ones
+fuzz-run: $(FUZZ_BIN) $(FIBERC)
+	rm -rf $(FUZZ_B)/seed $(FUZZ_B)/ir
+	mkdir -p $(FUZZ_B)/seed $(FUZZ_B)/ir $(FUZZ_B)/corpus $(FUZZ_B)/artifacts
+	@for f in $(filter %.sm_80.sass,$(FUZZ_SEEDS)); do \
+	  $(FIBERC) $$f --emit=ir -o $(FUZZ_B)/ir/$$(basename $$f .sass).ir 2>/dev/null || true; done
+	sh scripts/fuzz-seed.sh $(FUZZ_B)/seed $(FUZZ_SEEDS) $(FUZZ_B)/ir/*.ir
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/ \
+	  $(FUZZ_B)/corpus $(FUZZ_B)/seed
+
+# --- bench: throughput and memory on a generated kernel (always -O2, never SAN) -----------------
+#   make bench [BENCH_N=70000] [BENCH_REPS=7]
+BENCH_N    ?= 70000
+BENCH_REPS ?= 7
+BENCH_B    := build/bench
+ifeq ($(SAN),1)
+bench:
+	@$(MAKE) --no-print-directory SAN=0 bench
+else
+$(BENCH_B)/gen_large: $(B)/bench/gen_large.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(B)/bench/bench_fiberc.o: $(B)/frontend/sass.tab.h
+$(BENCH_B)/bench_fiberc: $(B)/bench/bench_fiberc.o $(LIBFIBER)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BENCH_B)/large-$(BENCH_N).sass: $(BENCH_B)/gen_large
+	$(BENCH_B)/gen_large -n $(BENCH_N) -o $@.tmp
+	mv -f $@.tmp $@
+bench: $(BENCH_B)/bench_fiberc $(BENCH_B)/large-$(BENCH_N).sass $(FIBERC)
+	$(BENCH_B)/bench_fiberc -r $(BENCH_REPS) -R 5 --fiberc $(FIBERC) $(BENCH_B)/large-$(BENCH_N).sass
+	@$(FIBERC) $(BENCH_B)/large-$(BENCH_N).sass --emit=sass -o $(BENCH_B)/large.out.sass
+	@sh scripts/sass-normalize.sh $(BENCH_B)/large-$(BENCH_N).sass > $(BENCH_B)/large.in.norm
+	@sh scripts/sass-normalize.sh $(BENCH_B)/large.out.sass > $(BENCH_B)/large.out.norm
+	@cmp -s $(BENCH_B)/large.in.norm $(BENCH_B)/large.out.norm && \
+	  echo 'bench: fiberc re-emits the generated listing identically (normalised)' || \
+	  { echo 'bench: the re-emitted listing DIFFERS from the generated one'; exit 1; }
+endif

@@ -212,8 +212,11 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 {
 	uint64_t nins = 0, nblk = 0, nval = 0, nphi = 0;
 
-	fprintf(stderr, "fiberc: statistics for %s (%s)\n", o->input,
-	        m->sm ? (m->sm_suffix ? "sm_90a" : "") : "unknown arch");
+	if (m->sm)
+		fprintf(stderr, "fiberc: statistics for %s (sm_%d%s)\n", o->input, m->sm,
+		        m->sm_suffix == 'a' ? "a" : m->sm_suffix == 'f' ? "f" : "");
+	else
+		fprintf(stderr, "fiberc: statistics for %s (unknown architecture)\n", o->input);
 	fprintf(stderr, "  %-40s %8s %7s %8s %7s\n", "function", "ins", "blocks", "values", "phis");
 	for (uint32_t k = 0; k < m->nfn; k++) {
 		Fn *f = m->fn[k];

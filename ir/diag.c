@@ -18,14 +18,14 @@ enum { MaxShownLine = 160 };  /* longer source lines are cut around the caret */
 Src *
 src_new(const char *name, const char *text, size_t len)
 {
-	Src *s = emalloc(sizeof *s);
+	Src *s = xmalloc(sizeof *s);
 	uint32_t cap = 64;
 
-	s->name = estrdup(name);
-	s->text = emalloc(len + 1);
+	s->name = xstrdup(name);
+	s->text = xmalloc(len + 1);
 	memcpy(s->text, text, len);
 	s->len = len;
-	s->line = emalloc(cap * sizeof *s->line);
+	s->line = xmalloc(cap * sizeof *s->line);
 	s->line[s->nline++] = 0;
 	for (size_t i = 0; i < len; i++)
 		if (text[i] == '\n' && i + 1 <= len) {
@@ -57,7 +57,7 @@ src_read(const char *path, Diag *d)
 					fclose(fp);
 				return NULL;
 			}
-			buf = erealloc(buf, cap);
+			buf = xrealloc(buf, cap);
 		}
 		got = fread(buf + len, 1, cap - len, fp);
 		len += got;

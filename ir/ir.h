@@ -89,6 +89,41 @@ reg_isconst(Reg r)
 	}
 }
 
+/* Register units, numbered densely for bitsets and tables: R0..R255 at 0, P0..P7 at 256,
+ * UR0..UR63 at 264, UP0..UP7 at 328, B0..B15 at 336, V0..V2047 at 352. RZ/PT/URZ/UPT have numbers
+ * but never carry a value (reg_unit returns -1 for them).
+ */
+enum {
+	UnitR = 0,         /* first R unit */
+	UnitP = 256,       /* first P unit */
+	UnitUR = 264,      /* first UR unit */
+	UnitUP = 328,      /* first UP unit */
+	UnitB = 336,       /* first convergence barrier */
+	UnitV = 352,       /* first FIBER vector register */
+	NumArchUnit = 352, /* units of the SASS registers (R, P, UR, UP, B) */
+	NumUnit = 352 + NumV, /* with V0..V2047 */
+};
+
+/* unit number of register r; -1 for RZ, PT, URZ, UPT and anything that is not a register */
+static inline int
+reg_unit(Reg r)
+{
+	static const uint16_t base[16] = {[RR] = UnitR, [RP] = UnitP, [RUR] = UnitUR,
+	                                  [RUP] = UnitUP, [RB] = UnitB, [RV] = UnitV};
+	static const uint16_t limit[16] = {[RR] = RegRZ, [RP] = RegPT, [RUR] = RegURZ,
+	                                   [RUP] = RegUPT, [RB] = NumB, [RV] = NumV};
+	unsigned c = RCLS(r), n = RNUM(r);
+
+	return n < limit[c] ? (int)(base[c] + n) : -1;
+}
+
+/* register k of a slot that starts at r (R2 + 1 is R3); RNone past the end of the class */
+static inline Reg
+reg_next(Reg r, unsigned k)
+{
+	return RNUM(r) + k > 0xfff ? (Reg)RNone : (Reg)(r + k);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Source locations are byte offsets into a Src (jq's locfile); line and column are computed only
  * when a diagnostic is printed.
@@ -269,7 +304,10 @@ struct Slot {
 	uint32_t *v;       /* n SSA value ids, 0 before SSA */
 };
 
-enum { SlotGuard = 255 };
+enum {
+	SlotGuard = 255,   /* Slot.opnd of the guard predicate */
+	SlotImplicit = 3,  /* Slot.field of a register no operand names (the sm_8x hidden desc[UR]) */
+};
 
 struct Ins {
 	uint16_t op;       /* opcode family (Oxxx from ops.h); Ounknown if the table has no row */
@@ -335,7 +373,8 @@ struct Blk {
 	uint32_t nsucc;
 	Blk **pred;        /* predecessors, in a deterministic order (by block id) */
 	uint32_t npred;
-	Blk *idom;         /* immediate dominator, NULL for the entry */
+	Blk *idom;         /* immediate dominator; NULL for the entry, subroutine entries, blocks
+	                      reached from two dominator trees, and unreachable blocks */
 	Blk **dom;         /* children in the dominator tree */
 	uint32_t ndom;
 	Blk **front;       /* dominance frontier */
@@ -430,6 +469,8 @@ enum OpFlag {
 	OFSync = 1 << 16,    /* waits for something: DEPBAR, MEMBAR, fences */
 	OFFiber = 1 << 17,   /* FIBER extension opcode */
 	OFTerm = 1 << 18,    /* always ends a basic block */
+	OFApprox = 1 << 19,  /* def/use widths are approximate (texture, surface): see docs/opcodes.md */
+	OFVarSm8x = 1 << 20, /* LFixed on sm_90 but variable (scoreboarded) on sm_80..sm_89: FP64, R2UR */
 };
 
 struct OpInfo {
@@ -473,9 +514,9 @@ struct Pass {
 /* util.c */
 void die_(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 #define die(...) die_(__FILE__, __LINE__, __VA_ARGS__)
-void *emalloc(size_t n);   /* calloc or die */
-void *erealloc(void *p, size_t n);
-char *estrdup(const char *s);
+void *xmalloc(size_t n);   /* calloc or die */
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
 Arena *arena_new(void);
 void *arena_alloc(Arena *a, size_t n);  /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
@@ -539,6 +580,9 @@ void print_fn(FILE *out, Fn *f, int mode);
 int cfg_build(Fn *f, Diag *d);    /* blocks, succ/pred, rpo; -1 on an undefined label */
 void cfg_free(Fn *f);
 int cfg_dot(FILE *out, Fn *f);    /* Graphviz */
+int cfg_ends_block(const Fn *f, const Ins *i); /* i transfers control: it ends its block */
+Blk *cfg_callee(const Fn *f, const Blk *b); /* b ends in a CALL of an internal subroutine: that
+                                               subroutine's entry block; else NULL */
 
 /* dom.c */
 void dom_build(Fn *f);            /* idom, dominator tree, pre/post numbers, frontiers */
@@ -547,7 +591,10 @@ int dom_dominates(const Blk *a, const Blk *b);
 /* ssa.c */
 int ssa_build(Fn *f, Diag *d);    /* requires cfg and dom */
 void ssa_uses(Fn *f);             /* fills def-use chains */
-int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi merges different registers */
+int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi merges different
+                                     registers or an operand does not read its register's
+                                     reaching value (a copy would be needed) */
+void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) */
 
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */

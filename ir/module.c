@@ -9,7 +9,7 @@
 Module *
 module_new(void)
 {
-	Module *m = emalloc(sizeof *m);
+	Module *m = xmalloc(sizeof *m);
 
 	m->atoms = atoms_new();
 	m->arena = arena_new();
@@ -55,11 +55,11 @@ mintern(Module *m, const char *s)
 Section *
 section_add(Module *m, uint32_t name)
 {
-	Section *s = emalloc(sizeof *s);
+	Section *s = xmalloc(sizeof *s);
 
 	s->name = name;
 	s->bank = -1;
-	m->sec = erealloc(m->sec, (m->nsec + 1) * sizeof *m->sec);
+	m->sec = xrealloc(m->sec, (m->nsec + 1) * sizeof *m->sec);
 	m->sec[m->nsec++] = s;
 	return s;
 }
@@ -80,7 +80,7 @@ section_item(Module *m, Section *s)
 Fn *
 fn_new(Module *m, uint32_t name)
 {
-	Fn *f = emalloc(sizeof *f);
+	Fn *f = xmalloc(sizeof *f);
 
 	f->mod = m;
 	f->name = name;
@@ -90,7 +90,7 @@ fn_new(Module *m, uint32_t name)
 	f->info.cbank_param_size = -1;
 	f->info.param_cbank_off = -1;
 	f->info.maxreg = -1;
-	m->fn = erealloc(m->fn, (m->nfn + 1) * sizeof *m->fn);
+	m->fn = xrealloc(m->fn, (m->nfn + 1) * sizeof *m->fn);
 	m->fn[m->nfn++] = f;
 	return f;
 }
@@ -104,7 +104,7 @@ fn_append(Fn *f)
 	/* capacity is kept implicit: powers of two from 64 */
 	if (f->nins == 0 || (f->nins >= first && (f->nins & (f->nins - 1)) == 0)) {
 		uint32_t cap = f->nins < first ? first : f->nins * 2;
-		f->ins = erealloc(f->ins, cap * sizeof *f->ins);
+		f->ins = xrealloc(f->ins, cap * sizeof *f->ins);
 	}
 	i = &f->ins[f->nins++];
 	memset(i, 0, sizeof *i);

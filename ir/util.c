@@ -1,4 +1,4 @@
-/* util.c: memory (emalloc, arenas, growable vectors), string interning and fatal errors.
+/* util.c: memory (xmalloc, arenas, growable vectors), string interning and fatal errors.
  *
  * Arenas follow QBE's per-function pools: everything a module owns is carved from its arena and
  * released at once by arena_free. Atoms intern strings so that names compare as integers.
@@ -24,7 +24,7 @@ die_(const char *file, int line, const char *fmt, ...)
 }
 
 void *
-emalloc(size_t n)
+xmalloc(size_t n)
 {
 	void *p = calloc(1, n ? n : 1);
 
@@ -34,7 +34,7 @@ emalloc(size_t n)
 }
 
 void *
-erealloc(void *p, size_t n)
+xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
@@ -43,11 +43,11 @@ erealloc(void *p, size_t n)
 }
 
 char *
-estrdup(const char *s)
+xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 
-	return memcpy(emalloc(n), s, n);
+	return memcpy(xmalloc(n), s, n);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -71,7 +71,7 @@ enum { ChunkSize = 256 * 1024 };
 Arena *
 arena_new(void)
 {
-	return emalloc(sizeof(Arena));
+	return xmalloc(sizeof(Arena));
 }
 
 void *
@@ -161,17 +161,17 @@ hash_bytes(const char *s, size_t n)
 Atoms *
 atoms_new(void)
 {
-	Atoms *t = emalloc(sizeof *t);
+	Atoms *t = xmalloc(sizeof *t);
 
 	t->arena = arena_new();
 	t->cap = 256;
-	t->str = emalloc(t->cap * sizeof *t->str);
-	t->len = emalloc(t->cap * sizeof *t->len);
-	t->hash = emalloc(t->cap * sizeof *t->hash);
+	t->str = xmalloc(t->cap * sizeof *t->str);
+	t->len = xmalloc(t->cap * sizeof *t->len);
+	t->hash = xmalloc(t->cap * sizeof *t->hash);
 	t->str[0] = "";
 	t->n = 1;
 	t->nslot = 512;
-	t->slot = emalloc(t->nslot * sizeof *t->slot);
+	t->slot = xmalloc(t->nslot * sizeof *t->slot);
 	return t;
 }
 
@@ -191,7 +191,7 @@ atoms_free(Atoms *t)
 static void
 atoms_rehash(Atoms *t)
 {
-	uint32_t nslot = t->nslot * 2, *slot = emalloc(nslot * sizeof *slot);
+	uint32_t nslot = t->nslot * 2, *slot = xmalloc(nslot * sizeof *slot);
 
 	for (uint32_t a = 1; a < t->n; a++) {
 		uint32_t k = t->hash[a] & (nslot - 1);
@@ -214,9 +214,9 @@ atom(Atoms *t, const char *s, size_t n)
 			return a;
 	if (t->n == t->cap) {
 		t->cap *= 2;
-		t->str = erealloc(t->str, t->cap * sizeof *t->str);
-		t->len = erealloc(t->len, t->cap * sizeof *t->len);
-		t->hash = erealloc(t->hash, t->cap * sizeof *t->hash);
+		t->str = xrealloc(t->str, t->cap * sizeof *t->str);
+		t->len = xrealloc(t->len, t->cap * sizeof *t->len);
+		t->hash = xrealloc(t->hash, t->cap * sizeof *t->hash);
 	}
 	a = t->n++;
 	t->str[a] = arena_strndup(t->arena, s, n);
@@ -260,7 +260,7 @@ vgrow(void *pp, uint32_t *cap, uint32_t n, size_t sz)
 		c = 8;
 	while (c < n)
 		c *= 2;
-	*p = erealloc(*p, c * sz);
+	*p = xrealloc(*p, c * sz);
 	memset((char *)*p + (size_t)*cap * sz, 0, (size_t)(c - *cap) * sz);
 	*cap = c;
 }

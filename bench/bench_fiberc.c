@@ -1,0 +1,296 @@
+/* bench_fiberc.c: throughput and memory of fiber's lifting pipeline on one listing.
+ * In process (linked with libfiber.a): parse, cfg_build + dom_build, ssa_build, verify_fn,
+ * ssa_out and print_module(PrintSass) into a memory stream, REPS times; it prints the median
+ * time of each stage, instructions per second, the peak RSS growth (getrusage ru_maxrss) and the
+ * module arena per instruction, against the targets. With --fiberc it also times the fiberc
+ * binary end to end (FILE --emit=sass -o /dev/null), median of FIBERC_REPS runs.
+ *
+ *   bench_fiberc [-r REPS] [--fiberc PATH] [-R FIBERC_REPS] [--strict] FILE
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "ir.h"
+#include "frontend.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+enum {
+	MaxReps = 101,     /* repetitions accepted by -r and -R */
+	TargetRate = 1000000, /* instructions per second on one core */
+	TargetBytes = 1024, /* bytes of memory per instruction */
+};
+
+enum Stage { SParse, SCfg, SSsa, SVerify, SOut, SEmit, STotal, NStage };
+
+static const char *const stagename[NStage] = {
+	"parse", "cfg + dom", "ssa", "verify", "out-of-ssa", "emit", "total",
+};
+
+extern char **environ;
+
+static int
+cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(const double *v, int n)
+{
+	double s[MaxReps];
+
+	memcpy(s, v, (size_t)n * sizeof *s);
+	qsort(s, (size_t)n, sizeof *s, cmpd);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static long
+maxrss_kib(int who)
+{
+	struct rusage ru;
+
+	getrusage(who, &ru);
+	return ru.ru_maxrss;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 20;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* one run of the pipeline; fills t[stage] in seconds; returns -1 after reporting */
+static int
+run_once(const char *path, const char *text, size_t len, char *obuf, size_t ocap, double *t,
+         uint64_t *nins, size_t *arena, size_t *outlen)
+{
+	double t0 = now_seconds(), t1;
+	Diag d;
+	Src *src;
+	Module *m;
+	FILE *out;
+	int rc = 0;
+
+	src = src_new(path, text, len);
+	diag_init(&d, src, stderr);
+	m = sass_parse(src, &d);
+	t1 = now_seconds();
+	t[SParse] = t1 - t0;
+	if (!m || d.nerr) {
+		fprintf(stderr, "bench_fiberc: %s does not parse\n", path);
+		if (m)
+			module_free(m);
+		src_free(src);
+		return -1;
+	}
+	for (int s = SCfg; s < STotal; s++)
+		t[s] = 0;
+	*nins = 0;
+	for (uint32_t k = 0; k < m->nfn && rc == 0; k++) {
+		Fn *f = m->fn[k];
+		double a = now_seconds(), b, c, e, g;
+
+		*nins += f->nins;
+		if (cfg_build(f, &d) < 0) {
+			rc = -1;
+			break;
+		}
+		dom_build(f);
+		b = now_seconds();
+		rc = ssa_build(f, &d);
+		c = now_seconds();
+		if (rc == 0)
+			rc = verify_fn(f, &d);
+		e = now_seconds();
+		if (rc == 0)
+			rc = ssa_out(f, &d);
+		g = now_seconds();
+		t[SCfg] += b - a;
+		t[SSsa] += c - b;
+		t[SVerify] += e - c;
+		t[SOut] += g - e;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "bench_fiberc: the pipeline failed on %s\n", path);
+		module_free(m);
+		src_free(src);
+		return -1;
+	}
+	t0 = now_seconds();
+	if (!(out = fmemopen(obuf, ocap, "w")))
+		die("fmemopen: %s", strerror(errno));
+	print_module(out, m, PrintSass, NULL);
+	fflush(out);
+	*outlen = (size_t)ftell(out);
+	fclose(out);
+	t[SEmit] = now_seconds() - t0;
+	*arena = arena_bytes(m->arena);
+	module_free(m);
+	src_free(src);
+	t[STotal] = 0;
+	for (int s = SParse; s < STotal; s++)
+		t[STotal] += t[s];
+	if (*outlen + 1 >= ocap) {
+		fprintf(stderr, "bench_fiberc: output buffer too small (%zu bytes)\n", ocap);
+		return -1;
+	}
+	return 0;
+}
+
+/* wall time of one `fiberc FILE --emit=sass -o /dev/null`; -1 if it failed */
+static double
+run_fiberc(const char *fiberc, const char *path)
+{
+	char *argv[] = {(char *)fiberc, (char *)path, (char *)"--emit=sass", (char *)"-o",
+	                (char *)"/dev/null", NULL};
+	double t0 = now_seconds();
+	pid_t pid;
+	int st;
+
+	if (posix_spawn(&pid, fiberc, NULL, NULL, argv, environ) != 0) {
+		fprintf(stderr, "bench_fiberc: cannot run %s\n", fiberc);
+		return -1;
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "bench_fiberc: %s %s failed\n", fiberc, path);
+		return -1;
+	}
+	return now_seconds() - t0;
+}
+
+static const char *
+verdict(int ok)
+{
+	return ok ? "ok" : "MISSED";
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: bench_fiberc [-r REPS] [--fiberc PATH] [-R FIBERC_REPS] [--strict] "
+	        "FILE\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *path = NULL, *fiberc = NULL;
+	int reps = 7, freps = 5, strict = 0, missed = 0;
+	double t[MaxReps][NStage], col[MaxReps], med[NStage], ft[MaxReps];
+	size_t len, ocap, arena = 0, outlen = 0;
+	uint64_t nins = 0;
+	long rss0, rss1;
+	char *text, *obuf;
+
+	for (int k = 1; k < argc; k++) {
+		if (strcmp(argv[k], "-r") == 0 && k + 1 < argc)
+			reps = atoi(argv[++k]);
+		else if (strcmp(argv[k], "-R") == 0 && k + 1 < argc)
+			freps = atoi(argv[++k]);
+		else if (strcmp(argv[k], "--fiberc") == 0 && k + 1 < argc)
+			fiberc = argv[++k];
+		else if (strcmp(argv[k], "--strict") == 0)
+			strict = 1;
+		else if (argv[k][0] == '-' || path)
+			usage();
+		else
+			path = argv[k];
+	}
+	if (!path || reps < 1 || reps > MaxReps || freps < 1 || freps > MaxReps)
+		usage();
+	if (!(text = slurp(path, &len))) {
+		fprintf(stderr, "bench_fiberc: cannot read %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	/* the output buffer is touched before the baseline so that it does not count */
+	ocap = 4 * len + (1 << 20);
+	obuf = xmalloc(ocap);
+	memset(obuf, 1, ocap);
+	rss0 = maxrss_kib(RUSAGE_SELF);
+	for (int r = 0; r < reps; r++)
+		if (run_once(path, text, len, obuf, ocap, t[r], &nins, &arena, &outlen) < 0)
+			return 1;
+	rss1 = maxrss_kib(RUSAGE_SELF);
+	for (int s = 0; s < NStage; s++) {
+		for (int r = 0; r < reps; r++)
+			col[r] = t[r][s];
+		med[s] = median(col, reps);
+	}
+
+	printf("bench_fiberc: %s: %llu instructions, %zu bytes in, %zu bytes out, %d runs\n", path,
+	       (unsigned long long)nins, len, outlen, reps);
+	printf("  %-34s %14s\n", "stage (median)", "seconds");
+	for (int s = 0; s < NStage; s++)
+		printf("  %-34s %14.4f\n", stagename[s], med[s]);
+	printf("\n  %-34s %14s %14s  %s\n", "figure", "measured", "target", "");
+	{
+		double rate = med[STotal] > 0 ? nins / med[STotal] : 0;
+		double rss_per = nins ? (rss1 - rss0) * 1024.0 / nins : 0;
+		double arena_per = nins ? (double)arena / nins : 0;
+		int ok;
+
+		ok = rate >= TargetRate;
+		missed += !ok;
+		printf("  %-34s %14.0f %14s  %s\n", "in-process instructions/s", rate, ">= 1000000",
+		       verdict(ok));
+		printf("  %-34s %14.4f %14s\n", "in-process seconds (median)", med[STotal], "");
+		ok = rss_per < TargetBytes;
+		missed += !ok;
+		printf("  %-34s %14.0f %14s  %s\n", "peak RSS growth, bytes/instruction", rss_per,
+		       "< 1024", verdict(ok));
+		printf("  %-34s %14ld %14s\n", "peak RSS growth, KiB", rss1 - rss0, "");
+		ok = arena_per < TargetBytes;
+		missed += !ok;
+		printf("  %-34s %14.0f %14s  %s\n", "module arena, bytes/instruction", arena_per,
+		       "< 1024", verdict(ok));
+	}
+	if (fiberc) {
+		double fmed, frate, frss_per;
+		long frss;
+
+		for (int r = 0; r < freps; r++)
+			if ((ft[r] = run_fiberc(fiberc, path)) < 0)
+				return 1;
+		fmed = median(ft, freps);
+		frate = fmed > 0 ? nins / fmed : 0;
+		frss = maxrss_kib(RUSAGE_CHILDREN);
+		printf("  %-34s %14.0f %14s  %s\n", "fiberc end to end, instructions/s", frate,
+		       ">= 1000000", verdict(frate >= TargetRate));
+		printf("  %-34s %14.4f %14s\n", "fiberc end to end, seconds (median)", fmed, "");
+		frss_per = nins ? frss * 1024.0 / nins : 0;
+		printf("  %-34s %14.0f %14s  %s\n", "fiberc peak RSS, bytes/instruction", frss_per,
+		       "< 1024", verdict(frss_per < TargetBytes));
+		missed += (frate < TargetRate) + (frss_per >= TargetBytes);
+	}
+	free(obuf);
+	free(text);
+	if (missed)
+		printf("bench_fiberc: %d figure%s missed %s target\n", missed, missed > 1 ? "s" : "",
+		       missed > 1 ? "their" : "its");
+	return strict && missed ? 1 : 0;
+}

@@ -1,0 +1,92 @@
+# fiber.mk: GNU make rules that take CUDA C through nvcc, nvdisasm and fiberc.
+#
+# Use it from your own Makefile after `make install PREFIX=...` of fiber:
+#
+#	FIBER_PREFIX ?= /usr/local
+#	include $(FIBER_PREFIX)/share/fiber/fiber.mk
+#	all: saxpy.fsass saxpy.ir
+#
+# Rules (each writes its output through a temporary file, so a failed step leaves nothing behind):
+#	%.cubin: %.cu       $(NVCC) $(NVCCFLAGS) -cubin -arch=$(NVCC_ARCH)
+#	%.sass:  %.cubin    $(NVDISASM) -hex          (-hex keeps the two encoding words of each
+#	                                               instruction, which fiberc re-emits)
+#	%.fsass: %.sass     $(FIBERC) $(FIBERCFLAGS) --emit=sass   re-emitted SASS
+#	%.ir:    %.sass     $(FIBERC) $(FIBERCFLAGS) --emit=ir     fiber IR text (SSA)
+# The .fsass and .ir rules also depend on the fiberc binary, so a new fiberc remakes them. The
+# chain keeps its intermediates: `make saxpy.fsass` leaves saxpy.cubin and saxpy.sass in place.
+#
+# Variables (set them before the include or on the command line; all have ?= defaults):
+#	NVCC (nvcc)  NVCC_ARCH (sm_80)  NVCCFLAGS (-O3 -lineinfo)  NVDISASM (nvdisasm)
+#	FIBERC (the fiberc of the prefix this file was installed to; in a fiber source tree,
+#	build/bin/fiberc of that tree)  FIBERCFLAGS (empty; e.g. --passes=... --stats)
+# FIBER_PREFIX is worked out from where this file is: $(FIBER_PREFIX)/share/fiber/fiber.mk.
+# The recipes are also available as canned sequences (fiber_cubin, fiber_disasm, fiber_fsass,
+# fiber_ir) for rules that write elsewhere, e.g. `out/%.fsass: src/%.sass $(FIBERC_DEP)`.
+
+ifndef FIBER_MK_INCLUDED
+FIBER_MK_INCLUDED := 1
+
+# the directory of this file, as included (the last word of MAKEFILE_LIST while it is read)
+FIBER_MKDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+
+# in a source tree (mk/fiber.mk next to ir/ir.h) fiberc is build/bin/fiberc of that tree;
+# installed (share/fiber/fiber.mk) it is bin/fiberc of the prefix
+ifneq ($(wildcard $(FIBER_MKDIR)/../ir/ir.h),)
+FIBER_PREFIX ?= $(patsubst %/,%,$(dir $(FIBER_MKDIR)))
+FIBERC       ?= $(FIBER_PREFIX)/build/bin/fiberc
+else
+FIBER_PREFIX ?= $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(FIBER_MKDIR)))))
+FIBERC       ?= $(FIBER_PREFIX)/bin/fiberc
+endif
+
+NVCC        ?= nvcc
+NVCC_ARCH   ?= sm_80
+NVCCFLAGS   ?= -O3 -lineinfo
+NVDISASM    ?= nvdisasm
+FIBERCFLAGS ?=
+
+# what the fiberc-made outputs depend on: the binary itself when FIBERC names a path, else the
+# program found on PATH (nothing if there is none: the recipe then fails with a clear message)
+FIBERC_DEP := $(if $(findstring /,$(FIBERC)),$(FIBERC),$(shell command -v $(FIBERC) 2>/dev/null))
+
+# canned recipes: $< is the input, $@ the output; $@.tmp is renamed only after success
+define fiber_cubin
+@mkdir -p $(@D)
+$(NVCC) $(NVCCFLAGS) -cubin -arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+define fiber_disasm
+@mkdir -p $(@D)
+$(NVDISASM) -hex $< > $@.tmp || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+define fiber_fsass
+@mkdir -p $(@D)
+$(FIBERC) $(FIBERCFLAGS) --emit=sass -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+define fiber_ir
+@mkdir -p $(@D)
+$(FIBERC) $(FIBERCFLAGS) --emit=ir -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+%.cubin: %.cu
+	$(fiber_cubin)
+
+%.sass: %.cubin
+	$(fiber_disasm)
+
+%.fsass: %.sass $(FIBERC_DEP)
+	$(fiber_fsass)
+
+%.ir: %.sass $(FIBERC_DEP)
+	$(fiber_ir)
+
+# keep the intermediates of the chain .cu -> .cubin -> .sass
+.PRECIOUS: %.cubin %.sass
+
+endif # FIBER_MK_INCLUDED

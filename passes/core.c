@@ -1,0 +1,52 @@
+/* core.c: the passes that wrap the IR core (ir/cfg.c, dom.c, ssa.c, verify.c) for the pass
+ * manager: cfg, ssa, verify, out-of-ssa. Each builds what it needs and nothing else.
+ */
+#include "passes.h"
+
+/* cfg: blocks, rpo, dominators. In SSA form (IR text) the CFG is kept, since rebuilding it
+ * would drop the phis; only the dominators are recomputed. */
+int
+pass_cfg(Fn *f, Diag *d)
+{
+	if (f->in_ssa && f->blk) {
+		dom_build(f);
+		return 0;
+	}
+	if (cfg_build(f, d) < 0)
+		return -1;
+	dom_build(f);
+	return 0;
+}
+
+/* ssa: build SSA form and def-use chains; builds the CFG first if there is none. A function
+ * already in SSA form (read from IR text) keeps its values: only the chains are recomputed. */
+int
+pass_ssa(Fn *f, Diag *d)
+{
+	if (f->in_ssa) {
+		ssa_uses(f);
+		return 0;
+	}
+	if (!f->blk && pass_cfg(f, d) < 0)
+		return -1;
+	if (ssa_build(f, d) < 0)
+		return -1;
+	ssa_uses(f);
+	return 0;
+}
+
+/* verify: the verifier, on the CFG (built here if missing) and, in SSA form, the values */
+int
+pass_verify(Fn *f, Diag *d)
+{
+	if (!f->blk && pass_cfg(f, d) < 0)
+		return -1;
+	return verify_fn(f, d);
+}
+
+/* out-of-ssa: drop the phis and the values (a no-op out of SSA form) */
+int
+pass_outssa(Fn *f, Diag *d)
+{
+	return f->in_ssa ? ssa_out(f, d) : 0;
+}

@@ -1,0 +1,221 @@
+/* check_diag.c: golden diagnostics of the SASS front end (STYLE habit 12). Each case holds a bad
+ * input and the exact first two lines of the report: `file:line:col: error: message` and the
+ * caret line under the source line. sass_parse must return NULL, never crash, and stop after
+ * MaxErrors.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+#define TEXT "\t.section\t.text.k,\"ax\",@progbits\nk:\n"
+#define INS "        /*0000*/                   "
+
+static const struct {
+	const char *name;  /* the class of bad input */
+	const char *text;  /* the input (may hold NULs: len) */
+	size_t len;
+	const char *line1; /* the first line of the report */
+	const char *caret; /* the caret line (the third line of the report) */
+} gold[] = {
+#define G(name, text, l1, caret) { name, text, sizeof text - 1, l1, caret }
+	G("truncated file", TEXT INS "IMAD R2, R3, ",
+	  "t.sass:3:49: error: unexpected end of line, expected an operand",
+	  "      |                                                 ^"),
+	G("truncated directive", "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n        /*0000*/ \t.byte\t0x04,",
+	  "t.sass:2:30: error: unexpected end of line, expected an expression",
+	  "      |                              ^"),
+	G("binary garbage", "\x7f" "ELF\x02\x01\x01\x00\x00\x00\x00",
+	  "t.sass:1:1: error: stray byte 0x7f in input",
+	  "      | ^"),
+	G("unknown directive", "\t.target\tsm_90\n\t.frobnicate\t1\n",
+	  "t.sass:2:2: error: unknown directive '.frobnicate'",
+	  "      |  ^~~~~~~~~~~"),
+	G("register out of range", TEXT INS "IMAD R300, R7, UR4, R0 ;\n",
+	  "t.sass:3:41: error: register 'R300' out of range (R0..R254, RZ)",
+	  "      |                                         ^~~~"),
+	G("predicate out of range", TEXT "        /*0000*/               @P9 EXIT ;\n",
+	  "t.sass:3:33: error: register 'P9' out of range (P0..P6, PT)",
+	  "      |                                 ^~"),
+	G("uniform register out of range", TEXT INS "ULDC UR70, c[0x0][0x0] ;\n",
+	  "t.sass:3:41: error: register 'UR70' out of range (UR0..UR62, URZ)",
+	  "      |                                         ^~~~"),
+	G("barrier out of range", TEXT INS "BSSY B16, `(k) ;\n",
+	  "t.sass:3:41: error: register 'B16' out of range (B0..B15)",
+	  "      |                                         ^~~"),
+	G("constant bank without offset", TEXT INS "LDC R1, c[0x0] ;\n",
+	  "t.sass:3:44: error: malformed constant bank: expected 'c[BANK][OFFSET]'",
+	  "      |                                            ^~~~~~"),
+	G("constant bank unclosed", TEXT INS "LDC R1, c[0x0][0x160 ;\n",
+	  "t.sass:3:57: error: unexpected ';', expected '-', '+' or ']'",
+	  "      |                                                         ^"),
+	G("constant bank with a register bank", TEXT INS "LDC R1, c[R2][0x160] ;\n",
+	  "t.sass:3:46: error: malformed constant bank: the bank must be a number",
+	  "      |                                              ^~"),
+	G("undefined label", TEXT INS "BRA `(.L_x_9) ;\n",
+	  "t.sass:3:40: error: undefined label '.L_x_9'",
+	  "      |                                        ^~~~~~~~~"),
+	G("duplicate label", TEXT ".L_x_1:\n.L_x_1:\n" INS "EXIT ;\n",
+	  "t.sass:4:1: error: duplicate label '.L_x_1'",
+	  "      | ^~~~~~"),
+	G("empty file", "",
+	  "t.sass:1:1: error: no SASS listing in the input (no section, no function)",
+	  "      | ^"),
+	G("NUL bytes", TEXT "\0\0 NOP ;\n",
+	  "t.sass:3:1: error: stray NUL byte in input",
+	  "      | ^"),
+	G("instruction outside code", "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n" INS "EXIT ;\n",
+	  "t.sass:2:36: error: instruction outside a .text section",
+	  "      |                                    ^~~~"),
+	G("unterminated comment", TEXT INS "EXIT ; /* 0x000",
+	  "t.sass:3:43: error: unterminated comment",
+	  "      |                                           ^~"),
+	G("bad guard", TEXT "        /*0000*/               @R1 EXIT ;\n",
+	  "t.sass:3:32: error: the guard must be a predicate (P0..P6, PT, UP0..UP6, UPT)",
+	  "      |                                ^~~"),
+	G("SSA annotation on a constant", TEXT INS "MOV R1<1>, RZ<3> ;\n",
+	  "t.sass:3:49: error: 'RZ' is a constant and takes no SSA annotation",
+	  "      |                                                 ^~~"),
+#undef G
+};
+
+/* run the parser on text; returns the report */
+static char *
+report(const char *text, size_t len, int *nerr, Module **out)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	Src *src = src_new("t.sass", text, len);
+	Diag d;
+	Module *m;
+
+	diag_init(&d, src, f);
+	m = sass_parse(src, &d);
+	*nerr = d.nerr;
+	*out = m;
+	module_free(m);
+	src_free(src);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_diag_golden)
+{
+	int nerr;
+	Module *m;
+	char *r = report(gold[_i].text, gold[_i].len, &nerr, &m), *l2, *l3, *end;
+
+	ck_assert_msg(m == NULL, "%s: the module was returned", gold[_i].name);
+	ck_assert_int_ge(nerr, 1);
+	l2 = strchr(r, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2++ = 0;
+	ck_assert_msg(strcmp(r, gold[_i].line1) == 0, "%s:\n got  '%s'\n want '%s'", gold[_i].name, r,
+	              gold[_i].line1);
+	l3 = strchr(l2, '\n');
+	ck_assert_ptr_nonnull(l3);
+	l3++;
+	end = strchr(l3, '\n');
+	if (end)
+		*end = 0;
+	ck_assert_msg(strcmp(l3, gold[_i].caret) == 0, "%s:\n got  '%s'\n want '%s'", gold[_i].name,
+	              l3, gold[_i].caret);
+	free(r);
+}
+END_TEST
+
+/* a 1 MB line: one clean diagnostic, the source line shown cut around the caret */
+START_TEST(test_diag_overlong_line)
+{
+	size_t n = 1 << 20;
+	char *text = malloc(n + 2), *r, *l2;
+	int nerr;
+	Module *m;
+
+	memset(text, 'x', n);
+	text[n] = '\n';
+	text[n + 1] = 0;
+	r = report(text, n + 1, &nerr, &m);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(nerr, 1);
+	l2 = strchr(r, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2++ = 0;
+	ck_assert_str_eq(r, "t.sass:1:1048577: error: unexpected end of line, expected ';'");
+	ck_assert_uint_lt(strlen(l2), 400);
+	free(r);
+	free(text);
+}
+END_TEST
+
+/* errors are reported line after line, up to MaxErrors, then the parse stops */
+START_TEST(test_diag_many_errors)
+{
+	size_t cap = 64 * 64 + 64, len;
+	char *text = malloc(cap), *r;
+	int nerr, lines = 0;
+	Module *m;
+
+	len = (size_t)snprintf(text, cap, "%s", TEXT);
+	for (int k = 0; k < 60; k++)
+		len += (size_t)snprintf(text + len, cap - len, "  IMAD R%d, R1 ;\n", 300 + k);
+	r = report(text, len, &nerr, &m);
+	ck_assert_ptr_null(m);
+	ck_assert_int_ge(nerr, MaxErrors);
+	ck_assert_int_le(nerr, MaxErrors + 1);
+	for (char *p = r; (p = strstr(p, ": error: ")); p++)
+		lines++;
+	ck_assert_int_eq(lines, MaxErrors);
+	ck_assert_ptr_nonnull(strstr(r, "R301"));
+	free(r);
+	free(text);
+}
+END_TEST
+
+/* every prefix of a real listing, and every single-byte corruption of its first lines: no crash */
+START_TEST(test_diag_never_crashes)
+{
+	static const char good[] =
+		"\t.target\tsm_90\n\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n"
+		"        /*0000*/ \t.byte\t0x04, 0x2f\n        /*0002*/ \t.short\t(.L_1 - .L_0)\n"
+		".L_0:\n        /*0004*/ \t.word\tindex@(k)\n.L_1:\n"
+		TEXT INS "@!P0 IMAD.WIDE.U32 R2, R7.reuse, 0x4, c[0x0][0x160] ;  /* 0x0000000402047981 */\n"
+		"                                   /* 0x000ea2000c1e9d00 */\n"
+		INS "LDG.E R0, desc[UR4][R2.64+-0x10] ;\n"
+		INS "BRA `(k);\n";
+	char buf[sizeof good];
+	int nerr;
+	Module *m;
+
+	for (size_t n = 0; n < sizeof good; n++)
+		free(report(good, n, &nerr, &m));
+	for (size_t k = 0; k < sizeof good - 1; k += 3) {
+		static const char bytes[] = { 0, '\n', ';', '[', '`', '"', '/', '*', '<', (char)0xff };
+		for (size_t b = 0; b < sizeof bytes; b++) {
+			memcpy(buf, good, sizeof good);
+			buf[k] = bytes[b];
+			free(report(buf, sizeof good - 1, &nerr, &m));
+		}
+	}
+}
+END_TEST
+
+Suite *
+diag_suite(void)
+{
+	Suite *s = suite_create("diag");
+	TCase *tc = tcase_create("Golden");
+
+	tcase_add_loop_test(tc, test_diag_golden, 0, sizeof gold / sizeof gold[0]);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Limits");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_diag_overlong_line);
+	tcase_add_test(tc, test_diag_many_errors);
+	tcase_add_test(tc, test_diag_never_crashes);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,38 @@
+extern "C" __global__ void k_warp(int *out, unsigned *uo, float *fo, double *dd, long long *ll, int v, unsigned m) {
+  int t = threadIdx.x; float f = fo[t]; double d = dd[t]; long long l = ll[t];
+  int r = __shfl_sync(0xffffffff, v + t, 3);
+  r += __shfl_up_sync(0xffffffff, r, 1);
+  r += __shfl_down_sync(0xffffffff, r, 2, 16);
+  r += __shfl_xor_sync(0xffffffff, r, 4);
+  r += __shfl_sync(m, r, t ^ v);
+  r += __shfl_xor_sync(0xffffffff, r, v);
+  f += __shfl_xor_sync(0xffffffff, f, 1);
+  d += __shfl_down_sync(0xffffffff, d, 1);
+  l += __shfl_sync(0xffffffff, l, 0);
+  unsigned b = __ballot_sync(0xffffffff, r > 3);
+  b += __any_sync(0xffffffff, r > 5);
+  b += __all_sync(m, r > 7);
+  b += __activemask();
+  b += __match_any_sync(0xffffffff, r);
+  int pred;
+  b += __match_all_sync(0xffffffff, r, &pred); b += pred;
+  b += __match_any_sync(0xffffffff, l);
+  b += __match_all_sync(0xffffffff, l, &pred); b += pred;
+  b += __reduce_add_sync(0xffffffff, (unsigned)r);
+  b += __reduce_min_sync(0xffffffff, (unsigned)r);
+  b += __reduce_max_sync(0xffffffff, r);
+  b += __reduce_and_sync(0xffffffff, (unsigned)r);
+  b += __reduce_or_sync(0xffffffff, (unsigned)r);
+  b += __reduce_xor_sync(0xffffffff, (unsigned)r);
+  b += __reduce_add_sync(0xffffffff, (unsigned)t);
+  __syncwarp(m);
+  b += __popc(b) + __clz(b) + __ffs(b) + __brev(b) + __byte_perm(b, r, 0x3210 + v) + __byte_perm(b, r, 0x5140);
+  b += __funnelshift_l(b, r, v) + __funnelshift_r(b, r, 5) + __funnelshift_lc(b, r, v);
+  b += __popcll(l) + __clzll(l) + __ffsll(l) + (unsigned)__brevll(l);
+  b += __mul24(r, v) + __umulhi(b, m) + __mulhi(r, v) + (unsigned)__mul64hi(l, (long long)v) + (unsigned)__umul64hi(l, m);
+  b += __sad(r, v, b) + __usad(b, m, 3) + __dp4a(r, v, (int)b) + __dp4a(b, m, b) + __dp2a_lo(r, v, (int)b) + __dp2a_hi(b, m, b);
+  b += __vabsdiffu4(b, m) + __vadd4(b, m) + __vmaxs4(b, m) + __vcmpgtu2(b, m) + __vsetgts4(b, m) + __vmins2(b, m);
+  b += __uhadd(b, m) + __rhadd(r, v) + abs(r) + min(r, v) + max(b, m) + (unsigned)llabs(l) + (unsigned)min(l, (long long)v);
+  b += __vimax3_s32(r, v, (int)b) + __vimax_s32_relu(r, v) + __viaddmax_s32(r, v, (int)b) + __vibmax_s32(r, v, (bool*)&pred);
+  uo[t] = b; out[t] = r; fo[t] = f; dd[t] = d; ll[t] = l;
+}

@@ -1,0 +1,146 @@
+#!/bin/sh
+# fibermk.sh: examples/Makefile and the rules of mk/fiber.mk, run on a copy of the tree (so the
+# checks can touch files): the .fsass and .ir of every examples/*/*.sm_80.sass are built, each
+# .fsass equals its input after scripts/sass-normalize.sh, a second make is a no-op, touching a
+# listing remakes only its outputs, a new fiberc remakes all, failed steps leave no output, and
+# `make -n` of a .cubin prints nvcc with -arch=$(NVCC_ARCH) (nvcc itself is not needed).
+# Environment: FIBERC (default build/bin/fiberc).
+# Prints a line per check, then `N passed, M failed`.
+set -u
+FIBERC=${FIBERC:-build/bin/fiberc}
+unset MAKEFLAGS MFLAGS MAKELEVEL
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+check() { # check DESCRIPTION COMMAND...: ok if the command succeeds
+	d=$1; shift
+	if "$@" > "$tmp/log" 2>&1; then ok "$d"; else bad "$d"; sed -n '1,12s/^/  | /p' "$tmp/log"; fi
+}
+
+# --- a copy of the parts of the tree the example rules use -------------------------------------
+w=$tmp/tree
+mkdir -p "$w/mk" "$w/examples" "$w/scripts" "$w/bin"
+cp mk/fiber.mk "$w/mk/"
+cp examples/Makefile "$w/examples/"
+cp scripts/sass-normalize.sh "$w/scripts/"
+cp "$FIBERC" "$w/bin/fiberc"
+for d in examples/*/; do
+	k=$(basename "$d")
+	mkdir -p "$w/examples/$k"
+	cp "$d"*.sass "$d"*.cu "$w/examples/$k/" 2>/dev/null
+done
+o=$w/out
+M="make --no-print-directory -C $w/examples O=$o FIBERC=$w/bin/fiberc"
+sass=$(cd "$w/examples" && ls */*.sm_80.sass | LC_ALL=C sort)
+n=$(echo "$sass" | wc -l)
+
+# --- build and compare ---------------------------------------------------------------------------
+check "make -C examples builds the outputs" $M
+nf=$(find "$o" -name '*.sm_80.fsass' | wc -l)
+ni=$(find "$o" -name '*.sm_80.ir' | wc -l)
+if [ "$nf" -eq "$n" ] && [ "$ni" -eq "$n" ]; then
+	ok "$n .fsass and $n .ir files in build/examples"
+else
+	bad "expected $n .fsass and $n .ir, found $nf and $ni"
+fi
+[ -z "$(find "$w/examples" -name '*.fsass' -o -name '*.ir' -o -name '*.tmp')" ] &&
+	ok "nothing generated inside examples/" || bad "generated files inside examples/"
+for f in $sass; do
+	k=${f%.sass}
+	sh scripts/sass-normalize.sh "$w/examples/$f" > "$tmp/in.norm"
+	if [ -f "$o/$k.fsass" ] && sh scripts/sass-normalize.sh "$o/$k.fsass" > "$tmp/out.norm" &&
+	    cmp -s "$tmp/in.norm" "$tmp/out.norm"; then
+		ok "$k.fsass re-emits $f (normalised)"
+	else
+		bad "$k.fsass differs from $f (normalised; - input, + output):"
+		[ -f "$o/$k.fsass" ] && diff -u "$tmp/in.norm" "$tmp/out.norm" | sed -n '3,20s/^/  | /p'
+	fi
+done
+
+# --- incremental behaviour -----------------------------------------------------------------------
+check "a second make is a no-op (make -q)" $M -q
+first=$(echo "$sass" | head -1)
+k=${first%.sass}
+sleep 1
+touch "$w/examples/$first"
+$M -n > "$tmp/plan" 2>&1
+runs=$(grep -c -- '--emit=' "$tmp/plan")
+mine=$(grep -- '--emit=' "$tmp/plan" | grep -c -- "$k")
+if [ "$runs" -eq 2 ] && [ "$mine" -eq 2 ]; then
+	ok "touching $first remakes only its 2 outputs"
+else
+	bad "touching $first: make plans $runs fiberc runs ($mine for it), expected 2:"
+	sed -n '1,10s/^/  | /p' "$tmp/plan"
+fi
+check "make after the touch" $M
+newer=$(find "$o" -newer "$w/examples/$first" -type f \( -name '*.fsass' -o -name '*.ir' \) | wc -l)
+[ "$newer" -eq 2 ] && ok "only $k.fsass and $k.ir were rewritten" ||
+	bad "$newer files rewritten after touching $first, expected 2"
+check "make -q is a no-op again" $M -q
+sleep 1
+touch "$w/bin/fiberc"
+if $M -q > /dev/null 2>&1; then bad "a new fiberc does not make the outputs out of date"
+else ok "a new fiberc makes every output out of date"; fi
+$M -n > "$tmp/plan" 2>&1
+runs=$(grep -c -- '--emit=' "$tmp/plan")
+[ "$runs" -eq $((2 * n)) ] && ok "a new fiberc remakes all $((2 * n)) outputs" ||
+	bad "a new fiberc: $runs fiberc runs planned, expected $((2 * n))"
+check "make after the new fiberc" $M
+
+# --- failures leave nothing behind ---------------------------------------------------------------
+cat > "$w/bin/bad" <<'STUB'
+#!/bin/sh
+# writes part of an output, then fails
+out=
+while [ $# -gt 0 ]; do case $1 in -o) out=$2; shift 2;; *) shift;; esac; done
+[ -n "$out" ] && echo partial > "$out"
+echo "bad: failing on purpose" >&2
+exit 1
+STUB
+chmod +x "$w/bin/bad"
+sleep 1
+touch "$w/examples/$first"
+before=$(cksum < "$o/$k.fsass")
+if make --no-print-directory -C "$w/examples" O="$o" FIBERC="$w/bin/bad" "$o/$k.fsass" \
+    > "$tmp/log" 2>&1; then
+	bad "make succeeds with a failing fiberc"
+else
+	ok "make fails when fiberc fails"
+fi
+[ "$(cksum < "$o/$k.fsass")" = "$before" ] && [ -z "$(find "$o" -name '*.tmp')" ] &&
+	ok "a failed fiberc leaves no partial .fsass" || bad "a failed fiberc left a partial output"
+c=$o/stub/stub.sm_80
+mkdir -p "$(dirname "$c")"
+echo cubin > "$c.cubin"
+if make --no-print-directory -C "$w/examples" O="$o" NVDISASM="$w/bin/bad" "$c.sass" \
+    > "$tmp/log" 2>&1; then
+	bad "make succeeds with a failing nvdisasm"
+elif [ -e "$c.sass" ] || [ -e "$c.sass.tmp" ]; then
+	bad "a failed nvdisasm left $c.sass or its temporary"
+else
+	ok "a failed nvdisasm leaves no .sass"
+fi
+check "%.sass: %.cubin runs \$(NVDISASM) -hex" \
+	make --no-print-directory -C "$w/examples" O="$o" NVDISASM=echo "$c.sass"
+grep -q -- "^-hex .*$(basename "$c").cubin" "$c.sass" 2>/dev/null &&
+	ok "the .sass holds nvdisasm's output" ||
+	bad "the .sass does not hold nvdisasm's output"
+
+# --- make -n of the cubins -----------------------------------------------------------------------
+$M -n cubins > "$tmp/plan" 2>&1
+if grep -q -- '^nvcc .*-cubin .*-arch=sm_80 ' "$tmp/plan"; then
+	ok "make -n cubins prints nvcc -arch=sm_80"
+else
+	bad "make -n cubins does not print nvcc -arch=sm_80:"; sed -n '1,6s/^/  | /p' "$tmp/plan"
+fi
+$M -n cubins NVCC_ARCH=sm_90 NVCC=/opt/cuda/bin/nvcc > "$tmp/plan" 2>&1
+if grep -q -- '^/opt/cuda/bin/nvcc .*-arch=sm_90 .*\.sm_90\.cubin' "$tmp/plan"; then
+	ok "make -n cubins NVCC_ARCH=sm_90 NVCC=... follows the variables"
+else
+	bad "NVCC_ARCH=sm_90 NVCC=...: not in the nvcc command:"; sed -n '1,6s/^/  | /p' "$tmp/plan"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
