@@ -31,7 +31,7 @@ WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-CPPFLAGS += -Iir -Ifrontend -Ipasses -Ibackend -I$(B)/frontend -DFIBER_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iir -Ifrontend -Ipasses -Ibackend -Isim -Iruntime -I$(B)/frontend -DFIBER_VERSION='"$(VERSION)"'
 CFLAGS   ?= $(OPT)
 CFLAGS   += -std=c11 -MMD -MP $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
@@ -44,22 +44,30 @@ IR_SRCS   := $(wildcard ir/*.c)
 FE_SRCS   := $(wildcard frontend/*.c)
 PASS_SRCS := $(wildcard passes/*.c)
 BE_SRCS   := $(wildcard backend/*.c)
+SIM_SRCS  := $(wildcard sim/*.c)
+RT_SRCS   := $(wildcard runtime/*.c)
 FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c
 
 IR_OBJS   := $(IR_SRCS:%.c=$(B)/%.o)
 FE_OBJS   := $(FE_SRCS:%.c=$(B)/%.o) $(FE_GEN:.c=.o)
 PASS_OBJS := $(PASS_SRCS:%.c=$(B)/%.o)
 BE_OBJS   := $(BE_SRCS:%.c=$(B)/%.o)
+SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o)
+RT_OBJS   := $(RT_SRCS:%.c=$(B)/%.o)
 LIB_OBJS  := $(IR_OBJS) $(FE_OBJS) $(PASS_OBJS) $(BE_OBJS)
 LIBFIBER  := $(B)/lib/libfiber.a
+# the runtime library: simulator + runtime + what it loads modules with (front end, IR)
+LIBFIBERRT := $(B)/lib/libfiberrt.a
+RT_LIBS   := -lelf
 
 FIBERC    := $(B)/bin/fiberc
+FIBERSIM  := $(B)/bin/fibersim
 TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o
 TEST_BIN  := $(B)/tests/check_all
 
 .PHONY: all deps check run-tests demo bench fuzz install uninstall clean layers 80
-all: $(FIBERC)
+all: $(FIBERC) $(if $(wildcard driver/fibersim.c),$(FIBERSIM))
 
 # --- objects ------------------------------------------------------------------------------------
 $(B)/%.o: %.c
@@ -89,6 +97,15 @@ $(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(LIBFIBER)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(LIBFIBERRT): $(RT_OBJS) $(SIM_OBJS) $(IR_OBJS) $(FE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FIBERSIM): $(B)/driver/fibersim.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
+
 # --- tests --------------------------------------------------------------------------------------
 # the runner calls every `Suite *NAME_suite(void)` defined in tests/check_*.c
 $(B)/tests/suites.h: $(TEST_SRCS)
@@ -101,8 +118,8 @@ $(B)/tests/check.o: tests/check.c $(B)/tests/suites.h
 $(B)/tests/check_%.o: tests/check_%.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes -c -o $@ $<
-$(TEST_BIN): $(TEST_OBJS) $(LIBFIBER)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+$(TEST_BIN): $(TEST_OBJS) $(LIBFIBER) $(if $(SIM_SRCS),$(LIBFIBERRT))
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIBFIBER) $(if $(SIM_SRCS),$(RT_OBJS) $(SIM_OBJS)) $(CHECK_LIBS) $(if $(SIM_SRCS),$(RT_LIBS)) $(LDLIBS)
 
 deps:
 	@sh scripts/deps.sh
@@ -110,8 +127,8 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory run-tests
 
-run-tests: $(FIBERC) $(TEST_BIN)
-	FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) $(TEST_BIN)
+run-tests: all $(TEST_BIN)
+	FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) $(TEST_BIN)
 	@for t in tests/*.sh; do [ -f "$$t" ] || continue; \
 	  echo "== $$t"; FIBERC=$(CURDIR)/$(FIBERC) B=$(B) sh "$$t" || exit 1; done
 
@@ -128,7 +145,9 @@ demo: deps
 # the include graph must follow the layering: ir <- frontend, passes, backend <- driver
 layers:
 	@! grep -nE '#include "(frontend|passes|backend)' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
-	@! grep -nE '#include "(passes|backend|sim)' frontend/*.[chly] 2>/dev/null || { echo 'frontend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(passes|backend|sim|runtime|fiber)' frontend/*.[chly] 2>/dev/null || { echo 'frontend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|passes|backend|runtime|fiber)' sim/*.[ch] 2>/dev/null || { echo 'sim/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|backend|sim|runtime|fiber)' passes/*.[ch] backend/*.[ch] 2>/dev/null || { echo 'passes/ and backend/ must build on ir/ only'; exit 1; }
 	@echo 'layers: ok'
 
 80:
@@ -241,3 +260,14 @@ bench: $(BENCH_B)/bench_fiberc $(BENCH_B)/large-$(BENCH_N).sass $(FIBERC)
 	  echo 'bench: fiberc re-emits the generated listing identically (normalised)' || \
 	  { echo 'bench: the re-emitted listing DIFFERS from the generated one'; exit 1; }
 endif
+
+# =================================================================================================
+# Appended by the validation helper: the CPU references of tests/check_kernels.c (tests/ref/),
+# and `make bench`'s functional-simulator benchmark (bench/simbench.c).
+# =================================================================================================
+REF_SRCS := $(wildcard tests/ref/*.c)
+REF_OBJS := $(REF_SRCS:%.c=$(B)/%.o)
+TEST_OBJS += $(REF_OBJS)
+$(TEST_BIN): $(REF_OBJS)
+# the kernel runs need the simulator; the references are tested without it
+$(B)/tests/check_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)

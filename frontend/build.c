@@ -7,6 +7,7 @@
  * `.type $__internal_0_$...,@function`) is kept with Item.off = the index of the instruction it
  * precedes (Fn.nins if after the last). Labels right before an instruction are Ins.label (the
  * first) and Fn.xlabel (the others); a label after the last instruction is Fn.endlabel.
+ * Operands are built in opnd.c.
  */
 #include "parse.h"
 #include "sass.tab.h"
@@ -15,29 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ISsaNotes = 3 };   /* hidden Item kind: the function's SsaNotes (arg points to them) */
-
 /* ---- small helpers ---------------------------------------------------------------------- */
-
-static uint32_t
-intern(Ctx *cx, Str s)
-{
-	return atom(cx->m->atoms, cx->text + s.off, s.len);
-}
-
-static Loc
-sloc(Str s)
-{
-	return (Loc){ s.off, s.off + s.len };
-}
-
-static int
-streq(Ctx *cx, Str s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	return s.len == n && memcmp(cx->text + s.off, lit, n) == 0;
-}
 
 int
 too_many(Ctx *cx)
@@ -45,12 +24,6 @@ too_many(Ctx *cx)
 	int max = cx->d->maxerr ? cx->d->maxerr : MaxErrors;
 
 	return cx->d->nerr >= max;
-}
-
-static void *
-aalloc(Ctx *cx, size_t n)
-{
-	return arena_alloc(cx->m->arena, n);
 }
 
 /* ---- labels -------------------------------------------------------------------------------- */
@@ -168,7 +141,6 @@ end_fn(Ctx *cx)
 	cx->fn = NULL;
 	cx->in_code = 0;
 	cx->encfn = NULL;
-	cx->lastfn = NULL;
 }
 
 static void
@@ -181,12 +153,6 @@ new_fn(Ctx *cx, Section *s, uint32_t name, Loc loc)
 	s->fn = f;
 	cx->fn = f;
 	cx->in_code = 0;
-}
-
-static int
-hasprefix(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
 }
 
 static Section *
@@ -550,521 +516,6 @@ b_enc2(Ctx *cx, uint64_t enc, Loc loc)
 	cx->encfn = NULL;
 }
 
-/* ---- SSA annotations ---------------------------------------------------------------------- */
-
-void
-b_vbegin(Ctx *cx)
-{
-	cx->nvbuf = 0;
-}
-
-void
-b_vadd(Ctx *cx, uint64_t v, Loc loc)
-{
-	if (v > UINT32_MAX - 1) {
-		error_at(cx->d, loc, "SSA version too large");
-		v = 0;
-	}
-	if (cx->nvbuf == 255) {
-		error_at(cx->d, loc, "too many versions in one annotation (at most 255)");
-		return;
-	}
-	vgrow(&cx->vbuf, &cx->cvbuf, cx->nvbuf + 1, sizeof *cx->vbuf);
-	cx->vbuf[cx->nvbuf++] = (uint32_t)v;
-}
-
-/* the annotation just read (cx->vbuf) belongs to register r */
-static void
-push_ann(Ctx *cx, Reg r, Loc loc)
-{
-	SsaAnn *s;
-
-	vgrow(&cx->pann, &cx->cpann, cx->npann + 1, sizeof *cx->pann);
-	s = &cx->pann[cx->npann++];
-	memset(s, 0, sizeof *s);
-	s->opnd = PendOpnd;
-	s->n = (uint8_t)cx->nvbuf;
-	s->reg = r;
-	s->ver = aalloc(cx, cx->nvbuf * sizeof *s->ver);
-	memcpy(s->ver, cx->vbuf, cx->nvbuf * sizeof *s->ver);
-	s->loc = loc;
-	cx->has_ssa = 1;
-}
-
-/* a fresh operand in the instruction's scratch */
-static uint32_t
-onew(Ctx *cx, int kind)
-{
-	uint32_t k = 63;
-
-	if (cx->not < 64)
-		k = cx->not++;
-	else if (!cx->opover++)
-		error_at(cx->d, (Loc){ cx->pos, cx->pos }, "instruction too long");
-	memset(&cx->ot[k], 0, sizeof cx->ot[k]);
-	cx->ot[k].kind = (uint8_t)kind;
-	return k;
-}
-
-static uint32_t
-tnew(Ctx *cx)
-{
-	uint32_t k = cx->ntt < 64 ? cx->ntt++ : 63;   /* 64 terms: reported as too many operands */
-
-	memset(&cx->tt[k], 0, sizeof cx->tt[k]);
-	return k;
-}
-
-/* ---- operands ------------------------------------------------------------------------------ */
-
-static const char *
-reg_range(const char *s)
-{
-	if (s[0] == 'U' && s[1] == 'R')
-		return "UR0..UR62, URZ";
-	if (s[0] == 'U' && s[1] == 'P')
-		return "UP0..UP6, UPT";
-	switch (s[0]) {
-	case 'R': return "R0..R254, RZ";
-	case 'P': return "P0..P6, PT";
-	case 'B': return "B0..B15";
-	default: return "V0..V2047";
-	}
-}
-
-/* reg_parse with a fast path for R0..R254 (most operands) */
-static int
-regof(const char *s, uint32_t n, Reg *r)
-{
-	if (n >= 2 && n <= 4 && s[0] == 'R' && s[1] >= '1' && s[1] <= '9') {
-		unsigned v = (unsigned)(s[1] - '0');
-		uint32_t k;
-		for (k = 2; k < n && s[k] >= '0' && s[k] <= '9'; k++)
-			v = v * 10 + (unsigned)(s[k] - '0');
-		if (k == n) {
-			if (v > NumR - 2)
-				return -2;
-			*r = REG(RR, v);
-			return 0;
-		}
-	}
-	if (n == 0 || !strchr("RPUBV", s[0]))
-		return -1;
-	return reg_parse(s, n, r);
-}
-
-/* a register, special register or named operand: `R2.reuse.H0_H0`, `R2<5,1>.64`, `SR_TID.X`;
- * hasann: the versions just read (cx->vbuf) follow the name */
-uint32_t
-b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
-{
-	const char *s = cx->text + w.off;
-	uint32_t k = 0, nsel = 0, selof[4], sellen[4], x;
-	Opnd *o;
-	Reg r;
-	int rc;
-
-	while (k < w.len && s[k] != '.')
-		k++;
-	rc = regof(s, k, &r);
-	if (rc == -2) {
-		error_at(cx->d, (Loc){ wloc.start, wloc.start + k }, "register '%.*s' out of range (%s)",
-		         (int)k, s, reg_range(s));
-		cx->badreg = wloc.start;
-		x = onew(cx, OExpr);
-		cx->ot[x].atom = intern(cx, w);
-		return x;
-	}
-	if (rc < 0) {
-		if (hasann)
-			error_at(cx->d, annloc, "SSA annotation on '%.*s', which is not a register",
-			         (int)w.len, s);
-		if (sfx.len)
-			error_at(cx->d, sloc(sfx), "unexpected suffix after '%.*s'", (int)w.len, s);
-		if (k == w.len && (streq(cx, w, "INF") || streq(cx, w, "QNAN") || streq(cx, w, "NAN"))) {
-			x = onew(cx, OFImm);
-			cx->ot[x].fimm = s[0] == 'I' ? INFINITY : NAN;
-		} else if (hasprefix(s, "SR_") || (k == 3 && memcmp(s, "SRZ", 3) == 0)) {
-			x = onew(cx, OSReg);
-		} else {
-			x = onew(cx, OExpr);
-		}
-		cx->ot[x].atom = intern(cx, w);
-		return x;
-	}
-	x = onew(cx, OReg);
-	o = &cx->ot[x];
-	o->r[0] = r;
-	/* the suffix parts: in the word after the name, then in the word after the annotation */
-	for (int part = 0; part < 2; part++) {
-		const char *t = part ? cx->text + sfx.off : s + k;
-		uint32_t n = part ? sfx.len : w.len - k, j = 0;
-		while (j < n) {
-			uint32_t b = ++j;                        /* skip the dot */
-			while (j < n && t[j] != '.')
-				j++;
-			if (j - b == 5 && memcmp(t + b, "reuse", 5) == 0) {
-				o->flags |= FReuse | (nsel ? FSpell1 : 0);
-			} else if (nsel < 4) {
-				selof[nsel] = (uint32_t)(t + b - cx->text);
-				sellen[nsel++] = j - b;
-			}
-		}
-	}
-	if (nsel == 1) {
-		o->sfx[0] = atom(cx->m->atoms, cx->text + selof[0], sellen[0]);
-	} else if (nsel > 1) {
-		char buf[128];
-		int len = 0;
-		for (uint32_t j = 0; j < nsel && len < (int)sizeof buf; j++)
-			len += snprintf(buf + len, sizeof buf - (size_t)len, "%s%.*s", j ? "." : "",
-			                (int)sellen[j], cx->text + selof[j]);
-		o->sfx[0] = atom(cx->m->atoms, buf, (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1);
-	}
-	if (hasann) {
-		if (reg_isconst(r))
-			error_at(cx->d, annloc, "'%.*s' is a constant and takes no SSA annotation",
-			         (int)k, s);
-		else
-			push_ann(cx, r, (Loc){ wloc.start, annloc.end });
-	}
-	return x;
-}
-
-/* a float immediate, or a decimal number (nvdisasm prints integers in hex: decimals are floats) */
-uint32_t
-b_float(Ctx *cx, Loc loc)
-{
-	uint32_t x = onew(cx, OFImm);
-	char buf[64];
-
-	snprintf(buf, sizeof buf, "%.*s", (int)(loc.end - loc.start), cx->text + loc.start);
-	cx->ot[x].fimm = strtod(buf, NULL);
-	cx->ot[x].atom = atom(cx->m->atoms, cx->text + loc.start, loc.end - loc.start);
-	return x;
-}
-
-uint32_t
-b_imm(Ctx *cx, uint64_t v, Loc loc)
-{
-	uint32_t x = onew(cx, OImm);
-
-	(void)loc;
-	cx->ot[x].imm = (int64_t)v;
-	cx->ot[x].flags = FHex;
-	return x;
-}
-
-uint32_t
-b_labelref(Ctx *cx, Str s, Loc loc)
-{
-	uint32_t x = onew(cx, OLabel);
-
-	cx->ot[x].imm = -1;
-	if (s.len == 0)
-		error_at(cx->d, loc, "empty label reference");
-	cx->ot[x].atom = intern(cx, s);
-	return x;
-}
-
-uint32_t
-b_sbset(Ctx *cx, Str inner, Loc loc)
-{
-	const char *s = cx->text + inner.off;
-	uint32_t x = onew(cx, OSbSet);
-	uint64_t v = 0;
-
-	for (uint32_t k = 0; k < inner.len; k++) {
-		if (s[k] >= '0' && s[k] <= '9') {
-			v = v * 10 + (uint64_t)(s[k] - '0');
-			if (v > 63) {
-				error_at(cx->d, loc, "scoreboard number out of range (0..63)");
-				v = 0;
-			}
-		}
-		if (k + 1 == inner.len || s[k + 1] == ',') {
-			cx->ot[x].imm |= (int64_t)(1ull << v);
-			v = 0;
-		}
-	}
-	cx->ot[x].atom = intern(cx, inner);
-	return x;
-}
-
-uint32_t
-b_prefix(Ctx *cx, int c, uint32_t x, Loc loc)
-{
-	Opnd *o = &cx->ot[x];
-	char buf[96];
-
-	switch (c) {
-	case '-':
-	case '+':
-		if (o->kind == OImm && c == '-') {
-			o->imm = -o->imm;
-		} else if (o->kind == OFImm) {
-			snprintf(buf, sizeof buf, "%c%s", c, mstr(cx->m, o->atom));
-			o->atom = atomz(cx->m->atoms, buf);
-			if (c == '-')
-				o->fimm = -o->fimm;
-		} else if (c == '-') {
-			o->flags |= FNeg;
-		} else {
-			error_at(cx->d, loc, "'+' before an operand that is not a float");
-		}
-		break;
-	case '~':
-		o->flags |= FNot;
-		break;
-	default:
-		o->flags |= FLNot;
-		break;
-	}
-	return x;
-}
-
-uint32_t
-b_abs(Ctx *cx, uint32_t x, Str sfx, Loc sfxloc)
-{
-	Opnd *o = &cx->ot[x];
-
-	if (o->flags & FReuse)
-		o->flags |= FSpell2;     /* `|R2.reuse|`: the hint inside the bars */
-	o->flags |= FAbs;
-	if (sfx.len) {
-		if (streq(cx, sfx, ".reuse"))
-			o->flags = (uint16_t)((o->flags | FReuse) & ~FSpell2);
-		else
-			error_at(cx->d, sfxloc, "unexpected suffix '%.*s' after '|...|'", (int)sfx.len,
-			         cx->text + sfx.off);
-	}
-	return x;
-}
-
-void
-b_tadd(Ctx *cx, uint32_t t, int plus)
-{
-	if (cx->nterm == sizeof cx->term / sizeof cx->term[0]) {
-		error_at(cx->d, cx->tt[t].loc, "too many terms in an address");
-		return;
-	}
-	cx->term[cx->nterm] = cx->tt[t];
-	cx->term[cx->nterm++].plus = (uint8_t)plus;
-}
-
-uint32_t
-b_treg(Ctx *cx, uint32_t x, Loc loc)
-{
-	uint32_t k = tnew(cx);
-	Term *t = &cx->tt[k];
-	const Opnd *o = &cx->ot[x];
-
-	t->loc = loc;
-	if (o->kind != OReg) {
-		t->bad = 1;
-		if (loc.start != cx->badreg)
-			error_at(cx->d, loc, "expected a register or a number in an address");
-		return k;
-	}
-	t->isreg = 1;
-	t->r = o->r[0];
-	t->sfx = o->sfx[0];
-	t->flags = o->flags;
-	return k;
-}
-
-uint32_t
-b_tnum(Ctx *cx, uint64_t v, int hex, int neg, Loc loc)
-{
-	uint32_t k = tnew(cx);
-	Term *t = &cx->tt[k];
-
-	t->v = neg ? -(int64_t)v : (int64_t)v;
-	t->hex = (uint8_t)hex;
-	t->neg = (uint8_t)neg;
-	t->loc = loc;
-	return k;
-}
-
-/* registers and offset of an address, into r[0], r[1] and imm; -1 after reporting */
-static int
-fill_addr(Ctx *cx, Opnd *o, uint32_t maxreg, const char *what)
-{
-	uint32_t nreg = 0;
-	int num = 0;
-
-	for (uint32_t k = 0; k < cx->nterm; k++) {
-		Term *t = &cx->term[k];
-		if (t->isreg) {
-			if (nreg == maxreg) {
-				error_at(cx->d, t->loc, "%s: too many registers", what);
-				return -1;
-			}
-			o->r[nreg] = t->r;
-			o->sfx[nreg++] = t->sfx;
-			o->flags |= t->flags & FReuse;
-		} else if (!t->bad) {
-			if (num++) {
-				error_at(cx->d, t->loc, "%s: more than one offset", what);
-				return -1;
-			}
-			o->imm = t->v;
-			if (t->hex)
-				o->flags |= FHex;
-			if (t->neg && t->plus)
-				o->flags |= FPlusNeg;
-		}
-	}
-	return 0;
-}
-
-uint32_t
-b_addr(Ctx *cx, Loc loc)
-{
-	uint32_t x = onew(cx, OMem);
-
-	(void)loc;
-	fill_addr(cx, &cx->ot[x], 2, "malformed address");
-	return x;
-}
-
-/* `c[0x3][R2+0x10]`, `cx[UR4][R0+0x8]`, `desc[UR4][R2.64+0x10]`, `gdesc[UR4]` */
-uint32_t
-b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Loc loc)
-{
-	int isc = streq(cx, w, "c"), iscx = streq(cx, w, "cx");
-	uint32_t x = onew(cx, isc || iscx ? OCBank : OMem);
-	Opnd *o = &cx->ot[x];
-	Term idx = cx->tt[ti];
-
-	if (!twobr)
-		cx->nterm = 0;
-	if (isc || iscx) {
-		if (!twobr) {
-			error_at(cx->d, loc, "malformed constant bank: expected '%s[BANK][OFFSET]'",
-			         isc ? "c" : "cx");
-			return x;
-		}
-		if (isc && idx.isreg) {
-			error_at(cx->d, idx.loc, "malformed constant bank: the bank must be a number");
-			return x;
-		}
-		if (iscx && (!idx.isreg || RCLS(idx.r) != RUR)) {
-			error_at(cx->d, idx.loc, "malformed constant bank: 'cx' takes a uniform register");
-			return x;
-		}
-		if (isc && (idx.neg || idx.v > 31)) {
-			error_at(cx->d, idx.loc, "constant bank %lld out of range (0..31)", (long long)idx.v);
-			return x;
-		}
-		if (isc) {
-			o->imm2 = idx.v;
-		} else {
-			o->flags |= FCx;
-			o->r[1] = idx.r;
-		}
-		fill_addr(cx, o, 1, "malformed constant bank");
-		return x;
-	}
-	if (streq(cx, w, "desc") || streq(cx, w, "gdesc")) {
-		int g = w.len == 5;
-		if (!idx.isreg || RCLS(idx.r) != RUR) {
-			error_at(cx->d, idx.loc, "malformed descriptor: expected a uniform register");
-			return x;
-		}
-		if (g == twobr) {
-			error_at(cx->d, loc, g ? "malformed descriptor: 'gdesc' takes no address"
-			                       : "malformed descriptor: expected 'desc[UR][ADDRESS]'");
-			return x;
-		}
-		o->flags |= FDesc | (g ? FSpell2 : 0);
-		o->r[2] = idx.r;
-		o->sfx[2] = idx.sfx;
-		fill_addr(cx, o, 2, "malformed address");
-		return x;
-	}
-	error_at(cx->d, wloc, "unknown operand '%.*s[...]'", (int)w.len, cx->text + w.off);
-	return x;
-}
-
-/* place the pending annotations of the operand just read on its register fields */
-static void
-place_anns(Ctx *cx, const Opnd *o, uint8_t opnd)
-{
-	int used[3] = { 0, 0, 0 };
-
-	for (uint32_t k = 0; k < cx->npann; k++) {
-		SsaAnn *a = &cx->pann[k];
-		if (a->opnd != PendOpnd || a->kind != AnnOpnd)
-			continue;
-		a->opnd = opnd;
-		for (int f = 0; f < 3; f++)
-			if (!used[f] && o->r[f] == a->reg && (o->kind != OReg || f == 0)) {
-				used[f] = 1;
-				a->field = (uint8_t)f;
-				break;
-			}
-	}
-}
-
-void
-b_opnd(Ctx *cx, uint32_t x, Loc loc, int nocomma)
-{
-	Opnd *o = &cx->ot[x];
-
-	if (cx->nopnd == MaxOpnd) {
-		if (!cx->opover++)
-			error_at(cx->d, loc, "too many operands (at most %d)", MaxOpnd);
-		return;
-	}
-	if (nocomma)
-		o->flags |= FSpell0;
-	if (cx->npann)
-		place_anns(cx, o, (uint8_t)cx->nopnd);
-	cx->op[cx->nopnd] = *o;
-	cx->oploc[cx->nopnd++] = loc;
-}
-
-void
-b_guard(Ctx *cx, uint32_t x, int neg, Loc loc)
-{
-	Opnd o = cx->ot[x];
-
-	if (o.kind != OReg || (RCLS(o.r[0]) != RP && RCLS(o.r[0]) != RUP) || o.flags || o.sfx[0]) {
-		if (loc.start + 1 + (uint32_t)neg == cx->badreg)
-			return;
-		error_at(cx->d, loc, "the guard must be a predicate (P0..P6, PT, UP0..UP6, UPT)");
-		return;
-	}
-	if (neg)
-		o.flags |= FLNot;
-	if (cx->npann)
-		place_anns(cx, &o, SlotGuard);
-	cx->guard = o;
-	cx->guarded = 1;
-}
-
-/* old(R7<2>), def(P0<3>), use(UR4<1,1>) */
-void
-b_pseudo(Ctx *cx, int kind, uint32_t x, Loc loc)
-{
-	static const char *const name[] = { "", "old", "def", "use" };
-	SsaAnn *a = cx->npann ? &cx->pann[cx->npann - 1] : NULL;
-	const Opnd *o = &cx->ot[x];
-
-	if (o->kind != OReg) {
-		error_at(cx->d, loc, "%s(...) takes a register", name[kind]);
-		return;
-	}
-	if (!a || a->opnd != PendOpnd || a->reg != o->r[0]) {
-		error_at(cx->d, loc, "%s(...) needs an SSA annotation such as %s(R7<2>)", name[kind],
-		         name[kind]);
-		return;
-	}
-	a->kind = (uint8_t)kind;
-	a->opnd = 0;
-}
-
 void
 b_insreset(Ctx *cx)
 {
@@ -1079,7 +530,6 @@ b_insreset(Ctx *cx)
 	cx->nvbuf = 0;
 	cx->nparg = 0;
 	cx->encfn = NULL;
-	cx->lastfn = NULL;
 }
 
 void
@@ -1165,8 +615,6 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 	cx->in_code = 1;
 	cx->encfn = nenc == 1 ? f : NULL;
 	cx->encins = idx;
-	cx->lastfn = f;
-	cx->lastins = idx;
 }
 
 /* ---- phi lines -------------------------------------------------------------------------- */
@@ -1201,7 +649,7 @@ b_phiarg(Ctx *cx, Str blk, Loc bloc, uint32_t x, Loc loc)
 		return;
 	}
 	vgrow(&cx->parg, &cx->cparg, cx->nparg + 1, sizeof *cx->parg);
-	cx->parg[cx->nparg++] = (PhiArg){ (uint32_t)b, a->ver[0], loc };
+	cx->parg[cx->nparg++] = (PhiArg){ (uint32_t)b, a->ver[0], (Loc){ bloc.start, loc.end } };
 }
 
 void

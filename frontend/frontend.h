@@ -49,14 +49,19 @@ struct SsaPhiText {
 	Loc loc;           /* the whole line */
 };
 
+/* The notes of a function live in a hidden Item of its text section (kind ISsaNotes, arg points
+ * to the SsaNotes); printers skip Item kinds above INvinfo. Until ir.h gives Fn a front-end
+ * pointer, this keeps the parser free of globals. */
+enum { ISsaNotes = INvinfo + 1 };
+
 /* the annotations of one function, in text order */
 struct SsaNotes {
 	SsaAnn *ann;       /* register annotations, by instruction then operand order */
-	uint32_t nann;
-	uint32_t cann;
+	uint32_t nann;     /* used */
+	uint32_t cann;     /* allocated (module arena) */
 	SsaPhiText *phi;   /* phi lines */
-	uint32_t nphi;
-	uint32_t cphi;
+	uint32_t nphi;     /* used */
+	uint32_t cphi;     /* allocated (module arena) */
 };
 
 /* sass.y: NULL after reporting every error on d (at most d->maxerr); never crashes */

@@ -6,6 +6,8 @@
 #ifndef FIBER_PARSE_H
 #define FIBER_PARSE_H
 
+#include <string.h>
+
 #include "ir.h"
 #include "frontend.h"
 
@@ -72,7 +74,6 @@ struct Ctx {
 	uint32_t pos;      /* scanner: offset of the next byte */
 	uint32_t rpos;     /* scanner: bytes of the text handed to flex */
 	int eof_nl;        /* scanner: the end-of-file newline was returned */
-	int stop;          /* too many errors: the parse is being abandoned */
 
 	Section *sec;      /* current section, NULL before the first */
 	Fn *fn;            /* current function (text section or cuobjdump Function), or NULL */
@@ -86,59 +87,90 @@ struct Ctx {
 	Opnd guard;        /* guard predicate */
 	int guarded;       /* a guard was read */
 	Term term[8];      /* terms of the address being read */
-	uint32_t nterm;
+	uint32_t nterm;    /* terms used */
 	Opnd ot[64];       /* operand scratch of the instruction: parser values are indices */
-	uint32_t not;
+	uint32_t not;      /* scratch operands used */
 	Term tt[64];       /* term scratch of the instruction */
-	uint32_t ntt;
-	Fn *lastfn;        /* function of the last instruction read (for its offset comment) */
-	uint32_t lastins;  /* its index */
+	uint32_t ntt;      /* scratch terms used */
 	SsaAnn *pann;      /* annotations of the instruction, ann.opnd = PendOpnd until placed */
-	uint32_t npann;
-	uint32_t cpann;
+	uint32_t npann;    /* used */
+	uint32_t cpann;    /* allocated */
 	uint32_t *vbuf;    /* versions of the annotation being read */
-	uint32_t nvbuf;
-	uint32_t cvbuf;
-	Fn *encfn;         /* instruction that may take a second encoding line, or NULL */
-	uint32_t encins;
+	uint32_t nvbuf;    /* used */
+	uint32_t cvbuf;    /* allocated */
+	Fn *encfn;         /* function of the instruction that may take a second encoding line */
+	uint32_t encins;   /* that instruction's index */
 
 	/* labels */
 	uint32_t *plab;    /* labels waiting for the next instruction (lab index + 1) */
-	uint32_t nplab;
-	uint32_t cplab;
+	uint32_t nplab;    /* used */
+	uint32_t cplab;    /* allocated */
 	LabDef *lab;       /* every label, in order */
-	uint32_t nlab;
-	uint32_t clab;
+	uint32_t nlab;     /* used */
+	uint32_t clab;     /* allocated */
 	uint32_t *lslot;   /* open addressing: atom -> lab index + 1 */
 	uint32_t nlslot;   /* power of two */
 	LabRef *ref;       /* label operands */
-	uint32_t nref;
-	uint32_t cref;
+	uint32_t nref;     /* used */
+	uint32_t cref;     /* allocated */
 
 	/* directive arguments */
 	Expr **arg;        /* arguments of the directive being read */
-	uint32_t narg;
-	uint32_t carg;
+	uint32_t narg;     /* used */
+	uint32_t carg;     /* allocated */
 	Expr *bytecache[256]; /* shared `0xNN` expressions of .byte lists */
 
 	/* phi lines waiting for their instruction */
-	SsaPhiText *pphi;
-	uint32_t npphi;
-	uint32_t cpphi;
+	SsaPhiText *pphi;  /* phis read, waiting for the instruction they stand before */
+	uint32_t npphi;    /* used */
+	uint32_t cpphi;    /* allocated */
 	PhiArg *parg;      /* arguments of the phi being read */
-	uint32_t nparg;
-	uint32_t cparg;
+	uint32_t nparg;    /* used */
+	uint32_t cparg;    /* allocated */
 	uint32_t badreg;   /* offset of the last out-of-range register (reported once) */
 	int has_ssa;       /* an annotation or phi was read */
 };
 
 enum { PendOpnd = 254 };  /* SsaAnn.opnd of an annotation whose operand is not known yet */
 
+/* small helpers shared by the actions */
+static inline uint32_t
+intern(Ctx *cx, Str s)
+{
+	return atom(cx->m->atoms, cx->text + s.off, s.len);
+}
+
+static inline Loc
+sloc(Str s)
+{
+	return (Loc){ s.off, s.off + s.len };
+}
+
+static inline int
+streq(Ctx *cx, Str s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.len == n && memcmp(cx->text + s.off, lit, n) == 0;
+}
+
+static inline int
+hasprefix(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+static inline void *
+aalloc(Ctx *cx, size_t n)
+{
+	return arena_alloc(cx->m->arena, n);
+}
+
 /* sass.l */
 yyscan_t lex_open(Ctx *cx);            /* a scanner over cx->text[0..cx->len) */
 void lex_close(yyscan_t scanner);
 
-/* build.c: the grammar's actions */
+/* build.c and opnd.c: the grammar's actions */
 int too_many(Ctx *cx);
 void b_label(Ctx *cx, Str name, Loc loc);
 void b_directive(Ctx *cx, Str name, Loc loc, int64_t off);

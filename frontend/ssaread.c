@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ISsaNotes = 3 };   /* the hidden Item of a text section that holds its SsaNotes */
-
 
 SsaNotes *
 sass_notes(const Fn *f)

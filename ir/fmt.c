@@ -165,7 +165,7 @@ putfield(Out *o, const Fn *f, const Ins *i, int k, const Opnd *x, int fld, int s
 	putann(o, f, i, k, fld, ssa);
 	if (x->sfx[fld] && m) {
 		putc_(o, '.');
-		puts_(o, mstr(m, x->sfx[fld]));
+		putatom(o, m, x->sfx[fld]);
 	}
 }
 
@@ -220,14 +220,17 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 			puts_(o, ".reuse");
 		if (x->sfx[0] && m) {
 			putc_(o, '.');
-			puts_(o, mstr(m, x->sfx[0]));
+			putatom(o, m, x->sfx[0]);
 		}
 		if (inside && (x->flags & FSpell1))
 			puts_(o, ".reuse");
 		break;
 	case OSReg:
 	case OExpr:
-		puts_(o, m ? mstr(m, x->atom) : "?");
+		if (m)
+			putatom(o, m, x->atom);
+		else
+			putc_(o, '?');
 		break;
 	case OImm:
 		putnum(o, x->imm, x->flags & FHex);
@@ -275,13 +278,14 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 			puthex(o, x->imm, 1);
 		} else {
 			puts_(o, "`(");
-			puts_(o, mstr(m, x->atom));
+			putatom(o, m, x->atom);
 			putc_(o, ')');
 		}
 		break;
 	case OSbSet:
 		putc_(o, '{');
-		puts_(o, m ? mstr(m, x->atom) : "");
+		if (m)
+			putatom(o, m, x->atom);
 		putc_(o, '}');
 		break;
 	case OPool:
@@ -320,10 +324,13 @@ fmt_ins(char *buf, size_t n, const Fn *f, const Ins *i, int ssa)
 		opnd(&o, f, i, SlotGuard, ssa);
 		putc_(&o, ' ');
 	}
-	puts_(&o, m ? mstr(m, i->name) : "?");
+	if (m)
+		putatom(&o, m, i->name);
+	else
+		putc_(&o, '?');
 	for (unsigned k = 0; k < i->nmod && m; k++) {
 		putc_(&o, '.');
-		puts_(&o, mstr(m, i->mod[k]));
+		putatom(&o, m, i->mod[k]);
 	}
 	for (int k = 0; k < i->nopnd; k++) {
 		if (k == 0 || (i->opnd[k].flags & FSpell0))

@@ -36,7 +36,7 @@ enum {
 	WarpSize = 32,
 	SmVRegs = 2048,        /* vector registers of 32 lanes per SM */
 	MaxDst = 4,            /* decoded destination operands */
-	MaxSrc = 6,            /* decoded source operands */
+	MaxSrc = 8,            /* decoded source operands */
 	NumCBanks = 18,        /* constant banks c[0x0]..c[0x11] */
 	CBankSize = 65536,     /* bytes per constant bank */
 };
@@ -69,24 +69,69 @@ enum DOpFlag {
 	DFCx = 1 << 5,         /* DCBank: bank taken from ureg (cx[URx]) */
 	DFReuse = 1 << 6,      /* operand reuse cache hint (timing only) */
 	DFDesc = 1 << 7,       /* DMem: desc[UR] prefix (memory descriptor; ignored functionally) */
+	DFFimm = 1 << 8,       /* DImm from a float literal: imm = its binary32 bits; the exact value
+	                          (for FP64/FP16 forms) is DIns.ir->opnd[k].fimm */
 };
 
 /* half selectors of HADD2/HFMA2 operands and the like (R2.H0_H0, R2.H1, R3.F32) */
 enum DSel {
 	SelNone, SelH0H0, SelH1H1, SelH0, SelH1, SelF32, SelB0, SelB1, SelB2, SelB3, SelH1H0, SelX4,
-	SelX8, SelX16, SelU32,
+	SelX8, SelX16, SelU32, SelRow, SelCol,
 };
 
+/* Operand fields per kind (dop_from, decode.c):
+ *   DR/DP/DUR/DUP/DB/DV  reg = number (RZ 255, PT 7, URZ 63, UPT 7); n = registers covered;
+ *                        sel = suffix (.H1, .F32, .X4); DFWide for .64
+ *   DImm                 imm = value: integers sign-extended as written (-0x1 is -1), float
+ *                        literals as binary32 bits with DFFimm
+ *   DCBank               bank = N of c[N] (or DFCx: bank read from UR udesc at run time);
+ *                        reg = R index register (255 none); ureg = UR index (63 none, DFUreg);
+ *                        imm = byte offset
+ *   DMem                 reg = R base (255 none; DFWide when .64; sel .X4/.U32); ureg = UR
+ *                        term (63 none, DFUreg); udesc = desc[UR] (DFDesc); imm = offset
+ *   DSReg                imm = SReg code (below)
+ *   DLabel               imm = instruction index of the target (a listing's byte address is
+ *                        resolved at decode time); reg = 0
+ *   DSbSet               imm = bit mask
+ * Modifiers -x, |x|, ~x, !p are recorded as flags and NOT applied by sim_src: a family applies
+ * DFNeg/DFAbs/DFNot itself (integer or float negation differ). sim_pred applies DFNot.
+ */
 struct DOp {
 	uint8_t kind;          /* DOpKind */
-	uint8_t flags;         /* DOpFlag */
 	uint8_t sel;           /* DSel */
+	uint16_t flags;        /* DOpFlag */
 	uint8_t n;             /* registers covered (from the opcode table slot) */
+	uint8_t spare;         /* unused */
 	uint16_t reg;          /* register number of its class */
-	uint16_t ureg;         /* DMem: UR index (63 none); DCBank: UR of cx[] or index UR */
+	uint16_t ureg;         /* DMem/DCBank: UR term (63 none) */
 	uint16_t bank;         /* DCBank: bank number */
-	uint16_t udesc;        /* DMem: desc[UR] */
+	uint16_t udesc;        /* DMem: desc[UR]; DCBank with DFCx: the UR holding the bank */
 	int64_t imm;           /* immediate, offset, target, SReg code */
+};
+
+/* special registers (DSReg imm), sreg.c */
+enum SReg {
+	SRZero,                /* SRZ: zero (CS2R Rx, SRZ clears a pair) */
+	SRTidX, SRTidY, SRTidZ,
+	SRCtaidX, SRCtaidY, SRCtaidZ,
+	SRNtidX, SRNtidY, SRNtidZ,
+	SRNctaidX, SRNctaidY, SRNctaidZ,
+	SRLaneId,
+	SRWarpId,              /* warp index in the CTA (hardware: in the SM) */
+	SRNWarpId,             /* warps per SM */
+	SRSmId, SRNSmId, SRVirtualSmId,
+	SRGridId,
+	SREqMask, SRLtMask, SRLeMask, SRGtMask, SRGeMask,
+	SRClockLo, SRClockHi, SRClock64,
+	SRGlobalTimerLo, SRGlobalTimerHi, SRGlobalTimer,
+	SRSwinHi, SRSwinLo,    /* shared window base (generic addressing) */
+	SRSwinSz,
+	SRLwinHi, SRLwinLo,    /* local window base */
+	SRCgaCtaid,            /* sm_90 cluster: rank of the CTA in its cluster (always 0) */
+	SRClusterId,
+	SRAffinity,
+	SRVirtId,
+	NSReg
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -109,20 +154,35 @@ struct DIns {
 	DOp dst[MaxDst];       /* destinations in operand order */
 	DOp src[MaxSrc];       /* sources in operand order */
 	uint32_t pc;           /* own index in Prog.ins */
-	uint32_t ctrl;         /* control bits from the encoding (stall, yield, SBs, wait, reuse) */
+	uint32_t addr;         /* byte address in the section (Ins.addr, else 16 * pc) */
+	uint32_t ctrl;         /* control bits from the encoding: CTRL_* below */
 	const Ins *ir;         /* the instruction it came from: diagnostics only */
 };
 
+/* Control bits: the top 23 bits of the 128-bit encoding, ctrl = enc[1] >> 41 (docs/sim.md,
+ * /work/shared/docs/microarch.md). 0 when the listing has no encodings (hand-written SASS). */
+#define CTRL_STALL(c) ((c) & 0xfu)           /* [3:0] stall cycles */
+#define CTRL_YIELD(c) (((c) >> 4) & 1u)      /* [4] yield bit */
+#define CTRL_WSB(c) (((c) >> 5) & 7u)        /* [7:5] write scoreboard, 7 none */
+#define CTRL_RSB(c) (((c) >> 8) & 7u)        /* [10:8] read scoreboard, 7 none */
+#define CTRL_WAIT(c) (((c) >> 11) & 0x3fu)   /* [16:11] scoreboards waited on */
+#define CTRL_REUSE(c) (((c) >> 17) & 0xfu)   /* [20:17] operand reuse flags */
+
 struct Prog {
 	Fn *fn;                /* the kernel */
-	DIns *ins;             /* decoded instructions, one per Fn.ins */
-	uint32_t nins;
-	uint32_t *addr_to_pc;  /* byte address / 16 -> instruction index (RET, BRX) */
+	const char *name;      /* its symbol */
+	int sm;                /* architecture it was decoded for */
+	DIns *ins;             /* decoded instructions, one per Fn.ins, plus a final EXIT guard */
+	uint32_t nins;         /* Fn.nins (ins[nins] exists: an implicit EXIT for falling off) */
+	uint32_t *addr_to_pc;  /* byte address / 16 -> instruction index (RET, BRX); UINT32_MAX
+	                          for an address inside no instruction */
 	uint32_t naddr;
-	int nreg;              /* registers per thread (.nv.info REGCOUNT) */
+	int nreg;              /* registers per thread: max(REGCOUNT, highest register used + 1) */
 	int shared_static;     /* bytes of .nv.shared.<fn> */
-	int frame_size;        /* bytes of local memory per thread */
+	int frame_size;        /* bytes of local memory per thread (EIATTR_FRAME_SIZE) */
+	int stack_size;        /* bytes of the per-thread local window (frame + call stack) */
 	int param_base;        /* offset of the parameters in constant bank 0 */
+	int param_size;        /* EIATTR_CBANK_PARAM_SIZE, -1 unknown */
 };
 
 /* Decoder and semantics registry: each family file registers its opcodes. */
@@ -130,10 +190,16 @@ typedef struct DecodeCtx {
 	Fn *fn;                /* the kernel */
 	Diag *diag;            /* for errors */
 	int sm;                /* architecture */
+	Prog *prog;            /* the program being built (addresses, label targets) */
+	int split_ok;          /* sim_dec_opnds succeeded for the current instruction */
 } DecodeCtx;
 
 /* decode one instruction of this family: fill d (exec included); -1 after an error on c->diag */
 typedef int (*DecodeFn)(DecodeCtx *c, const Ins *i, DIns *d);
+/* Before a family decoder runs, sim_decode has filled d: op, unit, guard, pc, addr, ctrl, ir,
+ * and the operands split by sim_dec_opnds(c, i, d, -1) (the leading defined operands, see
+ * there). The decoder sets d->exec, mod/aux/aux2, and re-splits the operands when its form
+ * differs (e.g. ISETP's two predicate destinations: sim_dec_opnds(c, i, d, 2)). */
 
 typedef struct SimTab {
 	DecodeFn dec[NOp];     /* per opcode family, NULL: unsupported */
@@ -144,6 +210,8 @@ typedef struct SimTab {
  */
 struct Warp {
 	uint32_t id;           /* warp index within the CTA */
+	uint32_t uni;          /* 1: every runnable lane is at upc (pc[] stale for them) */
+	uint32_t upc;          /* the common PC while uni */
 	uint32_t rbase;        /* first vector register of its window in Sm.rf */
 	uint32_t nreg;         /* registers in the window */
 	uint32_t present;      /* lanes that hold a thread */
@@ -153,12 +221,16 @@ struct Warp {
 	uint32_t ur[64];       /* uniform registers; ur[63] = URZ = 0 */
 	uint8_t up[8];         /* uniform predicates; up[7] = UPT = 1 */
 	uint32_t bmask[16];    /* convergence barriers: lanes registered by BSSY */
-	uint32_t wait_bsync;   /* lanes blocked at a BSYNC */
+	uint32_t bwait[16];    /* lanes blocked at a BSYNC of each barrier */
+	uint32_t wait_bsync;   /* lanes blocked at a BSYNC (union of bwait) */
 	uint32_t wait_warpsync; /* lanes blocked at a WARPSYNC */
+	uint32_t wsmask[WarpSize]; /* WARPSYNC: the mask each waiting lane named */
 	uint32_t wait_bar;     /* lanes blocked at BAR.SYNC */
 	uint32_t bar_id;       /* barrier number it waits on */
 	uint32_t tid[WarpSize][3]; /* thread index of each lane */
 	uint64_t ninstr;       /* warp instructions executed */
+	uint64_t spin;         /* consecutive issues without a change of the runnable PC set (ITS
+	                          fairness, warp.c) */
 };
 
 struct Cta {
@@ -168,9 +240,12 @@ struct Cta {
 	uint32_t nwarp;
 	uint8_t *smem;         /* shared memory: static + dynamic */
 	uint32_t smem_size;
-	uint8_t *lmem;         /* local memory: frame_size bytes per thread, thread-major */
+	uint8_t *lmem;         /* local memory: Prog.stack_size bytes per thread, thread-major */
+	uint32_t lsize;        /* bytes of local memory per thread */
 	uint32_t bar_arrived[16]; /* BAR: threads arrived per barrier */
-	uint32_t bar_expect[16];  /* BAR: threads expected per barrier */
+	uint32_t bar_expect[16];  /* BAR: threads expected per barrier (0: all non-exited) */
+	uint32_t bar_red[16];  /* BAR.RED: popcount / and / or accumulated */
+	uint32_t nexited;      /* threads that have exited */
 };
 
 struct Sm {
@@ -220,8 +295,27 @@ struct Exec {
 	Sm *sm;                /* SM holding the warp */
 	Cta *cta;              /* CTA of the warp */
 	Warp *w;               /* the warp */
-	uint32_t next_pc_set;  /* lanes whose next PC the instruction set itself (branches) */
+	uint32_t pc;           /* index of the instruction being executed */
+	uint32_t active;       /* lanes at this PC that run it (before the guard) */
+	uint32_t next_pc_set;  /* lanes whose next PC the instruction set itself (branches, exits,
+	                          waits): sim_step does not advance them */
 	SimFault *fault;       /* set by sim_fault; execution stops after the instruction */
+	const uint8_t *cbank[NumCBanks]; /* constant banks of this launch (bank 0: driver's) */
+	uint32_t cbank_size[NumCBanks];  /* bytes of each (reads past the end return 0) */
+	uint32_t ntid[3];      /* blockDim */
+	uint32_t nctaid[3];    /* gridDim */
+	uint64_t ninstr;       /* warp instructions issued in this launch */
+	uint64_t nthread_instr; /* sum of active lanes over them */
+	uint64_t watchdog;     /* limit on ninstr */
+	uint32_t bar_progress; /* set when a CTA barrier released warps (driver bookkeeping) */
+};
+
+/* what sim_step did */
+enum StepResult {
+	StepIssued,            /* an instruction ran for some lanes */
+	StepBlocked,           /* no runnable lane: every live lane waits (BSYNC, WARPSYNC, BAR) */
+	StepDone,              /* every thread of the warp has exited */
+	StepFault,             /* the instruction faulted: x->fault is filled */
 };
 
 /* Register access: the window of warp w in the SM register file. RZ reads 0, writes vanish. */
@@ -240,6 +334,11 @@ void simtab_init(SimTab *t);                       /* calls every family's regis
 Prog *sim_decode(Fn *f, int sm, Diag *d);          /* NULL after reporting unsupported opcodes */
 void prog_free(Prog *p);
 int dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out); /* operand k of i; -1 on error */
+int sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst); /* first ndst operands to
+                              d->dst, the rest to d->src; ndst < 0: the leading defined ones */
+int sim_unsupported(DecodeCtx *c, const Ins *i);   /* "unsupported instruction 'OP.MODS'", -1 */
+int sim_hasmod(const DecodeCtx *c, const Ins *i, const char *mod); /* modifier present */
+int sim_sreg_code(const char *name);               /* SR_TID.X -> SRTidX; -1 unknown (sreg.c) */
 uint32_t *sim_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize]); /* 32 lane values */
 uint64_t sim_src64(Exec *x, const DOp *o, unsigned lane); /* .64 register pair or immediate */
 void sim_dst(Exec *x, const DOp *o, const uint32_t v[WarpSize], uint32_t mask);
@@ -258,12 +357,61 @@ void sim_register_warp(SimTab *t);
 void sim_register_tensor(SimTab *t);
 void sim_register_ctrl(SimTab *t);
 
+/* warp.c: independent thread scheduling */
+int sim_step(Exec *x);                             /* one instruction of warp x->w: StepResult */
+void sim_warp_init(Warp *w, uint32_t id, uint32_t present, uint32_t rbase, uint32_t nreg);
+void sim_conv_check(Exec *x);                      /* release BSYNC/WARPSYNC waiters whose
+                                                      condition now holds (after exits, BREAK) */
+void sim_set_pc(Exec *x, uint32_t lanes, uint32_t pc); /* branch: next PC of lanes (sets
+                                                      next_pc_set) */
+void sim_exit_lanes(Exec *x, uint32_t lanes);      /* threads end (EXIT, KILL) */
+
+/* sreg.c */
+uint32_t sim_sreg(Exec *x, int code, unsigned lane); /* value of a special register */
+
 /* mem.c: device memory. Pointers are valid for n bytes or NULL after a fault. */
 uint8_t *sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_local(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint32_t sim_const32(Exec *x, unsigned bank, uint32_t off, unsigned lane);
+
+/* gpu.c: the device: configuration, global memory, loaded modules, launches (functional
+ * driver now; the timing driver of the next issue runs the same DIns through sim_step). */
+typedef struct SimConfig {
+	const char *name;      /* "a100", "h100", ... */
+	int sm;                /* SASS architecture executed: 80 or 90 */
+	int nsm;               /* streaming multiprocessors */
+	uint32_t max_threads_per_block; /* 1024 */
+	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */
+	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */
+	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
+} SimConfig;
+
+typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
+
+typedef struct LaunchParams {
+	uint32_t grid[3];      /* gridDim */
+	uint32_t block[3];     /* blockDim */
+	uint32_t dyn_smem;     /* dynamic shared memory bytes */
+	const void *params;    /* parameter block as the kernel sees it at the parameter offset */
+	uint32_t params_size;  /* bytes; checked against EIATTR_CBANK_PARAM_SIZE */
+} LaunchParams;
+
+void simconfig_default(SimConfig *c, int sm);      /* a100-like for 80, h100-like for 90 */
+Gpu *gpu_new(const SimConfig *c);
+void gpu_free(Gpu *g);
+int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
+int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
+int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
+int gpu_read(Gpu *g, uint64_t addr, void *dst, uint64_t n);
+SimModule *sim_module_load(Gpu *g, Module *m, Diag *d); /* decodes every kernel, places
+                                                           module-scope data; NULL after errors */
+void sim_module_free(SimModule *sm);
+const Prog *sim_module_kernel(const SimModule *sm, const char *name); /* NULL if absent */
+int sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
+               SimFault *fault);  /* 0, or -1 with fault filled (one line, named kind) */
+const char *sim_fault_name(int kind);              /* "out-of-bounds access", ... */
 
 /* fault.c */
 void sim_fault(Exec *x, int kind, unsigned lane, const char *fmt, ...)

@@ -203,6 +203,84 @@ START_TEST(test_diag_never_crashes)
 }
 END_TEST
 
+/* ---- IR text: errors found when the annotations become SSA values (sass_apply_ssa) -------- */
+
+#define IR "\t.section\t.text.k,\"ax\",@progbits\nk:\n"
+#define BR "  ISETP.NE.AND P0<1>, PT, R0<0>, RZ, PT ;\n  @P0<1> BRA `(.L_x_1) ;\n" \
+	"  MOV R1<1>, R2<0> ;\n.L_x_1:\n"
+
+static const struct {
+	const char *name;
+	const char *text;
+	const char *line1;
+	const char *caret;
+} ssa_gold[] = {
+	{ "version never defined", IR "  MOV R1<1>, R2<5> ;\n  EXIT ;\n",
+	  "t.sass:3:14: error: R2<5> is used but never defined",
+	  "      |              ^~~~~" },
+	{ "count not matching the slot width", IR "  IMAD.WIDE R2<4>, R7<0>, 0x4, R2<0,0> ;\n  EXIT ;\n",
+	  "t.sass:3:13: error: R2 covers 2 registers here, the annotation has 1 version",
+	  "      |             ^~~~~" },
+	{ "version defined twice", IR "  MOV R1<1>, R2<0> ;\n  MOV R1<1>, R2<0> ;\n  EXIT ;\n",
+	  "t.sass:4:7: error: R1<1> is defined more than once",
+	  "      |       ^~~~~" },
+	{ "missing version", IR "  MOV R1<1>, R2 ;\n  EXIT ;\n",
+	  "t.sass:3:3: error: R2 of 'MOV' has no SSA version (e.g. R2<1>)",
+	  "      |   ^~~~~~~~~~~~~~~" },
+	{ "unknown block", IR BR "  R1<2> = phi(bb0: R1<0>, bb9: R1<1>) ;\n  EXIT ;\n",
+	  "t.sass:7:27: error: unknown block bb9 (the function has 3)",
+	  "      |                           ^~~~~~~~~~" },
+	{ "not a predecessor", IR BR "  R1<2> = phi(bb0: R1<0>, bb2: R1<1>) ;\n  EXIT ;\n",
+	  "t.sass:7:27: error: bb2 is not a predecessor of bb2",
+	  "      |                           ^~~~~~~~~~" },
+	{ "missing phi argument", IR BR "  R1<2> = phi(bb0: R1<0>) ;\n  EXIT ;\n",
+	  "t.sass:7:3: error: phi of R1 has no argument for predecessor bb1",
+	  "      |   ^~~~~~~~~~~~~~~~~~~~~~~~~" },
+	{ "phi inside a block", IR "  MOV R1<1>, R2<0> ;\n  R1<2> = phi(bb0: R1<1>) ;\n  EXIT ;\n",
+	  "t.sass:4:3: error: a phi must stand before the first instruction of a block",
+	  "      |   ^~~~~~~~~~~~~~~~~~~~~~~~~" },
+};
+
+START_TEST(test_diag_ssa)
+{
+	char *buf = NULL, *l2, *l3, *e;
+	size_t n = 0;
+	FILE *out = open_memstream(&buf, &n);
+	Src *src = src_new("t.sass", ssa_gold[_i].text, strlen(ssa_gold[_i].text));
+	Diag d;
+	Module *m;
+	Fn *f;
+	int rc = 0;
+
+	diag_init(&d, src, out);
+	m = sass_parse(src, &d);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->has_ssa, 1);
+	f = m->fn[0];
+	ck_assert_int_eq(cfg_build(f, &d), 0);
+	dom_build(f);
+	for (uint32_t k = 0; k < f->nins; k++)
+		ck_assert_int_eq(op_slots(f, &f->ins[k]), 0);
+	rc = sass_apply_ssa(f, &d);
+	fclose(out);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(f->in_ssa, 0);
+	l2 = strchr(buf, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2++ = 0;
+	ck_assert_msg(strcmp(buf, ssa_gold[_i].line1) == 0, "%s:\n got  '%s'\n want '%s'",
+	              ssa_gold[_i].name, buf, ssa_gold[_i].line1);
+	l3 = strchr(l2, '\n') + 1;
+	if ((e = strchr(l3, '\n')))
+		*e = 0;
+	ck_assert_msg(strcmp(l3, ssa_gold[_i].caret) == 0, "%s:\n got  '%s'\n want '%s'",
+	              ssa_gold[_i].name, l3, ssa_gold[_i].caret);
+	free(buf);
+	module_free(m);
+	src_free(src);
+}
+END_TEST
+
 Suite *
 diag_suite(void)
 {
@@ -216,6 +294,9 @@ diag_suite(void)
 	tcase_add_test(tc, test_diag_overlong_line);
 	tcase_add_test(tc, test_diag_many_errors);
 	tcase_add_test(tc, test_diag_never_crashes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Ssa");
+	tcase_add_loop_test(tc, test_diag_ssa, 0, sizeof ssa_gold / sizeof ssa_gold[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -446,6 +446,59 @@ START_TEST(test_print_fmt_ins)
 }
 END_TEST
 
+/* a listing larger than the scanner's 64 KiB blocks: tokens, blank runs and encoding comments
+ * cut by a block boundary read the same */
+START_TEST(test_print_large)
+{
+	static const char *const body[] = {
+		"IMAD.WIDE.U32 R2, R7.reuse, 0x4, c[0x0][0x160] ;",
+		"@!P0 LDG.E.128.CONSTANT R4, desc[UR4][R2.64+-0x10] ;",
+		"FSEL R0, R0, -INF , !P2 ;",
+		"@P1 BRA `(.L_x_%d) ;",
+	};
+	size_t cap = 1 << 21, len = 0;
+	char *text = malloc(cap), line[160], *out, *out2;
+	int n = 4000;
+
+	len += (size_t)snprintf(text + len, cap - len,
+	                        "\n\n//--------------------- .text.k                   --------------------------\n"
+	                        "\t.section\t.text.k,\"ax\",@progbits\nk:\n");
+	for (int k = 0; k < n; k++) {
+		int w;
+		if (k % 7 == 0)
+			len += (size_t)snprintf(text + len, cap - len, ".L_x_%d:\n", k / 7);
+		snprintf(line, sizeof line, body[k % 4], k / 7);
+		w = k % 4 == 1 ? 0 : 5;
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "        /*%04x*/ %*s%*s%-57s  /* 0x%016llx */\n%*s/* 0x%016llx */\n",
+		                        16 * k, 18 - w, "", w ? 0 : 0, "", line,
+		                        (unsigned long long)k * 0x9e3779b97f4a7c15ull, 94, "",
+		                        (unsigned long long)k);
+	}
+	ck_assert_uint_lt(len, cap);
+	out = reprint(text, PrintSass);
+	/* the same words in the same order, blanks aside; then a fixed point */
+	{
+		const char *a = text, *b = out;
+		while (*a || *b) {
+			while (*a == ' ' || *a == '\t')
+				a++;
+			while (*b == ' ' || *b == '\t')
+				b++;
+			ck_assert_msg(*a == *b, "differs at input byte %ld: '%.40s' / '%.40s'",
+			              (long)(a - text), a, b);
+			if (*a)
+				a++, b++;
+		}
+	}
+	out2 = reprint(out, PrintSass);
+	ck_assert_msg(strcmp(out, out2) == 0, "printing is not a fixed point");
+	free(out);
+	free(out2);
+	free(text);
+}
+END_TEST
+
 /* cuobjdump -sass: printed back exactly too */
 START_TEST(test_print_cuobjdump)
 {
@@ -482,6 +535,7 @@ print_suite(void)
 	tcase_add_test(tc, test_print_only_fn);
 	tcase_add_test(tc, test_print_ir_roundtrip);
 	tcase_add_test(tc, test_print_cuobjdump);
+	tcase_add_test(tc, test_print_large);
 	tcase_add_loop_test(tc, test_print_fmt_ins, 0, sizeof fmts / sizeof fmts[0]);
 	suite_add_tcase(s, tc);
 	return s;
