@@ -125,7 +125,7 @@ deps:
 	@sh scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory run-tests
+	@$(MAKE) --no-print-directory layers run-tests
 
 run-tests: all $(TEST_BIN)
 	FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) $(TEST_BIN)
@@ -144,10 +144,12 @@ demo: deps
 
 # the include graph must follow the layering: ir <- frontend, passes, backend <- driver
 layers:
-	@! grep -nE '#include "(frontend|passes|backend)' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
-	@! grep -nE '#include "(passes|backend|sim|runtime|fiber)' frontend/*.[chly] 2>/dev/null || { echo 'frontend/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|passes|backend|runtime|fiber)' sim/*.[ch] 2>/dev/null || { echo 'sim/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|backend|sim|runtime|fiber)' passes/*.[ch] backend/*.[ch] 2>/dev/null || { echo 'passes/ and backend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|passes|backend|sim|fiber|parse)\.h' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
+	@! grep -nE '#include "(passes|backend|sim|fiber)\.h' frontend/*.[chly] || { echo 'frontend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|backend|sim|fiber)\.h' passes/*.[ch] || { echo 'passes/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|sim|fiber)\.h' backend/*.[ch] || { echo 'backend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|fiber)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(passes|backend)\.h' runtime/*.[ch] || { echo 'runtime/ builds on sim/, frontend/ and ir/ only'; exit 1; }
 	@echo 'layers: ok'
 
 80:
@@ -202,10 +204,14 @@ FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_SRCS    := $(IR_SRCS) $(FE_SRCS) $(PASS_SRCS) $(BE_SRCS)
 FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/sass.tab.o $(FUZZ_B)/gen/sass.lex.o
 FUZZ_BIN     := $(FUZZ_B)/fuzz_sass
+# the runtime's targets (runtime helper): the module loader (SASS, IR text, cubin ELF; decoding
+# by the simulator) and fibersim's command line, --arg SPEC and configuration file parsers
+FUZZ_RT_OBJS := $(addprefix $(FUZZ_B)/,$(SIM_SRCS:.c=.o) $(RT_SRCS:.c=.o))
+FUZZ_RT_BINS := $(if $(RT_SRCS),$(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                $(wildcard tests/golden/*.sass)
 
-fuzz: $(FUZZ_BIN)
+fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS)
 
 $(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
@@ -221,9 +227,13 @@ $(FUZZ_B)/fuzz_sass.o: fuzz/fuzz_sass.c $(B)/frontend/sass.tab.h
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_OBJS) $(FUZZ_RT_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(RT_LIBS) $(LDLIBS)
 
-# seeds: the listings cut into pieces, and the IR text fiberc makes of the sm_80 ones
-fuzz-run: $(FUZZ_BIN) $(FIBERC)
+# seeds: the listings cut into pieces, and the IR text fiberc makes of the sm_80 ones; then the
+# runtime's targets, FUZZ_SECONDS each, each writing its own built-in seeds (a small cubin and
+# listing; command lines and configuration files) into FUZZ_SEED_DIR before it starts
+fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	rm -rf $(FUZZ_B)/seed $(FUZZ_B)/ir
 	mkdir -p $(FUZZ_B)/seed $(FUZZ_B)/ir $(FUZZ_B)/corpus $(FUZZ_B)/artifacts
 	@for f in $(filter %.sm_80.sass,$(FUZZ_SEEDS)); do \
@@ -233,6 +243,15 @@ fuzz-run: $(FUZZ_BIN) $(FIBERC)
 	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/ \
 	  $(FUZZ_B)/corpus $(FUZZ_B)/seed
+	@for t in $(notdir $(FUZZ_RT_BINS)); do \
+	  rm -rf $(FUZZ_B)/seed-$$t; mkdir -p $(FUZZ_B)/seed-$$t $(FUZZ_B)/corpus-$$t || exit 1; \
+	  echo "== $$t"; \
+	  FUZZ_SEED_DIR=$(FUZZ_B)/seed-$$t ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FIBER_NVDISASM= \
+	  $(FUZZ_B)/$$t -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/$$t- \
+	  $(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t $$([ $$t = fuzz_load ] && echo $(FUZZ_B)/seed) \
+	  || exit 1; done
 
 # --- bench: throughput and memory on a generated kernel (always -O2, never SAN) -----------------
 #   make bench [BENCH_N=70000] [BENCH_REPS=7]
@@ -271,3 +290,83 @@ TEST_OBJS += $(REF_OBJS)
 $(TEST_BIN): $(REF_OBJS)
 # the kernel runs need the simulator; the references are tested without it
 $(B)/tests/check_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
+# simbench: functional-mode warp instructions per second (median of SIMBENCH_REPS launches, one
+# thread) and peak RSS, on bench/alu_loop.cu (ALU), bench/stream.cu (memory), examples/silu_ffn
+# and examples/gemm_tc scaled up; `make bench` runs it before the fiberc benchmark.
+SIMBENCH_REPS ?= 5
+.PHONY: simbench
+ifeq ($(SAN),1)
+simbench:
+	@$(MAKE) --no-print-directory SAN=0 simbench
+else ifneq ($(RT_SRCS),)
+$(BENCH_B)/simbench: $(B)/bench/simbench.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
+simbench: $(BENCH_B)/simbench
+	$(BENCH_B)/simbench -r $(SIMBENCH_REPS) --root $(CURDIR)
+bench: simbench
+else
+simbench:
+	@echo 'simbench: no runtime library yet (runtime/*.c)'
+endif
+
+# =================================================================================================
+# Appended by the runtime helper: the runtime library as a shared object, and installing the
+# runtime (fibersim, libfiberrt.a and .so, fiber.h, fiber.pc, fibersim.1).
+#   build/lib/libfiberrt.so   -> libfiberrt.so.0 -> libfiberrt.so.$(VERSION): objects built with
+#                             -fPIC -fvisibility=hidden in $(B)/pic, so only fiber*() is exported
+#   make install              also installs the runtime; `cc $(pkg-config --cflags --libs fiber)`
+#                             then builds host programs (fiber.pc sets an rpath to $(LIBDIR))
+# =================================================================================================
+.PHONY: install-runtime uninstall-runtime
+PIC_B         := $(B)/pic
+PIC_OBJS      := $(addprefix $(PIC_B)/,$(RT_SRCS:.c=.o) $(SIM_SRCS:.c=.o) $(IR_SRCS:.c=.o) \
+                 $(FE_SRCS:.c=.o)) $(PIC_B)/gen/sass.tab.o $(PIC_B)/gen/sass.lex.o
+PIC_FLAGS     := -fPIC -fvisibility=hidden
+RT_SO_MAJOR   := $(firstword $(subst ., ,$(VERSION)))
+RT_SONAME     := libfiberrt.so.$(RT_SO_MAJOR)
+LIBFIBERRT_SO := $(B)/lib/libfiberrt.so
+RT_SO_REAL    := $(B)/lib/libfiberrt.so.$(VERSION)
+PKGCONFIGDIR  := $(LIBDIR)/pkgconfig
+
+ifneq ($(RT_SRCS),)
+all: $(LIBFIBERRT) $(LIBFIBERRT_SO) $(B)/lib/$(RT_SONAME)
+install: install-runtime
+uninstall: uninstall-runtime
+endif
+
+$(PIC_B)/%.o: %.c $(B)/frontend/sass.tab.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) $(WARN) -c -o $@ $<
+$(PIC_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -c -o $@ $<
+$(PIC_B)/gen/sass.lex.o: $(B)/frontend/sass.lex.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+$(RT_SO_REAL): $(PIC_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(RT_SONAME) -Wl,--no-undefined -o $@ $^ $(RT_LIBS) \
+	  $(LDLIBS) -lpthread
+$(B)/lib/$(RT_SONAME) $(LIBFIBERRT_SO): $(RT_SO_REAL)
+	ln -sf $(notdir $<) $@
+
+install-runtime: $(FIBERSIM) $(LIBFIBERRT) $(RT_SO_REAL)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
+	  $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 755 $(FIBERSIM) $(DESTDIR)$(BINDIR)/fibersim
+	$(INSTALL) -m 644 $(LIBFIBERRT) $(DESTDIR)$(LIBDIR)/libfiberrt.a
+	$(INSTALL) -m 755 $(RT_SO_REAL) $(DESTDIR)$(LIBDIR)/libfiberrt.so.$(VERSION)
+	ln -sf libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(RT_SONAME)
+	ln -sf libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfiberrt.so
+	$(INSTALL) -m 644 runtime/fiber.h $(DESTDIR)$(INCDIR)/fiber.h
+	$(INSTALL) -m 644 man/fibersim.1 $(DESTDIR)$(MAN1DIR)/fibersim.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
+	  -e 's|@VERSION@|$(VERSION)|g' mk/fiber.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fiber.pc
+
+uninstall-runtime:
+	rm -f $(DESTDIR)$(BINDIR)/fibersim $(DESTDIR)$(LIBDIR)/libfiberrt.a \
+	  $(DESTDIR)$(LIBDIR)/libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(RT_SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libfiberrt.so $(DESTDIR)$(INCDIR)/fiber.h \
+	  $(DESTDIR)$(MAN1DIR)/fibersim.1 $(DESTDIR)$(PKGCONFIGDIR)/fiber.pc
+	@rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null || true

@@ -97,19 +97,13 @@ agrow(Ctx *cx, void *p, uint32_t *cap, uint32_t n, size_t sz)
 	return q;
 }
 
+/* the SSA notes of f (Fn.fe), made on first use */
 static SsaNotes *
 notes_of(Ctx *cx, Fn *f)
 {
-	Section *s = f->text;
-
-	for (uint32_t k = s->nitem; k-- > 0;)
-		if (s->item[k].kind == ISsaNotes)
-			return (SsaNotes *)(void *)s->item[k].arg;
-	Item *it = section_item(cx->m, s);
-	SsaNotes *n = aalloc(cx, sizeof *n);
-	it->kind = ISsaNotes;
-	it->arg = (Expr **)(void *)n;
-	return n;
+	if (!f->fe)
+		f->fe = aalloc(cx, sizeof(SsaNotes));
+	return f->fe;
 }
 
 /* the end of a function's code: trailing labels, pending phis */
@@ -516,6 +510,38 @@ b_enc2(Ctx *cx, uint64_t enc, Loc loc)
 	cx->encfn = NULL;
 }
 
+/* `(*"BRANCH_TARGETS .L_x_22,.L_x_23"*)` after an indirect branch (text: between the stars): kept
+ * for b_ins; another annotation keeps its text only */
+void
+b_targets(Ctx *cx, Str text, Loc loc)
+{
+	static const char pre[] = "\"BRANCH_TARGETS ";
+	const char *s = cx->text + text.off;
+	uint32_t n = text.len, k = sizeof pre - 1;
+
+	(void)loc;
+	cx->hastgt = 1;
+	cx->tgttext = intern(cx, text);
+	cx->ntgt = 0;
+	if (n < k + 1 || memcmp(s, pre, k) != 0 || s[n - 1] != '"')
+		return;
+	while (k < n - 1) {
+		uint32_t b = k;
+		while (k < n - 1 && s[k] != ',')
+			k++;
+		if (k == b) {
+			error_at(cx->d, (Loc){ text.off + b, text.off + b + 1 },
+			         "empty label in a branch-target list");
+		} else {
+			vgrow(&cx->tgtlab, &cx->ctgt, cx->ntgt + 1, sizeof *cx->tgtlab);
+			cx->tgtloc = xrealloc(cx->tgtloc, cx->ctgt * sizeof *cx->tgtloc);
+			cx->tgtlab[cx->ntgt] = atom(cx->m->atoms, s + b, k - b);
+			cx->tgtloc[cx->ntgt++] = (Loc){ text.off + b, text.off + k };
+		}
+		k++;       /* the comma */
+	}
+}
+
 void
 b_insreset(Ctx *cx)
 {
@@ -530,15 +556,62 @@ b_insreset(Ctx *cx)
 	cx->nvbuf = 0;
 	cx->nparg = 0;
 	cx->encfn = NULL;
+	cx->hastgt = 0;
+	cx->ntgt = 0;
+}
+
+/* split an opcode word into its name and modifiers: 0, or -1 after reporting too many (the
+ * first MaxMod are kept) */
+static int
+split_opcode(Ctx *cx, Str opcode, OpWord *w)
+{
+	const char *s = cx->text + opcode.off;
+	uint32_t k = 0;
+
+	while (k < opcode.len && s[k] != '.')
+		k++;
+	w->name = atom(cx->m->atoms, s, k);
+	w->op = (uint16_t)op_lookup(s, k);
+	w->nmod = 0;
+	while (k < opcode.len) {
+		uint32_t b = ++k;
+		while (k < opcode.len && s[k] != '.')
+			k++;
+		if (w->nmod == MaxMod) {
+			error_at(cx->d, (Loc){ opcode.off + b - 1, opcode.off + k },
+			         "too many modifiers (at most %d)", MaxMod);
+			return -1;
+		}
+		w->mod[w->nmod++] = atom(cx->m->atoms, s + b, k - b);
+	}
+	return 0;
+}
+
+/* the split opcode word, from the words seen (most instructions repeat one) */
+static OpWord
+opword(Ctx *cx, Str opcode)
+{
+	uint32_t a = intern(cx, opcode);
+	OpWord w;
+
+	if (a < cx->copwof && cx->opwof[a])
+		return cx->opw[cx->opwof[a] - 1];
+	if (split_opcode(cx, opcode, &w) == 0) {
+		vgrow(&cx->opw, &cx->copw, cx->nopw + 1, sizeof *cx->opw);
+		vgrow(&cx->opwof, &cx->copwof, a + 1, sizeof *cx->opwof);
+		cx->opw[cx->nopw++] = w;
+		cx->opwof[a] = cx->nopw;
+	}
+	return w;
 }
 
 void
 b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc loc)
 {
-	const char *s = cx->text + opcode.off;
 	Loc oploc = sloc(opcode);
-	uint32_t k = 0, idx;
+	uint32_t idx;
 	Fn *f = cx->fn;
+	OpWord w;
 	Ins *i;
 
 	if (!f || cx->sec != f->text) {
@@ -546,23 +619,13 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 		b_insreset(cx);
 		return;
 	}
+	w = opword(cx, opcode);
 	i = fn_append(f);
 	idx = f->nins - 1;
-	while (k < opcode.len && s[k] != '.')
-		k++;
-	i->name = atom(cx->m->atoms, s, k);
-	i->op = (uint16_t)op_lookup(s, k);
-	while (k < opcode.len) {
-		uint32_t b = ++k;
-		while (k < opcode.len && s[k] != '.')
-			k++;
-		if (i->nmod == MaxMod) {
-			error_at(cx->d, (Loc){ oploc.start + b - 1, oploc.start + k },
-			         "too many modifiers (at most %d)", MaxMod);
-			break;
-		}
-		i->mod[i->nmod++] = atom(cx->m->atoms, s + b, k - b);
-	}
+	i->name = w.name;
+	i->op = w.op;
+	i->nmod = w.nmod;
+	memcpy(i->mod, w.mod, w.nmod * sizeof *i->mod);
 	i->nopnd = (uint8_t)cx->nopnd;
 	i->opnd = aalloc(cx, cx->nopnd * sizeof *i->opnd);
 	memcpy(i->opnd, cx->op, cx->nopnd * sizeof *i->opnd);
@@ -593,8 +656,20 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 	for (uint32_t j = 0; j < i->nopnd; j++)
 		if (i->opnd[j].kind == OLabel) {
 			vgrow(&cx->ref, &cx->cref, cx->nref + 1, sizeof *cx->ref);
-			cx->ref[cx->nref++] = (LabRef){ f, idx, (uint8_t)j, cx->oploc[j] };
+			cx->ref[cx->nref++] = (LabRef){ f, idx, (uint8_t)j, i->opnd[j].atom, cx->oploc[j] };
 		}
+	if (cx->hastgt) {
+		Targets *t = aalloc(cx, sizeof *t);
+		t->text = cx->tgttext;
+		t->n = cx->ntgt;
+		t->label = aalloc(cx, cx->ntgt * sizeof *t->label);
+		for (uint32_t j = 0; j < cx->ntgt; j++) {
+			t->label[j] = cx->tgtlab[j];
+			vgrow(&cx->ref, &cx->cref, cx->nref + 1, sizeof *cx->ref);
+			cx->ref[cx->nref++] = (LabRef){ f, idx, RefTarget, cx->tgtlab[j], cx->tgtloc[j] };
+		}
+		i->targets = t;
+	}
 	if (cx->npann || cx->npphi) {
 		SsaNotes *n = notes_of(cx, f);
 		for (uint32_t j = 0; j < cx->npann; j++) {
@@ -771,6 +846,50 @@ cuobj_labels(Ctx *cx, Fn *f)
 	}
 }
 
+static int
+cmpu32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* a is a symbol of the module: a section, a name given to .type, .global, .weak, .local, .size or
+ * .other, or one of the toolchain's `.nv.*` symbols (.nv.unified.texrefDescSize) */
+static int
+is_symbol(Ctx *cx, uint32_t a)
+{
+	static const char *const dirs[] = { ".type", ".global", ".weak", ".local", ".size", ".other" };
+	Module *m = cx->m;
+
+	if (strncmp(mstr(m, a), ".nv.", 4) == 0)
+		return 1;
+	if (!cx->syms) {          /* once: every symbol name, sorted */
+		uint32_t d[sizeof dirs / sizeof dirs[0]], n = 0, c = 0;
+		for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++)
+			d[k] = atomz(m->atoms, dirs[k]);
+		for (uint32_t k = 0; k < m->nsec; k++) {
+			Section *s = m->sec[k];
+			vgrow(&cx->syms, &c, n + 1, sizeof *cx->syms);
+			cx->syms[n++] = s->name;
+			for (uint32_t j = 0; j < s->nitem; j++) {
+				Item *it = &s->item[j];
+				if (it->kind != IDir || !it->narg || it->arg[0]->kind != ESym)
+					continue;
+				for (size_t q = 0; q < sizeof d / sizeof d[0]; q++)
+					if (it->name == d[q]) {
+						vgrow(&cx->syms, &c, n + 1, sizeof *cx->syms);
+						cx->syms[n++] = it->arg[0]->atom;
+						break;
+					}
+			}
+		}
+		qsort(cx->syms, n, sizeof *cx->syms, cmpu32);
+		cx->nsyms = n;
+	}
+	return bsearch(&a, cx->syms, cx->nsyms, sizeof *cx->syms, cmpu32) != NULL;
+}
+
 void
 b_finish(Ctx *cx)
 {
@@ -779,16 +898,19 @@ b_finish(Ctx *cx)
 	end_fn(cx);
 	for (uint32_t k = 0; k < cx->nref; k++) {
 		LabRef *r = &cx->ref[k];
-		Opnd *o = &r->fn->ins[r->ins].opnd[r->opnd];
-		uint32_t x = lab_find(cx, o->atom);
+		uint32_t x = lab_find(cx, r->atom);
 		if (!x) {
-			error_at(cx->d, r->loc, "undefined label '%s'", mstr(m, o->atom));
+			/* an operand may name a symbol or a section rather than a label (`UMOV UR5,
+			 * `(.nv.unified.texrefDescSize)`): kept as it is, address -1 */
+			if (r->opnd != RefTarget && is_symbol(cx, r->atom))
+				continue;
+			error_at(cx->d, r->loc, "undefined label '%s'", mstr(m, r->atom));
 			if (too_many(cx))
 				return;
 			continue;
 		}
-		if (cx->lab[x - 1].fn)
-			o->imm = addr_of(cx->lab[x - 1].fn, cx->lab[x - 1].at);
+		if (r->opnd != RefTarget && cx->lab[x - 1].fn)
+			r->fn->ins[r->ins].opnd[r->opnd].imm = addr_of(cx->lab[x - 1].fn, cx->lab[x - 1].at);
 	}
 	if (m->format == FmtCuobjdump)
 		for (uint32_t k = 0; k < m->nfn; k++)
@@ -812,4 +934,9 @@ b_free(Ctx *cx)
 	free(cx->arg);
 	free(cx->pphi);
 	free(cx->parg);
+	free(cx->tgtlab);
+	free(cx->tgtloc);
+	free(cx->syms);
+	free(cx->opw);
+	free(cx->opwof);
 }

@@ -2,11 +2,11 @@
  * cuobjdump -sass listing, or fiber IR text (a listing with SSA annotations, docs/ir.md) into a
  * Module. The parser is opcode-agnostic; ir/op.c gives meaning to opcodes later.
  *
- * IR text: the annotations are kept per function as SsaNotes until sass_apply_ssa(), which runs
- * after cfg_build, dom_build and op_slots, turns them into Vals, Slot.v and Phi lists. Registers
- * that no operand names (Slot.field == SlotImplicit: R2P's predicates, the
- * descriptor pair of an sm_80 `LDG.E [R2.64]`) are written as pseudo-operands after the real
- * ones, in slot order: `def(P0<3>)`, `use(UR4<1,1>)`, and `old(R7<2>)` for SOld slots.
+ * IR text: the annotations are kept per function as SsaNotes (Fn.fe) until sass_apply_ssa(),
+ * which runs after cfg_build, dom_build and op_slots, turns them into Vals, Slot.v and Phi lists.
+ * Registers that no operand names (Slot.field == SlotImplicit: R2P's predicates, the descriptor
+ * pair of an sm_80 `LDG.E [R2.64]`) are written as pseudo-operands after the real ones, in slot
+ * order: `def(P0<3>)`, `use(UR4<1,1>)`, and `old(R7<2>)` for SOld slots.
  */
 #ifndef FIBER_FRONTEND_H
 #define FIBER_FRONTEND_H
@@ -49,12 +49,7 @@ struct SsaPhiText {
 	Loc loc;           /* the whole line */
 };
 
-/* The notes of a function live in a hidden Item of its text section (kind ISsaNotes, arg points
- * to the SsaNotes); printers skip Item kinds above INvinfo. Until ir.h gives Fn a front-end
- * pointer, this keeps the parser free of globals. */
-enum { ISsaNotes = INvinfo + 1 };
-
-/* the annotations of one function, in text order */
+/* the annotations of one function, in text order; Fn.fe points to them (module arena) */
 struct SsaNotes {
 	SsaAnn *ann;       /* register annotations, by instruction then operand order */
 	uint32_t nann;     /* used */
@@ -64,7 +59,8 @@ struct SsaNotes {
 	uint32_t cphi;     /* allocated (module arena) */
 };
 
-/* sass.y: NULL after reporting every error on d (at most d->maxerr); never crashes */
+/* sass.y: NULL after reporting every error on d (at most d->maxerr); never crashes. The text of
+ * src is then read only for diagnostics (src_cold). */
 Module *sass_parse(Src *src, Diag *d);
 
 /* ssaread.c */

@@ -195,10 +195,9 @@ uint32_t
 b_float(Ctx *cx, Loc loc)
 {
 	uint32_t x = onew(cx, OFImm);
-	char buf[64];
 
-	snprintf(buf, sizeof buf, "%.*s", (int)(loc.end - loc.start), cx->text + loc.start);
-	cx->ot[x].fimm = strtod(buf, NULL);
+	/* the token is all strtod reads of the text: a decimal number ends where it ends */
+	cx->ot[x].fimm = strtod(cx->text + loc.start, NULL);
 	cx->ot[x].atom = atom(cx->m->atoms, cx->text + loc.start, loc.end - loc.start);
 	return x;
 }
@@ -282,20 +281,32 @@ b_prefix(Ctx *cx, int c, uint32_t x, Loc loc)
 	return x;
 }
 
+/* `|x|` and what follows the bars: `.reuse`, a selector (`|R20|.H0_H0`, FSpell1), or both in
+ * that order (`|R20|.reuse.H0_H0`) */
 uint32_t
 b_abs(Ctx *cx, uint32_t x, Str sfx, Loc sfxloc)
 {
 	Opnd *o = &cx->ot[x];
+	const char *t = cx->text + sfx.off;
+	uint32_t j = 0;
 
 	if (o->flags & FReuse)
 		o->flags |= FSpell2;     /* `|R2.reuse|`: the hint inside the bars */
 	o->flags |= FAbs;
-	if (sfx.len) {
-		if (streq(cx, sfx, ".reuse"))
-			o->flags = (uint16_t)((o->flags | FReuse) & ~FSpell2);
-		else
-			error_at(cx->d, sfxloc, "unexpected suffix '%.*s' after '|...|'", (int)sfx.len,
-			         cx->text + sfx.off);
+	while (j < sfx.len) {
+		uint32_t b = ++j;        /* skip the dot */
+		while (j < sfx.len && t[j] != '.')
+			j++;
+		int reuse = j - b == 5 && memcmp(t + b, "reuse", 5) == 0;
+		if (reuse && !(o->flags & FReuse)) {
+			o->flags |= FReuse;
+		} else if (!reuse && o->kind == OReg && !o->sfx[0] && !(o->flags & FSpell2) && j > b && j == sfx.len) {
+			o->sfx[0] = atom(cx->m->atoms, t + b, j - b);
+			o->flags |= FSpell1;
+		} else {
+			error_at(cx->d, sfxloc, "unexpected suffix '%.*s' after '|...|'", (int)sfx.len, t);
+			break;
+		}
 	}
 	return x;
 }
@@ -387,9 +398,10 @@ b_addr(Ctx *cx, Loc loc)
 	return x;
 }
 
-/* `c[0x3][R2+0x10]`, `cx[UR4][R0+0x8]`, `desc[UR4][R2.64+0x10]`, `gdesc[UR4]` */
+/* `c[0x3][R2+0x10]`, `cx[UR4][R0+0x8]`, `desc[UR4][R2.64+0x10]`, `gdesc[UR4]`; sfx: what follows
+ * the last ']', only `gdesc[UR4].tnspB` (kept in sfx[0], as a gdesc has no address register) */
 uint32_t
-b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Loc loc)
+b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Str sfx, Loc loc)
 {
 	int isc = streq(cx, w, "c"), iscx = streq(cx, w, "cx");
 	uint32_t x = onew(cx, isc || iscx ? OCBank : OMem);
@@ -398,6 +410,11 @@ b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Loc loc)
 
 	if (!twobr)
 		cx->nterm = 0;
+	if (sfx.len && !(twobr == 0 && w.len == 5 && streq(cx, w, "gdesc"))) {
+		error_at(cx->d, sloc(sfx), "unexpected suffix '%.*s' after '%.*s[...]'", (int)sfx.len,
+		         cx->text + sfx.off, (int)w.len, cx->text + w.off);
+		return x;
+	}
 	if (isc || iscx) {
 		if (!twobr) {
 			error_at(cx->d, loc, "malformed constant bank: expected '%s[BANK][OFFSET]'",
@@ -439,6 +456,8 @@ b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Loc loc)
 		o->flags |= FDesc | (g ? FSpell2 : 0);
 		o->r[2] = idx.r;
 		o->sfx[2] = idx.sfx;
+		if (sfx.len)
+			o->sfx[0] = atom(cx->m->atoms, cx->text + sfx.off + 1, sfx.len - 1);
 		fill_addr(cx, o, 2, "malformed address");
 		return x;
 	}

@@ -21,6 +21,7 @@ typedef struct Term Term;
 typedef struct LabDef LabDef;
 typedef struct LabRef LabRef;
 typedef struct PhiArg PhiArg;
+typedef struct OpWord OpWord;
 typedef struct Ctx Ctx;
 
 /* a slice of the source text */
@@ -51,12 +52,21 @@ struct LabDef {
 	Loc loc;           /* where defined */
 };
 
-/* a label operand to resolve at the end of the file */
+/* a label operand, or a label of a branch-target annotation, to resolve at the end of the file */
 struct LabRef {
 	Fn *fn;            /* function of the instruction */
 	uint32_t ins;      /* instruction index */
-	uint8_t opnd;      /* operand index */
+	uint8_t opnd;      /* operand index; RefTarget: a label of Ins.targets (nothing to patch) */
+	uint32_t atom;     /* the label */
 	Loc loc;           /* the operand */
+};
+
+/* an opcode word as b_ins splits it, kept for the next instruction that spells it alike */
+struct OpWord {
+	uint32_t name;     /* atom of the opcode without modifiers */
+	uint16_t op;       /* its row (op_lookup) */
+	uint8_t nmod;      /* modifiers */
+	uint32_t mod[MaxMod]; /* their atoms */
 };
 
 /* an argument of a phi line */
@@ -74,6 +84,7 @@ struct Ctx {
 	uint32_t pos;      /* scanner: offset of the next byte */
 	uint32_t rpos;     /* scanner: bytes of the text handed to flex */
 	int eof_nl;        /* scanner: the end-of-file newline was returned */
+	int nofast;        /* scanner: read every line with the grammar (no fast_line) */
 
 	Section *sec;      /* current section, NULL before the first */
 	Fn *fn;            /* current function (text section or cuobjdump Function), or NULL */
@@ -98,6 +109,12 @@ struct Ctx {
 	uint32_t *vbuf;    /* versions of the annotation being read */
 	uint32_t nvbuf;    /* used */
 	uint32_t cvbuf;    /* allocated */
+	int hastgt;        /* a branch-target annotation was read (tgttext, tgtlab) */
+	uint32_t tgttext;  /* its text */
+	uint32_t *tgtlab;  /* its labels */
+	Loc *tgtloc;       /* where each label is written */
+	uint32_t ntgt;     /* labels used */
+	uint32_t ctgt;     /* labels allocated */
 	Fn *encfn;         /* function of the instruction that may take a second encoding line */
 	uint32_t encins;   /* that instruction's index */
 
@@ -113,6 +130,15 @@ struct Ctx {
 	LabRef *ref;       /* label operands */
 	uint32_t nref;     /* used */
 	uint32_t cref;     /* allocated */
+	uint32_t *syms;    /* symbol names of the module, sorted (made when a reference is no label) */
+	uint32_t nsyms;    /* used */
+
+	/* opcode words seen */
+	OpWord *opw;       /* each distinct word, split */
+	uint32_t nopw;     /* used */
+	uint32_t copw;     /* allocated */
+	uint32_t *opwof;   /* atom of a whole word -> its index in opw + 1, 0 not seen */
+	uint32_t copwof;   /* allocated */
 
 	/* directive arguments */
 	Expr **arg;        /* arguments of the directive being read */
@@ -131,7 +157,10 @@ struct Ctx {
 	int has_ssa;       /* an annotation or phi was read */
 };
 
-enum { PendOpnd = 254 };  /* SsaAnn.opnd of an annotation whose operand is not known yet */
+enum {
+	PendOpnd = 254,    /* SsaAnn.opnd of an annotation whose operand is not known yet */
+	RefTarget = 255,   /* LabRef.opnd of a label listed in a branch-target annotation */
+};
 
 /* small helpers shared by the actions */
 static inline uint32_t
@@ -170,6 +199,14 @@ aalloc(Ctx *cx, size_t n)
 yyscan_t lex_open(Ctx *cx);            /* a scanner over cx->text[0..cx->len) */
 void lex_close(yyscan_t scanner);
 
+/* sass.y */
+enum { ParseNoFast = 1 };              /* sass_parse_opts: every line through the grammar */
+Module *sass_parse_opts(Src *src, Diag *d, int flags);
+
+/* fastline.c */
+size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digits> * /`: 24 */
+size_t fast_line(Ctx *cx, size_t avail, Loc addrloc, uint64_t addr);
+
 /* build.c and opnd.c: the grammar's actions */
 int too_many(Ctx *cx);
 void b_label(Ctx *cx, Str name, Loc loc);
@@ -196,11 +233,12 @@ uint32_t b_labelref(Ctx *cx, Str s, Loc loc);
 uint32_t b_sbset(Ctx *cx, Str inner, Loc loc);
 uint32_t b_prefix(Ctx *cx, int c, uint32_t o, Loc loc);
 uint32_t b_abs(Ctx *cx, uint32_t o, Str sfx, Loc sfxloc);
+void b_targets(Ctx *cx, Str text, Loc loc);
 void b_tadd(Ctx *cx, uint32_t t, int plus);
 uint32_t b_treg(Ctx *cx, uint32_t o, Loc loc);
 uint32_t b_tnum(Ctx *cx, uint64_t v, int hex, int neg, Loc loc);
 uint32_t b_addr(Ctx *cx, Loc loc);
-uint32_t b_bank(Ctx *cx, Str w, Loc wloc, uint32_t idx, int twobr, Loc loc);
+uint32_t b_bank(Ctx *cx, Str w, Loc wloc, uint32_t idx, int twobr, Str sfx, Loc loc);
 void b_opnd(Ctx *cx, uint32_t o, Loc loc, int nocomma);
 void b_guard(Ctx *cx, uint32_t o, int neg, Loc loc);
 void b_pseudo(Ctx *cx, int kind, uint32_t o, Loc loc);

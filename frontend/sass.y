@@ -3,16 +3,20 @@
  * A listing is a sequence of lines; each line is one statement: a label; a directive, with an
  * optional offset comment; an instruction (optional offset comment, optional guard, opcode with
  * modifiers, operands, ';', optional encoding comment), the second encoding word on a line of its
- * own; an nvinfo comment; a cuobjdump header; or (IR text) a phi. Errors recover at the end of the
- * line, so one run reports up to MaxErrors of them. The actions are in build.c; the parser is
+ * own; an nvinfo comment; a cuobjdump header; or (IR text) a phi. The common instruction line
+ * comes from the scanner already built, as one INSLINE token (fastline.c); the rules below read
+ * every other one. Errors recover at the end of the line, so one run reports up to MaxErrors. The actions are in build.c; the parser is
  * opcode-agnostic.
  *
  * Operand spelling details kept in Opnd.flags (see ir.h for the others):
  *   FSpell0   the operand follows the previous one after a blank, not a comma
  *             (`RET.REL.NODEC R10 `(fn)`, cuobjdump's `RET.REL.NODEC R10 0x0`)
  *   FSpell1   OReg: `.reuse` was written after the selector (`R2.H0_H0.reuse`; the usual
- *             nvdisasm order is `R2.reuse.H0_H0`); OLabel: cuobjdump's bare address `0x1b0`
- *   FSpell2   OMem: `gdesc[UR4]`, a descriptor with no address part (HGMMA)
+ *             nvdisasm order is `R2.reuse.H0_H0`); OReg with FAbs and without FSpell2: the
+ *             selector follows the bars (`|R20|.reuse.H0_H0`, `|R20|.H0_H0`); OLabel:
+ *             cuobjdump's bare address `0x1b0`
+ *   FSpell2   OReg with FAbs: `.reuse` inside the bars (`|R2.reuse|`); OMem: `gdesc[UR4]`, a
+ *             descriptor with no address part (HGMMA), whose `.tnspA`/`.tnspB` suffix is sfx[0]
  * Decimal numbers in operands are float immediates (nvdisasm prints integers in hex): OFImm
  * with the spelling in atom. Words that are neither registers nor SR_* are OExpr (SB0, gsb0, PR).
  */
@@ -69,6 +73,7 @@ span(Loc a, Loc b)
 %token <Str> DOTWORD "directive or suffix"
 %token <Str> LABEL "label definition"
 %token <Str> LABELREF "label reference"
+%token <Str> TARGETS "branch-target annotation"
 %token <Str> STRING "string"
 %token <Str> FLOAT "float"
 %token <Str> NVINFO "nvinfo comment"
@@ -80,6 +85,7 @@ span(Loc a, Loc b)
 %token <uint64_t> ENDENC "';' and encoding comment"
 %token <uint64_t> ENC2 "second encoding line"
 %token <uint64_t> ADDR "offset comment"
+%token INSLINE "instruction"
 %token SYMBOLS "SYMBOLS header"
 %token DOTS "'..........'"
 %token OLD "'old('"
@@ -105,6 +111,7 @@ line
 	| stmt ENC2			{ b_enc2(cx, $2, @2); if (too_many(cx)) YYABORT; }
 	| insline NL			{ if (too_many(cx)) YYABORT; }
 	| insline ENC2			{ b_enc2(cx, $2, @2); if (too_many(cx)) YYABORT; }
+	| INSLINE			{ if (too_many(cx)) YYABORT; }
 	| error NL			{ yyerrok; b_insreset(cx); if (too_many(cx)) YYABORT; }
 	| error ENC2			{ yyerrok; b_insreset(cx); if (too_many(cx)) YYABORT; }
 	;
@@ -168,16 +175,20 @@ insline
 					        (Loc){ @2.start, @$.end }); }
 	;
 
-/* the opcode word; @icore spans the guard and the operands */
+/* the opcode word; @icore spans the guard, the operands and a branch-target annotation */
 icore
 	: WORD
 	| WORD opnds
 	| WORD olds
 	| WORD opnds olds
+	| WORD opnds TARGETS		{ b_targets(cx, $3, @3); }
+	| WORD opnds olds TARGETS	{ b_targets(cx, $4, @4); }
 	| guard WORD			{ $$ = $2; }
 	| guard WORD opnds		{ $$ = $2; }
 	| guard WORD olds		{ $$ = $2; }
 	| guard WORD opnds olds		{ $$ = $2; }
+	| guard WORD opnds TARGETS	{ $$ = $2; b_targets(cx, $4, @4); }
+	| guard WORD opnds olds TARGETS	{ $$ = $2; b_targets(cx, $5, @5); }
 	;
 
 guard
@@ -235,9 +246,10 @@ base
 	;
 
 xbase
-	: WORD '[' mterm ']'		{ $$ = b_bank(cx, $1, @1, $3, 0, @$); }
+	: WORD '[' mterm ']'		{ $$ = b_bank(cx, $1, @1, $3, 0, (Str){ 0, 0 }, @$); }
+	| WORD '[' mterm ']' DOTWORD	{ $$ = b_bank(cx, $1, @1, $3, 0, $5, @$); }
 	| WORD '[' mterm ']' '[' maddr ']'
-					{ $$ = b_bank(cx, $1, @1, $3, 1, @$); }
+					{ $$ = b_bank(cx, $1, @1, $3, 1, (Str){ 0, 0 }, @$); }
 	| '[' maddr ']'			{ $$ = b_addr(cx, @$); }
 	| HEX				{ $$ = b_imm(cx, $1, @1); }
 	| DEC				{ $$ = b_float(cx, @1); }
@@ -359,11 +371,18 @@ yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, Ctx *cx)
 Module *
 sass_parse(Src *src, Diag *d)
 {
+	return sass_parse_opts(src, d, 0);
+}
+
+Module *
+sass_parse_opts(Src *src, Diag *d, int flags)
+{
 	Ctx cx;
 	yyscan_t sc;
 	int nerr0 = d->nerr, rc;
 
 	memset(&cx, 0, sizeof cx);
+	cx.nofast = flags & ParseNoFast;
 	cx.m = module_new();
 	cx.m->src = src;
 	cx.d = d;
@@ -376,6 +395,7 @@ sass_parse(Src *src, Diag *d)
 	if (rc == 0 && d->nerr == nerr0)
 		b_finish(&cx);
 	b_free(&cx);
+	src_cold(src);     /* from now on the text is for diagnostics only */
 	if (rc != 0 || d->nerr != nerr0) {
 		module_free(cx.m);
 		return NULL;

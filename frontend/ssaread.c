@@ -17,12 +17,7 @@
 SsaNotes *
 sass_notes(const Fn *f)
 {
-	const Section *s = f->text;
-
-	for (uint32_t k = 0; s && k < s->nitem; k++)
-		if (s->item[k].kind == ISsaNotes)
-			return (SsaNotes *)(void *)s->item[k].arg;
-	return NULL;
+	return f->fe;
 }
 
 /* (register unit, version) -> value id, open addressing */
@@ -33,12 +28,44 @@ typedef struct VMap {
 	uint32_t used;     /* keys stored */
 } VMap;
 
+static uint32_t
+vm_hash(uint64_t key, uint32_t n)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (n - 1);
+}
+
+/* twice the slots (an annotation may hold up to 255 versions: the table cannot be sized from
+ * the number of annotations) */
+static void
+vm_grow(VMap *t)
+{
+	uint64_t *key = t->key;
+	uint32_t *val = t->val, n = t->n;
+
+	t->n *= 2;
+	t->key = xmalloc(t->n * sizeof *t->key);
+	t->val = xmalloc(t->n * sizeof *t->val);
+	for (uint32_t j = 0; j < n; j++)
+		if (key[j]) {
+			uint32_t k = vm_hash(key[j], t->n);
+			while (t->key[k])
+				k = (k + 1) & (t->n - 1);
+			t->key[k] = key[j];
+			t->val[k] = val[j];
+		}
+	free(key);
+	free(val);
+}
+
 static uint32_t *
 vm_slot(VMap *t, Reg r, uint32_t ver, int *found)
 {
 	uint64_t key = ((uint64_t)r << 32 | ver) + 1;
-	uint32_t k = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (t->n - 1);
+	uint32_t k;
 
+	if (2 * (t->used + 1) > t->n)
+		vm_grow(t);
+	k = vm_hash(key, t->n);
 	while (t->key[k] && t->key[k] != key)
 		k = (k + 1) & (t->n - 1);
 	*found = t->key[k] != 0;
@@ -113,15 +140,29 @@ use(R *x, Reg r, uint32_t ver, Loc loc)
 	return v;
 }
 
+/* a use of an operand's register that the instruction also writes (`BREAK B1`): written as the
+ * pseudo-operand use(), the operand's own annotation being the definition (as fmt.c prints it) */
+static int
+shadowed(const Ins *i, const Slot *sl)
+{
+	if (sl->kind != SUse || sl->field >= SlotImplicit)
+		return 0;
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].kind == SDef && i->slot[s].opnd == sl->opnd &&
+		    i->slot[s].field == sl->field)
+			return 1;
+	return 0;
+}
+
 /* the annotation kind a slot is written with: an operand's register, or a pseudo-operand */
 static int
-kind_of(const Slot *sl)
+kind_of(const Ins *i, const Slot *sl)
 {
 	if (sl->kind == SOld)
 		return AnnOld;
 	if (sl->field >= SlotImplicit)
 		return sl->kind == SDef ? AnnDef : AnnUse;
-	return AnnOpnd;
+	return shadowed(i, sl) ? AnnUse : AnnOpnd;
 }
 
 /* the slot an annotation belongs to: by operand and field, or the k-th pseudo-operand slot */
@@ -132,7 +173,7 @@ slot_of(Ins *i, const SsaAnn *a, unsigned k)
 
 	for (unsigned s = 0; s < i->nslot; s++) {
 		Slot *sl = &i->slot[s];
-		if (kind_of(sl) != a->kind)
+		if (kind_of(i, sl) != a->kind)
 			continue;
 		if (a->kind == AnnOpnd ? (sl->opnd == a->opnd && sl->field == a->field) : n++ == k)
 			return sl;
@@ -141,9 +182,9 @@ slot_of(Ins *i, const SsaAnn *a, unsigned k)
 }
 
 static const SsaAnn *
-ann_of(const SsaAnn *a, uint32_t na, const Slot *sl, unsigned k)
+ann_of(const Ins *i, const SsaAnn *a, uint32_t na, const Slot *sl, unsigned k)
 {
-	int kind = kind_of(sl);
+	int kind = kind_of(i, sl);
 	unsigned n = 0;
 
 	for (uint32_t j = 0; j < na; j++) {
@@ -153,6 +194,14 @@ ann_of(const SsaAnn *a, uint32_t na, const Slot *sl, unsigned k)
 			return &a[j];
 	}
 	return NULL;
+}
+
+/* instruction k is in a block that nothing reaches: ssa_build gives it no values (they print
+ * as version 0), so its annotations are checked but define and read nothing */
+static int
+unreachable(const R *x, uint32_t k)
+{
+	return x->blkof[k] && x->blkof[k]->rpo == UINT32_MAX;
 }
 
 /* check the annotations of instruction k (a[0..na)) against its slots, and define its values */
@@ -180,22 +229,23 @@ ins_defs(R *x, uint32_t k, const SsaAnn *a, uint32_t na)
 	}
 	for (unsigned s = 0; s < i->nslot; s++) {
 		Slot *sl = &i->slot[s];
-		const SsaAnn *an = ann_of(a, na, sl, ns[kind_of(sl)]++);
+		const SsaAnn *an = ann_of(i, a, na, sl, ns[kind_of(i, sl)]++);
 		if (!sl->v)
 			sl->v = arena_alloc(x->f->mod->arena, (sl->n ? sl->n : 1) * sizeof *sl->v);
 		if (reg_isconst(sl->reg) || RCLS(sl->reg) == RNone)
 			continue;
 		if (!an) {
+			int kd = kind_of(i, sl);
 			reg_name(sl->reg, name, sizeof name);
 			error_at(x->d, i->loc, "%s%s%s of '%s' has no SSA version (e.g. %s%s<1>%s)",
-			         kind_of(sl) == AnnOld ? "the old value of " : kind_of(sl) == AnnOpnd ? "" :
-			         "the implicit ", name, "", mstr(x->f->mod, i->name),
-			         kind_of(sl) == AnnOld ? "old(" : kind_of(sl) == AnnDef ? "def(" :
-			         kind_of(sl) == AnnUse ? "use(" : "", name, kind_of(sl) == AnnOpnd ? "" : ")");
+			         kd == AnnOld ? "the old value of " : kd == AnnOpnd ? "" :
+			         shadowed(i, sl) ? "the value read of " : "the implicit ", name, "",
+			         mstr(x->f->mod, i->name), kd == AnnOld ? "old(" : kd == AnnDef ? "def(" :
+			         kd == AnnUse ? "use(" : "", name, kd == AnnOpnd ? "" : ")");
 			x->err = 1;
 			continue;
 		}
-		if (sl->kind != SDef || an->n != sl->n || an->reg != sl->reg)
+		if (sl->kind != SDef || an->n != sl->n || an->reg != sl->reg || unreachable(x, k))
 			continue;
 		for (unsigned u = 0; u < sl->n; u++) {
 			Reg r = REG(RCLS(sl->reg), RNUM(sl->reg) + u);
@@ -212,8 +262,8 @@ ins_uses(R *x, uint32_t k, const SsaAnn *a, uint32_t na)
 
 	for (unsigned s = 0; s < i->nslot; s++) {
 		Slot *sl = &i->slot[s];
-		const SsaAnn *an = ann_of(a, na, sl, ns[kind_of(sl)]++);
-		if (sl->kind == SDef || !an || an->n != sl->n || an->reg != sl->reg)
+		const SsaAnn *an = ann_of(i, a, na, sl, ns[kind_of(i, sl)]++);
+		if (sl->kind == SDef || !an || an->n != sl->n || an->reg != sl->reg || unreachable(x, k))
 			continue;
 		for (unsigned u = 0; u < sl->n; u++)
 			sl->v[u] = use(x, REG(RCLS(sl->reg), RNUM(sl->reg) + u), an->ver[u], an->loc);

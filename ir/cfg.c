@@ -9,7 +9,8 @@
  *   BRA/JMP `(L)        unguarded and no operand but the label: one successor, L. Guarded, or
  *                       with a condition operand (BRA.DIV ~URZ, `@!P2 BRA !P1, L`, BRA.U UP0):
  *                       fall-through, then L.
- *   BRX/JMX, BRA Rx     indirect: the targets are not in the listing, so every labelled
+ *   BRX/JMX, BRA Rx     indirect: with nvdisasm's annotation `(*"BRANCH_TARGETS .L_1,.L_2"*)`
+ *                       (Ins.targets), exactly the listed labels; without it, every labelled
  *                       instruction of the function is a possible target (conservative; the jump
  *                       tables of .nv.info are not read). Guarded: fall-through as well.
  *   EXIT, KILL, RET     unguarded: no successor; guarded: fall-through. RET's label operand
@@ -262,8 +263,17 @@ typedef struct {
 	uint32_t *bof;     /* per leader index: id of the block that starts there */
 	uint32_t *labs;    /* indices of labelled instructions (targets of indirect branches) */
 	uint32_t nlabs;
-	int indirect;      /* the function has an indirect branch */
+	int indirect;      /* the function has an indirect branch without a target list */
+	Labels *lt;        /* labels of the function */
+	uint32_t ntgt;     /* labels in the target lists of indirect branches */
 } Build;
+
+/* an indirect branch with a target list (Ins.targets) */
+static int
+listed(const Ins *i)
+{
+	return i->targets && i->targets->n;
+}
 
 /* append to out[] the successors of the block ending before e (e > its start): fall-through
  * first, no duplicates */
@@ -289,6 +299,12 @@ succs(Build *B, uint32_t e, uint32_t *out)
 	case CBrx:
 		if (guard_cond(last) && ft != UINT32_MAX)
 			ADD(ft);
+		if (listed(last)) {
+			for (uint32_t k = 0; k < last->targets->n; k++)
+				if ((t = lab_get(B->lt, last->targets->label[k])) >= 0)
+					ADD(B->bof[t]);
+			break;
+		}
 		for (uint32_t k = 0; k < B->nlabs; k++)
 			ADD(B->bof[B->labs[k]]);
 		break;
@@ -359,8 +375,20 @@ mark(Build *B, Labels *lt, Diag *d)
 		}
 		if (c != CNone && c != CBssy)
 			B->lf[k + 1] |= LLead;
-		if (c == CBrx)
+		if (c == CBrx && listed(i)) {
+			for (uint32_t j = 0; j < i->targets->n; j++) {
+				uint32_t a = i->targets->label[j];
+				if ((t = lab_get(lt, a)) < 0) {
+					error_at(d, i->loc, "label '%s' is never defined", mstr(f->mod, a));
+					err = 1;
+					continue;
+				}
+				B->lf[t] |= LLead | LTarget;
+			}
+			B->ntgt += i->targets->n;
+		} else if (c == CBrx) {
 			B->indirect = 1;
+		}
 	}
 	for (uint32_t k = 0; k < f->nxlabel; k++)
 		if (f->xlabel[2 * k] < f->nins)
@@ -444,14 +472,13 @@ dfs(Fn *f, Blk *root, Blk **rpo, uint32_t *nrpo, Blk **stk, uint32_t *pos)
 int
 cfg_build(Fn *f, Diag *d)
 {
-	Build B = {.f = f};
 	Labels lt = {0};
+	Build B = {.f = f, .lt = &lt};
 	uint32_t nins = f->nins, nblk = 0, nedge = 0, *sbuf, *scnt, *pcnt;
 	size_t size;
 	char *p;
 	Blk *blks, **edges;
 	int rc = 0;
-
 
 	cfg_free(f);
 	labels_build(f, &lt, d, &rc);
@@ -477,7 +504,7 @@ cfg_build(Fn *f, Diag *d)
 		B.bof[k] = nblk++;
 	}
 	/* successors, counted into a scratch buffer first */
-	sbuf = xmalloc(((size_t)nblk * 2 + (size_t)nblk * (B.nlabs + 1)) * sizeof *sbuf);
+	sbuf = xmalloc(((size_t)nblk * 2 + (size_t)nblk * (B.nlabs + 1) + B.ntgt) * sizeof *sbuf);
 	scnt = xmalloc((nblk + 1) * sizeof *scnt);
 	pcnt = xmalloc((nblk + 1) * sizeof *pcnt);
 	{

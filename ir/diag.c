@@ -5,104 +5,197 @@
  *         |              ^~~~
  *
  * Every diagnostic goes through verror_at. Locations are byte offsets; lines and columns are
- * found through the line-start map built once per file (jq's locfile).
+ * found through the line-start map (jq's locfile), built when the first diagnostic needs it.
  */
+#define _DEFAULT_SOURCE           /* fileno, mmap, madvise */
 #include "ir.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum { MaxShownLine = 160 };  /* longer source lines are cut around the caret */
+
+/* a Src and how its text is held */
+typedef struct SrcBox {
+	Src src;           /* first: a Src * is a SrcBox * */
+	size_t maplen;     /* the text is a private mapping of the file of this many bytes; 0: malloc'd */
+} SrcBox;
+
+static Src *
+src_box(const char *name, char *text, size_t len, size_t maplen)
+{
+	SrcBox *b = xmalloc(sizeof *b);
+
+	b->src.name = xstrdup(name);
+	b->src.text = text;
+	b->src.len = len;
+	b->maplen = maplen;
+	return &b->src;
+}
+
+/* the text is given, not copied: text[0..len) in a malloc'd block of at least len + 1 bytes */
+Src *
+src_take(const char *name, char *text, size_t len)
+{
+	text[len] = 0;
+	return src_box(name, text, len, 0);
+}
 
 Src *
 src_new(const char *name, const char *text, size_t len)
 {
-	Src *s = xmalloc(sizeof *s);
-	uint32_t cap = 64;
+	char *t = xrealloc(NULL, len + 1);
 
-	s->name = xstrdup(name);
-	s->text = xmalloc(len + 1);
-	memcpy(s->text, text, len);
-	s->len = len;
-	s->line = xmalloc(cap * sizeof *s->line);
-	s->line[s->nline++] = 0;
-	for (size_t i = 0; i < len; i++)
-		if (text[i] == '\n' && i + 1 <= len) {
-			vgrow(&s->line, &cap, s->nline + 1, sizeof *s->line);
-			s->line[s->nline++] = (uint32_t)(i + 1);
-		}
-	return s;
+	memcpy(t, text, len);
+	return src_take(name, t, len);
 }
 
+/* the start of each line, found when a diagnostic first needs it (a cache: const is kept) */
+static const uint32_t *
+lines(const Src *cs)
+{
+	Src *s = (Src *)cs;
+	const char *p = s->text, *end = s->text + s->len;
+	uint32_t cap = 64;
+
+	if (s->line)
+		return s->line;
+	s->line = xmalloc(cap * sizeof *s->line);
+	s->line[s->nline++] = 0;
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p)))) {
+		p++;
+		vgrow(&s->line, &cap, s->nline + 1, sizeof *s->line);
+		s->line[s->nline++] = (uint32_t)(p - s->text);
+	}
+	return s->line;
+}
+
+/* a regular file whose size is not a multiple of the page size is mapped: no copy, and the
+ * zeros after its end in the last page are the NUL the text needs; NULL if not done */
+static Src *
+src_map(const char *path, int fd, size_t size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (page <= 0 || size == 0 || size % (size_t)page == 0)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	return src_box(path, p, size, size);
+}
+
+/* a regular file is mapped, or read in one piece into a block of its exact size; a pipe is
+ * read in growing blocks */
 Src *
 src_read(const char *path, Diag *d)
 {
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, got;
+	struct stat st;
 	Src *s;
 
 	if (!fp) {
 		error_plain(d, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (size_t)UINT32_MAX) {
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uint64_t)st.st_size < (uint64_t)UINT32_MAX) {
+		if (fp != stdin && (s = src_map(path, fileno(fp), (size_t)st.st_size))) {
+			fclose(fp);
+			return s;
+		}
+		/* room for the whole file, its NUL, and one byte more to see the end at once */
+		cap = (size_t)st.st_size + 2;
+		buf = xrealloc(NULL, cap);
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			cap = cap < 65536 ? 65536 : cap * 2;
+			if (cap > (size_t)UINT32_MAX + 2) {
 				error_plain(d, "'%s' is larger than 4 GiB", path);
-				free(buf);
-				if (fp != stdin)
-					fclose(fp);
-				return NULL;
+				goto fail;
 			}
 			buf = xrealloc(buf, cap);
 		}
-		got = fread(buf + len, 1, cap - len, fp);
+		got = fread(buf + len, 1, cap - len - 1, fp);
 		len += got;
-	} while (got > 0);
+		if (got == 0)
+			break;
+	}
 	if (ferror(fp)) {
 		error_plain(d, "cannot read '%s': %s", path, strerror(errno));
-		free(buf);
-		if (fp != stdin)
-			fclose(fp);
-		return NULL;
+		goto fail;
+	}
+	if (len > (size_t)UINT32_MAX) {
+		error_plain(d, "'%s' is larger than 4 GiB", path);
+		goto fail;
 	}
 	if (fp != stdin)
 		fclose(fp);
-	s = src_new(path, buf ? buf : "", len);
+	if (cap - len > 65536)
+		buf = xrealloc(buf, len + 1);
+	return src_take(path, buf, len);
+fail:
 	free(buf);
-	return s;
+	if (fp != stdin)
+		fclose(fp);
+	return NULL;
+}
+
+void
+src_cold(Src *s)
+{
+#ifdef MADV_DONTNEED
+	SrcBox *b = (SrcBox *)s;
+
+	/* clean pages of a private file mapping come back from the file when touched again */
+	if (b && b->maplen)
+		madvise(s->text, b->maplen, MADV_DONTNEED);
+#else
+	(void)s;
+#endif
 }
 
 void
 src_free(Src *s)
 {
+	SrcBox *b = (SrcBox *)s;
+
 	if (!s)
 		return;
 	free(s->name);
-	free(s->text);
+	if (b->maplen)
+		munmap(s->text, b->maplen);
+	else
+		free(s->text);
 	free(s->line);
-	free(s);
+	free(b);
 }
 
 void
 src_linecol(const Src *s, uint32_t off, uint32_t *line, uint32_t *col)
 {
+	const uint32_t *ls = lines(s);
 	uint32_t lo = 0, hi = s->nline;
 
 	if (off > s->len)
 		off = (uint32_t)s->len;
 	while (hi - lo > 1) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		if (s->line[mid] <= off)
+		if (ls[mid] <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	*line = lo + 1;
-	*col = off - s->line[lo] + 1;
+	*col = off - ls[lo] + 1;
 }
 
 void
@@ -130,7 +223,7 @@ static void
 show_line(Diag *d, Loc loc, uint32_t line, uint32_t col)
 {
 	const Src *s = d->src;
-	uint32_t begin = s->line[line - 1], end = begin, from, to, width;
+	uint32_t begin = lines(s)[line - 1], end = begin, from, to, width;
 
 	while (end < s->len && s->text[end] != '\n')
 		end++;

@@ -2,7 +2,9 @@
  * parsing a listing and printing it back gives the same text (modulo blanks). With SSA (f->in_ssa)
  * the register operands carry their versions, `R2<5,1>.64`; pseudo-operands follow the real ones:
  * `old(R7<2>)` for a predicated definition's old value, `def(P0<3>)` and `use(UR4<1,1>)` for
- * registers that no operand names (Slot.field == SlotImplicit), see docs/ir.md. The spelling flags
+ * registers that no operand names (Slot.field == SlotImplicit) and `use(B1<2>)` for the value an
+ * operand both read and written had before (`BREAK B1<3>`), see docs/ir.md; a branch-target
+ * annotation (Ins.targets) comes last, `(*"BRANCH_TARGETS .L_x_1"*)`. The spelling flags
  * FSpell0..2 are described in frontend/sass.y. Both functions work like snprintf: they return the
  * full length.
  */
@@ -25,8 +27,12 @@ put(Out *o, const char *s, size_t n)
 {
 	if (o->len + n < o->n) {
 		char *d = o->p + o->len;
-		for (size_t k = 0; k < n; k++)
-			d[k] = s[k];
+		if (n > 8) {
+			memcpy(d, s, n);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				d[k] = s[k];
+		}
 	} else if (o->len + 1 < o->n) {
 		memcpy(o->p + o->len, s, o->n - o->len - 1);
 	}
@@ -41,11 +47,8 @@ end(Out *o)
 	return (int)o->len;
 }
 
-static void
-puts_(Out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
+/* a string literal: its length is known */
+#define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
 
 static void
 putatom(Out *o, const Module *m, uint32_t a)
@@ -68,6 +71,10 @@ putu(Out *o, uint64_t v)
 	char b[24];
 	int k = sizeof b;
 
+	if (v < 10) {
+		putc_(o, (char)('0' + v));
+		return;
+	}
 	do
 		b[--k] = (char)('0' + v % 10);
 	while (v /= 10);
@@ -108,21 +115,55 @@ putnum(Out *o, int64_t v, int hex)
 	}
 }
 
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 static void
 putreg(Out *o, Reg r)
 {
-	static const char *const pre[NRegClass] = { "?", "R", "P", "UR", "UP", "B", "V" };
+	static const char pre[NRegClass][3] = { "?", "R", "P", "UR", "UP", "B", "V" };
 	unsigned n = RNUM(r), c = RCLS(r);
+	char b[8];
 
 	if (c >= NRegClass || c == RNone) {
 		putc_(o, '?');
 		return;
 	}
 	if (reg_isconst(r)) {
-		puts_(o, c == RR ? "RZ" : c == RP ? "PT" : c == RUR ? "URZ" : "UPT");
+		if (c == RR)
+			PUTS(o, "RZ");
+		else if (c == RP)
+			PUTS(o, "PT");
+		else if (c == RUR)
+			PUTS(o, "URZ");
+		else
+			PUTS(o, "UPT");
 		return;
 	}
-	puts_(o, pre[c]);
+	if (c == RR && n < 1000) {      /* R0..R254: most registers, by hand */
+		char *d = o->len + 5 < o->n ? o->p + o->len : b;
+		size_t k = 1;
+		d[0] = 'R';
+		if (n >= 100) {
+			d[k++] = (char)('0' + n / 100);
+			n %= 100;
+			d[k++] = digits2[2 * n];
+			d[k++] = digits2[2 * n + 1];
+		} else if (n >= 10) {
+			d[k++] = digits2[2 * n];
+			d[k++] = digits2[2 * n + 1];
+		} else {
+			d[k++] = (char)('0' + n);
+		}
+		if (d == b)
+			put(o, b, k);
+		else
+			o->len += k;
+		return;
+	}
+	put(o, pre[c], c == RUR || c == RUP ? 2 : 1);
 	putu(o, n);
 }
 
@@ -138,6 +179,20 @@ putvers(Out *o, const Fn *f, const Slot *s)
 		putu(o, v && v < f->nval ? f->val[v].ver : 0);
 	}
 	putc_(o, '>');
+}
+
+/* a use of an operand's register that the instruction also writes (`BREAK B1`, `BMOV.CLEAR`):
+ * the operand's annotation shows the definition, so the value read is the pseudo-operand use() */
+static int
+shadowed(const Ins *i, const Slot *sl)
+{
+	if (sl->kind != SUse || sl->field >= SlotImplicit)
+		return 0;
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].kind == SDef && i->slot[s].opnd == sl->opnd &&
+		    i->slot[s].field == sl->field)
+			return 1;
+	return 0;
 }
 
 /* the annotation of register field fld of operand k, if SSA is shown and a slot covers it */
@@ -202,6 +257,8 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 	const Module *m = f ? f->mod : NULL;
 	const Opnd *x = k == SlotGuard ? &i->guard : &i->opnd[k];
 	int inside = (x->flags & FReuse) && (!(x->flags & FAbs) || (x->flags & FSpell2));
+	/* `|R20|.H0_H0`: the selector after the bars (FSpell1 of an |operand| without FSpell2) */
+	int selout = x->kind == OReg && (x->flags & (FAbs | FSpell1 | FSpell2)) == (FAbs | FSpell1);
 	char b[48];
 
 	if (x->flags & FNeg)
@@ -217,13 +274,13 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 		putreg(o, x->r[0]);
 		putann(o, f, i, k, 0, ssa);
 		if (inside && !(x->flags & FSpell1))
-			puts_(o, ".reuse");
-		if (x->sfx[0] && m) {
+			PUTS(o, ".reuse");
+		if (x->sfx[0] && m && !selout) {
 			putc_(o, '.');
 			putatom(o, m, x->sfx[0]);
 		}
 		if (inside && (x->flags & FSpell1))
-			puts_(o, ".reuse");
+			PUTS(o, ".reuse");
 		break;
 	case OSReg:
 	case OExpr:
@@ -238,36 +295,44 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 	case OFImm:
 		if (x->atom && m) {
 			const char *t = mstr(m, x->atom);
-			size_t n = strlen(t);
-			puts_(o, t);
+			size_t n = atomlen(m->atoms, x->atom);
+			put(o, t, n);
 			/* nvdisasm writes a blank after INF and QNAN: `-INF , !P2`, `-QNAN  ;` */
 			if (n >= 3 && (!strcmp(t + n - 3, "INF") || !strcmp(t + n - 3, "NAN")))
 				putc_(o, ' ');
 		} else {
-			snprintf(b, sizeof b, "%.17g", x->fimm);
-			puts_(o, b);
+			int n = snprintf(b, sizeof b, "%.17g", x->fimm);
+			put(o, b, (size_t)n);
 		}
 		break;
 	case OCBank:
 		if (x->flags & FCx) {
-			puts_(o, "cx[");
+			PUTS(o, "cx[");
 			putfield(o, f, i, k, x, 1, ssa);
-			puts_(o, "][");
+			PUTS(o, "][");
 		} else {
-			puts_(o, "c[");
+			PUTS(o, "c[");
 			puthex(o, x->imm2, 0);
-			puts_(o, "][");
+			PUTS(o, "][");
 		}
 		putaddr(o, f, i, k, x, 1, ssa);
 		putc_(o, ']');
 		break;
 	case OMem:
 		if (x->flags & FDesc) {
-			puts_(o, x->flags & FSpell2 ? "gdesc[" : "desc[");
+			if (x->flags & FSpell2)
+				PUTS(o, "gdesc[");
+			else
+				PUTS(o, "desc[");
 			putfield(o, f, i, k, x, 2, ssa);
 			putc_(o, ']');
-			if (x->flags & FSpell2)
+			if (x->flags & FSpell2) {
+				if (x->sfx[0] && m) {      /* gdesc[UR8].tnspB */
+					putc_(o, '.');
+					putatom(o, m, x->sfx[0]);
+				}
 				break;
+			}
 		}
 		putc_(o, '[');
 		putaddr(o, f, i, k, x, 2, ssa);
@@ -277,7 +342,7 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 		if ((x->flags & FSpell1) || !x->atom || !m) {
 			puthex(o, x->imm, 1);
 		} else {
-			puts_(o, "`(");
+			PUTS(o, "`(");
 			putatom(o, m, x->atom);
 			putc_(o, ')');
 		}
@@ -289,18 +354,22 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 		putc_(o, '}');
 		break;
 	case OPool:
-		puts_(o, "pool(");
+		PUTS(o, "pool(");
 		putnum(o, x->imm, 0);
 		putc_(o, ')');
 		break;
 	default:
-		puts_(o, "?");
+		PUTS(o, "?");
 		break;
 	}
 	if (x->flags & FAbs)
 		putc_(o, '|');
 	if ((x->flags & FReuse) && !inside)
-		puts_(o, ".reuse");
+		PUTS(o, ".reuse");
+	if (selout && x->sfx[0] && m) {
+		putc_(o, '.');
+		putatom(o, m, x->sfx[0]);
+	}
 }
 
 int
@@ -336,20 +405,28 @@ fmt_ins(char *buf, size_t n, const Fn *f, const Ins *i, int ssa)
 		if (k == 0 || (i->opnd[k].flags & FSpell0))
 			putc_(&o, ' ');
 		else
-			puts_(&o, ", ");
+			PUTS(&o, ", ");
 		opnd(&o, f, i, k, ssa);
 	}
 	/* pseudo-operands: conditional definitions' old values, and registers no operand names */
 	for (unsigned s = 0; ssa && s < i->nslot; s++) {
 		const Slot *sl = &i->slot[s];
-		if ((sl->kind != SOld && sl->field < SlotImplicit) || reg_isconst(sl->reg)
-		    || RCLS(sl->reg) == RNone)
+		if ((sl->kind != SOld && sl->field < SlotImplicit && !shadowed(i, sl)) ||
+		    reg_isconst(sl->reg) || RCLS(sl->reg) == RNone)
 			continue;
-		puts_(&o, sl->kind == SOld ? " old(" : sl->kind == SDef ? " def(" : " use(");
+		put(&o, sl->kind == SOld ? " old(" : sl->kind == SDef ? " def(" : " use(", 5);
 		putreg(&o, sl->reg);
 		putvers(&o, f, sl);
 		putc_(&o, ')');
 	}
-	puts_(&o, i->flags & INoSemi ? ";" : " ;");
+	if (i->targets && m) {
+		PUTS(&o, " (*");
+		putatom(&o, m, i->targets->text);
+		PUTS(&o, "*)");
+	}
+	if (i->flags & INoSemi)
+		putc_(&o, ';');
+	else
+		PUTS(&o, " ;");
 	return end(&o);
 }

@@ -32,6 +32,7 @@ typedef struct Module Module;
 typedef struct Opnd Opnd;
 typedef struct Slot Slot;
 typedef struct Ins Ins;
+typedef struct Targets Targets;
 typedef struct Phi Phi;
 typedef struct Use Use;
 typedef struct Val Val;
@@ -132,8 +133,8 @@ struct Src {
 	char *name;        /* file name as given by the user */
 	char *text;        /* whole file, NUL-terminated */
 	size_t len;        /* bytes, without the NUL */
-	uint32_t *line;    /* byte offset of the start of each line */
-	uint32_t nline;    /* lines in the file */
+	uint32_t *line;    /* byte offset of the start of each line (made by the first diagnostic) */
+	uint32_t nline;    /* lines in the file (0 until then) */
 };
 
 struct Loc {
@@ -322,10 +323,19 @@ struct Ins {
 	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
 	Opnd *opnd;        /* nopnd operands */
 	Slot *slot;        /* nslot slots */
+	Targets *targets;  /* BRX/JMX: the branch targets the listing names, NULL if none */
 	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	int64_t addr;      /* byte offset in the section from the address comment, -1 if absent */
 	uint64_t enc[2];   /* 128-bit encoding, from the two hex comments (nenc words) */
 	Loc loc;           /* the instruction's text */
+};
+
+/* nvdisasm's annotation of an indirect branch, `BRX R6 -0x150 (*"BRANCH_TARGETS .L_x_22,.L_x_9"*)`:
+ * when present, the labels are the branch's exact successors (cfg.c) */
+struct Targets {
+	uint32_t text;     /* atom: the annotation between `(*` and `*)`, quotes included */
+	uint32_t n;        /* labels */
+	uint32_t *label;   /* atoms of the labels, in the listed order */
 };
 
 enum InsFlag {
@@ -421,6 +431,7 @@ struct Fn {
 	uint32_t cval;
 	int in_ssa;        /* values and phis are valid */
 	Loc loc;           /* the function's label */
+	void *fe;          /* front-end notes (IR text: the SSA annotations, see frontend.h) */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -534,6 +545,8 @@ double now_seconds(void);               /* monotonic clock */
 
 /* diag.c */
 Src *src_new(const char *name, const char *text, size_t len); /* copies text */
+Src *src_take(const char *name, char *text, size_t len); /* keeps text: malloc'd, len + 1 bytes */
+void src_cold(Src *s);     /* the text will be read only for diagnostics: its memory may go */
 Src *src_read(const char *path, Diag *d); /* NULL after reporting on d */
 void src_free(Src *s);
 void src_linecol(const Src *s, uint32_t off, uint32_t *line, uint32_t *col); /* 1-based */
@@ -565,6 +578,10 @@ extern const OpInfo optab[NOp];
 int op_lookup(const char *name, size_t n);      /* Oxxx, or Ounknown */
 const char *op_name(int op);
 int op_slots(Fn *f, Ins *i);                    /* fills i->slot; -1 with a message if malformed */
+int op_slots_cmp(Fn *f, const Ins *i, unsigned *diff); /* what op_slots would give, compared with
+                                                   i->slot without allocating: -1 if it fails,
+                                                   else its slot count; *diff the first slot
+                                                   that differs */
 int op_check(Fn *f, Ins *i, Diag *d);           /* operand count and kinds per the table */
 
 /* fmt.c: one instruction or operand as SASS text, with SSA annotations when f->in_ssa */

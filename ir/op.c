@@ -110,11 +110,10 @@ op_name(int op)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Modifiers, read once per instruction.
+ * Modifiers, read once per instruction: by length and a few bytes, without string compares (this
+ * runs for every instruction, twice when the verifier checks the slots).
  */
 typedef struct {
-	const char *s[MaxMod]; /* modifier strings without the dot */
-	uint8_t n;             /* modifiers */
 	uint8_t e;             /* .E: 64-bit addresses */
 	uint8_t w64;           /* .64 */
 	uint8_t m32;           /* .32 */
@@ -136,58 +135,79 @@ typedef struct {
 	const char *shape;     /* first modifier that starts with a digit (mma shape), or NULL */
 } Mods;
 
-/* width in bits and kind of a type modifier; 0 if s is not a type */
-static int
-tybits(const char *s, int *isfloat)
-{
-	static const struct {
-		const char *name;  /* modifier */
-		uint8_t bits;      /* element width */
-		uint8_t fl;        /* float */
-	} ty[] = {
-		{"F16", 16, 1}, {"BF16", 16, 1}, {"F32", 32, 1}, {"TF32", 32, 1}, {"F64", 64, 1},
-		{"E4M3", 8, 1}, {"E5M2", 8, 1}, {"E2M1", 4, 1}, {"E3M2", 8, 1}, {"E2M3", 8, 1},
-		{"S4", 4, 0}, {"U4", 4, 0}, {"S8", 8, 0}, {"U8", 8, 0}, {"S16", 16, 0}, {"U16", 16, 0},
-		{"S32", 32, 0}, {"U32", 32, 0}, {"S64", 64, 0}, {"U64", 64, 0},
-	};
+#define IS(s, n, lit) ((n) == sizeof lit - 1 && memcmp((s), lit, sizeof lit - 1) == 0)
 
-	if (s[0] != 'F' && s[0] != 'B' && s[0] != 'T' && s[0] != 'E' && s[0] != 'S' && s[0] != 'U')
-		return 0;
-	for (size_t k = 0; k < sizeof ty / sizeof ty[0]; k++)
-		if (strcmp(s, ty[k].name) == 0) {
-			*isfloat = ty[k].fl;
-			return ty[k].bits;
+/* width in bits and kind of a type modifier s of n bytes: F16 BF16 F32 TF32 F64, the FP8/FP6/FP4
+ * E4M3 E5M2 E2M1 E3M2 E2M3, S4 U4 S8 U8 S16 U16 S32 U32 S64 U64; 0 if s is not a type */
+static int
+tybits(const char *s, size_t n, int *isfloat)
+{
+	int b;
+
+	switch (n) {
+	case 2:
+		if ((s[0] == 'S' || s[0] == 'U') && (s[1] == '4' || s[1] == '8')) {
+			*isfloat = 0;
+			return s[1] - '0';
 		}
-	return 0;
+		return 0;
+	case 3:
+		if (s[0] != 'F' && s[0] != 'S' && s[0] != 'U')
+			return 0;
+		b = s[1] == '1' && s[2] == '6' ? 16 : s[1] == '3' && s[2] == '2' ? 32 :
+		    s[1] == '6' && s[2] == '4' ? 64 : 0;
+		if (b)
+			*isfloat = s[0] == 'F';
+		return b;
+	case 4:
+		*isfloat = 1;
+		if (IS(s, n, "BF16"))
+			return 16;
+		if (IS(s, n, "TF32"))
+			return 32;
+		if (IS(s, n, "E2M1"))
+			return 4;
+		if (IS(s, n, "E4M3") || IS(s, n, "E5M2") || IS(s, n, "E3M2") || IS(s, n, "E2M3"))
+			return 8;
+		*isfloat = 0;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
-/* registers of memory data implied by one modifier, 0 if none */
+/* registers of memory data implied by one modifier: 64, 128, 256, F64, S64, U64, F32x2, F32x4,
+ * F16x4, BF16x4, F16x8, BF16x8; 0 if none */
 static int
-datawidth(const char *s)
+datawidth(const char *s, size_t n)
 {
-	static const struct {
-		const char *name;  /* modifier */
-		uint8_t n;         /* registers */
-	} dw[] = {
-		{"64", 2}, {"128", 4}, {"256", 8}, {"F64", 2}, {"S64", 2}, {"U64", 2},
-		{"F32x2", 2}, {"F32x4", 4}, {"F16x4", 2}, {"BF16x4", 2}, {"F16x8", 4}, {"BF16x8", 4},
-	};
-
-	for (size_t k = 0; k < sizeof dw / sizeof dw[0]; k++)
-		if (strcmp(s, dw[k].name) == 0)
-			return dw[k].n;
-	return 0;
+	switch (n) {
+	case 2:
+		return IS(s, n, "64") ? 2 : 0;
+	case 3:
+		if (IS(s, n, "128"))
+			return 4;
+		if (IS(s, n, "256"))
+			return 8;
+		return (s[0] == 'F' || s[0] == 'S' || s[0] == 'U') && s[1] == '6' && s[2] == '4' ? 2 : 0;
+	case 5:
+		return IS(s, n, "F32x2") || IS(s, n, "F16x4") ? 2 : IS(s, n, "F32x4") || IS(s, n, "F16x8") ? 4 : 0;
+	case 6:
+		return IS(s, n, "BF16x4") ? 2 : IS(s, n, "BF16x8") ? 4 : 0;
+	default:
+		return 0;
+	}
 }
 
 /* surface coordinate count or TMA dimension of a modifier such as 2D, 1D_ARRAY; 0 if none */
 static int
-dimof(const char *s)
+dimof(const char *s, size_t n)
 {
-	if (s[0] < '1' || s[0] > '5' || s[1] != 'D')
+	if (n < 2 || s[0] < '1' || s[0] > '5' || s[1] != 'D')
 		return 0;
-	if (s[2] == '\0' || strcmp(s + 2, "_BUFFER") == 0)
+	if (n == 2 || IS(s + 2, n - 2, "_BUFFER"))
 		return s[0] - '0';
-	if (strcmp(s + 2, "_ARRAY") == 0)
+	if (IS(s + 2, n - 2, "_ARRAY"))
 		return s[0] - '0' + 1;
 	return 0;
 }
@@ -200,73 +220,73 @@ space(Mods *m, char c)
 		m->space[m->space[0] ? 1 : 0] = c;
 }
 
-/* one modifier: a switch on its first letter keeps this to a few comparisons */
+/* one modifier s of n bytes: a switch on its first letter keeps this to a few comparisons */
 static void
-modone(Mods *m, const char *s)
+modone(Mods *m, const char *s, size_t n)
 {
 	int w, fl = 0;
 
 	if (s[0] >= '0' && s[0] <= '9') {
-		if ((w = dimof(s)))
+		if ((w = dimof(s, n)))
 			m->dims = (uint8_t)w;
-		else if (!s[1] && (s[0] == '2' || s[0] == '4'))
+		else if (n == 1 && (s[0] == '2' || s[0] == '4'))
 			m->cnt = (uint8_t)(s[0] - '0');
-		else if (strcmp(s, "64") == 0)
+		else if (IS(s, n, "64"))
 			m->w64 = 1, m->data = m->data > 2 ? m->data : 2;
-		else if (strcmp(s, "32") == 0)
+		else if (IS(s, n, "32"))
 			m->m32 = 1;
-		else if ((w = datawidth(s))) {
+		else if ((w = datawidth(s, n))) {
 			if (w > m->data)
 				m->data = (uint8_t)w;
-		} else if (!m->shape && strlen(s) >= 3)
+		} else if (!m->shape && n >= 3)
 			m->shape = s;
 		return;
 	}
 	switch (s[0]) {
 	case 'E':
-		if (!s[1]) {
+		if (n == 1) {
 			m->e = 1;
 			return;
 		}
-		if (strcmp(s, "EXCH") == 0) {
+		if (IS(s, n, "EXCH")) {
 			m->arrive = m->exch = 1;
 			return;
 		}
 		break;
 	case 'S':
-		if (!s[1]) {
+		if (n == 1) {
 			space(m, 'S');
 			return;
 		}
-		if (strcmp(s, "SP") == 0) {
+		if (IS(s, n, "SP")) {
 			m->sp = 1;
 			return;
 		}
 		break;
 	case 'G':
-		if (!s[1])
+		if (n == 1)
 			space(m, 'G');
 		return;
 	case 'U':
-		if (strcmp(s, "U64") == 0)
+		if (IS(s, n, "U64"))
 			m->u64 = 1;
 		break;
 	case 'W':
-		if (strcmp(s, "WIDE") == 0)
+		if (IS(s, n, "WIDE"))
 			m->wide = 1;
 		return;
 	case 'H':
-		if (strcmp(s, "HI") == 0)
+		if (IS(s, n, "HI"))
 			m->hi = 1;
 		return;
 	case 'C':
-		if (strcmp(s, "CAS") == 0 || strcmp(s, "CAST") == 0)
+		if (IS(s, n, "CAS") || IS(s, n, "CAST"))
 			m->cas = 1;
-		else if (strcmp(s, "CLEAR") == 0)
+		else if (IS(s, n, "CLEAR"))
 			m->clear = 1;
 		return;
 	case 'A':
-		if (strncmp(s, "ARRIVE", 6) == 0)
+		if (n >= 6 && memcmp(s, "ARRIVE", 6) == 0)
 			m->arrive = 1;
 		return;
 	case 'F': case 'B': case 'T':
@@ -275,11 +295,11 @@ modone(Mods *m, const char *s)
 		return;
 	}
 	/* E, S, U, F, B, T: a type, a vector type, or nothing we use */
-	if ((w = tybits(s, &fl)) && m->nty < 4) {
+	if ((w = tybits(s, n, &fl)) && m->nty < 4) {
 		m->tybits[m->nty] = (uint8_t)w;
 		m->tyfloat[m->nty++] = (uint8_t)fl;
 	}
-	if ((w = datawidth(s)) > m->data)
+	if ((w = datawidth(s, n)) > m->data)
 		m->data = (uint8_t)w;
 }
 
@@ -291,10 +311,9 @@ modscan(const Module *mod, const Ins *i, Mods *m)
 	memset(m, 0, sizeof *m);
 	m->data = 1;
 	m->cnt = 1;
-	m->n = (uint8_t)n;
 	for (unsigned k = 0; k < n; k++) {
-		m->s[k] = mstr(mod, i->mod[k]);
-		modone(m, m->s[k]);
+		uint32_t x = i->mod[k];
+		modone(m, atomstr(mod->atoms, x), atomlen(mod->atoms, x));
 	}
 }
 
@@ -936,12 +955,10 @@ analyse(const Fn *f, const Ins *i, A *a)
 	return 0;
 }
 
-/* suffix of register field fl of operand o, "" if none */
-static const char *
-sfx(const A *a, const Opnd *o, unsigned fl)
-{
-	return o->sfx[fl] ? mstr(a->mod, o->sfx[fl]) : "";
-}
+/* the suffix of register field fl of operand o is lit ("64") */
+#define SFXIS(a, o, fl, lit) \
+	((o)->sfx[fl] && IS(atomstr((a)->mod->atoms, (o)->sfx[fl]), \
+	                    atomlen((a)->mod->atoms, (o)->sfx[fl]), lit))
 
 /* the fields of a memory operand (docs/opcodes.md, "Addresses"): desc[URx] is a 64-bit pair;
  * R.64 is a pair; in a .E access an R base without .U32 is a pair, and a UR is the 64-bit base
@@ -964,8 +981,7 @@ memuse(A *a, unsigned k)
 		else if (fl == 2)
 			n = 2;
 		else if (fl == 0 && c == RR) {
-			const char *s = sfx(a, o, 0);
-			if (strcmp(s, "64") == 0 || (a->esp[k] && strcmp(s, "U32") != 0))
+			if (SFXIS(a, o, 0, "64") || (a->esp[k] && !SFXIS(a, o, 0, "U32")))
 				n = 2;
 			wide0 = n == 2 && !reg_isconst(r);
 		} else if (c == RUR && a->esp[k] && !wide0)
@@ -998,7 +1014,7 @@ hiddendesc(A *a, unsigned k)
 	unsigned bit = descbit((int)(a->oi - optab));
 
 	if (!bit || a->mod->sm <= 0 || a->mod->sm >= 90 || !a->esp[k] || (o->flags & FDesc) ||
-	    RCLS(o->r[2]) != RNone || RCLS(o->r[0]) != RR || strcmp(sfx(a, o, 0), "64") != 0 ||
+	    RCLS(o->r[2]) != RNone || RCLS(o->r[0]) != RR || !SFXIS(a, o, 0, "64") ||
 	    i->nenc < bit / 64 + 1)
 		return;
 	put(a, SUse, k, FieldImplicit, REG(RUR, (unsigned)(i->enc[bit / 64] >> (bit % 64)) & 0x3f), 2);
@@ -1008,7 +1024,7 @@ hiddendesc(A *a, unsigned k)
 static unsigned
 regw(const A *a, const Opnd *o, unsigned w)
 {
-	return w < 2 && o->sfx[0] && strcmp(sfx(a, o, 0), "64") == 0 ? 2 : w;
+	return w < 2 && SFXIS(a, o, 0, "64") ? 2 : w;
 }
 
 /* the slots: defs (each followed by its SOld when conditional), uses, the guard */
@@ -1027,7 +1043,7 @@ emit(A *a)
 		if ((a->role[k] & RDef) && o->kind == OReg)
 			put(a, SDef, k, 0, o->r[0], regw(a, o, a->w[k]));
 	}
-	for (unsigned p = 0; p < np; p++)
+	for (unsigned p = 0; a->idef && p < np; p++)
 		if (a->idef >> p & 1)
 			put(a, SDef, a->iopnd, FieldImplicit, REG(a->icls, p), 1);
 	for (unsigned k = 0; k < i->nopnd; k++) {
@@ -1050,7 +1066,7 @@ emit(A *a)
 			break;
 		}
 	}
-	for (unsigned p = 0; p < np; p++)
+	for (unsigned p = 0; a->iuse && p < np; p++)
 		if (a->iuse >> p & 1)
 			put(a, SUse, a->iopnd, FieldImplicit, REG(a->icls, p), 1);
 	if (i->guarded && i->guard.kind == OReg)
@@ -1075,9 +1091,10 @@ op_slots(Fn *f, Ins *i)
 		nv += a.def[k].n;
 	for (unsigned k = 0; k < a.nuse; k++)
 		nv += a.use[k].n;
-	/* at least one slot's room, so that a computed instruction never has slot == NULL */
-	s = arena_alloc(f->mod->arena, (n ? n : 1) * sizeof *s);
-	v = arena_alloc(f->mod->arena, (nv ? nv : 1) * sizeof *v);
+	/* at least one slot's room, so that a computed instruction never has slot == NULL; the
+	 * value arrays follow the slots in the same block */
+	s = arena_alloc(f->mod->arena, (n ? n : 1) * sizeof *s + (nv ? nv : 1) * sizeof *v);
+	v = (uint32_t *)(s + (n ? n : 1));
 	memcpy(s, a.def, a.ndef * sizeof *s);
 	memcpy(s + a.ndef, a.use, a.nuse * sizeof *s);
 	for (unsigned k = 0; k < n; k++) {
@@ -1087,6 +1104,28 @@ op_slots(Fn *f, Ins *i)
 	i->slot = s;
 	i->nslot = (uint8_t)n;
 	return 0;
+}
+
+int
+op_slots_cmp(Fn *f, const Ins *i, unsigned *diff)
+{
+	A a;
+	unsigned n, k;
+
+	if (!i || analyse(f, i, &a) < 0)
+		return -1;
+	emit(&a);
+	if (a.over)
+		return -1;
+	n = a.ndef + a.nuse;
+	for (k = 0; k < n && k < i->nslot; k++) {
+		const Slot *x = &i->slot[k], *y = k < a.ndef ? &a.def[k] : &a.use[k - a.ndef];
+		if (x->kind != y->kind || x->opnd != y->opnd || x->field != y->field || x->n != y->n ||
+		    x->reg != y->reg)
+			break;
+	}
+	*diff = k;
+	return (int)n;
 }
 
 int

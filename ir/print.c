@@ -220,6 +220,11 @@ guardlen(const Ins *i, const char *t)
 static void
 texts_fn(Texts *T, const Fn *f, int ssa)
 {
+	if (!T->buf) {     /* never offset a null pointer, even by 0 */
+		T->cap = 4096;
+		T->buf = xmalloc(T->cap);
+	}
+	vgrow(&T->off, &T->cn, T->n + f->nins + 1, sizeof *T->off);
 	for (uint32_t k = 0; k < f->nins; k++) {
 		const Ins *i = &f->ins[k];
 		int n;
@@ -231,58 +236,116 @@ texts_fn(Texts *T, const Fn *f, int ssa)
 			T->cap = T->cap * 2 + (size_t)n + 4096;
 			T->buf = xrealloc(T->buf, T->cap);
 		}
-		vgrow(&T->off, &T->cn, T->n + 1, sizeof *T->off);
 		T->off[T->n++] = (uint32_t)T->len;
-		n -= guardlen(i, T->buf + T->len);
-		if (i->nenc && n > T->width)
-			T->width = n;
-		T->len += strlen(T->buf + T->len) + 1;
+		if (i->nenc && n - guardlen(i, T->buf + T->len) > T->width)
+			T->width = n - guardlen(i, T->buf + T->len);
+		T->len += (size_t)n + 1;
+		if (T->cap - T->len < 1024) {     /* room for the next one, usually */
+			T->cap = T->cap * 2;
+			T->buf = xrealloc(T->buf, T->cap);
+		}
 	}
 }
 
-/* an encoding comment and a newline, by hand */
+/* the 16 hex digits of v at p, most significant first */
 static void
-wenc(W *w, uint64_t e)
+hex16(char *p, uint64_t v)
 {
-	char b[25] = "/* 0x0000000000000000 */\n";
-
-	for (int k = 20; k >= 5; k--, e >>= 4)
-		b[k] = "0123456789abcdef"[e & 15];
-	wput(w, b, 25);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (int h = 0; h < 2; h++) {
+		/* nibble j of the half into byte 7 - j, then each to its digit (SWAR) */
+		uint64_t t = (uint32_t)(h ? v : v >> 32);
+		t = (t | t << 16) & 0x0000ffff0000ffffull;
+		t = (t | t << 8) & 0x00ff00ff00ff00ffull;
+		t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full;
+		t = __builtin_bswap64(t);
+		t += 0x3030303030303030ull + (((t + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull) * 0x27;
+		memcpy(p + 8 * h, &t, 8);
+	}
+#else
+	for (int k = 15; k >= 0; k--, v >>= 4)
+		p[k] = "0123456789abcdef"[v & 15];
+#endif
 }
 
+/* an encoding comment and a newline at p; returns the end */
+static char *
+penc(char *p, uint64_t e)
+{
+	memcpy(p, "/* 0x", 5);
+	hex16(p + 5, e);
+	memcpy(p + 21, " */\n", 4);
+	return p + 25;
+}
+
+static char *
+pspaces(char *p, int n)
+{
+	if (n > 0) {
+		memset(p, ' ', (size_t)n);
+		p += n;
+	}
+	return p;
+}
+
+/* one instruction line (and the second encoding line), written straight into the buffer */
 static void
 wins(W *w, Texts *T, const Ins *i, uint32_t k)
 {
 	uint32_t at = T->off[T->next], end = T->next + 1 < T->n ? T->off[T->next + 1] : (uint32_t)T->len;
 	uint32_t len = end - at - 1;
 	const char *t = T->buf + at;
-	int g = guardlen(i, t);
-	char a[24] = "        /*0000*/";
+	int g = guardlen(i, t), n = 4, pad = T->width + 2 - ((int)len - g);
 	uint64_t addr = 16 * (uint64_t)k;
-	int n = 4;
+	size_t need = 32 + OpCol + len + (size_t)(pad > 0 ? pad : 0) + 25 + OpCol + (size_t)T->width + 27;
+	char a[16], *p;
 
+	T->next++;
+	if (need > sizeof w->buf) {       /* a huge line (IR text): in pieces */
+		char b[64];
+		p = b;
+		memcpy(p, "        /*", 10);
+		hex16(a, addr);
+		while (n < 16 && (addr >> (4 * n)))
+			n++;
+		memcpy(p + 10, a + 16 - n, (size_t)n);
+		memcpy(p + 10 + n, "*/", 2);
+		wput(w, b, (size_t)(12 + n));
+		wspaces(w, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
+		wput(w, t, len);
+		if (i->nenc) {
+			wspaces(w, pad);
+			wput(w, b, (size_t)(penc(b, i->enc[0]) - b));
+		} else {
+			wstr(w, "\n");
+		}
+		if (i->nenc > 1) {
+			wspaces(w, OpCol + T->width + 2);
+			wput(w, b, (size_t)(penc(b, i->enc[1]) - b));
+		}
+		return;
+	}
+	if (w->n + need > sizeof w->buf)
+		wflush(w);
+	p = w->buf + w->n;
 	/* the offset: at least 4 hex digits */
+	memcpy(p, "        /*", 10);
+	hex16(a, addr);
 	while (n < 16 && (addr >> (4 * n)))
 		n++;
-	for (int d = 0; d < n; d++)
-		a[10 + d] = "0123456789abcdef"[(addr >> (4 * (n - 1 - d))) & 15];
-	a[10 + n] = '*';
-	a[11 + n] = '/';
-	wput(w, a, (size_t)(12 + n));
-	wspaces(w, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
-	T->next++;
-	wput(w, t, len);
+	memcpy(p + 10, a + 16 - n, (size_t)n);
+	memcpy(p + 10 + n, "*/", 2);
+	p = pspaces(p + 12 + n, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
+	memcpy(p, t, len);
+	p += len;
 	if (i->nenc) {
-		wspaces(w, T->width + 2 - ((int)len - g));
-		wenc(w, i->enc[0]);
+		p = penc(pspaces(p, pad), i->enc[0]);
 	} else {
-		wstr(w, "\n");
+		*p++ = '\n';
 	}
-	if (i->nenc > 1) {
-		wspaces(w, OpCol + T->width + 2);
-		wenc(w, i->enc[1]);
-	}
+	if (i->nenc > 1)
+		p = penc(pspaces(p, OpCol + T->width + 2), i->enc[1]);
+	w->n = (size_t)(p - w->buf);
 }
 
 static void
@@ -318,16 +381,26 @@ wblock(W *w, const Fn *f, const Blk *b)
 			wphi(w, f, b, p);
 }
 
+/* a label line */
+static void
+wlabel(W *w, const Module *m, uint32_t a)
+{
+	wput(w, atomstr(m->atoms, a), atomlen(m->atoms, a));
+	wput(w, ":\n", 2);
+}
+
 static void
 wlabels(W *w, const Fn *f, uint32_t k, int labels)
 {
 	if (!labels)
 		return;
 	if (k < f->nins && f->ins[k].label)
-		wfmt(w, "%s:\n", mstr(f->mod, f->ins[k].label));
+		wlabel(w, f->mod, f->ins[k].label);
+	if (!(k < f->nins && (f->ins[k].flags & IExtraLabel)))
+		return;
 	for (uint32_t j = 0; j < f->nxlabel; j++)
 		if (f->xlabel[2 * j] == k)
-			wfmt(w, "%s:\n", mstr(f->mod, f->xlabel[2 * j + 1]));
+			wlabel(w, f->mod, f->xlabel[2 * j + 1]);
 }
 
 /* the code of f, with the items found between instructions (in order of Item.off); ir adds

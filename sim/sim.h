@@ -41,6 +41,14 @@ enum {
 	CBankSize = 65536,     /* bytes per constant bank */
 };
 
+/* The device address space (docs/sim.md): global allocations from SimGlobalBase upwards; the
+ * generic windows of shared and local memory (4 GiB each) that the driver publishes in
+ * c[0x0][0x18] and c[0x0][0x20] and SR_SWINHI returns the top half of. */
+#define SimGlobalBase 0x00007f0000000000ull
+#define SimSharedWindow 0x00007e0000000000ull
+#define SimLocalWindow 0x00007d0000000000ull
+#define SimWindowSize 0x0000000100000000ull
+
 /* ---------------------------------------------------------------------------------------------
  * Decoded operands.
  */
@@ -52,25 +60,27 @@ enum DOpKind {
 	DUP,                   /* uniform predicate UP<reg> (UPT = 7) */
 	DB,                    /* convergence barrier B<reg> */
 	DImm,                  /* immediate: imm (integer bits; a float immediate is its bit pattern) */
-	DCBank,                /* c[bank][reg + imm] (reg: R index register or 255) or cx[ureg][...] */
+	DCBank,                /* c[bank][reg + ureg + imm] (reg: R index register or 255) */
 	DMem,                  /* [reg(.64) + ureg + imm], desc[udesc] */
 	DSReg,                 /* special register: imm = SReg* code (sim/sreg.c) */
 	DLabel,                /* branch target: imm = instruction index */
 	DSbSet,                /* scoreboard set (DEPBAR): imm = mask */
 	DV,                    /* FIBER: absolute vector register V<reg> */
+	DExpr,                 /* other operand text (PR, UPR, 2D, ARRAY_2D): imm = its atom */
 };
 
 enum DOpFlag {
 	DFNeg = 1 << 0,        /* -x (integer or float negate, per family) */
 	DFAbs = 1 << 1,        /* |x| */
 	DFNot = 1 << 2,        /* ~x bitwise or !p */
-	DFWide = 1 << 3,       /* DMem: base register is 64-bit (R2.64) */
+	DFWide = 1 << 3,       /* .64 suffix: DR pair, DMem 64-bit base register (R2.64) */
 	DFUreg = 1 << 4,       /* DMem/DCBank: ureg field is present */
-	DFCx = 1 << 5,         /* DCBank: bank taken from ureg (cx[URx]) */
+	DFCx = 1 << 5,         /* DCBank: cx[URx] form (dop_from rejects it for now) */
 	DFReuse = 1 << 6,      /* operand reuse cache hint (timing only) */
 	DFDesc = 1 << 7,       /* DMem: desc[UR] prefix (memory descriptor; ignored functionally) */
 	DFFimm = 1 << 8,       /* DImm from a float literal: imm = its binary32 bits; the exact value
 	                          (for FP64/FP16 forms) is DIns.ir->opnd[k].fimm */
+	DFUWide = 1 << 9,      /* DMem: the UR term is a 64-bit pair ([UR4.64]) */
 };
 
 /* half selectors of HADD2/HFMA2 operands and the like (R2.H0_H0, R2.H1, R3.F32) */
@@ -84,15 +94,15 @@ enum DSel {
  *                        sel = suffix (.H1, .F32, .X4); DFWide for .64
  *   DImm                 imm = value: integers sign-extended as written (-0x1 is -1), float
  *                        literals as binary32 bits with DFFimm
- *   DCBank               bank = N of c[N] (or DFCx: bank read from UR udesc at run time);
- *                        reg = R index register (255 none); ureg = UR index (63 none, DFUreg);
- *                        imm = byte offset
+ *   DCBank               bank = N of c[N]; reg = R index register (255 none); ureg = UR
+ *                        index (63 none, DFUreg); imm = byte offset
  *   DMem                 reg = R base (255 none; DFWide when .64; sel .X4/.U32); ureg = UR
  *                        term (63 none, DFUreg); udesc = desc[UR] (DFDesc); imm = offset
  *   DSReg                imm = SReg code (below)
  *   DLabel               imm = instruction index of the target (a listing's byte address is
  *                        resolved at decode time); reg = 0
- *   DSbSet               imm = bit mask
+ *   DExpr                imm = atom of the text (mstr(fn->mod, imm)); no value
+ *   DSbSet               imm = bit mask ({5,4}); SBn and gsb0 names: reg = n, imm = 1 << n
  * Modifiers -x, |x|, ~x, !p are recorded as flags and NOT applied by sim_src: a family applies
  * DFNeg/DFAbs/DFNot itself (integer or float negation differ). sim_pred applies DFNot.
  */
@@ -172,8 +182,9 @@ struct Prog {
 	Fn *fn;                /* the kernel */
 	const char *name;      /* its symbol */
 	int sm;                /* architecture it was decoded for */
-	DIns *ins;             /* decoded instructions, one per Fn.ins, plus a final EXIT guard */
-	uint32_t nins;         /* Fn.nins (ins[nins] exists: an implicit EXIT for falling off) */
+	DIns *ins;             /* decoded instructions, one per Fn.ins, and ins[nins]: a guard that
+	                          faults when a thread runs past the last instruction */
+	uint32_t nins;         /* Fn.nins */
 	uint32_t *addr_to_pc;  /* byte address / 16 -> instruction index (RET, BRX); UINT32_MAX
 	                          for an address inside no instruction */
 	uint32_t naddr;
@@ -211,6 +222,7 @@ typedef struct SimTab {
 struct Warp {
 	uint32_t id;           /* warp index within the CTA */
 	uint32_t uni;          /* 1: every runnable lane is at upc (pc[] stale for them) */
+	uint32_t dirty;        /* lanes of this warp were woken during its own step */
 	uint32_t upc;          /* the common PC while uni */
 	uint32_t rbase;        /* first vector register of its window in Sm.rf */
 	uint32_t nreg;         /* registers in the window */
@@ -225,12 +237,14 @@ struct Warp {
 	uint32_t wait_bsync;   /* lanes blocked at a BSYNC (union of bwait) */
 	uint32_t wait_warpsync; /* lanes blocked at a WARPSYNC */
 	uint32_t wsmask[WarpSize]; /* WARPSYNC: the mask each waiting lane named */
-	uint32_t wait_bar;     /* lanes blocked at BAR.SYNC */
-	uint32_t bar_id;       /* barrier number it waits on */
+	uint32_t wait_bar;     /* lanes blocked at BAR.SYNC / BAR.RED */
+	uint8_t bar_of[WarpSize]; /* barrier number each such lane waits on */
+	uint32_t bar_result;   /* B2R.RESULT: result of the last BAR.RED this warp took part in */
+	uint32_t cga_arv[WarpSize]; /* UCGABAR_ARV: cluster barrier phase each lane arrived in + 1 */
+	uint32_t last_pc;      /* PC issued last (ITS round-robin fallback) */
 	uint32_t tid[WarpSize][3]; /* thread index of each lane */
 	uint64_t ninstr;       /* warp instructions executed */
-	uint64_t spin;         /* consecutive issues without a change of the runnable PC set (ITS
-	                          fairness, warp.c) */
+	uint64_t spin;         /* consecutive issues while split (ITS fairness, warp.c) */
 };
 
 struct Cta {
@@ -244,7 +258,10 @@ struct Cta {
 	uint32_t lsize;        /* bytes of local memory per thread */
 	uint32_t bar_arrived[16]; /* BAR: threads arrived per barrier */
 	uint32_t bar_expect[16];  /* BAR: threads expected per barrier (0: all non-exited) */
-	uint32_t bar_red[16];  /* BAR.RED: popcount / and / or accumulated */
+	uint32_t bar_red[16];  /* BAR.RED: threads whose predicate was true */
+	uint8_t bar_op[16];    /* BAR.RED: 0 none, 1 POPC, 2 AND, 3 OR */
+	uint32_t cga_arrived;  /* UCGABAR_ARV: threads arrived in the current phase */
+	uint32_t cga_phase;    /* cluster barrier phases completed (a CTA is its own cluster) */
 	uint32_t nexited;      /* threads that have exited */
 };
 
@@ -262,6 +279,7 @@ struct Alloc {
 	uint8_t *data;         /* host copy */
 	uint32_t id;           /* for messages */
 	int freed;             /* use after free is a fault */
+	const char *name;      /* module-scope variable(s) it holds, or NULL for gpu_malloc */
 };
 
 enum SimFaultKind {
@@ -299,6 +317,9 @@ struct Exec {
 	uint32_t active;       /* lanes at this PC that run it (before the guard) */
 	uint32_t next_pc_set;  /* lanes whose next PC the instruction set itself (branches, exits,
 	                          waits): sim_step does not advance them */
+	uint32_t jump;         /* sim_set_pc of every active lane of a converged warp: the target,
+	                          kept here instead of in each lane's pc (fast path) */
+	uint32_t jumped;       /* jump is valid */
 	SimFault *fault;       /* set by sim_fault; execution stops after the instruction */
 	const uint8_t *cbank[NumCBanks]; /* constant banks of this launch (bank 0: driver's) */
 	uint32_t cbank_size[NumCBanks];  /* bytes of each (reads past the end return 0) */
@@ -318,7 +339,17 @@ enum StepResult {
 	StepFault,             /* the instruction faulted: x->fault is filled */
 };
 
-/* Register access: the window of warp w in the SM register file. RZ reads 0, writes vanish. */
+/* population count without a libgcc call (the build does not assume -mpopcnt) */
+static inline unsigned
+sim_popc(uint32_t v)
+{
+	v = v - ((v >> 1) & 0x55555555u);
+	v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* Register access: the window of warp w in the SM register file. Only for a real register:
+ * RZ (255) lies outside the window, use sim_src/sim_dst for operands that may be RZ. */
 static inline uint32_t *
 sim_reg(Exec *x, unsigned r)
 {
@@ -339,11 +370,24 @@ int sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst); /* first ndst 
 int sim_unsupported(DecodeCtx *c, const Ins *i);   /* "unsupported instruction 'OP.MODS'", -1 */
 int sim_hasmod(const DecodeCtx *c, const Ins *i, const char *mod); /* modifier present */
 int sim_sreg_code(const char *name);               /* SR_TID.X -> SRTidX; -1 unknown (sreg.c) */
-uint32_t *sim_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize]); /* 32 lane values */
+uint32_t *sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize]); /* sim_src, not a plain
+                                                                        register */
 uint64_t sim_src64(Exec *x, const DOp *o, unsigned lane); /* .64 register pair or immediate */
+uint64_t sim_addr(Exec *x, const DOp *o, unsigned lane); /* DMem: register (.64 pair, .X4 scale,
+                                   else 32-bit zero-extended) + UR term + offset */
 void sim_dst(Exec *x, const DOp *o, const uint32_t v[WarpSize], uint32_t mask);
 void sim_dst_pred(Exec *x, const DOp *o, uint32_t lanes_true, uint32_t mask);
 uint32_t sim_pred(Exec *x, const DOp *o);          /* lane mask of a P/UP source (with !) */
+
+/* 32 lane values of a source operand, read-only: the register itself, a shared zero array for
+ * RZ, or tmp filled (immediates, UR, constant banks, special registers) */
+static inline uint32_t *
+sim_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
+{
+	if (o->kind == DR && o->reg != RegRZ)
+		return sim_reg(x, o->reg);
+	return sim_src_slow(x, o, tmp);
+}
 
 /* families register their decoders: exec_int.c, exec_float.c, exec_half.c, exec_conv.c,
  * exec_uniform.c, exec_mem.c, exec_warp.c, exec_tensor.c, exec_ctrl.c */
@@ -364,7 +408,16 @@ void sim_conv_check(Exec *x);                      /* release BSYNC/WARPSYNC wai
                                                       condition now holds (after exits, BREAK) */
 void sim_set_pc(Exec *x, uint32_t lanes, uint32_t pc); /* branch: next PC of lanes (sets
                                                       next_pc_set) */
+void sim_hold(Exec *x, uint32_t lanes);           /* lanes wait at this instruction (their pc
+                                                      stays; the caller sets their wait bits) */
 void sim_exit_lanes(Exec *x, uint32_t lanes);      /* threads end (EXIT, KILL) */
+void sim_wake(Exec *x, Warp *w, uint32_t lanes);   /* waiting lanes (wait bits cleared) go on
+                                                      after the instruction they waited at */
+void sim_bsync(Exec *x, unsigned b, uint32_t lanes); /* BSYNC Bb */
+void sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes); /* WARPSYNC */
+
+/* exec_ctrl.c */
+void sim_bar_check(Exec *x);                       /* release CTA barriers now complete */
 
 /* sreg.c */
 uint32_t sim_sreg(Exec *x, int code, unsigned lane); /* value of a special register */
@@ -409,9 +462,24 @@ SimModule *sim_module_load(Gpu *g, Module *m, Diag *d); /* decodes every kernel,
                                                            module-scope data; NULL after errors */
 void sim_module_free(SimModule *sm);
 const Prog *sim_module_kernel(const SimModule *sm, const char *name); /* NULL if absent */
+int sim_module_symbol(const SimModule *sm, const char *name, uint64_t *addr); /* device address
+                                                      of a module-scope variable; -1 if none */
 int sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
                SimFault *fault);  /* 0, or -1 with fault filled (one line, named kind) */
 const char *sim_fault_name(int kind);              /* "out-of-bounds access", ... */
+
+/* The device, private to gpu.c and mem.c (the runtime uses the functions above). */
+struct Gpu {
+	SimConfig cfg;         /* configuration */
+	Alloc **alloc;         /* allocations sorted by base (bump allocation keeps them sorted);
+	                          freed ones stay, data released, for use-after-free reports */
+	uint32_t nalloc;
+	uint32_t calloc;       /* allocated entries of alloc */
+	uint64_t next_base;    /* next free device address */
+	uint64_t bytes;        /* live bytes allocated */
+	Alloc *last;           /* last allocation hit (cache) */
+	Sm sm;                 /* the SM the functional driver runs CTAs on */
+};
 
 /* fault.c */
 void sim_fault(Exec *x, int kind, unsigned lane, const char *fmt, ...)

@@ -84,6 +84,8 @@ static const struct {
 	{ "HGMMA.64x16x16.F32 R24, gdesc[UR4], RZ, !UPT, gsb0 ;",
 	  { TOK_WORD, TOK_WORD, ',', TOK_WORD, '[', TOK_WORD, ']', ',', TOK_WORD, ',', '!', TOK_WORD } },
 	{ "/* a comment */ NOP; // another", { TOK_WORD, ';', TOK_NL, 0 } },
+	{ "BRX R6 -0x150 (*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*);",
+	  { TOK_WORD, TOK_WORD, '-', TOK_HEX, TOK_TARGETS, ';', TOK_NL, 0 } },
 };
 
 START_TEST(test_lex_kinds)
@@ -144,6 +146,47 @@ START_TEST(test_lex_instruction_line)
 }
 END_TEST
 
+/* in a text section the same line is read at once (fastline.c): one token, the instruction
+ * built */
+START_TEST(test_lex_fast_line)
+{
+	static const char text[] =
+		"        /*0040*/                   @!P1 SHF.R.U32.HI R7, RZ, 0x5, c[0x0][0x160] ;"
+		"                                      /* 0x00000005ff077819 */\n"
+		"                                                                                   "
+		"                    /* 0x000fe20000011606 */\n"
+		"        /*0050*/                   MOV R1, R2<3> ;\n";
+	Lx l;
+	SASS_YYSTYPE v;
+	Loc loc;
+	Section *s;
+	Fn *f;
+
+	lx_open(&l, text, strlen(text));
+	s = section_add(l.cx.m, mintern(l.cx.m, ".text.k"));
+	s->kind = SecText;
+	f = fn_new(l.cx.m, mintern(l.cx.m, "k"));
+	f->text = s;
+	s->fn = f;
+	l.cx.sec = s;
+	l.cx.fn = f;
+	ck_assert_int_eq(lx_next(&l, &v, &loc), TOK_INSLINE);
+	ck_assert_uint_eq(loc.start, 8);
+	ck_assert_int_eq(f->nins, 1);
+	ck_assert_int_eq(f->ins[0].addr, 0x40);
+	ck_assert_int_eq(f->ins[0].nopnd, 4);
+	ck_assert_int_eq(f->ins[0].guarded, 1);
+	ck_assert_int_eq(f->ins[0].nenc, 2);
+	ck_assert_uint_eq(f->ins[0].enc[1], 0x000fe20000011606ull);
+	/* an IR annotation: left to the grammar */
+	ck_assert_int_eq(lx_next(&l, &v, &loc), TOK_ADDR);
+	ck_assert_int_eq(lx_next(&l, &v, &loc), TOK_WORD);
+	ck_assert_int_eq(f->nins, 1);
+	ck_assert_int_eq(l.d.nerr, 0);
+	lx_close(&l);
+}
+END_TEST
+
 START_TEST(test_lex_numbers)
 {
 	static const char text[] = "0xffffffffffffffff 0x0 18446744073709551615 `(_Z3foov)";
@@ -182,6 +225,7 @@ static const struct {
 	E("MOV R1, 99999999999999999999 ;", "t.sass:1:9: error: number too large (more than 64 bits)"),
 	E("MOV R1, # ;", "t.sass:1:9: error: stray '#' in input"),
 	E("\xff", "t.sass:1:1: error: stray byte 0xff in input"),
+	E("BRX R6 (*\"BRANCH_TARGETS .L_x_1\" ;", "t.sass:1:8: error: unterminated '(*' annotation"),
 #undef E
 };
 
@@ -213,6 +257,7 @@ lex_suite(void)
 	tcase_add_loop_test(tc, test_lex_kinds, 0, sizeof kinds / sizeof kinds[0]);
 	tcase_add_test(tc, test_lex_instruction_line);
 	tcase_add_test(tc, test_lex_numbers);
+	tcase_add_test(tc, test_lex_fast_line);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Errors");
 	tcase_add_loop_test(tc, test_lex_errors, 0, sizeof errs / sizeof errs[0]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "parse.h"
 
 static Module *
 parse_text(const char *text, Diag *d, Src **src)
@@ -136,6 +137,23 @@ static const struct {
 	{ "ISETP.NE.AND P0, PT, R2, UR4, PT ;", 3, OReg, UR(4), 0, 0, "", 0, 0, 0, "" },
 	{ "VOTEU.ANY UR4, UPT, PT ;", 1, OReg, REG(RUP, RegUPT), 0, 0, "", 0, 0, 0, "" },
 	{ "PLOP3.LUT P0, PT, P0, P1, PT, 0xe0, 0x0 ;", 2, OReg, P(0), 0, 0, "", 0, 0, 0, "" },
+	/* nvcc 13: a selector after the bars, and after a .reuse there */
+	{ "HSETP2.GEU.AND P1, PT, |R20|.reuse.H0_H0, 8.5e-06, 8.5e-06, PT ;", 2, OReg, R(20), 0, 0,
+	  "H0_H0", FAbs | FReuse | FSpell1, 0, 0, "" },
+	{ "HSETP2.GT.AND P0, PT, |R20|.H0_H0, RZ.H0_H0, PT ;", 2, OReg, R(20), 0, 0, "H0_H0",
+	  FAbs | FSpell1, 0, 0, "" },
+	{ "HSETP2.GT.AND P0, PT, |R20.H1_H1|, RZ.H0_H0, PT ;", 2, OReg, R(20), 0, 0, "H1_H1", FAbs,
+	  0, 0, "" },
+	/* nvcc 13 wgmma: a transposed operand, gdesc[UR].tnspA/.tnspB (the suffix in sfx[0]) */
+	{ "HGMMA.64x32x16.F16 R88, gdesc[UR8].tnspB, R88, gsb0 ;", 1, OMem, 0, 0, UR(8), "tnspB",
+	  FDesc | FSpell2, 0, 0, "" },
+	{ "HGMMA.64x16x16.F32.BF16 R24, R32, gdesc[UR8].tnspA, R24, gsb0 ;", 2, OMem, 0, 0, UR(8),
+	  "tnspA", FDesc | FSpell2, 0, 0, "" },
+	/* a symbol of the toolchain, not a label: kept, address -1 */
+	{ "UMOV UR5, `(.nv.unified.texrefDescSize) ;", 1, OLabel, 0, 0, 0, "", 0, -1, 0,
+	  ".nv.unified.texrefDescSize" },
+	{ "BRX R6 -0x150 (*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*);", 1, OImm, 0, 0, 0, "", FHex | FSpell0,
+	  -0x150, 0, "" },
 };
 
 START_TEST(test_parse_operand)
@@ -276,6 +294,291 @@ START_TEST(test_parse_labels_and_subroutines)
 	ck_assert_int_eq(f->ins[2].opnd[1].imm, 0);      /* `(k): the function's own address */
 	module_free(m);
 	src_free(src);
+}
+END_TEST
+
+/* nvdisasm's branch-target list after an indirect branch: kept with the instruction, checked
+ * against the labels, and used by the CFG as the exact successors */
+START_TEST(test_parse_branch_targets)
+{
+	static const char text[] =
+		"\t.section\t.text.k,\"ax\",@progbits\n"
+		"k:\n"
+		"        /*0000*/                   BRX R6 -0x10                  "
+		"(*\"BRANCH_TARGETS .L_x_2,.L_x_1\"*);         /* 0xfffffff006007949 */\n"
+		"                                                           /* 0x000fea000383ffff */\n"
+		".L_x_1:\n"
+		"        /*0010*/                   EXIT ;\n"
+		".L_x_9:\n"
+		"        /*0020*/                   NOP ;\n"
+		".L_x_2:\n"
+		"        /*0030*/                   EXIT ;\n";
+	Src *src;
+	Diag d;
+	Module *m = parse_text(text, &d, &src);
+	Fn *f;
+	const Ins *i;
+	const Targets *t;
+
+	ck_assert_ptr_nonnull(m);
+	f = m->fn[0];
+	i = &f->ins[0];
+	ck_assert_int_eq(i->nopnd, 2);
+	ck_assert_int_eq(i->flags & INoSemi, INoSemi);
+	ck_assert_int_eq(i->nenc, 2);
+	t = i->targets;
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(mstr(m, t->text), "\"BRANCH_TARGETS .L_x_2,.L_x_1\"");
+	ck_assert_int_eq(t->n, 2);
+	ck_assert_int_eq(t->label[0], mintern(m, ".L_x_2"));
+	ck_assert_int_eq(t->label[1], mintern(m, ".L_x_1"));
+	ck_assert_ptr_null(f->ins[1].targets);
+	/* the successors are the two listed labels, not .L_x_9 */
+	ck_assert_int_eq(cfg_build(f, &d), 0);
+	ck_assert_int_eq(f->blk[0]->nsucc, 2);
+	for (uint32_t k = 0; k < f->blk[0]->nsucc; k++) {
+		const Ins *first = f->blk[0]->succ[k]->ins;
+		ck_assert(first == &f->ins[1] || first == &f->ins[3]);
+	}
+	module_free(m);
+	src_free(src);
+}
+END_TEST
+
+/* listings that must be refused, with the first message */
+static const struct {
+	const char *text;
+	const char *msg;
+} bad[] = {
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n BRX R6 -0x10 (*\"BRANCH_TARGETS .L_x_7\"*);\n",
+	  "t.sass:3:33: error: undefined label '.L_x_7'" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n BRX R6 (*\"BRANCH_TARGETS k,,k\"*) ;\n",
+	  "t.sass:3:29: error: empty label in a branch-target list" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n BRX R6 (*\"BRANCH_TARGETS k\" ;\n",
+	  "t.sass:3:9: error: unterminated '(*' annotation" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n HADD2 R0, |R2.reuse|.H0_H0, R1 ;\n",
+	  "t.sass:3:22: error: unexpected suffix '.H0_H0' after '|...|'" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n FADD R0, |R2|.reuse.reuse, R1 ;\n",
+	  "t.sass:3:15: error: unexpected suffix '.reuse.reuse' after '|...|'" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n LDG.E R0, desc[UR4][R2.64].tnspB ;\n",
+	  "t.sass:3:28: error: unexpected directive or suffix, expected ';'" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n LDC R0, c[0x0].tnspB ;\n",
+	  "t.sass:3:16: error: unexpected suffix '.tnspB' after 'c[...]'" },
+	{ "\t.section\t.text.k,\"ax\",@progbits\nk:\n MOV R0, `(sym) ;\n",
+	  "t.sass:3:10: error: undefined label 'sym'" },
+};
+
+START_TEST(test_parse_refused)
+{
+	Src *src;
+	Diag d;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	Module *m;
+
+	src = src_new("t.sass", bad[_i].text, strlen(bad[_i].text));
+	diag_init(&d, src, out);
+	m = sass_parse(src, &d);
+	fclose(out);
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strncmp(buf, bad[_i].msg, strlen(bad[_i].msg)) == 0, "got '%s', want '%s'",
+	              buf, bad[_i].msg);
+	free(buf);
+	src_free(src);
+}
+END_TEST
+
+/* a label operand that names a symbol of the module (.type, .global, a section) is no error */
+START_TEST(test_parse_symbol_operand)
+{
+	static const char text[] =
+		"\t.section\t.text.k,\"ax\",@progbits\n"
+		"k:\n"
+		"        /*0000*/                   MOV R0, `(tex_sym) ;\n"
+		"        /*0010*/                   MOV R1, `(.nv.constant3) ;\n"
+		"\t.section\t.nv.constant3,\"a\",@progbits\n"
+		"\t.align\t4\n"
+		"//--------------------- SYMBOLS --------------------------\n"
+		"\t.type\t\ttex_sym,@object\n";
+	Src *src;
+	Diag d;
+	Module *m = parse_text(text, &d, &src);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(m->fn[0]->ins[0].opnd[1].kind, OLabel);
+	ck_assert_int_eq(m->fn[0]->ins[0].opnd[1].imm, -1);
+	ck_assert_int_eq(m->fn[0]->ins[1].opnd[1].imm, -1);
+	module_free(m);
+	src_free(src);
+}
+END_TEST
+
+/* ---- the fast path for instruction lines (fastline.c) against the grammar ------------------ */
+
+static void
+same_opnd(const Opnd *a, const Opnd *b, const char *what)
+{
+	ck_assert_msg(a->kind == b->kind && a->flags == b->flags && a->r[0] == b->r[0] &&
+	              a->r[1] == b->r[1] && a->r[2] == b->r[2] && a->sfx[0] == b->sfx[0] &&
+	              a->sfx[1] == b->sfx[1] && a->sfx[2] == b->sfx[2] && a->atom == b->atom &&
+	              a->imm == b->imm && a->imm2 == b->imm2 &&
+	              (a->fimm == b->fimm || (isnan(a->fimm) && isnan(b->fimm))), "%s differs", what);
+}
+
+/* two parses of one text give the same module (atoms compare as numbers: same interning order) */
+static void
+same_module(const Module *a, const Module *b, const char *file)
+{
+	ck_assert_int_eq(a->nfn, b->nfn);
+	ck_assert_int_eq(a->nsec, b->nsec);
+	for (uint32_t k = 0; k < a->nsec; k++) {
+		ck_assert_int_eq(a->sec[k]->nitem, b->sec[k]->nitem);
+		for (uint32_t j = 0; j < a->sec[k]->nitem; j++) {
+			const Item *x = &a->sec[k]->item[j], *y = &b->sec[k]->item[j];
+			ck_assert(x->kind == y->kind && x->name == y->name && x->off == y->off &&
+			          x->narg == y->narg && x->loc.start == y->loc.start);
+		}
+	}
+	for (uint32_t k = 0; k < a->nfn; k++) {
+		const Fn *f = a->fn[k], *g = b->fn[k];
+		ck_assert_int_eq(f->nins, g->nins);
+		ck_assert_int_eq(f->endlabel, g->endlabel);
+		ck_assert_int_eq(f->nxlabel, g->nxlabel);
+		for (uint32_t j = 0; j < 2 * f->nxlabel; j++)
+			ck_assert_int_eq(f->xlabel[j], g->xlabel[j]);
+		for (uint32_t j = 0; j < f->nins; j++) {
+			const Ins *x = &f->ins[j], *y = &g->ins[j];
+			ck_assert_msg(x->op == y->op && x->nopnd == y->nopnd && x->nmod == y->nmod &&
+			              x->nenc == y->nenc && x->guarded == y->guarded && x->flags == y->flags &&
+			              x->name == y->name && x->label == y->label && x->addr == y->addr &&
+			              x->enc[0] == y->enc[0] && x->enc[1] == y->enc[1] &&
+			              x->loc.start == y->loc.start && x->loc.end == y->loc.end &&
+			              memcmp(x->mod, y->mod, sizeof x->mod) == 0 &&
+			              !x->targets == !y->targets,
+			              "%s: instruction %u of %s differs", file, j, mstr(a, f->name));
+			if (x->guarded)
+				same_opnd(&x->guard, &y->guard, "guard");
+			for (uint32_t o = 0; o < x->nopnd; o++)
+				same_opnd(&x->opnd[o], &y->opnd[o], "operand");
+		}
+	}
+}
+
+/* the listing at path, parsed with the fast path and without: the same module, the same
+ * messages; returns the instructions */
+static uint32_t
+both_ways(const char *path, const char *text, size_t len, int want_err)
+{
+	Src *s1 = src_new(path, text, len), *s2 = src_new(path, text, len);
+	char *b1 = NULL, *b2 = NULL;
+	size_t n1 = 0, n2 = 0;
+	FILE *o1 = open_memstream(&b1, &n1), *o2 = open_memstream(&b2, &n2);
+	Diag d1, d2;
+	Module *m1, *m2;
+	uint32_t nins = 0;
+
+	diag_init(&d1, s1, o1);
+	diag_init(&d2, s2, o2);
+	m1 = sass_parse_opts(s1, &d1, 0);
+	m2 = sass_parse_opts(s2, &d2, ParseNoFast);
+	fclose(o1);
+	fclose(o2);
+	ck_assert_msg(strcmp(b1, b2) == 0, "%s: fast path says\n%s\ngrammar says\n%s", path, b1, b2);
+	ck_assert_int_eq(d1.nerr, d2.nerr);
+	ck_assert_msg(want_err < 0 || (want_err ? d1.nerr > 0 : d1.nerr == 0), "%s: %s", path, b1);
+	ck_assert(!m1 == !m2);
+	if (m1) {
+		same_module(m1, m2, path);
+		for (uint32_t k = 0; k < m1->nfn; k++)
+			nins += m1->fn[k]->nins;
+	}
+	module_free(m1);
+	module_free(m2);
+	src_free(s1);
+	src_free(s2);
+	free(b1);
+	free(b2);
+	return nins;
+}
+
+START_TEST(test_parse_fast_listings)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char cmd[1024], path[1024];
+	FILE *ls;
+	int nfile = 0;
+
+	snprintf(cmd, sizeof cmd, "cd '%s' && ls examples/*/*.sass tests/corpus/*.sass "
+	         "tests/golden/*.sass tests/ir/*.sass 2>/dev/null", root ? root : ".");
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof path, ls)) {
+		char full[2048];
+		Diag d;
+		Src *src;
+		path[strcspn(path, "\n")] = 0;
+		snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+		diag_init(&d, NULL, stderr);
+		src = src_read(full, &d);
+		ck_assert_ptr_nonnull(src);
+		ck_assert_int_gt(both_ways(path, src->text, src->len, 0), 0);
+		src_free(src);
+		nfile++;
+	}
+	pclose(ls);
+	ck_assert_int_gt(nfile, 30);
+}
+END_TEST
+
+/* lines the fast path reads and the grammar reports on, and lines it leaves to the grammar */
+static const char *const fastlines[] = {
+	"MOV R300, R1 ;",
+	"@P9 MOV R3, R1 ;",
+	"@R1 MOV R3, R1 ;",
+	"LDC R1, c[0x40][0x0] ;",
+	"LDC R1, c[R2][0x0] ;",
+	"LDC R1, c[0x0] ;",
+	"LDG.E R0, [R2+R3+R4] ;",
+	"LDG.E R0, [R2+0x4+0x8] ;",
+	"LDG.E R0, [SR_TID.X] ;",
+	"LDG.E R0, desc[R4][R2.64] ;",
+	"LDG.E R0, desc[UR4] ;",
+	"LDG.E R0, foo[UR4] ;",
+	"MOV R1, R2, R3, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R14, R15, R16, R17, R18 ;",
+	"IMAD.A.B.C.D.E.F.G.H.I.J.K.L.M R1, R2, R3, R4 ;",
+	"BRA `(.L_nowhere) ;",
+	"MOV R1, 0x10000000000000000 ;",
+	"MOV R1, 99999999999999999999 ;",
+	"MOV R1, 0x10g ;",
+	"MOV R1, R2 R3 ;",
+	"MOV R1, R2,, ;",
+	"MOV R1, R2. ;",
+	"MOV R1 ;  /* 0x0000000000000000 */ trailing",
+	"MOV R1, |R2| ;",
+	"MOV R1, R2<1> ;",
+	"MOV R1, -0x10, ~R2, !P0, -R3.reuse, 1.5e-3, -2, `(k) ;",
+	"NOP; // comment",
+	"NOP;",
+	"@!PT NOP ;",
+	"MOV R1, R2 ;\n    /* 0x0000000000000000 */\r",
+	"MOV R1, R2 ;\n    /* 0x0000000000000000 */ ;\n",
+	"MOV R1, R2 ;\n    /* 0x0000000000000000 */\n  /* 0x0000000000000000 */\n",
+	"MOV R1, R2 ;\r",
+	"MOV R1, R2 ;\n.L_x_5:\n",
+	"MOV R1, R2 ; /* 0x0000000000000000 */",
+	"MOV R1, R2 ; /*  0x0 */",
+};
+
+START_TEST(test_parse_fast_lines)
+{
+	char text[512];
+	int n = snprintf(text, sizeof text, "\t.section\t.text.k,\"ax\",@progbits\nk:\n"
+	                 "        /*0000*/                   %s   /* 0x000000000000794d */\n"
+	                 "                                   /* 0x000fea0003800000 */\n"
+	                 "        /*0010*/                   EXIT ;\n", fastlines[_i]);
+
+	both_ways("t.sass", text, (size_t)n, -1);
 }
 END_TEST
 
@@ -430,6 +733,14 @@ parse_suite(void)
 	tcase_add_test(tc, test_parse_cuobjdump);
 	tcase_add_loop_test(tc, test_parse_nvinfo_saxpy, 0, sizeof saxpy / sizeof saxpy[0]);
 	tcase_add_test(tc, test_parse_ssa_annotations);
+	tcase_add_test(tc, test_parse_branch_targets);
+	tcase_add_test(tc, test_parse_symbol_operand);
+	tcase_add_loop_test(tc, test_parse_refused, 0, sizeof bad / sizeof bad[0]);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Fast");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_parse_fast_listings);
+	tcase_add_loop_test(tc, test_parse_fast_lines, 0, sizeof fastlines / sizeof fastlines[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -398,6 +398,49 @@ START_TEST(test_print_ir_roundtrip)
 }
 END_TEST
 
+/* IR text of what the examples do not hold: an operand both read and written (`BMOV.CLEAR`,
+ * whose value read is the pseudo-operand use()), code that nothing reaches (version 0 everywhere,
+ * defined twice), a branch-target list, and an HGMMA whose 64 accumulators overflow a table
+ * sized by the number of annotations */
+START_TEST(test_print_ir_roundtrip_corner)
+{
+	static const char text[] =
+		"\t.section\t.text.k,\"ax\",@progbits\n"
+		"k:\n"
+		"        /*0000*/                   BMOV.32.CLEAR R17, B6 ;\n"
+		"        /*0010*/                   BMOV.32 B6, R17 ;\n"
+		"        /*0020*/                   HGMMA.64x128x16.F32 R24, gdesc[UR8].tnspB, RZ, !UPT, gsb0 ;\n"
+		"        /*0030*/                   BRX R6 -0x40 (*\"BRANCH_TARGETS .L_x_1\"*);\n"
+		".L_x_1:\n"
+		"        /*0040*/                   EXIT ;\n"
+		"        /*0050*/                   IADD3 R4, R4, 0x1, RZ ;\n"
+		"        /*0060*/                   EXIT ;\n"
+		"        /*0070*/                   IADD3 R4, R4, 0x1, RZ ;\n"
+		"        /*0080*/                   EXIT ;\n";
+	Src *s1, *s2;
+	Module *m1 = parse(text, strlen(text), &s1), *m2;
+	char *ir1, *ir2;
+
+	ck_assert_ptr_nonnull(m1);
+	ck_assert_int_eq(lift(m1, 0), 0);
+	ir1 = print(m1, PrintIr, NULL);
+	ck_assert_ptr_nonnull(strstr(ir1, "BMOV.32.CLEAR R17<1>, B6<1> use(B6<0>) ;"));
+	ck_assert_ptr_nonnull(strstr(ir1, "IADD3 R4<0>, R4<0>, 0x1, RZ ;"));
+	ck_assert_ptr_nonnull(strstr(ir1, " (*\"BRANCH_TARGETS .L_x_1\"*);"));
+	m2 = parse(ir1, strlen(ir1), &s2);
+	ck_assert_ptr_nonnull(m2);
+	ck_assert_int_eq(lift(m2, 1), 0);
+	ir2 = print(m2, PrintIr, NULL);
+	ck_assert_str_eq(ir2, ir1);
+	free(ir1);
+	free(ir2);
+	module_free(m1);
+	module_free(m2);
+	src_free(s1);
+	src_free(s2);
+}
+END_TEST
+
 static const struct {
 	const char *ins;   /* as read */
 	const char *out;   /* as fmt_ins prints it (without SSA) */
@@ -422,6 +465,14 @@ static const struct {
 	{ "FSEL R0, R0, -INF , !P2 ;", NULL },
 	{ "MOV   R1 ,  c[ 0x0 ][ 0x28 ]  ;", "MOV R1, c[0x0][0x28] ;" },
 	{ "LDS R0, [R2-0x8] ;", NULL },
+	{ "HSETP2.GEU.AND P1, PT, |R20|.reuse.H0_H0, 8.5e-06, 8.5e-06, PT ;", NULL },
+	{ "HSETP2.GT.AND P0, PT, |R20|.H0_H0, RZ.H0_H0, PT ;", NULL },
+	{ "HSETP2.GT.AND P0, PT, |R20.H1_H1|, |R2.reuse|, PT ;", NULL },
+	{ "HGMMA.64x32x16.F16 R88, gdesc[UR8].tnspB, R88, gsb0 ;", NULL },
+	{ "HGMMA.64x16x16.F32.BF16 R24, R32, gdesc[UR8].tnspA, R24, gsb0 ;", NULL },
+	{ "UMOV UR5, `(.nv.unified.texrefDescSize) ;", NULL },
+	{ "BRX R6 -0x150 (*\"BRANCH_TARGETS k,k\"*);", NULL },
+	{ "BRX R6 -0x150 (*\"BRANCH_TARGETS k\"*) ;", NULL },
 };
 
 START_TEST(test_print_fmt_ins)
@@ -534,6 +585,7 @@ print_suite(void)
 	tcase_add_test(tc, test_print_blanks_do_not_matter);
 	tcase_add_test(tc, test_print_only_fn);
 	tcase_add_test(tc, test_print_ir_roundtrip);
+	tcase_add_test(tc, test_print_ir_roundtrip_corner);
 	tcase_add_test(tc, test_print_cuobjdump);
 	tcase_add_test(tc, test_print_large);
 	tcase_add_loop_test(tc, test_print_fmt_ins, 0, sizeof fmts / sizeof fmts[0]);

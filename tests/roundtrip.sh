@@ -1,5 +1,6 @@
 #!/bin/sh
-# roundtrip.sh: every bundled listing (examples/**/*.sass) survives fiberc unchanged:
+# roundtrip.sh: every bundled listing (examples/**/*.sass, and the nvcc 13 probe listings of
+# tests/corpus/*.sass) survives fiberc unchanged:
 #   1. fiberc --emit=sass gives the input back (after scripts/sass-normalize.sh, which keeps
 #      the encoding words);
 #   2. the IR text parses back to the same IR: fiberc --emit=ir of it is byte-identical;
@@ -16,7 +17,7 @@ ok() { echo "ok   $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 showdiff() { diff -u "$1" "$2" | sed -n '3,24s/^/  | /p'; }
 
-files=$(find examples -name '*.sass' | LC_ALL=C sort)
+files=$(find examples tests/corpus -name '*.sass' | LC_ALL=C sort)
 [ -n "$files" ] || { echo "FAIL no examples/**/*.sass"; echo "0 passed, 1 failed"; exit 1; }
 for f in $files; do
 	norm "$f" > "$tmp/in.norm"

@@ -1,0 +1,405 @@
+/* fibersim.c: the simulator's command line, a thin client of the runtime library (fiber.h).
+ *
+ *   fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]... ...
+ *
+ * Loads FILE, checks the --arg list against the kernel's parameter layout (.nv.info
+ * EIATTR_KPARAM_INFO), makes a device buffer for every buf:/zeros: argument, launches once, then
+ * writes the --out buffers and the --stats JSON. Exit status: 0 success, 1 bad input (files,
+ * kernel, arguments that do not match the kernel, limits of the device), 2 usage (the command line
+ * itself), 3 the kernel faulted in the simulator.
+ */
+#include "cli.h"
+#include "fiber.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3 };
+enum { MaxBufBytes = 1u << 30 };
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
+	    "       fibersim --help | --version\n"
+	    "\n"
+	    "Run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or of a\n"
+	    "cubin (disassembled by $FIBER_NVDISASM) on fiber's simulated GPU.\n"
+	    "See 'fibersim run --help' for the options, and fibersim(1).\n"
+	    "\n"
+	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted\n");
+}
+
+static void
+run_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--dynamic-smem BYTES]\n"
+	    "           [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional]\n"
+	    "\n"
+	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
+	    "\n"
+	    "  FILE                 SASS listing (nvdisasm -hex or cuobjdump -sass), fiberc output\n"
+	    "                       (SASS or IR text), or a cubin (needs FIBER_NVDISASM or nvdisasm)\n"
+	    "  --kernel NAME        the kernel's symbol\n"
+	    "  --grid X[,Y[,Z]]     grid dimensions (x 1..2147483647, y and z 1..65535)\n"
+	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
+	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
+	    "  --config NAME|FILE   device configuration: a100, h100, or a configuration file\n"
+	    "  --dynamic-smem BYTES dynamic shared memory per block (default 0)\n"
+	    "  --arg SPEC           one per kernel parameter, in order:\n"
+	    "                         buf:PATH     a device buffer holding PATH's bytes (the\n"
+	    "                                      parameter is its 64-bit address)\n"
+	    "                         zeros:BYTES  a zero-filled device buffer of BYTES bytes\n"
+	    "                         u32:N  i32:N  u64:N  i64:N  f32:X   a scalar\n"
+	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
+	    "                       parameters (.nv.info) in count and sizes.\n"
+	    "  --out I:FILE         after the run, write the buffer of argument I (0-based) to FILE\n"
+	    "  --stats FILE.json    write statistics: cycles, warp_instructions, thread_instructions\n"
+	    "  --functional         functional simulation (the only mode for now: cycles are 0)\n"
+	    "  --help               this text\n"
+	    "\n"
+	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
+	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits),\n"
+	    "             2 usage error, 3 the kernel faulted (out-of-bounds access, watchdog, ...)\n");
+}
+
+static int
+error(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fibersim: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+/* the whole of a file; NULL after reporting */
+static unsigned char *
+read_all(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, got;
+
+	*len = 0;
+	if (!fp) {
+		error(ExitUser, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - *len < 65536) {
+			unsigned char *nb;
+			if (cap > MaxBufBytes) {
+				error(ExitUser, "'%s' is larger than 1 GiB", path);
+				goto fail;
+			}
+			cap = cap ? 2 * cap : 65536;
+			if (!(nb = realloc(buf, cap))) {
+				error(ExitUser, "out of memory reading '%s'", path);
+				goto fail;
+			}
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len, fp);
+		*len += got;
+	} while (got > 0);
+	if (ferror(fp)) {
+		error(ExitUser, "cannot read '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	fclose(fp);
+	return buf;
+fail:
+	free(buf);
+	fclose(fp);
+	return NULL;
+}
+
+static int
+write_all(const char *path, const void *data, size_t n)
+{
+	FILE *fp = fopen(path, "wb");
+
+	if (!fp)
+		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
+	if (fwrite(data, 1, n, fp) != n || fflush(fp) != 0) {
+		int e = errno;
+		fclose(fp);
+		return error(ExitUser, "cannot write '%s': %s", path, strerror(e));
+	}
+	if (fclose(fp) != 0)
+		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
+	return ExitOk;
+}
+
+static void
+json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+static int
+write_stats(const CliRun *r, fiberDevice dev)
+{
+	fiberStats st;
+	fiberDeviceProps p;
+	FILE *fp;
+
+	fiberGetStats(dev, &st);
+	fiberDeviceGetProperties(dev, &p);
+	if (!(fp = fopen(r->stats, "w")))
+		return error(ExitUser, "cannot write '%s': %s", r->stats, strerror(errno));
+	fprintf(fp, "{\n  \"file\": ");
+	json_str(fp, r->file);
+	fprintf(fp, ",\n  \"kernel\": ");
+	json_str(fp, r->kernel);
+	fprintf(fp, ",\n  \"config\": ");
+	json_str(fp, p.name);
+	fprintf(fp, ",\n  \"arch\": \"sm_%d\",\n  \"mode\": \"functional\",\n", p.arch);
+	fprintf(fp, "  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n", r->grid[0], r->grid[1],
+	        r->grid[2], r->block[0], r->block[1], r->block[2]);
+	fprintf(fp, "  \"dynamic_smem\": %u,\n", r->dyn_smem);
+	fprintf(fp, "  \"cycles\": %llu,\n  \"warp_instructions\": %llu,\n"
+	        "  \"thread_instructions\": %llu\n}\n", (unsigned long long)st.cycles,
+	        (unsigned long long)st.warp_instructions, (unsigned long long)st.thread_instructions);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		fclose(fp);
+		return error(ExitUser, "cannot write '%s': %s", r->stats, strerror(errno));
+	}
+	fclose(fp);
+	return ExitOk;
+}
+
+/* the parameter layout: offsets of the arguments and the block size, checked against the
+ * kernel's .nv.info; without one (cuobjdump listings) natural alignment, with a warning */
+static int
+layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
+{
+	fiberFuncAttributes a;
+	size_t poff, psize;
+
+	fiberFuncGetAttributes(fn, &a);
+	if (!a.has_param_info) {
+		fprintf(stderr, "fibersim: warning: '%s' has no parameter layout for '%s' (a cuobjdump "
+		        "listing has no .nv.info): the arguments are packed with natural alignment and "
+		        "not checked\n", r->file, r->kernel);
+		*size = 0;
+		for (unsigned k = 0; k < r->narg; k++) {
+			size_t al = r->arg[k].size;
+			*size = (*size + al - 1) / al * al;
+			off[k] = *size;
+			*size += r->arg[k].size;
+		}
+		return ExitOk;
+	}
+	for (unsigned k = 0; k < r->narg && k < a.num_params; k++) {
+		fiberFuncGetParamInfo(fn, k, &poff, &psize);
+		if (psize != r->arg[k].size)
+			return error(ExitUser, "argument %u (param %u, %zu bytes at offset 0x%zx) given as %s "
+			             "(%u bytes)", k, k, psize, poff, cli_kind_name(r->arg[k].kind),
+			             r->arg[k].size);
+		off[k] = poff;
+	}
+	if (r->narg < a.num_params) {
+		fiberFuncGetParamInfo(fn, r->narg, &poff, &psize);
+		return error(ExitUser, "kernel '%s' takes %u parameter%s but %u argument%s given: "
+		             "param %u (%zu bytes at offset 0x%zx) has no --arg", r->kernel, a.num_params,
+		             a.num_params == 1 ? "" : "s", r->narg, r->narg == 1 ? " was" : "s were",
+		             r->narg, psize, poff);
+	}
+	if (r->narg > a.num_params)
+		return error(ExitUser, "kernel '%s' takes %u parameter%s but %u argument%s given: "
+		             "argument %u (%s) has no parameter", r->kernel, a.num_params,
+		             a.num_params == 1 ? "" : "s", r->narg, r->narg == 1 ? " was" : "s were",
+		             a.num_params, r->arg[a.num_params].spec);
+	*size = a.param_size;
+	return ExitOk;
+}
+
+/* device buffers of the buf: and zeros: arguments; buf[k] 0 for scalars */
+static int
+make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
+{
+	for (unsigned k = 0; k < r->narg; k++) {
+		const CliArg *a = &r->arg[k];
+		unsigned char *data = NULL;
+		size_t n;
+
+		if (a->kind == ArgBuf) {
+			if (!(data = read_all(a->path, &n)))
+				return ExitUser;
+			if (n == 0) {
+				free(data);
+				return error(ExitUser, "argument %u (%s): '%s' is empty; a buffer needs at least "
+				             "one byte", k, a->spec, a->path);
+			}
+		} else if (a->kind == ArgZeros) {
+			n = (size_t)a->bytes;
+		} else {
+			continue;
+		}
+		if (fiberMalloc(dev, &buf[k], n) != FIBER_SUCCESS
+		    || (data ? fiberMemcpyHtoD(dev, buf[k], data, n) : fiberMemset(dev, buf[k], 0, n))
+		           != FIBER_SUCCESS) {
+			free(data);
+			return error(ExitUser, "argument %u (%s): %s", k, a->spec, fiberGetLastErrorMessage(dev));
+		}
+		len[k] = n;
+		free(data);
+	}
+	return ExitOk;
+}
+
+static int
+launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
+{
+	size_t *off = calloc(r->narg + 1, sizeof *off), *len = calloc(r->narg + 1, sizeof *len), size = 0;
+	fiberDevicePtr *buf = calloc(r->narg + 1, sizeof *buf);
+	unsigned char *block = NULL;
+	fiberStatus s;
+	int status;
+
+	if (!off || !len || !buf) {
+		status = error(ExitUser, "out of memory");
+		goto out;
+	}
+	if ((status = layout(r, fn, off, &size)) != ExitOk
+	    || (status = make_buffers(r, dev, buf, len)) != ExitOk)
+		goto out;
+	if (!(block = calloc(size + 1, 1))) {
+		status = error(ExitUser, "out of memory");
+		goto out;
+	}
+	for (unsigned k = 0; k < r->narg; k++) {
+		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ? buf[k] : r->arg[k].bits;
+		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
+			block[off[k] + b] = (unsigned char)(v >> (8 * b));
+	}
+	s = fiberLaunchKernelPacked(fn, r->grid, r->block, r->dyn_smem, block, size);
+	if (s != FIBER_SUCCESS) {
+		status = error(s == FIBER_ERROR_LAUNCH_FAILED ? ExitFault : ExitUser, "%s",
+		               fiberGetLastErrorMessage(dev));
+		goto out;
+	}
+	for (unsigned k = 0; k < r->nout && status == ExitOk; k++) {
+		unsigned i = r->out[k].index;
+		unsigned char *data = malloc(len[i]);
+
+		if (!data)
+			status = error(ExitUser, "out of memory");
+		else if (fiberMemcpyDtoH(dev, data, buf[i], len[i]) != FIBER_SUCCESS)
+			status = error(ExitUser, "--out %u: %s", i, fiberGetLastErrorMessage(dev));
+		else
+			status = write_all(r->out[k].path, data, len[i]);
+		free(data);
+	}
+	if (status == ExitOk && r->stats)
+		status = write_stats(r, dev);
+out:
+	for (unsigned k = 0; buf && k < r->narg; k++)
+		fiberFree(dev, buf[k]);
+	free(block);
+	free(buf);
+	free(len);
+	free(off);
+	return status;
+}
+
+static int
+run(const CliRun *r)
+{
+	fiberDevice dev;
+	fiberModule mod;
+	fiberFunction fn;
+	fiberDeviceProps p;
+	const char *config = r->config                 ? r->config
+	                     : r->arch == 90 ? "h100"
+	                     : r->arch == 80 ? "a100"
+	                                     : NULL;   /* auto: the module's architecture chooses */
+	const char *log;
+	int status;
+
+	if (fiberDeviceCreate(&dev, config) != FIBER_SUCCESS)
+		return error(ExitUser, "%s", fiberGetLastErrorMessage(NULL));
+	fiberDeviceGetProperties(dev, &p);
+	if (r->config && r->arch && p.arch != r->arch) {
+		fiberDeviceDestroy(dev);
+		return error(ExitUsage, "--arch sm_%d conflicts with --config %s, which executes sm_%d",
+		             r->arch, r->config, p.arch);
+	}
+	if (fiberModuleLoadFile(&mod, dev, r->file) != FIBER_SUCCESS) {
+		log = fiberGetLastErrorLog(dev);
+		if (*log)
+			fputs(log, stderr);
+		else
+			error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
+		fiberDeviceDestroy(dev);
+		return ExitUser;
+	}
+	if (*(log = fiberGetLastErrorLog(dev)))
+		fputs(log, stderr);          /* warnings */
+	if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
+		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
+	else
+		status = launch(r, dev, fn);
+	fiberDeviceDestroy(dev);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	CliRun r;
+	char err[512];
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return ExitUsage;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return ExitOk;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("fibersim %s\n", fiberGetVersion());
+		return ExitOk;
+	}
+	if (strcmp(argv[1], "run") != 0) {
+		error(ExitUsage, "unknown command '%s' (fibersim run ...; see 'fibersim --help')", argv[1]);
+		return ExitUsage;
+	}
+	rc = cli_parse_run(argc - 2, argv + 2, &r, err, sizeof err);
+	if (rc == 1) {
+		run_usage(stdout);
+		cli_free(&r);
+		return ExitOk;
+	}
+	if (rc < 0) {
+		cli_free(&r);
+		fprintf(stderr, "fibersim: error: %s\nfibersim: try 'fibersim run --help'\n", err);
+		return ExitUsage;
+	}
+	rc = run(&r);
+	cli_free(&r);
+	return rc;
+}

@@ -1,0 +1,70 @@
+/* cli.h: the fibersim command line, parsed without I/O and without exiting, so that the driver
+ * (driver/fibersim.c), the tests and the fuzzer (fuzz/fuzz_args.c) share one parser. Private to
+ * the tree: not installed.
+ *
+ *   fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]
+ *       [--arch sm_80|sm_90] [--config NAME|FILE] [--dynamic-smem BYTES]
+ *       [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional]
+ */
+#ifndef FIBER_CLI_H
+#define FIBER_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum CliArgKind {
+	ArgBuf,                    /* buf:PATH: a device buffer holding PATH's bytes */
+	ArgZeros,                  /* zeros:BYTES: a zero-filled device buffer */
+	ArgU32,                    /* u32:N */
+	ArgI32,                    /* i32:N */
+	ArgU64,                    /* u64:N */
+	ArgI64,                    /* i64:N */
+	ArgF32,                    /* f32:X */
+};
+
+enum {
+	CliMaxArgs = 8192,         /* --arg options (a 32764-byte parameter block of u32) */
+	CliMaxOuts = 8192,         /* --out options */
+	CliMaxZeros = 1u << 30,    /* bytes of a zeros: buffer (1 GiB) */
+};
+
+typedef struct CliArg {
+	int kind;                  /* CliArgKind */
+	const char *spec;          /* as written */
+	const char *path;          /* ArgBuf: the file */
+	uint64_t bytes;            /* ArgZeros: the buffer size */
+	uint64_t bits;             /* scalars: the value's bytes, little-endian, in size bytes */
+	unsigned size;             /* bytes of the parameter: 8 for buffers (their address) */
+} CliArg;
+
+typedef struct CliOut {
+	unsigned index;            /* argument whose buffer is written */
+	const char *path;          /* where */
+} CliOut;
+
+typedef struct CliRun {
+	const char *file;          /* the module */
+	const char *kernel;        /* --kernel */
+	unsigned grid[3];          /* --grid, missing components 1 */
+	unsigned block[3];         /* --block */
+	int arch;                  /* --arch: 80 or 90; 0 not given */
+	const char *config;        /* --config, NULL not given */
+	uint32_t dyn_smem;         /* --dynamic-smem */
+	CliArg *arg;               /* --arg, in order */
+	unsigned narg;
+	CliOut *out;               /* --out, in order */
+	unsigned nout;
+	const char *stats;         /* --stats FILE.json, NULL none */
+	int functional;            /* --functional */
+	int help;                  /* --help or -h was given */
+} CliRun;
+
+/* argv: the words after `run`. 0 ok, 1 help asked for, -1 with a one-line message in err;
+ * cli_free(r) after any of them */
+int cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n);
+void cli_free(CliRun *r);
+int cli_parse_spec(const char *s, CliArg *a, char *err, size_t n);  /* 0 or -1 */
+int cli_parse_dims(const char *opt, const char *s, int grid, unsigned d[3], char *err, size_t n);
+const char *cli_kind_name(int kind);                                 /* "u32", "buf", ... */
+
+#endif /* FIBER_CLI_H */

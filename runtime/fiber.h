@@ -1,0 +1,174 @@
+/* fiber.h: the fiber runtime library, a C API in the spirit of the CUDA driver API for host
+ * programs that run SASS kernels on fiber's simulated GPU. Create a device for a configuration,
+ * load a module (SASS text, fiber IR text or a cubin), look up a kernel, allocate and copy device
+ * memory, launch, read back statistics. Every call returns a fiberStatus; the one-line message of
+ * the last failure is fiberGetLastErrorMessage(). Link with `pkg-config --cflags --libs fiber`.
+ *
+ * Threads: a device and everything made from it may be used by one thread at a time; different
+ * devices may be used from different threads.
+ */
+#ifndef FIBER_H
+#define FIBER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define FIBER_API __attribute__((visibility("default")))
+#else
+#define FIBER_API
+#endif
+
+#define FIBER_VERSION_MAJOR 0
+#define FIBER_VERSION_MINOR 1
+
+typedef struct fiberDevice_st *fiberDevice;     /* a simulated GPU and its memory */
+typedef struct fiberModule_st *fiberModule;     /* a loaded module: its kernels and data */
+typedef struct fiberFunction_st *fiberFunction; /* a kernel of a loaded module */
+typedef uint64_t fiberDevicePtr;                /* a device (global memory) address */
+
+typedef enum fiberStatus {
+	FIBER_SUCCESS = 0,
+	FIBER_ERROR_INVALID_VALUE = 1,    /* a bad argument: NULL pointer, zero size, bad dimension */
+	FIBER_ERROR_INVALID_HANDLE = 2,   /* a NULL, destroyed or foreign device, module or function */
+	FIBER_ERROR_INVALID_CONFIG = 3,   /* unknown configuration name, or a bad configuration file */
+	FIBER_ERROR_FILE_NOT_FOUND = 4,   /* a file that cannot be opened */
+	FIBER_ERROR_INVALID_SOURCE = 5,   /* module text or cubin that does not load: see the log */
+	FIBER_ERROR_UNSUPPORTED = 6,      /* valid input the simulator cannot run: an instruction, an
+	                                     architecture other than the device's */
+	FIBER_ERROR_NO_DISASSEMBLER = 7,  /* a cubin, and no disassembler to run (FIBER_NVDISASM) */
+	FIBER_ERROR_DISASSEMBLER_FAILED = 8, /* the disassembler ran and failed */
+	FIBER_ERROR_NOT_FOUND = 9,        /* no kernel of that name in the module */
+	FIBER_ERROR_NO_PARAM_INFO = 10,   /* the module has no parameter layout (a cuobjdump listing
+	                                     has no .nv.info): launch with a packed buffer */
+	FIBER_ERROR_OUT_OF_MEMORY = 11,   /* device (or host) memory exhausted */
+	FIBER_ERROR_INVALID_ADDRESS = 12, /* a device range outside every allocation */
+	FIBER_ERROR_LAUNCH_FAILED = 13,   /* the kernel faulted: fiberGetLastFault() says how */
+	FIBER_ERROR_IO = 14,              /* reading or writing a file failed */
+} fiberStatus;
+
+/* what went wrong in a kernel (FIBER_ERROR_LAUNCH_FAILED); same numbering as the simulator */
+typedef enum fiberFaultKind {
+	FIBER_FAULT_NONE = 0,
+	FIBER_FAULT_OUT_OF_BOUNDS = 1,    /* an address outside every allocation or window */
+	FIBER_FAULT_MISALIGNED = 2,       /* an address not aligned to the access size */
+	FIBER_FAULT_ILLEGAL_INSTRUCTION = 3,
+	FIBER_FAULT_WATCHDOG = 4,         /* the instruction limit was reached */
+	FIBER_FAULT_DEADLOCK = 5,         /* a barrier or convergence wait that can never complete */
+	FIBER_FAULT_TRAP = 6,             /* BPT.TRAP, __trap() */
+	FIBER_FAULT_BAD_ARGS = 7,         /* launch arguments do not match the kernel */
+	FIBER_FAULT_LIMIT = 8,            /* block or shared memory over the device's limits */
+	FIBER_FAULT_INTERNAL = 9,         /* a simulator bug */
+} fiberFaultKind;
+
+typedef struct fiberFault {
+	int kind;                 /* fiberFaultKind */
+	const char *name;         /* "out-of-bounds access", ...; valid until the device goes */
+	char message[512];        /* one line: kernel, CTA, warp, lane, PC, address, allocation */
+} fiberFault;
+
+/* totals over every launch on a device since it was created */
+typedef struct fiberStats {
+	uint64_t launches;            /* kernels launched (including faulted ones) */
+	uint64_t cycles;              /* simulated cycles; 0 in functional mode */
+	uint64_t warp_instructions;   /* warp instructions issued */
+	uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+} fiberStats;
+
+/* a kernel's static properties */
+typedef struct fiberFuncAttributes {
+	int has_param_info;       /* 1: parameter layout known (.nv.info); 0: cuobjdump listing */
+	unsigned num_params;      /* parameters (0 if unknown) */
+	size_t param_size;        /* bytes of the parameter block (0 if unknown) */
+	int num_regs;             /* registers per thread, -1 unknown */
+	size_t shared_size;       /* bytes of static shared memory */
+	size_t local_size;        /* bytes of local memory per thread, 0 if unknown */
+	int max_threads_per_block; /* the device's limit for this kernel */
+	int arch;                 /* SASS architecture of the module: 80, 86, 89, 90; 0 unknown */
+} fiberFuncAttributes;
+
+/* a device's configuration */
+typedef struct fiberDeviceProps {
+	char name[64];            /* "a100", "h100", or the configuration file's name key */
+	int arch;                 /* SASS architecture executed: 80 or 90 (0: not yet chosen) */
+	int sm_count;             /* streaming multiprocessors */
+	unsigned max_threads_per_block;
+	unsigned max_shared_per_block; /* bytes, static plus dynamic */
+	uint64_t watchdog;        /* warp instructions per launch before a watchdog fault */
+} fiberDeviceProps;
+
+/* --- errors ---------------------------------------------------------------------------------- */
+FIBER_API const char *fiberGetErrorString(fiberStatus s);   /* "invalid value" */
+FIBER_API const char *fiberGetErrorName(fiberStatus s);     /* "FIBER_ERROR_INVALID_VALUE" */
+/* the one-line message of the last failed call on dev, or, with dev NULL, of the last failed call
+ * of this thread on any device or none (fiberDeviceCreate); "" if none failed */
+FIBER_API const char *fiberGetLastErrorMessage(fiberDevice dev);
+/* every diagnostic of the last module load on dev, failed or not (several lines, with source
+ * lines and carets, as fiberc prints them: errors, or warnings of a load that worked); ""
+ * if none */
+FIBER_API const char *fiberGetLastErrorLog(fiberDevice dev);
+FIBER_API fiberStatus fiberGetLastFault(fiberDevice dev, fiberFault *fault);
+FIBER_API const char *fiberGetVersion(void);                /* "0.1.0" */
+
+/* --- devices --------------------------------------------------------------------------------- */
+/* config: "a100" (sm_80, 108 SMs), "h100" (sm_90, 132 SMs), the path of a configuration file
+ * (see fibersim(1)), or NULL ("auto"): the first module loaded chooses a100 for sm_80..sm_89
+ * code and h100 for sm_90 (a100 if memory is allocated first). */
+FIBER_API fiberStatus fiberDeviceCreate(fiberDevice *dev, const char *config);
+FIBER_API fiberStatus fiberDeviceDestroy(fiberDevice dev);  /* unloads its modules */
+FIBER_API fiberStatus fiberDeviceGetProperties(fiberDevice dev, fiberDeviceProps *props);
+FIBER_API fiberStatus fiberGetStats(fiberDevice dev, fiberStats *stats);
+
+/* --- modules --------------------------------------------------------------------------------- */
+/* path: an nvdisasm or cuobjdump -sass listing, fiberc output (SASS or IR text), or a cubin (ELF;
+ * disassembled by the program named by FIBER_NVDISASM, the configuration's nvdisasm key, or
+ * nvdisasm on PATH; FIBER_NVDISASM set but empty means none) */
+FIBER_API fiberStatus fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path);
+/* the same from memory; name is used in diagnostics (NULL: "<memory>") */
+FIBER_API fiberStatus fiberModuleLoadData(fiberModule *mod, fiberDevice dev, const void *data,
+                                          size_t size, const char *name);
+FIBER_API fiberStatus fiberModuleUnload(fiberModule mod);   /* its functions become invalid */
+FIBER_API fiberStatus fiberModuleGetFunction(fiberFunction *fn, fiberModule mod, const char *name);
+FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *count);
+/* name of kernel k (0-based, listing order); valid while the module is loaded */
+FIBER_API fiberStatus fiberModuleGetFunctionName(fiberModule mod, unsigned k, const char **name);
+
+/* --- kernels --------------------------------------------------------------------------------- */
+FIBER_API fiberStatus fiberFuncGetAttributes(fiberFunction fn, fiberFuncAttributes *attr);
+FIBER_API fiberStatus fiberFuncGetParamCount(fiberFunction fn, unsigned *count);
+/* offset in the parameter block and size of parameter index (0-based), from EIATTR_KPARAM_INFO */
+FIBER_API fiberStatus fiberFuncGetParamInfo(fiberFunction fn, unsigned index, size_t *offset,
+                                            size_t *size);
+
+/* --- memory ---------------------------------------------------------------------------------- */
+FIBER_API fiberStatus fiberMalloc(fiberDevice dev, fiberDevicePtr *ptr, size_t size);
+FIBER_API fiberStatus fiberFree(fiberDevice dev, fiberDevicePtr ptr);  /* 0 is a no-op */
+FIBER_API fiberStatus fiberMemcpyHtoD(fiberDevice dev, fiberDevicePtr dst, const void *src,
+                                      size_t size);
+FIBER_API fiberStatus fiberMemcpyDtoH(fiberDevice dev, void *dst, fiberDevicePtr src, size_t size);
+FIBER_API fiberStatus fiberMemcpyDtoD(fiberDevice dev, fiberDevicePtr dst, fiberDevicePtr src,
+                                      size_t size);
+FIBER_API fiberStatus fiberMemset(fiberDevice dev, fiberDevicePtr dst, unsigned char value,
+                                  size_t size);
+
+/* --- launches -------------------------------------------------------------------------------- */
+/* cuLaunchKernel style: params[i] points to the value of parameter i, whose size and offset come
+ * from the kernel's parameter layout (alignment gaps are zero-filled). Runs to completion. */
+FIBER_API fiberStatus fiberLaunchKernel(fiberFunction fn, const unsigned grid[3],
+                                        const unsigned block[3], unsigned dynamic_smem,
+                                        void **params);
+/* the parameter block as the kernel reads it at the start of the parameter area of constant bank
+ * 0; size must equal the kernel's parameter block size when that is known */
+FIBER_API fiberStatus fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3],
+                                              const unsigned block[3], unsigned dynamic_smem,
+                                              const void *params, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FIBER_H */

@@ -1,0 +1,181 @@
+/* launch.c: kernel launches. Checks the launch against CUDA's limits, the device configuration
+ * and the kernel's metadata (launch bounds, REQNTID, shared memory, parameter layout), builds the
+ * parameter block, runs the simulator to completion and accumulates its statistics.
+ */
+#include "rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	MaxGridX = 0x7fffffff,     /* CUDA's gridDim limits */
+	MaxGridYZ = 65535,
+	MaxBlockXY = 1024,         /* CUDA's blockDim limits */
+	MaxBlockZ = 64,
+	MaxParamBytes = 32764,     /* CUDA 12.1's largest parameter block */
+};
+
+_Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
+               && (int)FIBER_FAULT_MISALIGNED == (int)FaultMisaligned
+               && (int)FIBER_FAULT_ILLEGAL_INSTRUCTION == (int)FaultIllegalInstr
+               && (int)FIBER_FAULT_WATCHDOG == (int)FaultWatchdog
+               && (int)FIBER_FAULT_DEADLOCK == (int)FaultDeadlock
+               && (int)FIBER_FAULT_TRAP == (int)FaultTrap
+               && (int)FIBER_FAULT_BAD_ARGS == (int)FaultBadArgs
+               && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
+               && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal,
+               "fiberFaultKind must follow SimFaultKind");
+
+static fiberStatus
+check_dims(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn)
+{
+	fiberDevice d = fn->mod->dev;
+	const KInfo *ki = &fn->f->info;
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2], smem;
+	static const char xyz[] = "xyz";
+
+	for (int k = 0; k < 3; k++) {
+		unsigned gmax = k == 0 ? MaxGridX : MaxGridYZ, bmax = k == 2 ? MaxBlockZ : MaxBlockXY;
+		if (grid[k] == 0 || grid[k] > gmax)
+			return rt_err(d, FIBER_ERROR_INVALID_VALUE, "grid.%c = %u is out of range (1 to %u)",
+			              xyz[k], grid[k], gmax);
+		if (block[k] == 0 || block[k] > bmax)
+			return rt_err(d, FIBER_ERROR_INVALID_VALUE, "block.%c = %u is out of range (1 to %u)",
+			              xyz[k], block[k], bmax);
+	}
+	if (threads > d->cfg.max_threads_per_block)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE,
+		              "a block of %llu threads exceeds the limit of device '%s' (%u threads)",
+		              (unsigned long long)threads, d->name, d->cfg.max_threads_per_block);
+	if (ki->max_threads[0] > 0) {
+		uint64_t mt = (uint64_t)ki->max_threads[0] * (ki->max_threads[1] > 0 ? ki->max_threads[1] : 1)
+		              * (ki->max_threads[2] > 0 ? ki->max_threads[2] : 1);
+		if (threads > mt)
+			return rt_err(d, FIBER_ERROR_INVALID_VALUE, "a block of %llu threads exceeds the launch "
+			              "bound of kernel '%s' (%llu threads)", (unsigned long long)threads, fn->name,
+			              (unsigned long long)mt);
+	}
+	if (ki->reqntid[0] > 0)
+		for (int k = 0; k < 3; k++)
+			if ((int)block[k] != (ki->reqntid[k] > 0 ? ki->reqntid[k] : 1))
+				return rt_err(d, FIBER_ERROR_INVALID_VALUE, "kernel '%s' requires a block of "
+				              "%d,%d,%d threads (REQNTID)", fn->name, ki->reqntid[0],
+				              ki->reqntid[1] > 0 ? ki->reqntid[1] : 1,
+				              ki->reqntid[2] > 0 ? ki->reqntid[2] : 1);
+	smem = (uint64_t)dyn + (ki->shared_size > 0 ? (uint64_t)ki->shared_size : 0);
+	if (smem > d->cfg.max_smem_per_block)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "%llu bytes of shared memory (%d static + %u "
+		              "dynamic) exceed the limit of device '%s' (%u bytes per block)",
+		              (unsigned long long)smem, ki->shared_size > 0 ? ki->shared_size : 0, dyn, d->name,
+		              d->cfg.max_smem_per_block);
+	return FIBER_SUCCESS;
+}
+
+static fiberStatus
+run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn,
+    const void *params, uint32_t size)
+{
+	fiberDevice d = fn->mod->dev;
+	LaunchParams lp;
+	SimStats st;
+	const char *name;
+	int rc;
+
+	memset(&lp, 0, sizeof lp);
+	memcpy(lp.grid, grid, sizeof lp.grid);
+	memcpy(lp.block, block, sizeof lp.block);
+	lp.dyn_smem = dyn;
+	lp.params = params;
+	lp.params_size = size;
+	memset(&st, 0, sizeof st);
+	memset(&d->fault, 0, sizeof d->fault);
+	rc = sim_launch(d->gpu, fn->mod->sm, fn->prog, &lp, &st, &d->fault);
+	d->stats.launches++;
+	d->stats.cycles += st.cycles;
+	d->stats.warp_instructions += st.warp_instructions;
+	d->stats.thread_instructions += st.thread_instructions;
+	if (rc < 0) {
+		if (d->fault.kind == FaultNone)
+			d->fault.kind = FaultInternal;
+		d->fault.msg[sizeof d->fault.msg - 1] = 0;
+		/* the message starts with the fault's name; add it if the simulator did not */
+		name = sim_fault_name(d->fault.kind);
+		if (strncmp(d->fault.msg, name, strlen(name)) == 0)
+			return rt_err(d, FIBER_ERROR_LAUNCH_FAILED, "%s", d->fault.msg);
+		return rt_err(d, FIBER_ERROR_LAUNCH_FAILED, "%s: %s", name, d->fault.msg);
+	}
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+                        unsigned dynamic_smem, const void *params, size_t size)
+{
+	fiberDevice d;
+	fiberStatus s;
+
+	if (!rt_live(fn, RtFunction))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberLaunchKernelPacked: not a live function");
+	d = fn->mod->dev;
+	if (!grid || !block)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernelPacked: %s is NULL",
+		              !grid ? "grid" : "block");
+	if (size > 0 && !params)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernelPacked: params is NULL");
+	if (fn->has_param_info && size != fn->param_size)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE,
+		              "kernel '%s' takes a parameter block of %u bytes, not %zu", fn->name,
+		              fn->param_size, size);
+	if (size > MaxParamBytes)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "a parameter block of %zu bytes exceeds %d",
+		              size, MaxParamBytes);
+	if ((s = check_dims(fn, grid, block, dynamic_smem)) != FIBER_SUCCESS)
+		return s;
+	return run(fn, grid, block, dynamic_smem, params, (uint32_t)size);
+}
+
+fiberStatus
+fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+                  unsigned dynamic_smem, void **params)
+{
+	fiberDevice d;
+	const KInfo *ki;
+	uint8_t *buf;
+	fiberStatus s;
+
+	if (!rt_live(fn, RtFunction))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberLaunchKernel: not a live function");
+	d = fn->mod->dev;
+	ki = &fn->f->info;
+	if (!grid || !block)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernel: %s is NULL",
+		              !grid ? "grid" : "block");
+	if (!fn->has_param_info)
+		return rt_err(d, FIBER_ERROR_NO_PARAM_INFO, "kernel '%s' has no parameter layout ('%s' has "
+		              "no .nv.info): use fiberLaunchKernelPacked", fn->name, fn->mod->src->name);
+	if (fn->param_size > MaxParamBytes)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "kernel '%s': a parameter block of %u bytes",
+		              fn->name, fn->param_size);
+	if (ki->nparam > 0 && !params)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "kernel '%s' takes %u parameters; params is NULL",
+		              fn->name, ki->nparam);
+	buf = xmalloc(fn->param_size ? fn->param_size : 1);   /* gaps stay zero */
+	for (uint32_t k = 0; k < ki->nparam; k++) {
+		const Param *p = &ki->param[k];
+		if (!params[k]) {
+			free(buf);
+			return rt_err(d, FIBER_ERROR_INVALID_VALUE, "kernel '%s': params[%u] is NULL", fn->name, k);
+		}
+		if (p->offset + p->size > fn->param_size) {
+			free(buf);
+			return rt_err(d, FIBER_ERROR_INVALID_SOURCE, "kernel '%s': parameter %u (%u bytes at "
+			              "0x%x) lies outside the %u-byte parameter block", fn->name, k, p->size,
+			              p->offset, fn->param_size);
+		}
+		memcpy(buf + p->offset, params[k], p->size);
+	}
+	if ((s = check_dims(fn, grid, block, dynamic_smem)) == FIBER_SUCCESS)
+		s = run(fn, grid, block, dynamic_smem, buf, fn->param_size);
+	free(buf);
+	return s;
+}

@@ -1,0 +1,93 @@
+/* rt.h: the runtime library's private structures: what a fiberDevice, fiberModule and
+ * fiberFunction handle point to, the handle registry, error reporting, configurations and the
+ * cubin reader. Built on sim/, frontend/ and ir/; never installed (fiber.h is the public face).
+ */
+#ifndef FIBER_RT_H
+#define FIBER_RT_H
+
+#include "fiber.h"
+#include "frontend.h"
+#include "ir.h"
+#include "sim.h"
+
+enum {
+	RtMsgSize = 1024,          /* bytes of a one-line error message */
+	RtNameSize = 64,           /* bytes of a configuration name */
+	RtPathSize = 1024,         /* bytes of a disassembler path */
+};
+
+/* what a handle is, for the registry */
+enum RtKind {
+	RtDevice = 1,
+	RtModule,
+	RtFunction,
+};
+
+struct fiberDevice_st {
+	SimConfig cfg;             /* configuration; cfg.name points into name */
+	char name[RtNameSize];     /* configuration name */
+	char nvdisasm[RtPathSize]; /* the configuration's disassembler, "" none */
+	int chosen;                /* cfg is final (explicit, or auto after the first module) */
+	Gpu *gpu;                  /* the simulator's device, created when chosen */
+	struct fiberModule_st *mods; /* loaded modules, newest first */
+	fiberStats stats;          /* totals over every launch */
+	SimFault fault;            /* the last launch's fault (kind FaultNone if none) */
+	char msg[RtMsgSize];       /* the last failure's one-line message */
+	char *log;                 /* the last module load's diagnostics (malloc), NULL none */
+};
+
+struct fiberModule_st {
+	fiberDevice dev;           /* owner */
+	struct fiberModule_st *next; /* next module of the device */
+	Src *src;                  /* the text it was parsed from (diagnostics point into it) */
+	Module *m;                 /* the parsed module */
+	SimModule *sm;             /* the module placed on the simulated device */
+	struct fiberFunction_st *fn; /* its kernels, in listing order */
+	uint32_t nfn;
+};
+
+struct fiberFunction_st {
+	fiberModule mod;           /* owner */
+	Fn *f;                     /* the kernel's IR: name, KInfo */
+	const Prog *prog;          /* its decoded program */
+	const char *name;          /* symbol name (the module's atom) */
+	int has_param_info;        /* the parameter layout is known */
+	uint32_t param_size;       /* bytes of the parameter block when known */
+};
+
+/* A kernel of a cubin as its ELF file describes it, to check the disassembler's listing against. */
+typedef struct CubinKernel {
+	char *name;                /* symbol name (malloc) */
+	uint32_t nparam;           /* EIATTR_KPARAM_INFO entries */
+	Param *param;              /* sorted by ordinal (malloc) */
+} CubinKernel;
+
+typedef struct Cubin {
+	int sm;                    /* architecture from e_flags, 0 unknown */
+	CubinKernel *k;            /* kernels: STO_CUDA_ENTRY function symbols (malloc) */
+	uint32_t nk;
+} Cubin;
+
+/* device.c */
+int rt_live(const void *h, int kind);              /* h is a registered handle of that kind */
+void rt_register(const void *h, int kind);
+void rt_unregister(const void *h);
+fiberStatus rt_err(fiberDevice d, fiberStatus s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));          /* records the message, returns s */
+fiberStatus rt_choose(fiberDevice d, int sm);      /* fix an auto device's configuration */
+void rt_set_log(fiberDevice d, char *log);         /* takes ownership */
+
+/* config.c: fills d->cfg, d->name, d->nvdisasm from a name or a file */
+fiberStatus rt_config(fiberDevice d, const char *config);
+fiberStatus rt_config_text(fiberDevice d, const char *name, const char *text, size_t n);
+void rt_config_builtin(fiberDevice d, int sm);     /* a100 for 80, h100 for 90 */
+
+/* cubin.c */
+int rt_is_elf(const void *data, size_t size);
+fiberStatus rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size,
+                          Cubin *out);              /* validate the ELF, find the kernels */
+void rt_cubin_free(Cubin *c);
+fiberStatus rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size,
+                           char **text, size_t *len); /* run nvdisasm -hex on a temp copy */
+
+#endif /* FIBER_RT_H */

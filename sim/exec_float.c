@@ -1,0 +1,665 @@
+/* exec_float.c: FP32 and FP64 semantics: FADD, FMUL, FFMA (and their 32I forms) in the four
+ * rounding modes with .FTZ and .SAT, FMNMX, FSEL, FSET, FSETP, FCHK, FRND, MUFU, and DADD, DMUL,
+ * DFMA, DMNMX, DSETP. Arithmetic is IEEE-754 exact (one rounding; FFMA is fused); NaN results
+ * are the canonical NaN; MUFU is a correctly rounded evaluation of the function the hardware
+ * approximates (docs/sim-numerics.md). Plain round-to-nearest forms take a fast loop; the
+ * others change the host rounding mode around their loop (fp.c).
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=cheap")   /* see exec_int.c */
+#endif
+#include <math.h>
+#include <string.h>
+
+#include "alu.h"
+
+/* DIns.mod bits of this file */
+enum {
+	FFtz = 1 << 0,         /* .FTZ: subnormal inputs and results become signed zeros */
+	FSat = 1 << 1,         /* .SAT: clamp to [0, 1], NaN gives +0 */
+	FRmShift = 2,          /* bits 2..3: rounding mode RmRN.. */
+	FBf = 1 << 4,          /* FSET.BF: 1.0 for true (else all ones) */
+	FNan = 1 << 5,         /* FMNMX.NAN: a NaN operand gives the canonical NaN */
+	F64 = 1 << 6,          /* FRND.F64 */
+	FMinMax = 1 << 7,      /* DSETP.MIN/.MAX: aux is 1 for MIN, 0 for MAX */
+};
+
+#define RM_OF(mod) ((int)(((mod) >> FRmShift) & 3))
+
+/* float literals: exact bits (alu.c) in place of dop_from's binary32 rounding */
+static void
+fix_fimm(const Ins *i, DIns *d, int f64)
+{
+	for (unsigned k = 0; k < d->nsrc; k++)
+		if (d->src[k].kind == DImm && (d->src[k].flags & DFFimm))
+			d->src[k].imm = f64 ? (int64_t)alu_fimm64(i, d->ndst + (int)k)
+			                    : (int64_t)alu_fimm32(i, d->ndst + (int)k);
+}
+
+/* result post-processing of FADD/FMUL/FFMA: canonical NaN, .FTZ, .SAT (branch-free) */
+static inline uint32_t
+fpost(uint32_t u, uint32_t mod)
+{
+	uint32_t nan = f32_isnan(u), sub = !(u & 0x7f800000u);
+
+	if (mod & FFtz)
+		u = sub ? u & 0x80000000u : u;
+	if (mod & FSat) {
+		uint32_t neg = u >> 31;
+		u = u > 0x3f800000u ? 0x3f800000u : u;
+		return neg | nan ? 0 : u;
+	}
+	return nan ? F32_CNAN : u;
+}
+
+/* binary32 FMA with one rounding, through round-to-odd in binary64: the product is exact, the
+ * sum's error (TwoSum) decides the last bit, and the conversion to binary32 rounds once more,
+ * which is then correct (53 >= 24 + 2). Host mode: round to nearest. */
+static inline float
+fma32(float a, float b, float c)
+{
+	double p = (double)a * b, s = p + c, bb = s - p, e = (p - (s - bb)) + (c - bb);
+	uint64_t u = f64_bits(s);
+
+	if (e != 0 && e == e && !(u & 1))
+		u += ((e > 0) == (s > 0)) ? 1 : (uint64_t)-1;
+	return (float)f64_of(u);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FADD Rd, a, b;  FMUL Rd, a, b;  FFMA Rd, a, b, c   (and *32I)
+ */
+enum { OpAdd, OpMul, OpFma };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* FFMA on the host's fused multiply-add (x86-64 with FMA, checked at run time) */
+__attribute__((target("fma"))) static void
+ffma_hw(const float *a, const float *b, const float *c, float *r)
+{
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = __builtin_fmaf(a[l], b[l], c[l]);
+}
+
+/* the plain FFMA in one pass over the raw bits: m holds the operands' and/xor masks */
+__attribute__((target("fma"))) static void
+ffma_hw_bits(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
+             const uint32_t m[6], uint32_t *restrict r)
+{
+	uint32_t a0 = m[0], a1 = m[1], b0 = m[2], b1 = m[3], c0 = m[4], c1 = m[5];
+
+	for (unsigned l = 0; l < WarpSize; l++) {
+		float f = __builtin_fmaf(f32_of((a[l] & a0) ^ a1), f32_of((b[l] & b0) ^ b1),
+		                         f32_of((c[l] & c0) ^ c1));
+		r[l] = f != f ? F32_CNAN : f32_bits(f);
+	}
+}
+#define HAVE_FMA() __builtin_cpu_supports("fma")
+#else
+static void
+ffma_hw_bits(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t m[6],
+             uint32_t *r)
+{
+	(void)a, (void)b, (void)c, (void)m, (void)r;
+}
+
+#define HAVE_FMA() 0
+static void
+ffma_hw(const float *a, const float *b, const float *c, float *r)
+{
+	(void)a, (void)b, (void)c, (void)r;
+}
+#endif
+
+/* operand bits with -x, |x| (and .FTZ) applied, as floats */
+static inline void
+fopnd(const DOp *o, const uint32_t *v, int ftz, float *f)
+{
+	uint32_t and, xor, keep = ftz ? 0x80000000u : ~0u;
+
+	alu_fsign(o, &and, &xor);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		uint32_t u = (v[l] & and) ^ xor;
+		f[l] = f32_of((u & 0x7f800000u) ? u : u & keep);
+	}
+}
+
+/* Staged: operands to floats, one loop per operation (the host's arithmetic in its mode),
+ * then NaN canonicalisation, .FTZ and .SAT on the bits. */
+ALU_CLONES static void
+exec_farith(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize], md = d->mod;
+	float fa[WarpSize], fb[WarpSize], fc[WarpSize], f[WarpSize];
+	int rm = RM_OF(md), op = (int)d->aux, ftz = (md & FFtz) != 0;
+
+	if (md == 0) {                           /* the common case in one pass */
+		const uint32_t *restrict a = sim_src(x, &d->src[0], ta);
+		const uint32_t *restrict b = sim_src(x, &d->src[1], tb);
+		uint32_t m[6] = { ~0u, 0, ~0u, 0, ~0u, 0 };
+		alu_fsign(&d->src[0], &m[0], &m[1]);
+		alu_fsign(&d->src[1], &m[2], &m[3]);
+		if (op == OpAdd) {
+			for (unsigned l = 0; l < WarpSize; l++) {
+				float v = f32_of((a[l] & m[0]) ^ m[1]) + f32_of((b[l] & m[2]) ^ m[3]);
+				r[l] = v != v ? F32_CNAN : f32_bits(v);
+			}
+		} else if (op == OpMul) {
+			for (unsigned l = 0; l < WarpSize; l++) {
+				float v = f32_of((a[l] & m[0]) ^ m[1]) * f32_of((b[l] & m[2]) ^ m[3]);
+				r[l] = v != v ? F32_CNAN : f32_bits(v);
+			}
+		} else if (HAVE_FMA()) {
+			alu_fsign(&d->src[2], &m[4], &m[5]);
+			ffma_hw_bits(a, b, sim_src(x, &d->src[2], tc), m, r);
+		} else {
+			const uint32_t *c = sim_src(x, &d->src[2], tc);
+			alu_fsign(&d->src[2], &m[4], &m[5]);
+			for (unsigned l = 0; l < WarpSize; l++) {
+				float v = fma32(f32_of((a[l] & m[0]) ^ m[1]), f32_of((b[l] & m[2]) ^ m[3]),
+				                f32_of((c[l] & m[4]) ^ m[5]));
+				r[l] = v != v ? F32_CNAN : f32_bits(v);
+			}
+		}
+		sim_dst(x, &d->dst[0], r, mask);
+		return;
+	}
+	fopnd(&d->src[0], sim_src(x, &d->src[0], ta), ftz, fa);
+	fopnd(&d->src[1], sim_src(x, &d->src[1], tb), ftz, fb);
+	if (op == OpFma)
+		fopnd(&d->src[2], sim_src(x, &d->src[2], tc), ftz, fc);
+	if (rm == RmRN) {                        /* inline arithmetic only in the host's mode */
+		if (op == OpAdd) {
+			for (unsigned l = 0; l < WarpSize; l++)
+				f[l] = fa[l] + fb[l];
+		} else if (op == OpMul) {
+			for (unsigned l = 0; l < WarpSize; l++)
+				f[l] = fa[l] * fb[l];
+		} else if (HAVE_FMA()) {
+			ffma_hw(fa, fb, fc, f);
+		} else {
+			for (unsigned l = 0; l < WarpSize; l++)
+				f[l] = fma32(fa[l], fb[l], fc[l]);
+		}
+	} else {
+		fp_setround(rm);
+		for (unsigned l = 0; l < WarpSize; l++)
+			f[l] = op == OpAdd ? fp_add32(fa[l], fb[l]) : op == OpMul ? fp_mul32(fa[l], fb[l])
+			     : fp_fma32(fa[l], fb[l], fc[l]);
+		fp_setround(RmRN);
+	}
+	if ((md & (FFtz | FSat)) == 0) {
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = f[l] != f[l] ? F32_CNAN : f32_bits(f[l]);
+	} else {
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = fpost(f32_bits(f[l]), md);
+	}
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_farith(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "FTZ", "SAT", NULL };
+	AluMods m;
+	int op = i->op == OFADD || i->op == OFADD32I ? OpAdd
+	       : i->op == OFMUL || i->op == OFMUL32I ? OpMul : OpFma;
+
+	if (alu_mods(c, i, names, AmRnd, &m) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (d->nsrc != (op == OpFma ? 3 : 2) || d->dst[0].kind != DR)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 0);
+	d->mod = m.bits | (uint32_t)(m.rm < 0 ? RmRN : m.rm) << FRmShift;
+	d->aux = (uint32_t)op;
+	d->exec = exec_farith;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FMNMX[.FTZ][.NAN] Rd, a, b, p: p ? min : max;  FSEL Rd, a, b, p: p ? a : b
+ */
+ALU_CLONES static void
+exec_fmnmx(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], ua[WarpSize], ub[WarpSize], aa, ax, ba, bx;
+	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	uint32_t p = sim_pred(x, &d->src[2]), md = d->mod, keep = (md & FFtz) ? 0x80000000u : ~0u;
+
+	alu_fsign(&d->src[0], &aa, &ax);
+	alu_fsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		uint32_t u = (a[l] & aa) ^ ax, v = (b[l] & ba) ^ bx;
+		ua[l] = (u & 0x7f800000u) ? u : u & keep;
+		ub[l] = (v & 0x7f800000u) ? v : v & keep;
+	}
+	if (p == 0 || p == ~0u) {                /* PT / !PT: one direction for the warp */
+		int pmin = p != 0;
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = alu_fmnmx(ua[l], ub[l], pmin);
+	} else {
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = alu_fmnmx(ua[l], ub[l], (int)((p >> l) & 1));
+	}
+	if (md & FNan)
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = f32_isnan(ua[l]) || f32_isnan(ub[l]) ? F32_CNAN : r[l];
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+ALU_CLONES static void
+exec_fsel(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], aa, ax, ba, bx;
+	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	uint32_t p = sim_pred(x, &d->src[2]);
+
+	alu_fsign(&d->src[0], &aa, &ax);
+	alu_fsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = (p >> l) & 1 ? (a[l] & aa) ^ ax : (b[l] & ba) ^ bx;
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_fmnmx(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "FTZ", "NAN", NULL };
+	AluMods m;
+
+	if (alu_mods(c, i, names, 0, &m) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (d->nsrc != 3 || d->dst[0].kind != DR ||
+	    (d->src[2].kind != DP && d->src[2].kind != DUP))
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 0);
+	d->mod = (m.bits & 1 ? FFtz : 0) | (m.bits & 2 ? FNan : 0);
+	if (i->op == OFSEL) {
+		if (m.bits)
+			return sim_unsupported(c, i);
+		d->exec = exec_fsel;
+	} else {
+		d->exec = exec_fmnmx;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FSETP.cmp[.FTZ].bop Pd0, Pd1, a, b, Pc;  FSET[.BF].cmp[.FTZ].bop Rd, a, b, Pc
+ */
+static uint32_t
+fcmp_lanes(Exec *x, const DIns *d)
+{
+	uint32_t ta[WarpSize], tb[WarpSize], aa, ax, ba, bx;
+	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	unsigned code = d->aux;
+	uint32_t ftz = (d->mod & FFtz) ? 0 : ~0u;
+	uint8_t t[WarpSize];
+
+	alu_fsign(&d->src[0], &aa, &ax);
+	alu_fsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		uint32_t ua = (a[l] & aa) ^ ax, ub = (b[l] & ba) ^ bx;
+		ua = (ua & 0x7f800000u) ? ua : ua & (0x80000000u | ftz);
+		ub = (ub & 0x7f800000u) ? ub : ub & (0x80000000u | ftz);
+		t[l] = alu_fcmp(f32_of(ua), f32_of(ub), code);
+	}
+	return alu_lanes(t);
+}
+
+ALU_CLONES static void
+exec_fsetp(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t t = fcmp_lanes(x, d), pc = sim_pred(x, &d->src[2]);
+	int bop = (int)d->aux2;
+
+	sim_dst_pred(x, &d->dst[0], alu_bop(bop, t, pc), mask);
+	if (d->ndst > 1)
+		sim_dst_pred(x, &d->dst[1], alu_bop(bop, ~t, pc), mask);
+}
+
+ALU_CLONES static void
+exec_fset(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t t = alu_bop((int)d->aux2, fcmp_lanes(x, d), sim_pred(x, &d->src[2]));
+	uint32_t one = (d->mod & FBf) ? 0x3f800000u : ~0u, r[WarpSize];
+
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = (t >> l) & 1 ? one : 0;
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_fsetp(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "FTZ", "BF", NULL };
+	AluMods m;
+	int fset = i->op == OFSET;
+
+	if (alu_mods(c, i, names, AmCmp | AmBop, &m) < 0 ||
+	    (fset ? alu_split_n(c, i, d, 1) : alu_split(c, i, d, 0)) < 0)
+		return -1;
+	if (m.cmp < 0 || d->nsrc != 3 || d->ndst < 1 || d->ndst > 2 || (fset && d->ndst != 1) ||
+	    (!fset && (m.bits & 2)))
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 0);
+	d->mod = (m.bits & 1 ? FFtz : 0) | (m.bits & 2 ? FBf : 0);
+	d->aux = (uint32_t)m.cmp;
+	d->aux2 = (uint32_t)(m.bop < 0 ? BopAnd : m.bop);
+	d->exec = fset ? exec_fset : exec_fsetp;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FCHK[.DIVIDE] Pd, a, b: true when a / b needs the slow path of nvcc's division (see
+ * docs/sim-numerics.md): b zero, subnormal, infinite or NaN, a subnormal, infinite or NaN, or
+ * exponents such that the reciprocal or the quotient leaves the normal range. A superset of
+ * the hardware's condition is harmless: the slow path is exact for every input.
+ */
+static inline int
+fchk(uint32_t a, uint32_t b)
+{
+	int ea = (int)((a >> 23) & 0xff), eb = (int)((b >> 23) & 0xff);
+
+	if (eb == 0 || eb == 0xff || ea == 0xff || (ea == 0 && (a & 0x7fffffu)))
+		return 1;
+	if (ea == 0)                             /* zero dividend: the fast path is exact */
+		return 0;
+	return eb >= 253 || eb <= 2 || ea - eb >= 126 || ea - eb <= -125 || ea >= 253;
+}
+
+ALU_CLONES static void
+exec_fchk(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t ta[WarpSize], tb[WarpSize], t = 0;
+	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+
+	for (unsigned l = 0; l < WarpSize; l++)
+		t |= (uint32_t)fchk(a[l], b[l]) << l;
+	sim_dst_pred(x, &d->dst[0], t, mask);
+}
+
+static int
+dec_fchk(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "DIVIDE", NULL };
+	AluMods m;
+
+	if (alu_mods(c, i, names, 0, &m) < 0 || alu_split(c, i, d, 0) < 0)
+		return -1;
+	if (d->ndst != 1 || d->dst[0].kind != DP || d->nsrc != 2)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 0);
+	d->exec = exec_fchk;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * FRND[.F64][.TRUNC|.FLOOR|.CEIL][.FTZ] Rd, a: round to an integral value (default: nearest
+ * even)
+ */
+static inline double
+rnd_int(double v, int rm)
+{
+	switch (rm) {
+	case RmRZ: return trunc(v);
+	case RmRM: return floor(v);
+	case RmRP: return ceil(v);
+	default: return rint(v);                 /* the host mode is round to nearest here */
+	}
+}
+
+ALU_CLONES static void
+exec_frnd(Exec *x, const DIns *d, uint32_t mask)
+{
+	int rm = RM_OF(d->mod);
+
+	if (d->mod & F64) {
+		uint64_t a[WarpSize], r[WarpSize], aa, ax;
+		alu_src64(x, &d->src[0], a);
+		alu_dsign(&d->src[0], &aa, &ax);
+		for (unsigned l = 0; l < WarpSize; l++) {
+			uint64_t u = (a[l] & aa) ^ ax;
+			r[l] = f64_isnan(u) ? F64_CNAN : f64_bits(rnd_int(f64_of(u), rm));
+		}
+		alu_dst64(x, &d->dst[0], r, mask);
+		return;
+	}
+	uint32_t ta[WarpSize], r[WarpSize], aa, ax;
+	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	alu_fsign(&d->src[0], &aa, &ax);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		uint32_t u = (a[l] & aa) ^ ax;
+		if (d->mod & FFtz)
+			u = f32_ftz(u);
+		r[l] = f32_isnan(u) ? F32_CNAN : f32_bits((float)rnd_int(f32_of(u), rm));
+	}
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_frnd(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "FTZ", "F64", "F32", NULL };
+	AluMods m;
+
+	if (alu_mods(c, i, names, AmRound | AmRnd, &m) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (d->nsrc != 1 || d->dst[0].kind != DR)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, (m.bits & 2) != 0);
+	d->mod = (m.bits & 1 ? FFtz : 0) | (m.bits & 2 ? F64 : 0) |
+	         (uint32_t)(m.rm < 0 ? RmRN : m.rm) << FRmShift;
+	d->exec = exec_frnd;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * MUFU.fn Rd, a
+ */
+static void
+exec_mufu(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t ta[WarpSize], r[WarpSize], aa, ax;
+	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	int fn = (int)d->aux;
+
+	alu_fsign(&d->src[0], &aa, &ax);
+	if (fn == MufuRcp64h || fn == MufuRsq64h) {
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = fp_mufu64h(fn, (a[l] & aa) ^ ax);
+	} else {
+		uint32_t in[WarpSize];
+		for (unsigned l = 0; l < WarpSize; l++)
+			in[l] = (a[l] & aa) ^ ax;
+		fp_mufu_v(fn, in, r, WarpSize);
+	}
+	sim_dst(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_mufu(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H",
+	                                     "RSQ64H", "SQRT", "TANH", NULL };
+	AluMods m;
+
+	if (alu_mods(c, i, names, 0, &m) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (__builtin_popcount(m.bits) != 1 || d->nsrc != 1 || d->dst[0].kind != DR)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 0);
+	d->aux = (uint32_t)__builtin_ctz(m.bits);
+	d->exec = exec_mufu;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * DADD Rd, a, b;  DMUL Rd, a, b;  DFMA Rd, a, b, c   (pairs; .RN .RZ .RM .RP)
+ */
+ALU_CLONES static void
+exec_darith(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint64_t a[WarpSize], b[WarpSize], c[WarpSize], r[WarpSize];
+	uint64_t aa, ax, ba, bx, ca = ~0ull, cx = 0;
+	int rm = RM_OF(d->mod), op = (int)d->aux;
+
+	alu_src64(x, &d->src[0], a);
+	alu_src64(x, &d->src[1], b);
+	alu_dsign(&d->src[0], &aa, &ax);
+	alu_dsign(&d->src[1], &ba, &bx);
+	if (op == OpFma) {
+		alu_src64(x, &d->src[2], c);
+		alu_dsign(&d->src[2], &ca, &cx);
+	} else {
+		memset(c, 0, sizeof c);
+	}
+	if (rm != RmRN)
+		fp_setround(rm);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		double fa = f64_of((a[l] & aa) ^ ax), fb = f64_of((b[l] & ba) ^ bx), f;
+		if (op == OpAdd)
+			f = fp_add64(fa, fb);
+		else if (op == OpMul)
+			f = fp_mul64(fa, fb);
+		else
+			f = fp_fma64(fa, fb, f64_of((c[l] & ca) ^ cx));
+		r[l] = f != f ? F64_CNAN : f64_bits(f);
+	}
+	if (rm != RmRN)
+		fp_setround(RmRN);
+	alu_dst64(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_darith(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	AluMods m;
+	int op = i->op == ODADD ? OpAdd : i->op == ODMUL ? OpMul : OpFma;
+
+	if (alu_mods(c, i, NULL, AmRnd, &m) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (d->nsrc != (op == OpFma ? 3 : 2) || d->dst[0].kind != DR)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 1);
+	d->mod = (uint32_t)(m.rm < 0 ? RmRN : m.rm) << FRmShift;
+	d->aux = (uint32_t)op;
+	d->exec = exec_darith;
+	return 0;
+}
+
+/* DMNMX Rd, a, b, p */
+static void
+exec_dmnmx(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint64_t a[WarpSize], b[WarpSize], r[WarpSize], aa, ax, ba, bx;
+	uint32_t p = sim_pred(x, &d->src[2]);
+
+	alu_src64(x, &d->src[0], a);
+	alu_src64(x, &d->src[1], b);
+	alu_dsign(&d->src[0], &aa, &ax);
+	alu_dsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = alu_dmnmx((a[l] & aa) ^ ax, (b[l] & ba) ^ bx, (int)((p >> l) & 1));
+	alu_dst64(x, &d->dst[0], r, mask);
+}
+
+static int
+dec_dmnmx(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	if (alu_mods(c, i, NULL, 0, &(AluMods){0}) < 0 || alu_split_n(c, i, d, 1) < 0)
+		return -1;
+	if (d->nsrc != 3 || d->dst[0].kind != DR)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 1);
+	d->exec = exec_dmnmx;
+	return 0;
+}
+
+/* DSETP.cmp.bop Pd0, Pd1, a, b, Pc.
+ * DSETP.MIN|MAX.bop Pd0, Pd1, a, b, Pc (nvcc's fmin/fmax on sm_8x): t = "a is the result"
+ * (b is NaN, or a is below (above) b, -0 below +0), u = "both are NaN";
+ * Pd0 = t bop Pc, Pd1 = u bop Pc */
+ALU_CLONES static void
+exec_dsetp(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint64_t a[WarpSize], b[WarpSize], aa, ax, ba, bx;
+	uint32_t pc = sim_pred(x, &d->src[2]), t = 0, u = 0;
+	unsigned code = d->aux;
+	int bop = (int)d->aux2;
+
+	alu_src64(x, &d->src[0], a);
+	alu_src64(x, &d->src[1], b);
+	alu_dsign(&d->src[0], &aa, &ax);
+	alu_dsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		uint64_t ua = (a[l] & aa) ^ ax, ub = (b[l] & ba) ^ bx;
+		if (d->mod & FMinMax) {
+			int pmin = (int)code;
+			uint32_t both = f64_isnan(ua) && f64_isnan(ub);
+			uint32_t isa = !f64_isnan(ua) && alu_dmnmx(ua, ub, pmin) == ua;
+			t |= isa << l;
+			u |= both << l;
+		} else {
+			t |= (uint32_t)((code & alu_frel(f64_of(ua), f64_of(ub))) != 0) << l;
+		}
+	}
+	if (!(d->mod & FMinMax))
+		u = ~t;
+	sim_dst_pred(x, &d->dst[0], alu_bop(bop, t, pc), mask);
+	if (d->ndst > 1)
+		sim_dst_pred(x, &d->dst[1], alu_bop(bop, u, pc), mask);
+}
+
+static int
+dec_dsetp(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const char *const names[] = { "MIN", "MAX", NULL };
+	AluMods m;
+
+	if (alu_mods(c, i, names, AmCmp | AmBop, &m) < 0 || alu_split(c, i, d, 0) < 0)
+		return -1;
+	if ((m.cmp < 0) == (m.bits == 0) || __builtin_popcount(m.bits) > 1 || d->nsrc != 3 ||
+	    d->ndst < 1 || d->ndst > 2)
+		return sim_unsupported(c, i);
+	fix_fimm(i, d, 1);
+	d->mod = m.bits ? FMinMax : 0;
+	d->aux = m.bits ? (m.bits == 1) : (uint32_t)m.cmp;
+	d->aux2 = (uint32_t)(m.bop < 0 ? BopAnd : m.bop);
+	d->exec = exec_dsetp;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Registration.
+ */
+static const struct {
+	uint16_t op;           /* opcode family */
+	DecodeFn dec;          /* its decoder */
+} float_rows[] = {
+	{ OFADD, dec_farith },
+	{ OFADD32I, dec_farith },
+	{ OFMUL, dec_farith },
+	{ OFMUL32I, dec_farith },
+	{ OFFMA, dec_farith },
+	{ OFFMA32I, dec_farith },
+	{ OFMNMX, dec_fmnmx },
+	{ OFSEL, dec_fmnmx },
+	{ OFSET, dec_fsetp },
+	{ OFSETP, dec_fsetp },
+	{ OFCHK, dec_fchk },
+	{ OFRND, dec_frnd },
+	{ OMUFU, dec_mufu },
+	{ ODADD, dec_darith },
+	{ ODMUL, dec_darith },
+	{ ODFMA, dec_darith },
+	{ ODMNMX, dec_dmnmx },
+	{ ODSETP, dec_dsetp },
+};
+
+void
+sim_register_float(SimTab *t)
+{
+	for (unsigned k = 0; k < sizeof float_rows / sizeof float_rows[0]; k++)
+		t->dec[float_rows[k].op] = float_rows[k].dec;
+}

@@ -1,0 +1,305 @@
+/* warp.c: Volta-and-later independent thread scheduling. Every thread has its own PC; sim_step
+ * runs one instruction for the runnable threads of a warp that share the lowest PC (not waiting
+ * at BSYNC, WARPSYNC or a CTA barrier, not exited). Lowest-PC-first lets the threads that are
+ * behind catch up, so a warp split by a branch meets again where the paths join, and nvcc's
+ * structured code (forward branches, loops as backward branches, BSSY/BSYNC around divergent
+ * regions) always makes progress: the lowest group either moves forward or loops, and a loop
+ * it runs alone ends by its own data. Threads that spin waiting for another thread of the same
+ * warp (locks) would starve under that policy alone, so after FairLimit consecutive divergent
+ * issues the picker goes round-robin over the PC groups until the warp is converged again.
+ *
+ * Fast path: while every runnable thread is at one PC (Warp.uni), Warp.upc is that PC and the
+ * per-thread pc[] entries of those threads are stale; they are written back only when control
+ * flow splits the warp (a branch, an exit, a wait).
+ */
+#include "sim.h"
+
+#include <string.h>
+
+enum { FairLimit = 1 << 16 };      /* divergent issues before round-robin */
+
+void
+sim_warp_init(Warp *w, uint32_t id, uint32_t present, uint32_t rbase, uint32_t nreg)
+{
+	memset(w, 0, sizeof *w);
+	w->id = id;
+	w->present = present;
+	w->rbase = rbase;
+	w->nreg = nreg;
+	w->p[RegPT] = ~0u;
+	w->up[RegUPT] = 1;
+	w->uni = 1;
+	w->upc = 0;
+}
+
+static inline uint32_t
+blocked(const Warp *w)
+{
+	return w->wait_bsync | w->wait_warpsync | w->wait_bar;
+}
+
+/* lowest PC among lanes (or round-robin after w->last_pc): the lanes there */
+static uint32_t
+pick(Warp *w, uint32_t run, uint32_t *pcp)
+{
+	uint32_t best = UINT32_MAX, lanes = 0, m;
+
+	if (w->spin < FairLimit) {
+		for (m = run; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			if (w->pc[l] < best) {
+				best = w->pc[l];
+				lanes = 1u << l;
+			} else if (w->pc[l] == best) {
+				lanes |= 1u << l;
+			}
+		}
+	} else {
+		uint32_t wrap = UINT32_MAX, wlanes = 0;
+		for (m = run; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			uint32_t pc = w->pc[l];
+			if (pc > w->last_pc && pc < best) {
+				best = pc;
+				lanes = 1u << l;
+			} else if (pc == best) {
+				lanes |= 1u << l;
+			}
+			if (pc < wrap) {
+				wrap = pc;
+				wlanes = 1u << l;
+			} else if (pc == wrap) {
+				wlanes |= 1u << l;
+			}
+		}
+		if (!lanes) {
+			best = wrap;
+			lanes = wlanes;
+		}
+	}
+	*pcp = best;
+	return lanes;
+}
+
+/* after a split: are all runnable lanes at one PC again? */
+static void
+reunify(Warp *w)
+{
+	uint32_t run = w->present & ~w->exited & ~blocked(w), pc;
+
+	if (!run)
+		return;
+	pc = w->pc[__builtin_ctz(run)];
+	for (uint32_t m = run; m; m &= m - 1)
+		if (w->pc[__builtin_ctz(m)] != pc)
+			return;
+	w->uni = 1;
+	w->upc = pc;
+	w->spin = 0;
+}
+
+int
+sim_step(Exec *x)
+{
+	Warp *w = x->w;
+	uint32_t live = w->present & ~w->exited;
+	uint32_t run = live & ~blocked(w);
+	uint32_t pc, active, mask, adv;
+	const DIns *d;
+
+	if (!run)
+		return live ? StepBlocked : StepDone;
+	if (w->uni) {
+		pc = w->upc;
+		active = run;
+	} else {
+		active = pick(w, run, &pc);
+		w->spin++;
+	}
+	d = &x->prog->ins[pc];
+	if (d->guard < 0)
+		mask = active;
+	else if (!d->guard_uniform)
+		mask = active & (d->guard_not ? ~w->p[d->guard] : w->p[d->guard]);
+	else
+		mask = (w->up[d->guard] != 0) != (d->guard_not != 0) ? active : 0;
+	x->pc = pc;
+	x->active = active;
+	x->next_pc_set = 0;
+	x->jumped = 0;
+	if (mask)
+		d->exec(x, d, mask);
+	x->ninstr++;
+	x->nthread_instr += sim_popc(active);
+	w->ninstr++;
+	w->last_pc = pc;
+	if (x->fault->kind != FaultNone)
+		return StepFault;
+	if (x->ninstr >= x->watchdog) {
+		sim_fault(x, FaultWatchdog, (unsigned)__builtin_ctz(active),
+		          "%llu warp instructions issued without the kernel finishing (limit %llu)",
+		          (unsigned long long)x->ninstr, (unsigned long long)x->watchdog);
+		return StepFault;
+	}
+	if (!x->next_pc_set && !w->dirty) {
+		if (w->uni) {
+			w->upc = pc + 1;
+			return StepIssued;
+		}
+		for (uint32_t m = active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = pc + 1;
+		reunify(w);
+		return StepIssued;
+	}
+	if (x->jumped) {
+		if (w->uni && !w->dirty && x->next_pc_set == active) {
+			w->upc = x->jump;         /* a converged warp branched as a whole */
+			return StepIssued;
+		}
+		x->jumped = 0;
+		for (uint32_t m = active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = x->jump;
+	}
+	adv = active & ~x->next_pc_set;
+	for (uint32_t m = adv; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = pc + 1;
+	w->uni = 0;
+	w->dirty = 0;
+	reunify(w);
+	return StepIssued;
+}
+
+void
+sim_set_pc(Exec *x, uint32_t lanes, uint32_t pc)
+{
+	Warp *w = x->w;
+
+	if (lanes == x->active && !x->next_pc_set && w->uni) {
+		x->jump = pc;
+		x->jumped = 1;
+		x->next_pc_set = lanes;
+		return;
+	}
+	if (x->jumped) {
+		x->jumped = 0;
+		for (uint32_t m = x->active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = x->jump;
+	}
+	for (uint32_t m = lanes; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = pc;
+	x->next_pc_set |= lanes;
+}
+
+/* a barrier or convergence wait: lanes stay at this PC until released */
+void
+sim_hold(Exec *x, uint32_t lanes)
+{
+	Warp *w = x->w;
+
+	if (x->jumped) {
+		x->jumped = 0;
+		for (uint32_t m = x->active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = x->jump;
+	}
+	for (uint32_t m = lanes; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = x->pc;
+	x->next_pc_set |= lanes;
+}
+
+/* released lanes (their wait bits already cleared) continue after the instruction they waited
+ * at. The warp leaves the uni fast path: for the warp being stepped, sim_step recomputes it
+ * (dirty); for another warp, its runnable lanes' PCs are written back first. */
+void
+sim_wake(Exec *x, Warp *w, uint32_t lanes)
+{
+	if (!lanes)
+		return;
+	if (w != x->w && w->uni) {
+		uint32_t run = w->present & ~w->exited & ~blocked(w) & ~lanes;
+		for (uint32_t m = run; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = w->upc;
+	}
+	for (uint32_t m = lanes; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)]++;
+	w->uni = 0;
+	if (w == x->w)
+		w->dirty = 1;
+	else
+		reunify(w);
+}
+
+void
+sim_conv_check(Exec *x)
+{
+	Warp *w = x->w;
+	uint32_t live = w->present & ~w->exited, rel;
+
+	for (unsigned b = 0; b < 16 && w->wait_bsync; b++) {
+		if (!w->bwait[b])
+			continue;
+		if ((w->bmask[b] & live & ~w->bwait[b]) == 0) {
+			rel = w->bwait[b];
+			w->wait_bsync &= ~rel;
+			w->bwait[b] = 0;
+			sim_wake(x, w, rel);
+		}
+	}
+	if (w->wait_warpsync) {
+		rel = 0;
+		for (uint32_t m = w->wait_warpsync; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			if ((w->wsmask[l] & live & ~w->wait_warpsync) == 0)
+				rel |= 1u << l;
+		}
+		w->wait_warpsync &= ~rel;
+		sim_wake(x, w, rel);
+	}
+}
+
+/* BSYNC Bb: the lanes wait until every live lane registered in Bb waits too */
+void
+sim_bsync(Exec *x, unsigned b, uint32_t lanes)
+{
+	Warp *w = x->w;
+	uint32_t live = w->present & ~w->exited;
+
+	if ((w->bmask[b] & live & ~(lanes | w->bwait[b])) == 0 && !w->bwait[b])
+		return;                      /* everyone is here: fall through together */
+	sim_hold(x, lanes);
+	w->bwait[b] |= lanes;
+	w->wait_bsync |= lanes;
+	sim_conv_check(x);
+}
+
+/* WARPSYNC: lanes wait until every live lane of their mask waits at a WARPSYNC */
+void
+sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes)
+{
+	Warp *w = x->w;
+	uint32_t live = w->present & ~w->exited, need = 0;
+
+	for (uint32_t m = lanes; m; m &= m - 1)
+		need |= masks[__builtin_ctz(m)];
+	if ((need & live & ~lanes) == 0 && !w->wait_warpsync)
+		return;                      /* converged already: nothing to wait for */
+	sim_hold(x, lanes);
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		w->wsmask[l] = masks[l];
+	}
+	w->wait_warpsync |= lanes;
+	sim_conv_check(x);
+}
+
+void
+sim_exit_lanes(Exec *x, uint32_t lanes)
+{
+	Warp *w = x->w;
+
+	lanes &= w->present & ~w->exited;
+	w->exited |= lanes;
+	x->next_pc_set |= lanes;
+	x->cta->nexited += sim_popc(lanes);
+	sim_conv_check(x);
+	sim_bar_check(x);
+}

@@ -1,0 +1,329 @@
+#!/bin/sh
+# fibersim.sh: the fibersim command line's contract (driver/fibersim.c, man/fibersim.1): help and
+# man page, usage errors (exit 2), input errors (exit 1), faults (exit 3), real runs of the softmax
+# example checked against a CPU softmax, --out and --stats; then the example host program
+# (examples/host) built in-tree and, after `make install`, through pkg-config.
+# Environment: B (build directory; build/san means a SAN=1 build). Prints a line per check, then
+# `N passed, M failed`.
+set -u
+B=${B:-build}
+unset MAKEFLAGS MFLAGS MAKELEVEL
+case $B in */san | san) san=1 ;; *) san=0 ;; esac
+root=$(pwd)
+SIM=$root/$B/bin/fibersim
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+show() { sed 's/^/  | /' "$1" | head -n 8; }
+
+# expect STATUS PATTERN DESCRIPTION -- fibersim arguments...: the exit status is STATUS and
+# standard error matches the grep pattern PATTERN (empty: anything)
+expect() {
+	want=$1 pat=$2 d=$3
+	shift 4
+	"$SIM" "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$d: exit $rc, want $want"; show "$tmp/err"
+	elif [ -n "$pat" ] && ! grep -q -e "$pat" "$tmp/err"; then
+		bad "$d: stderr lacks '$pat'"; show "$tmp/err"
+	else
+		ok "$d"
+	fi
+}
+
+S80=examples/softmax/softmax.sm_80.sass
+S90=examples/softmax/softmax.sm_90.sass
+RUN="--kernel softmax_rows --grid 2 --block 128"
+ARGS="--arg buf:$tmp/x.bin --arg zeros:8192 --arg i32:8 --arg i32:256"
+
+if [ ! -x "$SIM" ]; then
+	bad "$SIM is missing (make all)"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+
+# --- inputs and a CPU reference: x[k] = 4 sin(0.37 k), 8 rows of 256 ----------------------------
+cat > "$tmp/ref.c" <<'C'
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+/* ref gen X.bin | ref check X.bin Y.bin: softmax rows within 1e-5 relative (MUFU.EX2 and the
+ * fast reciprocal are a few ulp of fp32 off) */
+int
+main(int argc, char **argv)
+{
+	static float x[2048], y[2048];
+	FILE *f;
+	int bad = 0;
+
+	for (int k = 0; k < 2048; k++)
+		x[k] = 4.0f * sinf(0.37f * (float)k);
+	if (argc == 3 && strcmp(argv[1], "gen") == 0)
+		return !(f = fopen(argv[2], "wb")) || fwrite(x, 4, 2048, f) != 2048 || fclose(f) != 0;
+	if (argc != 4 || !(f = fopen(argv[3], "rb")) || fread(y, 4, 2048, f) != 2048 || fgetc(f) != EOF)
+		return 2;
+	for (int r = 0; r < 8; r++) {
+		double mx = -INFINITY, sum = 0;
+		for (int c = 0; c < 256; c++)
+			mx = fmax(mx, x[r * 256 + c]);
+		for (int c = 0; c < 256; c++)
+			sum += exp(x[r * 256 + c] - mx);
+		for (int c = 0; c < 256; c++) {
+			double want = exp(x[r * 256 + c] - mx) / sum;
+			if (!(fabs(y[r * 256 + c] - want) <= 1e-5 * want)) {
+				if (bad++ < 3)
+					fprintf(stderr, "y[%d][%d] = %.9g, want %.9g\n", r, c, y[r * 256 + c], want);
+			}
+		}
+	}
+	return bad != 0;
+}
+C
+if cc -std=c11 -O1 -o "$tmp/ref" "$tmp/ref.c" -lm && "$tmp/ref" gen "$tmp/x.bin"; then
+	ok "reference program built, x.bin written"
+else
+	bad "cannot build the reference program"
+fi
+: > "$tmp/empty.bin"
+
+# --- help, version, man page ---------------------------------------------------------------------
+"$SIM" --help > "$tmp/out" 2>&1 && grep -q 'fibersim run FILE' "$tmp/out" &&
+	ok "fibersim --help" || bad "fibersim --help"
+"$SIM" --version > "$tmp/out" 2>&1 && grep -q '^fibersim [0-9]' "$tmp/out" &&
+	ok "fibersim --version" || bad "fibersim --version"
+if "$SIM" run --help > "$tmp/out" 2>&1; then
+	missing=
+	for w in --kernel --grid --block --arch --config --dynamic-smem --arg --out --stats \
+	    --functional buf: zeros: u32: i32: u64: i64: f32: 'exit status'; do
+		grep -q -e "$w" "$tmp/out" || missing="$missing $w"
+	done
+	[ -z "$missing" ] && ok "fibersim run --help documents every option" ||
+		bad "fibersim run --help lacks:$missing"
+else
+	bad "fibersim run --help fails"
+fi
+missing=
+for w in '\\-\\-kernel' '\\-\\-grid' '\\-\\-block' '\\-\\-arch' '\\-\\-config' \
+    '\\-\\-dynamic\\-smem' '\\-\\-arg' '\\-\\-out' '\\-\\-stats' '\\-\\-functional' \
+    'buf:' 'zeros:' 'FIBER_NVDISASM' 'EXIT STATUS' 'CONFIGURATION FILES' 'watchdog'; do
+	grep -q -e "$w" man/fibersim.1 || missing="$missing $w"
+done
+[ -z "$missing" ] && ok "man/fibersim.1 documents every option" || bad "man/fibersim.1 lacks:$missing"
+if command -v man > /dev/null 2>&1; then
+	MANWIDTH=80 man -l man/fibersim.1 > "$tmp/man" 2> "$tmp/manerr" && grep -q 'SYNOPSIS' "$tmp/man" &&
+		! grep -q 'warning' "$tmp/manerr" && ok "man -l man/fibersim.1 renders cleanly" ||
+		{ bad "man -l man/fibersim.1"; show "$tmp/manerr"; }
+fi
+
+# --- usage errors: exit 2 ------------------------------------------------------------------------
+expect 2 'usage: fibersim' "no arguments" --
+expect 2 "unknown command 'frob'" "an unknown command" -- frob
+expect 2 "unknown option '--frob'" "an unknown option" -- run $S80 $RUN --frob
+expect 2 'no input file' "no FILE" -- run $RUN
+expect 2 'more than one input file' "two FILEs" -- run $S80 $S90 $RUN
+expect 2 '--kernel NAME is required' "no --kernel" -- run $S80 --grid 1 --block 32
+expect 2 '--grid X' "no --grid" -- run $S80 --kernel k --block 32
+expect 2 '--block X' "no --block" -- run $S80 --kernel k --grid 1
+expect 2 "option '--stats' needs a value" "an option without its value" -- run $S80 $RUN --stats
+expect 2 '--kernel given more than once' "--kernel twice" -- run $S80 $RUN --kernel x
+for g in 0 -1 4294967296 99999999999999999999 2147483648 1,0 1,65536 1,2,3,4 '' 1,,2 1, ,1 0x \
+    2x 1.5 ' 1' +1; do
+	expect 2 "bad --grid" "--grid '$g'" -- run $S80 --kernel k --block 32 --grid "$g"
+done
+for b in 0 1025 1,1,65 1,1025 -32 32,0; do
+	expect 2 "bad --block" "--block '$b'" -- run $S80 --kernel k --grid 1 --block "$b"
+done
+expect 0 '' "--grid 0x2 (hex) is accepted" -- run $S80 --kernel softmax_rows --grid 0x2 \
+	--block 128,1,1 $ARGS
+for v in -1 4294967296 1k ''; do
+	expect 2 "bad --dynamic-smem" "--dynamic-smem '$v'" -- run $S80 $RUN --dynamic-smem "$v"
+done
+expect 2 "unsupported --arch 'sm_75'" "--arch sm_75" -- run $S80 $RUN --arch sm_75
+for a in nope u32 u32: u32:-1 u32:4294967296 u32:1.5 i32:2147483648 i32:-2147483649 i32:--1 \
+    u64:18446744073709551616 i64:9223372036854775808 i64:-9223372036854775809 f32:1e39 \
+    f32:-1e39 f32:abc 'f32: 1' f32: zeros:0 zeros:-8 zeros:1e3 zeros:1073741825 buf: x64:1 \
+    U32:1; do
+	expect 2 "bad --arg" "--arg '$a'" -- run $S80 $RUN --arg "$a"
+done
+for a in u32:4294967295 i32:-2147483648 u64:0xffffffffffffffff i64:-9223372036854775808 \
+    f32:-0x1p-149 f32:inf f32:nan f32:3.4e38 zeros:0x10; do
+	"$SIM" run $S80 $RUN --arg "$a" > /dev/null 2> "$tmp/err"
+	grep -q 'bad --arg' "$tmp/err" && bad "--arg '$a' is rejected" || ok "--arg '$a' is accepted"
+done
+expect 2 "argument 2 (i32:8) is not a buffer" "--out of a scalar" -- run $S80 $RUN $ARGS --out 2:y
+expect 2 'there are only 4 arguments' "--out past the arguments" -- run $S80 $RUN $ARGS --out 4:y
+for o in x:y 1: :y 1; do
+	expect 2 "bad --out" "--out '$o'" -- run $S80 $RUN $ARGS --out "$o"
+done
+expect 2 "conflicts with --config h100" "--arch sm_80 with --config h100" -- \
+	run $S80 $RUN $ARGS --arch sm_80 --config h100
+
+# --- input errors: exit 1, one line --------------------------------------------------------------
+expect 1 "cannot open '/nonexistent/k.sass'" "a missing FILE" -- run /nonexistent/k.sass $RUN
+expect 1 "is empty" "an empty FILE" -- run "$tmp/empty.bin" $RUN
+expect 1 'error:' "a directory as FILE" -- run /tmp $RUN
+printf 'this is not SASS\n' > "$tmp/junk.sass"
+expect 1 'junk.sass:1:' "a file that is not SASS" -- run "$tmp/junk.sass" $RUN
+printf '\177ELF\002\001\001\000' > "$tmp/bad.cubin"
+expect 1 "not a valid ELF file\|not a 64-bit ELF" "a broken ELF file" -- run "$tmp/bad.cubin" $RUN
+size=$(wc -c < $S80)
+for cut in 100 60000 120000 150000 200000 225000; do
+	[ "$cut" -lt "$size" ] || continue
+	head -c "$cut" $S80 > "$tmp/cut.sass"
+	expect 1 'error' "FILE cut at byte $cut" -- run "$tmp/cut.sass" $RUN $ARGS
+done
+head -n 2100 $S80 > "$tmp/cut.sass"    # at a line boundary inside the code
+expect 1 'error' "FILE cut at line 2100" -- run "$tmp/cut.sass" $RUN $ARGS
+expect 1 "no kernel named 'softmax' in .*(kernels: softmax_rows)" "an unknown kernel" -- \
+	run $S80 --kernel softmax --grid 1 --block 32
+expect 1 "takes 4 parameters but 3 arguments were given: param 3 (4 bytes at offset 0x14)" \
+	"too few arguments" -- run $S80 $RUN --arg buf:$tmp/x.bin --arg zeros:8192 --arg i32:8
+expect 1 "takes 4 parameters but 5 arguments were given: argument 4 (i32:1) has no parameter" \
+	"too many arguments" -- run $S80 $RUN $ARGS --arg i32:1
+expect 1 "argument 3 (param 3, 4 bytes at offset 0x14) given as u64 (8 bytes)" \
+	"an argument of the wrong size" -- run $S80 $RUN --arg buf:$tmp/x.bin --arg zeros:8192 \
+	--arg i32:8 --arg u64:256
+expect 1 "argument 0 (param 0, 8 bytes at offset 0x0) given as f32 (4 bytes)" \
+	"a scalar for a pointer" -- run $S80 $RUN --arg f32:1 --arg zeros:8192 --arg i32:8 --arg i32:256
+expect 1 "cannot open '/nonexistent/x.bin'" "buf: of a missing file" -- \
+	run $S80 $RUN --arg buf:/nonexistent/x.bin --arg zeros:8192 --arg i32:8 --arg i32:256
+expect 1 "is empty" "buf: of an empty file" -- \
+	run $S80 $RUN --arg buf:$tmp/empty.bin --arg zeros:8192 --arg i32:8 --arg i32:256
+expect 1 "sm_80 code but device 'h100' executes sm_90" "sm_80 code with --arch sm_90" -- \
+	run $S80 $RUN $ARGS --arch sm_90
+expect 1 "unknown configuration 'v100'" "an unknown --config" -- run $S80 $RUN $ARGS --config v100
+printf 'base = a100\nsmz = 4\n' > "$tmp/bad.cfg"
+expect 1 "bad.cfg:2: unknown key 'smz'" "a configuration file with a bad key" -- \
+	run $S80 $RUN $ARGS --config "$tmp/bad.cfg"
+expect 1 "launch bound of kernel 'softmax_rows' (128 threads)" "a block over the launch bound" -- \
+	run $S80 --kernel softmax_rows --grid 2 --block 256 $ARGS
+expect 1 "exceeds the limit of device 'a100' (1024 threads)" "a block over the device's limit" -- \
+	run $S80 --kernel softmax_rows --grid 2 --block 64,32 $ARGS
+expect 1 "shared memory" "too much dynamic shared memory" -- run $S80 $RUN $ARGS --dynamic-smem 1000000
+expect 1 "cannot write '/nonexistent/y.bin'" "an --out that cannot be written" -- \
+	run $S80 $RUN $ARGS --out 1:/nonexistent/y.bin
+expect 1 "cannot write '/nonexistent/s.json'" "a --stats that cannot be written" -- \
+	run $S80 $RUN $ARGS --stats /nonexistent/s.json
+"$SIM" run $S80 --kernel softmax --grid 1 --block 32 2> "$tmp/err"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] && ok "an input error is one line" || bad "an input error is not one line"
+
+# --- real runs ------------------------------------------------------------------------------------
+runs() { # runs DESCRIPTION FILE OUT [options]: the run succeeds and OUT is a correct softmax
+	d=$1 f=$2 out=$3
+	shift 3
+	rm -f "$out"
+	if ! "$SIM" run "$f" $RUN $ARGS --out "1:$out" "$@" > "$tmp/out" 2> "$tmp/err"; then
+		bad "$d: fibersim fails"; show "$tmp/err"
+	elif ! "$tmp/ref" check "$tmp/x.bin" "$out" 2> "$tmp/referr"; then
+		bad "$d: wrong result"; show "$tmp/referr"
+	else
+		ok "$d"
+	fi
+}
+runs "softmax sm_80 matches the CPU reference" $S80 "$tmp/y80.bin" --stats "$tmp/s80.json"
+runs "softmax sm_90 matches the CPU reference" $S90 "$tmp/y90.bin" --functional
+runs "softmax sm_90 with --arch sm_90 --config h100" $S90 "$tmp/y.bin" --arch sm_90 --config h100
+printf '# small\nbase = a100\nname = mini\nsms = 2\n' > "$tmp/mini.cfg"
+runs "softmax with a configuration file" $S80 "$tmp/y.bin" --config "$tmp/mini.cfg"
+runs "softmax from the cuobjdump listing" examples/softmax/softmax.sm_80.cuobjdump.sass "$tmp/ycu.bin"
+grep -q 'warning: .*no parameter layout' "$tmp/err" && ok "the cuobjdump run warns that it cannot check" ||
+	bad "no warning for the cuobjdump listing"
+cmp -s "$tmp/y80.bin" "$tmp/ycu.bin" && ok "cuobjdump and nvdisasm listings give the same bytes" ||
+	bad "cuobjdump and nvdisasm listings give different bytes"
+if [ -x "$root/$B/bin/fiberc" ]; then
+	"$root/$B/bin/fiberc" $S80 --emit=sass -o "$tmp/re.sass" 2> /dev/null &&
+		"$root/$B/bin/fiberc" $S80 --emit=ir -o "$tmp/re.ir" 2> /dev/null
+	runs "softmax from fiberc --emit=sass" "$tmp/re.sass" "$tmp/yre.bin"
+	cmp -s "$tmp/y80.bin" "$tmp/yre.bin" && ok "fiberc's SASS gives the same bytes" ||
+		bad "fiberc's SASS gives different bytes"
+	runs "softmax from fiberc --emit=ir (IR text)" "$tmp/re.ir" "$tmp/yir.bin"
+	cmp -s "$tmp/y80.bin" "$tmp/yir.bin" && ok "fiberc's IR text gives the same bytes" ||
+		bad "fiberc's IR text gives different bytes"
+fi
+if [ -f "$tmp/s80.json" ]; then
+	missing=
+	for k in '"cycles": 0,' '"warp_instructions": [1-9]' '"thread_instructions": [1-9]' \
+	    '"mode": "functional"' '"kernel": "softmax_rows"' '"arch": "sm_80"' '"grid": \[2, 1, 1\]'; do
+		grep -q -e "$k" "$tmp/s80.json" || missing="$missing $k"
+	done
+	[ -z "$missing" ] && ok "--stats JSON has the keys" || { bad "--stats JSON lacks:$missing"; show "$tmp/s80.json"; }
+else
+	bad "--stats wrote nothing"
+fi
+"$SIM" run $S80 $RUN $ARGS --out 0:"$tmp/x2.bin" --out 1:"$tmp/y2.bin" > /dev/null 2>&1 &&
+	cmp -s "$tmp/x.bin" "$tmp/x2.bin" && cmp -s "$tmp/y80.bin" "$tmp/y2.bin" &&
+	ok "two --out options (an input buffer comes back unchanged)" || bad "two --out options"
+
+# --- faults: exit 3, one line naming the fault ---------------------------------------------------
+expect 3 'fibersim: error: .*out-of-bounds' "an out-of-bounds read" -- \
+	run $S80 $RUN --arg zeros:64 --arg zeros:8192 --arg i32:8 --arg i32:256
+[ "$(wc -l < "$tmp/err")" -eq 1 ] && ok "the fault is one line" || bad "the fault is not one line"
+printf 'base = a100\nwatchdog = 100\n' > "$tmp/wd.cfg"
+expect 3 'fibersim: error: .*watchdog' "the watchdog of a configuration file" -- \
+	run $S80 $RUN $ARGS --config "$tmp/wd.cfg"
+
+# --- the example host program -----------------------------------------------------------------------
+sanflags=
+[ "$san" = 1 ] && sanflags="-fsanitize=address,undefined -fno-omit-frame-pointer"
+cp -r examples/host "$tmp/host"
+rm -f "$tmp/host/softmax_host"
+if make --no-print-directory -C "$tmp/host" FIBER_ROOT="$root" FIBER_BUILD="$root/$B" \
+    CFLAGS="-O1 -g $sanflags" > "$tmp/log" 2>&1 &&
+    "$tmp/host/softmax_host" "$root/$S80" > "$tmp/out" 2>&1 && grep -q ': ok$' "$tmp/out"; then
+	ok "examples/host in-tree: $(tail -n 1 "$tmp/out")"
+else
+	bad "examples/host in-tree"; show "$tmp/log"; show "$tmp/out"
+fi
+"$tmp/host/softmax_host" "$root/$S90" > "$tmp/out" 2>&1 && grep -q 'sm_90' "$tmp/out" &&
+	ok "examples/host on sm_90 code (auto device)" || { bad "examples/host on sm_90"; show "$tmp/out"; }
+
+# --- installed: fibersim, libfiberrt, fiber.h, fiber.pc, fibersim.1 ---------------------------------
+p=$tmp/prefix
+files="bin/fibersim lib/libfiberrt.a lib/libfiberrt.so lib/libfiberrt.so.0 include/fiber/fiber.h
+lib/pkgconfig/fiber.pc share/man/man1/fibersim.1"
+if make --no-print-directory install PREFIX="$p" SAN=$san > "$tmp/log" 2>&1; then
+	ok "make install PREFIX=\$tmp"
+	missing=
+	for f in $files; do [ -e "$p/$f" ] || missing="$missing $f"; done
+	[ -z "$missing" ] && ok "installed the runtime" || bad "not installed:$missing"
+	"$p/bin/fibersim" run $S80 $RUN $ARGS --out 1:"$tmp/yi.bin" > /dev/null 2>&1 &&
+		cmp -s "$tmp/y80.bin" "$tmp/yi.bin" && ok "the installed fibersim runs" ||
+		bad "the installed fibersim"
+	if command -v pkg-config > /dev/null 2>&1; then
+		rm -rf "$tmp/host2"
+		cp -r examples/host "$tmp/host2"
+		rm -f "$tmp/host2/softmax_host"
+		if PKG_CONFIG_PATH="$p/lib/pkgconfig" make --no-print-directory -C "$tmp/host2" \
+		    CFLAGS="-O1 -g $sanflags" > "$tmp/log" 2>&1 &&
+		    "$tmp/host2/softmax_host" "$root/$S80" > "$tmp/out" 2>&1 && grep -q ': ok$' "$tmp/out"; then
+			ok "examples/host through pkg-config (shared library, rpath)"
+		else
+			bad "examples/host through pkg-config"; show "$tmp/log"; show "$tmp/out"
+		fi
+		if cc -std=c11 $sanflags -I"$p/include/fiber" -o "$tmp/host2/static" \
+		    examples/host/softmax_host.c "$p/lib/libfiberrt.a" -lelf -lm -lpthread > "$tmp/log" 2>&1 &&
+		    "$tmp/host2/static" "$root/$S80" > /dev/null 2>&1; then
+			ok "a host program linked with the installed libfiberrt.a"
+		else
+			bad "a host program linked with libfiberrt.a"; show "$tmp/log"
+		fi
+	fi
+	if nm -D --defined-only "$p/lib/libfiberrt.so" 2> /dev/null | awk '$2 == "T" {print $3}' |
+	    grep -v '^fiber[A-Z]' | grep -v '^_' > "$tmp/exports"; then
+		bad "libfiberrt.so exports more than fiber*(): $(head -n 5 "$tmp/exports" | tr '\n' ' ')"
+	else
+		ok "libfiberrt.so exports only fiber*()"
+	fi
+	make --no-print-directory uninstall PREFIX="$p" SAN=$san > "$tmp/log" 2>&1
+	left=
+	for f in $files; do [ -e "$p/$f" ] || [ -L "$p/$f" ] && left="$left $f"; done
+	[ -z "$left" ] && ok "make uninstall removed the runtime" || bad "left behind:$left"
+else
+	bad "make install PREFIX=\$tmp"; show "$tmp/log"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
