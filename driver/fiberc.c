@@ -138,6 +138,8 @@ parse_args(int argc, char **argv, Options *o)
 			if (k + 1 >= argc)
 				usage_error("option '%s' needs a value", "-o");
 			o->output = argv[++k];
+			if (strcmp(o->output, "-") == 0)
+				o->output = NULL;  /* -o - is standard output */
 		} else if ((v = optval(argc, argv, &k, "--emit"))) {
 			if (strcmp(v, "ir") == 0)
 				o->emit_ir = 1;

@@ -1,21 +1,19 @@
-/* fastline.c: the common instruction line read in one go. Most of a listing is lines such as
- * `LDG.E.128 R12, [R8.64] ;` between an offset comment and an encoding comment, with the second
- * encoding word on a line of its own (sass.y shows the layout).
- * For such a line the scanner (sass.l, on the offset comment) calls fast_line, which reads the
- * rest of the line and the second encoding line itself and hands the parser one token, INSLINE,
- * instead of a dozen. It accepts a subset of the grammar's instruction lines (sass.y: insline):
- * guard, opcode, operands separated by commas (registers, immediates, floats, label references,
- * addresses, constant banks, descriptors, with a '-', '~' or '!' prefix), ';', the encoding
- * words. Anything else (IR annotations, |x|, juxtaposed operands, comments, a line cut by the
- * scanner's buffer) is left to the grammar: fast_line returns 0 before it has done anything.
- * The line is first cut into tokens and checked against that subset, then built with the
- * grammar's own actions, called in the grammar's order with the same values and locations, so
- * both paths build the same instruction and report the same errors (tests/check_parse.c parses
- * every bundled listing both ways).
+/* fastline.c: the common instruction line, read in one go. Most of a listing is lines such as
+ * `LDG.E.128 R12, [R8.64] ;` between an offset and an encoding comment, then a line holding the
+ * second encoding word. On such a line's offset comment the scanner (sass.l) calls fast_line,
+ * which reads it and the instruction lines after it straight from the text and hands the parser
+ * one INSLINE token for them all. It takes a subset of the grammar's instruction lines (guard,
+ * opcode, comma-separated operands without IR annotations or |x|), and leaves any other line to
+ * the grammar before doing anything with it. A line is cut into tokens, checked, then built with
+ * the grammar's own actions in the grammar's order, so both paths build the same instructions and
+ * report the same errors (tests/check_parse.c reads every bundled listing both ways).
  */
 #include "parse.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 enum {
 	MaxTok = 64,       /* tokens of a line read here; longer lines go to the grammar */
@@ -117,28 +115,39 @@ enc_word(const char *p, const char *end, uint64_t *v)
 	return 24;
 }
 
-/* past the blanks at p (nvdisasm pads its columns with runs of spaces: eight at a time) */
+/* past the blanks at p (nvdisasm pads its columns with runs of spaces: 16 or 8 at a time); the
+ * text ends with a NUL at lim */
 static inline const char *
 blanks(const char *p, const char *lim)
 {
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' ');
+
+	while (p + 16 <= lim) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, sp)) ^ 0xffffu;
+		if (m) {
+			p += __builtin_ctz(m);   /* the first byte that is not a space */
+			break;
+		}
+		p += 16;
+	}
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t w;
 
-	for (;;) {
-		if (p + 8 <= lim) {
-			memcpy(&w, p, 8);
-			w ^= 0x2020202020202020ull;
-			if (!w) {
-				p += 8;
-				continue;
-			}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			p += __builtin_ctzll(w) >> 3;   /* the first byte that is not a space */
-#endif
+	while (p + 8 <= lim) {
+		memcpy(&w, p, 8);
+		w ^= 0x2020202020202020ull;
+		if (w) {
+			p += __builtin_ctzll(w) >> 3;
+			break;
 		}
-		if (*p != ' ' && *p != '\t')
-			return p;
-		p++;
+		p += 8;
 	}
+#endif
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
 }
 
 /* ---- tokens ---------------------------------------------------------------------------------- */
@@ -554,14 +563,13 @@ addr_comment(const char *p, const char *end, uint64_t *addr)
 }
 
 /* the instruction line whose offset comment (value addr) ends at cx->pos, and the instruction
- * lines that follow it, read up to avail bytes on: the bytes read, 0 if the grammar is to read
- * the first one. A line that is not for this path ends the run, right before its offset comment;
+ * lines that follow it: the bytes read, 0 if the grammar is to read the first one. A line that is not for this path ends the run, right before its offset comment;
  * so does reaching the error limit (the grammar stops there). */
 size_t
-fast_line(Ctx *cx, size_t avail, Loc addrloc, uint64_t addr)
+fast_line(Ctx *cx, Loc addrloc, uint64_t addr)
 {
 	Fast F;
-	const char *text = cx->text, *start = text + cx->pos, *end = start + avail, *p, *q, *b;
+	const char *text = cx->text, *start = text + cx->pos, *end = text + cx->len, *p, *q, *b;
 	size_t n;
 
 	if (cx->nofast || !cx->fn || cx->sec != cx->fn->text)

@@ -205,7 +205,7 @@ Module *sass_parse_opts(Src *src, Diag *d, int flags);
 
 /* fastline.c */
 size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digits> * /`: 24 */
-size_t fast_line(Ctx *cx, size_t avail, Loc addrloc, uint64_t addr);
+size_t fast_line(Ctx *cx, Loc addrloc, uint64_t addr); /* bytes of text read from cx->pos */
 
 /* build.c and opnd.c: the grammar's actions */
 int too_many(Ctx *cx);

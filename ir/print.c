@@ -288,6 +288,23 @@ pspaces(char *p, int n)
 	return p;
 }
 
+/* the start of an instruction line at p: the offset comment (at least 4 hex digits) and the
+ * blanks up to the guard, which is g bytes; returns the end (at most 47 bytes on) */
+static char *
+phead(char *p, uint64_t addr, int g)
+{
+	char a[16];
+	int n = 4;
+
+	while (n < 16 && (addr >> (4 * n)))
+		n++;
+	hex16(a, addr);
+	memcpy(p, "        /*", 10);
+	memcpy(p + 10, a + 16 - n, (size_t)n);
+	memcpy(p + 10 + n, "*/", 2);
+	return pspaces(p + 12 + n, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
+}
+
 /* one instruction line (and the second encoding line), written straight into the buffer */
 static void
 wins(W *w, Texts *T, const Ins *i, uint32_t k)
@@ -295,23 +312,13 @@ wins(W *w, Texts *T, const Ins *i, uint32_t k)
 	uint32_t at = T->off[T->next], end = T->next + 1 < T->n ? T->off[T->next + 1] : (uint32_t)T->len;
 	uint32_t len = end - at - 1;
 	const char *t = T->buf + at;
-	int g = guardlen(i, t), n = 4, pad = T->width + 2 - ((int)len - g);
-	uint64_t addr = 16 * (uint64_t)k;
-	size_t need = 32 + OpCol + len + (size_t)(pad > 0 ? pad : 0) + 25 + OpCol + (size_t)T->width + 27;
-	char a[16], *p;
+	int g = guardlen(i, t), pad = T->width + 2 - ((int)len - g);
+	size_t need = 64 + len + (size_t)(pad > 0 ? pad : 0) + 25 + OpCol + (size_t)T->width + 27;
+	char b[64], *p;
 
 	T->next++;
-	if (need > sizeof w->buf) {       /* a huge line (IR text): in pieces */
-		char b[64];
-		p = b;
-		memcpy(p, "        /*", 10);
-		hex16(a, addr);
-		while (n < 16 && (addr >> (4 * n)))
-			n++;
-		memcpy(p + 10, a + 16 - n, (size_t)n);
-		memcpy(p + 10 + n, "*/", 2);
-		wput(w, b, (size_t)(12 + n));
-		wspaces(w, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
+	if (need > sizeof w->buf) {       /* longer than the buffer (IR text): in pieces */
+		wput(w, b, (size_t)(phead(b, 16 * (uint64_t)k, g) - b));
 		wput(w, t, len);
 		if (i->nenc) {
 			wspaces(w, pad);
@@ -327,22 +334,13 @@ wins(W *w, Texts *T, const Ins *i, uint32_t k)
 	}
 	if (w->n + need > sizeof w->buf)
 		wflush(w);
-	p = w->buf + w->n;
-	/* the offset: at least 4 hex digits */
-	memcpy(p, "        /*", 10);
-	hex16(a, addr);
-	while (n < 16 && (addr >> (4 * n)))
-		n++;
-	memcpy(p + 10, a + 16 - n, (size_t)n);
-	memcpy(p + 10 + n, "*/", 2);
-	p = pspaces(p + 12 + n, OpCol - 16 - g > 1 ? OpCol - 16 - g : 1);
+	p = phead(w->buf + w->n, 16 * (uint64_t)k, g);
 	memcpy(p, t, len);
 	p += len;
-	if (i->nenc) {
+	if (i->nenc)
 		p = penc(pspaces(p, pad), i->enc[0]);
-	} else {
+	else
 		*p++ = '\n';
-	}
 	if (i->nenc > 1)
 		p = penc(pspaces(p, OpCol + T->width + 2), i->enc[1]);
 	w->n = (size_t)(p - w->buf);

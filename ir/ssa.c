@@ -471,17 +471,19 @@ ssa_build(Fn *f, Diag *d)
 /* ---------------------------------------------------------------------------------------------
  * Def-use chains: one array for the whole function, sliced per value (cuse == nuse).
  */
-/* count (fill 0) or record (fill 1) every use in reachable code */
+/* count (pos NULL) or record every use in reachable code; cnt[v] counts the uses of value v,
+ * pos[v] is where its next use goes in pool (small arrays, not the 48-byte Vals: the walk
+ * touches the values in no particular order) */
 static size_t
-each_use(Fn *f, int fill)
+each_use(Fn *f, uint32_t *cnt, uint32_t *pos, Use *pool)
 {
 	size_t n = 0;
 
 #define USE(V, UI, UP, US, UX) do { uint32_t v_ = (V); \
 		if (v_ && v_ < f->nval) { \
-			Val *x_ = &f->val[v_]; \
-			if (fill) x_->use[x_->nuse] = (Use){UI, UP, (uint16_t)(US), (uint16_t)(UX)}; \
-			x_->nuse++; n++; \
+			if (pos) pool[pos[v_]++] = (Use){UI, UP, (uint16_t)(US), (uint16_t)(UX)}; \
+			else cnt[v_]++; \
+			n++; \
 		} } while (0)
 	for (uint32_t r = 0; r < f->nrpo; r++) {
 		Blk *b = f->rpo[r];
@@ -506,26 +508,28 @@ each_use(Fn *f, int fill)
 void
 ssa_uses(Fn *f)
 {
+	uint32_t *cnt, off = 0;
 	Use *pool;
-	size_t n, off = 0;
+	size_t n;
 
 	if (!f->in_ssa)
 		return;
 	free(f->val[0].use);
 	f->val[0].use = NULL;
-	for (uint32_t v = 1; v < f->nval; v++)
-		f->val[v].nuse = 0;
-	n = each_use(f, 0);
+	cnt = xmalloc((f->nval + 1) * sizeof *cnt);
+	n = each_use(f, cnt, NULL, NULL);
 	pool = xrealloc(NULL, (n + 1) * sizeof *pool);   /* no need to zero: filled below */
 	f->val[0].use = pool;
+	f->val[0].nuse = f->val[0].cuse = 0;
 	for (uint32_t v = 1; v < f->nval; v++) {
 		Val *x = &f->val[v];
 		x->use = pool + off;
-		x->cuse = x->nuse;
+		x->nuse = x->cuse = cnt[v];
+		cnt[v] = off;          /* from now on: where the next use of v goes */
 		off += x->nuse;
-		x->nuse = 0;
 	}
-	each_use(f, 1);
+	each_use(f, NULL, cnt, pool);
+	free(cnt);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -12,12 +12,26 @@
 #include "fp.h"
 #include "sim.h"
 
-/* Hot lane loops are compiled twice on x86-64, for AVX2 and for the baseline, and the loader
- * picks one for the host (GCC target_clones). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
-#define ALU_CLONES __attribute__((target_clones("avx2", "default")))
+/* Hot lane loops are compiled twice on x86-64, for AVX2+FMA and for the baseline, and the decoder
+ * picks the one the host runs: write the semantics as `ALU_BODY(name) { ... }`, follow it with
+ * ALU_VARIANTS(name), and set `d->exec = ALU_PICK(name)`. */
+#define ALU_BODY(name) \
+	static inline __attribute__((always_inline)) void name##_body(Exec *x, const DIns *d, \
+	                                                             uint32_t mask)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ALU_VARIANTS(name) \
+	static void name(Exec *x, const DIns *d, uint32_t mask) { name##_body(x, d, mask); } \
+	__attribute__((target("avx2,fma"))) static void name##_avx2(Exec *x, const DIns *d, \
+	                                                            uint32_t mask) \
+	{ \
+		name##_body(x, d, mask); \
+	}
+#define ALU_PICK(name) \
+	(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? name##_avx2 : name)
 #else
-#define ALU_CLONES
+#define ALU_VARIANTS(name) \
+	static void name(Exec *x, const DIns *d, uint32_t mask) { name##_body(x, d, mask); }
+#define ALU_PICK(name) (name)
 #endif
 
 /* modifiers of one instruction, parsed once at decode time (alu_mods) */
@@ -90,6 +104,19 @@ enum { BitSigned = 1 << 0, BitSh = 1 << 1, BitWrap = 1 << 2 };
 enum { IsetpU32 = 1 << 0, IsetpEx = 1 << 1 };
 enum { ImU32 = 1 << 0, ImHi = 1 << 1, ImWide = 1 << 2, ImX = 1 << 3, ImNoC = 1 << 4 };
 
+/* sim_src with immediates broadcast inline (the most frequent non-register source) */
+static inline const uint32_t *
+alu_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
+{
+	if (o->kind == DImm) {
+		uint32_t v = (uint32_t)o->imm;
+		for (unsigned l = 0; l < WarpSize; l++)
+			tmp[l] = v;
+		return tmp;
+	}
+	return sim_src(x, o, tmp);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Lane masks: loops write one byte (0 or 1) per lane, which vectorizes, and pack them here.
  */
@@ -121,21 +148,22 @@ alu_unlanes(uint32_t m, uint32_t v[WarpSize])
 
 /* integer compare of code (bit 0 less, 1 equal, 2 greater) on lanes; sflip 0x80000000 makes
  * the unsigned compare a signed one */
-static inline uint8_t
+static inline uint32_t
 alu_icmp(uint32_t a, uint32_t b, uint32_t sflip, unsigned code)
 {
 	uint32_t x = a ^ sflip, y = b ^ sflip;
 
-	return (uint8_t)(x == y ? (code >> 1) & 1 : x < y ? code & 1 : (code >> 2) & 1);
+	return x == y ? (code >> 1) & 1 : x < y ? code & 1 : (code >> 2) & 1;
 }
 
 /* float compare of code (bit 3: unordered) */
-static inline uint8_t
-alu_fcmp(double a, double b, unsigned code)
+static inline uint32_t
+alu_fcmp(float a, float b, unsigned code)
 {
-	uint32_t lt = a < b, eq = a == b, gt = a > b, un = !(lt | eq | gt);
+	uint32_t lt = (uint32_t)(a < b), eq = (uint32_t)(a == b), gt = (uint32_t)(a > b);
+	uint32_t un = ~(lt | eq | gt) & 1;
 
-	return (uint8_t)((lt & code) | (eq & (code >> 1)) | (gt & (code >> 2)) | (un & (code >> 3)));
+	return (lt & code) | (eq & (code >> 1)) | (gt & (code >> 2)) | (un & (code >> 3));
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -479,8 +479,14 @@ sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 	case DCBank:
 		if (o->reg == RegRZ) {
 			uint32_t off = (uint32_t)o->imm + ((o->flags & DFUreg) && o->ureg != RegURZ
-			                                    ? w->ur[o->ureg] : 0);
-			bcast(tmp, sim_const32(x, o->bank, off, 0));
+			                                    ? w->ur[o->ureg] : 0), v;
+			/* a whole word inside the bank: read it here (sim_const32 otherwise) */
+			if (o->bank < NumCBanks && x->cbank[o->bank] && off < x->cbank_size[o->bank] &&
+			    x->cbank_size[o->bank] - off >= 4)
+				memcpy(&v, x->cbank[o->bank] + off, 4);
+			else
+				v = sim_const32(x, o->bank, off, 0);
+			bcast(tmp, v);
 		} else {
 			const uint32_t *r = sim_reg(x, o->reg);
 			uint32_t base = (uint32_t)o->imm + ((o->flags & DFUreg) && o->ureg != RegURZ

@@ -4,9 +4,6 @@
  * in the high half; fp8 packing and unpacking), I2I and I2IP (saturating integer narrowing).
  * Every conversion rounds exactly once (fp_round in fp.c).
  */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")   /* see exec_int.c */
-#endif
 #include <math.h>
 #include <string.h>
 
@@ -100,18 +97,40 @@ field(uint32_t v, unsigned sel, int bits)
 /* ---------------------------------------------------------------------------------------------
  * I2F[.dst][.src][.rm] Rd, a;  I2FP.F32.S32|U32[.rm] Rd, a
  */
-static void
-exec_i2f(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_i2f)
 {
 	int dt = (int)(d->aux & 0xff), st = (int)(d->aux >> 8), rm = (int)d->aux2;
 	int fmt = ty_fmt(dt), sb = ty_bits(st), sg = ty_signed(st);
 	uint64_t v[WarpSize];
 
+	if (sb == 32 && (fmt == FpF32 || fmt == FpF64) && (rm == RmRN || fmt == FpF64) &&
+	    d->src[0].sel == SelNone) {             /* the host's conversions: exact-once */
+		uint32_t t[WarpSize], r[WarpSize];
+		const uint32_t *a = alu_src(x, &d->src[0], t);
+		if (fmt == FpF32) {
+			if (sg)
+				for (unsigned l = 0; l < WarpSize; l++)
+					r[l] = f32_bits((float)(int32_t)a[l]);
+			else
+				for (unsigned l = 0; l < WarpSize; l++)
+					r[l] = f32_bits((float)a[l]);
+			sim_dst(x, &d->dst[0], r, mask);
+			return;
+		}
+		if (sg)
+			for (unsigned l = 0; l < WarpSize; l++)
+				v[l] = f64_bits((double)(int32_t)a[l]);
+		else
+			for (unsigned l = 0; l < WarpSize; l++)
+				v[l] = f64_bits((double)a[l]);
+		alu_dst64(x, &d->dst[0], v, mask);
+		return;
+	}
 	if (sb == 64) {
 		alu_src64(x, &d->src[0], v);
 	} else {
 		uint32_t t[WarpSize];
-		const uint32_t *a = sim_src(x, &d->src[0], t);
+		const uint32_t *a = alu_src(x, &d->src[0], t);
 		for (unsigned l = 0; l < WarpSize; l++) {
 			uint32_t f = field(a[l], d->src[0].sel, sb);
 			if (sg && sb < 32 && (f >> (sb - 1)) & 1)
@@ -141,6 +160,7 @@ exec_i2f(Exec *x, const DIns *d, uint32_t mask)
 		sim_dst(x, &d->dst[0], r, mask);
 	}
 }
+ALU_VARIANTS(exec_i2f)
 
 static int
 dec_i2f(DecodeCtx *c, const Ins *i, DIns *d)
@@ -162,7 +182,7 @@ dec_i2f(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported(c, i);
 	d->aux = (uint32_t)dt | (uint32_t)st << 8;
 	d->aux2 = (uint32_t)(cm.m.rm < 0 ? RmRN : cm.m.rm);
-	d->exec = exec_i2f;
+	d->exec = ALU_PICK(exec_i2f);
 	return 0;
 }
 
@@ -215,11 +235,29 @@ exec_f2i(Exec *x, const DIns *d, uint32_t mask)
 	uint64_t v[WarpSize], r[WarpSize];
 	double aa = (d->src[0].flags & DFAbs) ? 1 : 0, sgn = (d->src[0].flags & DFNeg) ? -1 : 1;
 
+	if (st == TyF32 && (dt == TyS32 || dt == TyU32) && !(d->src[0].flags & (DFAbs | DFNeg))) {
+		uint32_t t[WarpSize], o[WarpSize];
+		const uint32_t *a = alu_src(x, &d->src[0], t);
+		float lo = dt == TyS32 ? -0x1p31f : 0.0f, hi = dt == TyS32 ? 0x1p31f : 0x1p32f;
+		uint32_t vlo = dt == TyS32 ? 0x80000000u : 0, vhi = dt == TyS32 ? 0x7fffffffu : ~0u;
+		for (unsigned l = 0; l < WarpSize; l++) {
+			float f = f32_of(ftz ? f32_ftz(a[l]) : a[l]);
+			if (rm != RmRZ)
+				f = (float)rnd_int(f, rm);   /* integral binary32 values are exact */
+			uint32_t iv = dt == TyS32 ? (uint32_t)(int32_t)(f >= lo && f < hi ? f : 0)
+			                          : (uint32_t)(f >= lo && f < hi ? f : 0);
+			iv = f < lo ? vlo : iv;
+			iv = f >= hi ? vhi : iv;
+			o[l] = f != f ? 0 : iv;
+		}
+		sim_dst(x, &d->dst[0], o, mask);
+		return;
+	}
 	if (st == TyF64) {
 		alu_src64(x, &d->src[0], v);
 	} else {
 		uint32_t t[WarpSize];
-		const uint32_t *a = sim_src(x, &d->src[0], t);
+		const uint32_t *a = alu_src(x, &d->src[0], t);
 		for (unsigned l = 0; l < WarpSize; l++)
 			v[l] = a[l];
 	}
@@ -321,7 +359,7 @@ exec_f2f(Exec *x, const DIns *d, uint32_t mask)
 		alu_src64(x, &d->src[0], v);
 	} else {
 		uint32_t t[WarpSize];
-		const uint32_t *a = sim_src(x, &d->src[0], t);
+		const uint32_t *a = alu_src(x, &d->src[0], t);
 		for (unsigned l = 0; l < WarpSize; l++)
 			v[l] = st == TyF32 ? a[l] : field(a[l], d->src[0].sel, 16);
 	}
@@ -371,11 +409,10 @@ dec_f2f(DecodeCtx *c, const Ins *i, DIns *d)
  */
 enum { FpPack, FpMerge, FpUnpack };
 
-static void
-exec_f2fp(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_f2fp)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
 	int dt = (int)(d->aux & 0xff), form = (int)(d->aux >> 8), rm = (int)d->aux2;
 	uint32_t md = d->mod, w = (uint32_t)ty_bits(dt), m = (1u << w) - 1;
 
@@ -392,16 +429,20 @@ exec_f2fp(Exec *x, const DIns *d, uint32_t mask)
 		sim_dst(x, &d->dst[0], r, mask);
 		return;
 	}
-	const uint32_t *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = form == FpMerge ? sim_src(x, &d->src[2], tc) : NULL;
+	const uint32_t *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = form == FpMerge ? alu_src(x, &d->src[2], tc) : NULL;
 	uint32_t aa, ax, ba, bx;
 	alu_fsign(&d->src[0], &aa, &ax);
 	alu_fsign(&d->src[1], &ba, &bx);
 	if (form == FpPack && md == 0 && rm == RmRN && (dt == TyF16 || dt == TyBF16)) {
-		for (unsigned l = 0; l < WarpSize; l++) {
-			uint32_t ua = (a[l] & aa) ^ ax, ub = (b[l] & ba) ^ bx;
-			r[l] = dt == TyF16 ? f32_to_f16_rn(ua) << 16 | f32_to_f16_rn(ub)
-			                   : f32_to_bf16_rn(ua) << 16 | f32_to_bf16_rn(ub);
+		if (dt == TyF16) {
+			for (unsigned l = 0; l < WarpSize; l++)
+				r[l] = f32_to_f16_bf(f32_of((a[l] & aa) ^ ax)) << 16 |
+				       f32_to_f16_bf(f32_of((b[l] & ba) ^ bx));
+		} else {
+			for (unsigned l = 0; l < WarpSize; l++)
+				r[l] = f32_to_bf16_bf(f32_of((a[l] & aa) ^ ax)) << 16 |
+				       f32_to_bf16_bf(f32_of((b[l] & ba) ^ bx));
 		}
 		sim_dst(x, &d->dst[0], r, mask);
 		return;
@@ -415,6 +456,7 @@ exec_f2fp(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_f2fp)
 
 static int
 dec_f2fp(DecodeCtx *c, const Ins *i, DIns *d)
@@ -455,7 +497,7 @@ dec_f2fp(DecodeCtx *c, const Ins *i, DIns *d)
 	         ((cm.m.bits & 32) ? CvFtz : 0);
 	d->aux = (uint32_t)dt | (uint32_t)form << 8;
 	d->aux2 = (uint32_t)(cm.m.rm < 0 ? RmRN : cm.m.rm);
-	d->exec = exec_f2fp;
+	d->exec = ALU_PICK(exec_f2fp);
 	return 0;
 }
 
@@ -486,7 +528,7 @@ exec_i2i(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
 	int dt = (int)(d->aux & 0xff), st = (int)(d->aux >> 8), sat = (int)d->aux2;
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
 	int sb = ty_bits(st);
 
 	if (d->nsrc == 1) {
@@ -500,7 +542,7 @@ exec_i2i(Exec *x, const DIns *d, uint32_t mask)
 		sim_dst(x, &d->dst[0], r, mask);
 		return;
 	}
-	const uint32_t *b = sim_src(x, &d->src[1], tb), *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *b = alu_src(x, &d->src[1], tb), *c = alu_src(x, &d->src[2], tc);
 	uint32_t w = (uint32_t)ty_bits(dt), m = (1u << w) - 1;
 	for (unsigned l = 0; l < WarpSize; l++) {
 		int64_t va = ty_signed(st) ? (int32_t)a[l] : (int64_t)a[l];

@@ -2,12 +2,10 @@
  * rounding modes with .FTZ and .SAT, FMNMX, FSEL, FSET, FSETP, FCHK, FRND, MUFU, and DADD, DMUL,
  * DFMA, DMNMX, DSETP. Arithmetic is IEEE-754 exact (one rounding; FFMA is fused); NaN results
  * are the canonical NaN; MUFU is a correctly rounded evaluation of the function the hardware
- * approximates (docs/sim-numerics.md). Plain round-to-nearest forms take a fast loop; the
- * others change the host rounding mode around their loop (fp.c).
+ * approximates (docs/sim-numerics.md). Round-to-nearest runs on the host's arithmetic; FP32
+ * directed modes round in software (the exact result as a double-double, stepped once), FP64
+ * ones switch the host's rounding mode around their loop (fp.c).
  */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")   /* see exec_int.c */
-#endif
 #include <math.h>
 #include <string.h>
 
@@ -52,63 +50,10 @@ fpost(uint32_t u, uint32_t mod)
 	return nan ? F32_CNAN : u;
 }
 
-/* binary32 FMA with one rounding, through round-to-odd in binary64: the product is exact, the
- * sum's error (TwoSum) decides the last bit, and the conversion to binary32 rounds once more,
- * which is then correct (53 >= 24 + 2). Host mode: round to nearest. */
-static inline float
-fma32(float a, float b, float c)
-{
-	double p = (double)a * b, s = p + c, bb = s - p, e = (p - (s - bb)) + (c - bb);
-	uint64_t u = f64_bits(s);
-
-	if (e != 0 && e == e && !(u & 1))
-		u += ((e > 0) == (s > 0)) ? 1 : (uint64_t)-1;
-	return (float)f64_of(u);
-}
-
 /* ---------------------------------------------------------------------------------------------
  * FADD Rd, a, b;  FMUL Rd, a, b;  FFMA Rd, a, b, c   (and *32I)
  */
 enum { OpAdd, OpMul, OpFma };
-
-#if defined(__x86_64__) && defined(__GNUC__)
-/* FFMA on the host's fused multiply-add (x86-64 with FMA, checked at run time) */
-__attribute__((target("fma"))) static void
-ffma_hw(const float *a, const float *b, const float *c, float *r)
-{
-	for (unsigned l = 0; l < WarpSize; l++)
-		r[l] = __builtin_fmaf(a[l], b[l], c[l]);
-}
-
-/* the plain FFMA in one pass over the raw bits: m holds the operands' and/xor masks */
-__attribute__((target("fma"))) static void
-ffma_hw_bits(const uint32_t *restrict a, const uint32_t *restrict b, const uint32_t *restrict c,
-             const uint32_t m[6], uint32_t *restrict r)
-{
-	uint32_t a0 = m[0], a1 = m[1], b0 = m[2], b1 = m[3], c0 = m[4], c1 = m[5];
-
-	for (unsigned l = 0; l < WarpSize; l++) {
-		float f = __builtin_fmaf(f32_of((a[l] & a0) ^ a1), f32_of((b[l] & b0) ^ b1),
-		                         f32_of((c[l] & c0) ^ c1));
-		r[l] = f != f ? F32_CNAN : f32_bits(f);
-	}
-}
-#define HAVE_FMA() __builtin_cpu_supports("fma")
-#else
-static void
-ffma_hw_bits(const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t m[6],
-             uint32_t *r)
-{
-	(void)a, (void)b, (void)c, (void)m, (void)r;
-}
-
-#define HAVE_FMA() 0
-static void
-ffma_hw(const float *a, const float *b, const float *c, float *r)
-{
-	(void)a, (void)b, (void)c, (void)r;
-}
-#endif
 
 /* operand bits with -x, |x| (and .FTZ) applied, as floats */
 static inline void
@@ -123,18 +68,54 @@ fopnd(const DOp *o, const uint32_t *v, int ftz, float *f)
 	}
 }
 
+/* Directed rounding: the exact result as a binary64 sum s + e (the product of two binary32
+ * is exact; TwoSum gives the sum's error), rounded to nearest binary32 and stepped once when
+ * that went the wrong way (fp.h's f32_round_dd, branch-free here); an exact zero sum is -0 in
+ * .RM unless both addends are +0 (IEEE 754). Called with a constant op. */
+static inline __attribute__((always_inline)) void
+fdirected(const float *fa, const float *fb, const float *fc, float *f, int op, int rm)
+{
+	uint32_t up = rm == RmRP, dn = rm == RmRM, rz = rm == RmRZ;
+
+	for (unsigned l = 0; l < WarpSize; l++) {
+		double p = op == OpAdd ? (double)fa[l] : (double)fa[l] * fb[l];
+		double q = op == OpAdd ? (double)fb[l] : op == OpFma ? (double)fc[l] : 0.0;
+		double s = p + q, bb = s - p, e = (p - (s - bb)) + (q - bb), diff;
+		uint32_t u, neg, mag, gup, gdn, sup, sdn, stepped, zero;
+		float g;
+
+		e = op == OpMul || e != e ? 0.0 : e;
+		s = op == OpMul ? p : s;
+		g = (float)s;
+		diff = (s - (double)g) + e;
+		u = f32_bits(g);
+		neg = u >> 31;
+		mag = (uint32_t)((u & 0x7fffffffu) != 0);
+		gup = (uint32_t)(diff > 0);
+		gdn = (uint32_t)(diff < 0);
+		/* a step toward +inf (sup) or -inf (sdn); toward zero is one of them by the sign */
+		sup = (up & gup) | (rz & gup & neg & mag);
+		sdn = (dn & gdn) | (rz & gdn & ~neg & mag);
+		stepped = mag ? u + 2 * (sup ^ neg) - 1 : 0x80000001u ^ (sup << 31);
+		u ^= (u ^ stepped) & -(sup | sdn);
+		zero = (uint32_t)(s == 0) & (uint32_t)(e == 0) & (uint32_t)(op != OpMul) &
+		       ~((uint32_t)(f64_bits(p) == 0) & (uint32_t)(f64_bits(q) == 0));
+		u ^= (u ^ 0x80000000u) & -(dn & zero);
+		f[l] = f32_of(u);
+	}
+}
+
 /* Staged: operands to floats, one loop per operation (the host's arithmetic in its mode),
  * then NaN canonicalisation, .FTZ and .SAT on the bits. */
-ALU_CLONES static void
-exec_farith(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_farith)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize], md = d->mod;
 	float fa[WarpSize], fb[WarpSize], fc[WarpSize], f[WarpSize];
 	int rm = RM_OF(md), op = (int)d->aux, ftz = (md & FFtz) != 0;
 
 	if (md == 0) {                           /* the common case in one pass */
-		const uint32_t *restrict a = sim_src(x, &d->src[0], ta);
-		const uint32_t *restrict b = sim_src(x, &d->src[1], tb);
+		const uint32_t *restrict a = alu_src(x, &d->src[0], ta);
+		const uint32_t *restrict b = alu_src(x, &d->src[1], tb);
 		uint32_t m[6] = { ~0u, 0, ~0u, 0, ~0u, 0 };
 		alu_fsign(&d->src[0], &m[0], &m[1]);
 		alu_fsign(&d->src[1], &m[2], &m[3]);
@@ -148,25 +129,24 @@ exec_farith(Exec *x, const DIns *d, uint32_t mask)
 				float v = f32_of((a[l] & m[0]) ^ m[1]) * f32_of((b[l] & m[2]) ^ m[3]);
 				r[l] = v != v ? F32_CNAN : f32_bits(v);
 			}
-		} else if (HAVE_FMA()) {
-			alu_fsign(&d->src[2], &m[4], &m[5]);
-			ffma_hw_bits(a, b, sim_src(x, &d->src[2], tc), m, r);
 		} else {
-			const uint32_t *c = sim_src(x, &d->src[2], tc);
+			/* the host's fused multiply-add: an instruction in the AVX2+FMA variant, the
+			 * C library's exact fmaf in the baseline one */
+			const uint32_t *restrict c = alu_src(x, &d->src[2], tc);
 			alu_fsign(&d->src[2], &m[4], &m[5]);
 			for (unsigned l = 0; l < WarpSize; l++) {
-				float v = fma32(f32_of((a[l] & m[0]) ^ m[1]), f32_of((b[l] & m[2]) ^ m[3]),
-				                f32_of((c[l] & m[4]) ^ m[5]));
+				float v = __builtin_fmaf(f32_of((a[l] & m[0]) ^ m[1]),
+				                         f32_of((b[l] & m[2]) ^ m[3]), f32_of((c[l] & m[4]) ^ m[5]));
 				r[l] = v != v ? F32_CNAN : f32_bits(v);
 			}
 		}
 		sim_dst(x, &d->dst[0], r, mask);
 		return;
 	}
-	fopnd(&d->src[0], sim_src(x, &d->src[0], ta), ftz, fa);
-	fopnd(&d->src[1], sim_src(x, &d->src[1], tb), ftz, fb);
+	fopnd(&d->src[0], alu_src(x, &d->src[0], ta), ftz, fa);
+	fopnd(&d->src[1], alu_src(x, &d->src[1], tb), ftz, fb);
 	if (op == OpFma)
-		fopnd(&d->src[2], sim_src(x, &d->src[2], tc), ftz, fc);
+		fopnd(&d->src[2], alu_src(x, &d->src[2], tc), ftz, fc);
 	if (rm == RmRN) {                        /* inline arithmetic only in the host's mode */
 		if (op == OpAdd) {
 			for (unsigned l = 0; l < WarpSize; l++)
@@ -174,18 +154,17 @@ exec_farith(Exec *x, const DIns *d, uint32_t mask)
 		} else if (op == OpMul) {
 			for (unsigned l = 0; l < WarpSize; l++)
 				f[l] = fa[l] * fb[l];
-		} else if (HAVE_FMA()) {
-			ffma_hw(fa, fb, fc, f);
 		} else {
 			for (unsigned l = 0; l < WarpSize; l++)
-				f[l] = fma32(fa[l], fb[l], fc[l]);
+				f[l] = __builtin_fmaf(fa[l], fb[l], fc[l]);
 		}
 	} else {
-		fp_setround(rm);
-		for (unsigned l = 0; l < WarpSize; l++)
-			f[l] = op == OpAdd ? fp_add32(fa[l], fb[l]) : op == OpMul ? fp_mul32(fa[l], fb[l])
-			     : fp_fma32(fa[l], fb[l], fc[l]);
-		fp_setround(RmRN);
+		if (op == OpAdd)
+			fdirected(fa, fb, fc, f, OpAdd, rm);
+		else if (op == OpMul)
+			fdirected(fa, fb, fc, f, OpMul, rm);
+		else
+			fdirected(fa, fb, fc, f, OpFma, rm);
 	}
 	if ((md & (FFtz | FSat)) == 0) {
 		for (unsigned l = 0; l < WarpSize; l++)
@@ -196,6 +175,7 @@ exec_farith(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_farith)
 
 static int
 dec_farith(DecodeCtx *c, const Ins *i, DIns *d)
@@ -212,18 +192,17 @@ dec_farith(DecodeCtx *c, const Ins *i, DIns *d)
 	fix_fimm(i, d, 0);
 	d->mod = m.bits | (uint32_t)(m.rm < 0 ? RmRN : m.rm) << FRmShift;
 	d->aux = (uint32_t)op;
-	d->exec = exec_farith;
+	d->exec = ALU_PICK(exec_farith);
 	return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
  * FMNMX[.FTZ][.NAN] Rd, a, b, p: p ? min : max;  FSEL Rd, a, b, p: p ? a : b
  */
-ALU_CLONES static void
-exec_fmnmx(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_fmnmx)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], ua[WarpSize], ub[WarpSize], aa, ax, ba, bx;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	uint32_t p = sim_pred(x, &d->src[2]), md = d->mod, keep = (md & FFtz) ? 0x80000000u : ~0u;
 
 	alu_fsign(&d->src[0], &aa, &ax);
@@ -246,12 +225,12 @@ exec_fmnmx(Exec *x, const DIns *d, uint32_t mask)
 			r[l] = f32_isnan(ua[l]) || f32_isnan(ub[l]) ? F32_CNAN : r[l];
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_fmnmx)
 
-ALU_CLONES static void
-exec_fsel(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_fsel)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], aa, ax, ba, bx;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	uint32_t p = sim_pred(x, &d->src[2]);
 
 	alu_fsign(&d->src[0], &aa, &ax);
@@ -260,6 +239,7 @@ exec_fsel(Exec *x, const DIns *d, uint32_t mask)
 		r[l] = (p >> l) & 1 ? (a[l] & aa) ^ ax : (b[l] & ba) ^ bx;
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_fsel)
 
 static int
 dec_fmnmx(DecodeCtx *c, const Ins *i, DIns *d)
@@ -277,9 +257,9 @@ dec_fmnmx(DecodeCtx *c, const Ins *i, DIns *d)
 	if (i->op == OFSEL) {
 		if (m.bits)
 			return sim_unsupported(c, i);
-		d->exec = exec_fsel;
+		d->exec = ALU_PICK(exec_fsel);
 	} else {
-		d->exec = exec_fmnmx;
+		d->exec = ALU_PICK(exec_fmnmx);
 	}
 	return 0;
 }
@@ -291,10 +271,9 @@ static uint32_t
 fcmp_lanes(Exec *x, const DIns *d)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], aa, ax, ba, bx;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	unsigned code = d->aux;
-	uint32_t ftz = (d->mod & FFtz) ? 0 : ~0u;
-	uint8_t t[WarpSize];
+	uint32_t ftz = (d->mod & FFtz) ? 0 : ~0u, t = 0;
 
 	alu_fsign(&d->src[0], &aa, &ax);
 	alu_fsign(&d->src[1], &ba, &bx);
@@ -302,13 +281,12 @@ fcmp_lanes(Exec *x, const DIns *d)
 		uint32_t ua = (a[l] & aa) ^ ax, ub = (b[l] & ba) ^ bx;
 		ua = (ua & 0x7f800000u) ? ua : ua & (0x80000000u | ftz);
 		ub = (ub & 0x7f800000u) ? ub : ub & (0x80000000u | ftz);
-		t[l] = alu_fcmp(f32_of(ua), f32_of(ub), code);
+		t |= alu_fcmp(f32_of(ua), f32_of(ub), code) << l;
 	}
-	return alu_lanes(t);
+	return t;
 }
 
-ALU_CLONES static void
-exec_fsetp(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_fsetp)
 {
 	uint32_t t = fcmp_lanes(x, d), pc = sim_pred(x, &d->src[2]);
 	int bop = (int)d->aux2;
@@ -317,8 +295,9 @@ exec_fsetp(Exec *x, const DIns *d, uint32_t mask)
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_bop(bop, ~t, pc), mask);
 }
+ALU_VARIANTS(exec_fsetp)
 
-ALU_CLONES static void
+static void
 exec_fset(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t t = alu_bop((int)d->aux2, fcmp_lanes(x, d), sim_pred(x, &d->src[2]));
@@ -346,7 +325,7 @@ dec_fsetp(DecodeCtx *c, const Ins *i, DIns *d)
 	d->mod = (m.bits & 1 ? FFtz : 0) | (m.bits & 2 ? FBf : 0);
 	d->aux = (uint32_t)m.cmp;
 	d->aux2 = (uint32_t)(m.bop < 0 ? BopAnd : m.bop);
-	d->exec = fset ? exec_fset : exec_fsetp;
+	d->exec = fset ? exec_fset : ALU_PICK(exec_fsetp);
 	return 0;
 }
 
@@ -356,28 +335,30 @@ dec_fsetp(DecodeCtx *c, const Ins *i, DIns *d)
  * exponents such that the reciprocal or the quotient leaves the normal range. A superset of
  * the hardware's condition is harmless: the slow path is exact for every input.
  */
-static inline int
+static inline uint32_t
 fchk(uint32_t a, uint32_t b)
 {
-	int ea = (int)((a >> 23) & 0xff), eb = (int)((b >> 23) & 0xff);
+	int32_t ea = (int32_t)((a >> 23) & 0xff), eb = (int32_t)((b >> 23) & 0xff);
+	uint32_t zero_a = (uint32_t)((a & 0x7fffffffu) == 0);
+	uint32_t bad = (uint32_t)(eb == 0) | (uint32_t)(eb == 0xff) | (uint32_t)(ea == 0xff) |
+	               (uint32_t)(ea == 0 && !zero_a);
+	uint32_t range = (uint32_t)(eb >= 253) | (uint32_t)(eb <= 2) | (uint32_t)(ea - eb >= 126) |
+	                 (uint32_t)(ea - eb <= -125) | (uint32_t)(ea >= 253);
 
-	if (eb == 0 || eb == 0xff || ea == 0xff || (ea == 0 && (a & 0x7fffffu)))
-		return 1;
-	if (ea == 0)                             /* zero dividend: the fast path is exact */
-		return 0;
-	return eb >= 253 || eb <= 2 || ea - eb >= 126 || ea - eb <= -125 || ea >= 253;
+	return bad | (range & ~zero_a);      /* a zero dividend: the fast path is exact */
 }
 
-ALU_CLONES static void
-exec_fchk(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_fchk)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], t = 0;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *restrict a = alu_src(x, &d->src[0], ta);
+	const uint32_t *restrict b = alu_src(x, &d->src[1], tb);
 
 	for (unsigned l = 0; l < WarpSize; l++)
-		t |= (uint32_t)fchk(a[l], b[l]) << l;
+		t |= fchk(a[l], b[l]) << l;
 	sim_dst_pred(x, &d->dst[0], t, mask);
 }
+ALU_VARIANTS(exec_fchk)
 
 static int
 dec_fchk(DecodeCtx *c, const Ins *i, DIns *d)
@@ -390,7 +371,7 @@ dec_fchk(DecodeCtx *c, const Ins *i, DIns *d)
 	if (d->ndst != 1 || d->dst[0].kind != DP || d->nsrc != 2)
 		return sim_unsupported(c, i);
 	fix_fimm(i, d, 0);
-	d->exec = exec_fchk;
+	d->exec = ALU_PICK(exec_fchk);
 	return 0;
 }
 
@@ -409,7 +390,7 @@ rnd_int(double v, int rm)
 	}
 }
 
-ALU_CLONES static void
+static void
 exec_frnd(Exec *x, const DIns *d, uint32_t mask)
 {
 	int rm = RM_OF(d->mod);
@@ -426,7 +407,7 @@ exec_frnd(Exec *x, const DIns *d, uint32_t mask)
 		return;
 	}
 	uint32_t ta[WarpSize], r[WarpSize], aa, ax;
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
 	alu_fsign(&d->src[0], &aa, &ax);
 	for (unsigned l = 0; l < WarpSize; l++) {
 		uint32_t u = (a[l] & aa) ^ ax;
@@ -457,25 +438,83 @@ dec_frnd(DecodeCtx *c, const Ins *i, DIns *d)
 /* ---------------------------------------------------------------------------------------------
  * MUFU.fn Rd, a
  */
-static void
-exec_mufu(Exec *x, const DIns *d, uint32_t mask)
+/* 2^x for MUFU.EX2 in binary64, vectorizable: 2^x = 2^n * 2^f, n = rint(x), |f| <= 1/2,
+ * 2^f by its Taylor series to degree 13 (truncation below 2^-57, rounding about 2^-52: the
+ * binary32 result is correctly rounded but for astronomically rare near-ties; it agrees with
+ * libm's exp2 on every one of 2.7e9 inputs checked). x is the flushed binary32 input. */
+static inline uint32_t
+ex2(uint32_t xb)
 {
-	uint32_t ta[WarpSize], r[WarpSize], aa, ax;
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
+#define L 0.693147180559945309417232121458176568
+	static const double c[14] = {
+		1.0, L, L * L / 2, L * L * L / 6, L * L * L * L / 24, L * L * L * L * L / 120,
+		L * L * L * L * L * L / 720, L * L * L * L * L * L * L / 5040,
+		L * L * L * L * L * L * L * L / 40320, L * L * L * L * L * L * L * L * L / 362880,
+		L * L * L * L * L * L * L * L * L * L / 3628800,
+		L * L * L * L * L * L * L * L * L * L * L / 39916800,
+		L * L * L * L * L * L * L * L * L * L * L * L / 479001600,
+		L * L * L * L * L * L * L * L * L * L * L * L * L / 6227020800.0,
+	};
+#undef L
+	double x = f32_of(xb), xc = x > 128.0 ? 128.0 : x < -127.0 ? -127.0 : x;
+	double t = xc + 0x1.8p52, n = t - 0x1.8p52, f = xc - n, p = c[13];
+	uint64_t k = f64_bits(t) - 0x4338000000000000ull;   /* n as an integer */
+
+	p = p * f + c[12];
+	p = p * f + c[11];
+	p = p * f + c[10];
+	p = p * f + c[9];
+	p = p * f + c[8];
+	p = p * f + c[7];
+	p = p * f + c[6];
+	p = p * f + c[5];
+	p = p * f + c[4];
+	p = p * f + c[3];
+	p = p * f + c[2];
+	p = p * f + c[1];
+	p = p * f + c[0];
+	p *= f64_of((k + 1023) << 52);
+	return x != x ? F32_CNAN : f32_ftz(f32_bits((float)p));
+}
+
+ALU_BODY(exec_mufu)
+{
+	uint32_t ta[WarpSize], r[WarpSize], in[WarpSize], aa, ax;
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
 	int fn = (int)d->aux;
 
 	alu_fsign(&d->src[0], &aa, &ax);
-	if (fn == MufuRcp64h || fn == MufuRsq64h) {
+	for (unsigned l = 0; l < WarpSize; l++)
+		in[l] = f32_ftz((a[l] & aa) ^ ax);
+	switch (fn) {
+	case MufuRcp64h:
+	case MufuRsq64h:
 		for (unsigned l = 0; l < WarpSize; l++)
 			r[l] = fp_mufu64h(fn, (a[l] & aa) ^ ax);
-	} else {
-		uint32_t in[WarpSize];
+		break;
+	case MufuRcp:                            /* binary32 division rounds once */
+		for (unsigned l = 0; l < WarpSize; l++) {
+			float v = 1.0f / f32_of(in[l]);
+			r[l] = v != v ? F32_CNAN : f32_ftz(f32_bits(v));
+		}
+		break;
+	case MufuEx2:
 		for (unsigned l = 0; l < WarpSize; l++)
-			in[l] = (a[l] & aa) ^ ax;
+			r[l] = ex2(in[l]);
+		break;
+	case MufuSqrt:                           /* so does the square root */
+		for (unsigned l = 0; l < WarpSize; l++) {
+			float v = sqrtf(f32_of(in[l]));
+			r[l] = v != v ? F32_CNAN : f32_ftz(f32_bits(v));
+		}
+		break;
+	default:
 		fp_mufu_v(fn, in, r, WarpSize);
+		break;
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_mufu)
 
 static int
 dec_mufu(DecodeCtx *c, const Ins *i, DIns *d)
@@ -490,46 +529,54 @@ dec_mufu(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported(c, i);
 	fix_fimm(i, d, 0);
 	d->aux = (uint32_t)__builtin_ctz(m.bits);
-	d->exec = exec_mufu;
+	d->exec = ALU_PICK(exec_mufu);
 	return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
  * DADD Rd, a, b;  DMUL Rd, a, b;  DFMA Rd, a, b, c   (pairs; .RN .RZ .RM .RP)
  */
-ALU_CLONES static void
-exec_darith(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_darith)
 {
 	uint64_t a[WarpSize], b[WarpSize], c[WarpSize], r[WarpSize];
 	uint64_t aa, ax, ba, bx, ca = ~0ull, cx = 0;
+	double fa[WarpSize], fb[WarpSize], fc[WarpSize], f[WarpSize];
 	int rm = RM_OF(d->mod), op = (int)d->aux;
 
 	alu_src64(x, &d->src[0], a);
 	alu_src64(x, &d->src[1], b);
 	alu_dsign(&d->src[0], &aa, &ax);
 	alu_dsign(&d->src[1], &ba, &bx);
+	for (unsigned l = 0; l < WarpSize; l++) {
+		fa[l] = f64_of((a[l] & aa) ^ ax);
+		fb[l] = f64_of((b[l] & ba) ^ bx);
+	}
 	if (op == OpFma) {
 		alu_src64(x, &d->src[2], c);
 		alu_dsign(&d->src[2], &ca, &cx);
+		for (unsigned l = 0; l < WarpSize; l++)
+			fc[l] = f64_of((c[l] & ca) ^ cx);
+	}
+	if (rm == RmRN && op == OpAdd) {         /* inline arithmetic only in the host's mode */
+		for (unsigned l = 0; l < WarpSize; l++)
+			f[l] = fa[l] + fb[l];
+	} else if (rm == RmRN && op == OpMul) {
+		for (unsigned l = 0; l < WarpSize; l++)
+			f[l] = fa[l] * fb[l];
 	} else {
-		memset(c, 0, sizeof c);
+		if (rm != RmRN)
+			fp_setround(rm);
+		for (unsigned l = 0; l < WarpSize; l++)
+			f[l] = op == OpAdd ? fp_add64(fa[l], fb[l]) : op == OpMul ? fp_mul64(fa[l], fb[l])
+			     : fp_fma64(fa[l], fb[l], fc[l]);
+		if (rm != RmRN)
+			fp_setround(RmRN);
 	}
-	if (rm != RmRN)
-		fp_setround(rm);
-	for (unsigned l = 0; l < WarpSize; l++) {
-		double fa = f64_of((a[l] & aa) ^ ax), fb = f64_of((b[l] & ba) ^ bx), f;
-		if (op == OpAdd)
-			f = fp_add64(fa, fb);
-		else if (op == OpMul)
-			f = fp_mul64(fa, fb);
-		else
-			f = fp_fma64(fa, fb, f64_of((c[l] & ca) ^ cx));
-		r[l] = f != f ? F64_CNAN : f64_bits(f);
-	}
-	if (rm != RmRN)
-		fp_setround(RmRN);
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = f[l] != f[l] ? F64_CNAN : f64_bits(f[l]);
 	alu_dst64(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_darith)
 
 static int
 dec_darith(DecodeCtx *c, const Ins *i, DIns *d)
@@ -544,7 +591,7 @@ dec_darith(DecodeCtx *c, const Ins *i, DIns *d)
 	fix_fimm(i, d, 1);
 	d->mod = (uint32_t)(m.rm < 0 ? RmRN : m.rm) << FRmShift;
 	d->aux = (uint32_t)op;
-	d->exec = exec_darith;
+	d->exec = ALU_PICK(exec_darith);
 	return 0;
 }
 
@@ -580,7 +627,7 @@ dec_dmnmx(DecodeCtx *c, const Ins *i, DIns *d)
  * DSETP.MIN|MAX.bop Pd0, Pd1, a, b, Pc (nvcc's fmin/fmax on sm_8x): t = "a is the result"
  * (b is NaN, or a is below (above) b, -0 below +0), u = "both are NaN";
  * Pd0 = t bop Pc, Pd1 = u bop Pc */
-ALU_CLONES static void
+static void
 exec_dsetp(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint64_t a[WarpSize], b[WarpSize], aa, ax, ba, bx;

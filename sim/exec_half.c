@@ -5,9 +5,6 @@
  * fused). A pair of float literals is printed high half first: `HADD2 R3, R2, 2, 1` adds
  * {2.0, 1.0} (encoding 0x40003c00).
  */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")   /* see exec_int.c */
-#endif
 #include <string.h>
 
 #include "alu.h"
@@ -57,7 +54,7 @@ h_ftz(uint32_t h, int bf)
 static void
 hsrc(Exec *x, const DOp *o, int bf, uint32_t tmp[WarpSize], HSrc *h)
 {
-	h->v = sim_src(x, o, tmp);
+	h->v = alu_src(x, o, tmp);
 	h->and = (o->flags & DFAbs) ? 0x7fffu : 0xffffu;
 	h->xor = (o->flags & DFNeg) ? 0x8000u : 0;
 	switch (o->sel) {
@@ -295,8 +292,7 @@ hloop(const HLoop *h, int op, int bf, int f32out, uint32_t *restrict r)
 }
 
 /* HADD2, HMUL2, HFMA2 with no modifier but .BF16_V2 (and .F32 for HADD2/HMUL2) */
-ALU_CLONES static void
-exec_harith_plain(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_harith_plain)
 {
 	static const uint32_t zero[WarpSize];
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
@@ -324,9 +320,10 @@ exec_harith_plain(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_harith_plain)
 
 /* HADD2, HMUL2, HFMA2 */
-ALU_CLONES static void
+static void
 exec_harith(Exec *x, const DIns *d, uint32_t mask)
 {
 	static const uint32_t zero[WarpSize];
@@ -355,7 +352,7 @@ exec_harith(Exec *x, const DIns *d, uint32_t mask)
 }
 
 /* HMNMX2, HSET2, HSETP2 */
-ALU_CLONES static void
+static void
 exec_half(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], md = d->mod, pc = 0, p = 0, t0 = 0, t1 = 0;
@@ -492,7 +489,7 @@ dec_half(DecodeCtx *c, const Ins *i, DIns *d)
 		for (unsigned k = 0; k < d->nsrc; k++)
 			f32sel |= d->src[k].sel == SelF32;
 		if (!f32sel)
-			d->exec = exec_harith_plain;
+			d->exec = ALU_PICK(exec_harith_plain);
 	}
 	return 0;
 }

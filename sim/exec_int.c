@@ -5,11 +5,6 @@
  * picks an ExecFn that loops over the 32 lanes. The scalar rules live in alu.h so that the
  * uniform datapath (exec_uniform.c) shares them; docs/sim-numerics.md states each one.
  */
-#if defined(__GNUC__) && !defined(__clang__)
-/* the lane loops are written to vectorize; -O2's "very cheap" cost model refuses loops whose
- * operands come from calls (sim_src), the "cheap" one takes them */
-#pragma GCC optimize("vect-cost-model=cheap")
-#endif
 #include <string.h>
 
 #include "alu.h"
@@ -41,13 +36,11 @@ static const DOp rz_op = { .kind = DR, .reg = RegRZ, .n = 1, .ureg = RegURZ, .ud
  * The sum is staged: Pc0 is the carry of a + b (+ Pcin0), Pc1 that of adding c (+ Pcin1), so
  * that Pc0 + Pc1 is the carry of the whole three-input sum. -x is ~x + 1.
  */
-
-ALU_CLONES static void
-exec_iadd3(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_iadd3)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xa = inv_of(&d->src[0]), xb = inv_of(&d->src[1]), xc = inv_of(&d->src[2]);
 	uint32_t k = d->aux2;
 
@@ -55,45 +48,52 @@ exec_iadd3(Exec *x, const DIns *d, uint32_t mask)
 		r[l] = (a[l] ^ xa) + (b[l] ^ xb) + (c[l] ^ xc) + k;
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_iadd3)
 
-ALU_CLONES static void
-exec_iadd3_carry(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_iadd3_carry)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
 	uint32_t k1[WarpSize], k2[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xa = inv_of(&d->src[0]), xb = inv_of(&d->src[1]), xc = inv_of(&d->src[2]);
 	uint32_t na = neg_of(&d->src[0]) + neg_of(&d->src[1]), nc = neg_of(&d->src[2]);
 	uint8_t co0[WarpSize], co1[WarpSize];
 
-	if (d->mod & IaddX) {
-		alu_unlanes(sim_pred(x, &d->src[3]), k1);
-		alu_unlanes(sim_pred(x, &d->src[4]), k2);
-	} else {
-		memset(k1, 0, sizeof k1);
-		memset(k2, 0, sizeof k2);
+	if (!(d->mod & IaddX)) {
+		for (unsigned l = 0; l < WarpSize; l++) {   /* carries by wrap-around compares */
+			uint32_t av = a[l] ^ xa, u = av + (b[l] ^ xb), u2 = u + na;
+			uint32_t v = u2 + (c[l] ^ xc), v2 = v + nc;
+			r[l] = v2;
+			co0[l] = (uint8_t)((u < av) | (u2 < u));
+			co1[l] = (uint8_t)((v < u2) | (v2 < v));
+		}
+		goto out;
 	}
-	for (unsigned l = 0; l < WarpSize; l++) {   /* carries by wrap-around compares */
+	alu_unlanes(sim_pred(x, &d->src[3]), k1);
+	alu_unlanes(sim_pred(x, &d->src[4]), k2);
+	for (unsigned l = 0; l < WarpSize; l++) {
 		uint32_t av = a[l] ^ xa, u = av + (b[l] ^ xb), u2 = u + na + k1[l];
 		uint32_t v = u2 + (c[l] ^ xc), v2 = v + nc + k2[l];
 		r[l] = v2;
 		co0[l] = (uint8_t)((u < av) | (u2 < u));
 		co1[l] = (uint8_t)((v < u2) | (v2 < v));
 	}
+out:
 	sim_dst(x, &d->dst[0], r, mask);
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co0), mask);
 	if (d->ndst > 2)
 		sim_dst_pred(x, &d->dst[2], alu_lanes(co1), mask);
 }
+ALU_VARIANTS(exec_iadd3_carry)
 
 /* VIADD.16x2: two 16-bit adds */
-ALU_CLONES static void
+static void
 exec_viadd16(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	int na = (d->src[0].flags & DFNeg) != 0, nb = (d->src[1].flags & DFNeg) != 0;
 
 	for (unsigned l = 0; l < WarpSize; l++) {
@@ -141,7 +141,7 @@ alu_dec_iadd3(DecodeCtx *c, const Ins *i, DIns *d)
 		return 0;
 	}
 	d->aux2 = neg_of(&d->src[0]) + neg_of(&d->src[1]) + neg_of(&d->src[2]);
-	d->exec = (d->ndst > 1 || (m.bits & IaddX)) ? exec_iadd3_carry : exec_iadd3;
+	d->exec = (d->ndst > 1 || (m.bits & IaddX)) ? ALU_PICK(exec_iadd3_carry) : ALU_PICK(exec_iadd3);
 	return 0;
 }
 
@@ -149,15 +149,13 @@ alu_dec_iadd3(DecodeCtx *c, const Ins *i, DIns *d)
  * LEA Rd, [Pc,] a, b, s [, Pcin]            d = (a << s) + b
  * LEA.HI Rd, [Pc,] a, b, c, s [, Pcin]      d = b + ({c, a} << s).hi       (.SX32: c = sign of a)
  */
-
-ALU_CLONES static void
-exec_lea(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_lea)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], ts[WarpSize], r[WarpSize], k[WarpSize];
 	uint32_t sh[WarpSize];
 	unsigned hi = (d->mod & LeaHi) != 0, sx = (d->mod & LeaSx32) != 0;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = hi && !sx ? sim_src(x, &d->src[2], tc) : NULL;
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = hi && !sx ? alu_src(x, &d->src[2], tc) : NULL;
 	const DOp *so = &d->src[d->aux];
 	uint32_t xa = inv_of(&d->src[0]), xb = inv_of(&d->src[1]);
 	uint32_t na = neg_of(&d->src[0]), nb = neg_of(&d->src[1]);
@@ -166,7 +164,8 @@ exec_lea(Exec *x, const DIns *d, uint32_t mask)
 	if (d->mod & LeaX)
 		alu_unlanes(sim_pred(x, &d->src[d->aux + 1]), k);
 	else
-		memset(k, 0, sizeof k);
+		for (unsigned l = 0; l < WarpSize; l += 4)   /* no memset: rep stos is slow here */
+			k[l] = k[l + 1] = k[l + 2] = k[l + 3] = 0;
 	if (so->kind == DImm) {                  /* the usual case: one shift for the warp */
 		uint32_t n = (uint32_t)so->imm & 31;
 		if (!hi) {
@@ -185,7 +184,7 @@ exec_lea(Exec *x, const DIns *d, uint32_t mask)
 				sh[l] = c[l] << n | ((a[l] ^ xa) + na) >> (32 - n);
 		}
 	} else {
-		const uint32_t *s = sim_src(x, so, ts);
+		const uint32_t *s = alu_src(x, so, ts);
 		for (unsigned l = 0; l < WarpSize; l++) {
 			uint32_t av = (a[l] ^ xa) + na, n = s[l] & 31;
 			uint32_t cv = !hi ? 0 : sx ? (uint32_t)((int32_t)av >> 31) : c[l];
@@ -201,6 +200,7 @@ exec_lea(Exec *x, const DIns *d, uint32_t mask)
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co), mask);
 }
+ALU_VARIANTS(exec_lea)
 
 int
 alu_dec_lea(DecodeCtx *c, const Ins *i, DIns *d)
@@ -219,7 +219,7 @@ alu_dec_lea(DecodeCtx *c, const Ins *i, DIns *d)
 	need = (int)d->aux + 1 + ((m.bits & LeaX) ? 1 : 0);
 	if (d->nsrc != need || d->ndst < 1 || d->ndst > 2 || !is_gpr(&d->dst[0]))
 		return sim_unsupported(c, i);
-	d->exec = exec_lea;
+	d->exec = ALU_PICK(exec_lea);
 	return 0;
 }
 
@@ -233,7 +233,7 @@ dec_iscadd(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported(c, i);
 	d->mod = 0;
 	d->aux = 2;
-	d->exec = exec_lea;
+	d->exec = ALU_PICK(exec_lea);
 	return 0;
 }
 
@@ -241,12 +241,11 @@ dec_iscadd(DecodeCtx *c, const Ins *i, DIns *d)
  * LOP3.LUT [Pd,] Rd, a, b, c, lut, Pq: Pd = (result != 0) | Pq
  * LOP.op / LOP32I.op Rd, a, b: AND, OR, XOR, PASS_B as LUTs
  */
-ALU_CLONES static void
-exec_lop3(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_lop3)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t lut = d->aux;
 	uint32_t t0 = -(lut & 1), t1 = -(lut >> 1 & 1), t2 = -(lut >> 2 & 1), t3 = -(lut >> 3 & 1);
 	uint32_t t4 = -(lut >> 4 & 1), t5 = -(lut >> 5 & 1), t6 = -(lut >> 6 & 1);
@@ -269,6 +268,7 @@ exec_lop3(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[d->aux2 == 0 ? 1 : 0], r, mask);
 }
+ALU_VARIANTS(exec_lop3)
 
 /* fold ~ on sources into the LUT */
 static uint32_t
@@ -301,7 +301,7 @@ alu_dec_lop3(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported(c, i);
 	}
 	d->aux = lut_fold(d, (uint32_t)d->src[3].imm & 0xff);
-	d->exec = exec_lop3;
+	d->exec = ALU_PICK(exec_lop3);
 	return 0;
 }
 
@@ -322,7 +322,7 @@ alu_dec_lop(DecodeCtx *c, const Ins *i, DIns *d)
 	d->nsrc = 3;
 	d->aux = lut_fold(d, luts[k]);
 	d->aux2 = 255;
-	d->exec = exec_lop3;
+	d->exec = ALU_PICK(exec_lop3);
 	return 0;
 }
 
@@ -336,12 +336,11 @@ alu_dec_lop(DecodeCtx *c, const Ins *i, DIns *d)
 			r[l] = alu_shf(a[l], n[l], c[l], m); \
 		break;
 
-ALU_CLONES static void
-exec_shf(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_shf)
 {
 	uint32_t ta[WarpSize], tn[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *n = sim_src(x, &d->src[1], tn);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *n = alu_src(x, &d->src[1], tn);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 
 	switch (d->aux) {
 	SHF_LOOP(0) SHF_LOOP(1) SHF_LOOP(2) SHF_LOOP(3) SHF_LOOP(4) SHF_LOOP(5) SHF_LOOP(6)
@@ -352,6 +351,7 @@ exec_shf(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_shf)
 
 int
 alu_dec_shf(DecodeCtx *c, const Ins *i, DIns *d)
@@ -371,7 +371,7 @@ alu_dec_shf(DecodeCtx *c, const Ins *i, DIns *d)
 	mode |= (m.bits & 0x60) ? Shf64 : 0;     /* U64, S64 */
 	mode |= (m.bits & 0x80) ? ShfHi : 0;
 	d->aux = mode;
-	d->exec = exec_shf;
+	d->exec = ALU_PICK(exec_shf);
 	return 0;
 }
 
@@ -395,19 +395,19 @@ alu_dec_shl_shr(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	d->aux |= (m.bits & 2) ? ShfW : 0;
 	d->nsrc = 3;
-	d->exec = exec_shf;
+	d->exec = ALU_PICK(exec_shf);
 	return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------
  * PRMT[.mode] Rd, a, sel, b
  */
-ALU_CLONES static void
+static void
 exec_prmt(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], ts[WarpSize], tb[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *s = sim_src(x, &d->src[1], ts);
-	const uint32_t *b = sim_src(x, &d->src[2], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *s = alu_src(x, &d->src[1], ts);
+	const uint32_t *b = alu_src(x, &d->src[2], tb);
 	int mode = (int)d->aux;
 
 	for (unsigned l = 0; l < WarpSize; l++)
@@ -417,11 +417,10 @@ exec_prmt(Exec *x, const DIns *d, uint32_t mask)
 
 
 /* PRMT with an immediate selector and no sign replication: four byte moves */
-ALU_CLONES static void
-exec_prmt_imm(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_prmt_imm)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], sel = d->aux2;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[2], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[2], tb);
 	unsigned s0 = 8 * (sel & 7), s1 = 8 * ((sel >> 4) & 7), s2 = 8 * ((sel >> 8) & 7);
 	unsigned s3 = 8 * ((sel >> 12) & 7);
 
@@ -432,6 +431,7 @@ exec_prmt_imm(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_prmt_imm)
 
 int
 alu_dec_prmt(DecodeCtx *c, const Ins *i, DIns *d)
@@ -446,7 +446,7 @@ alu_dec_prmt(DecodeCtx *c, const Ins *i, DIns *d)
 	d->exec = exec_prmt;
 	if (d->aux == PrmtIdx && d->src[1].kind == DImm && !(d->src[1].imm & 0x8888)) {
 		d->aux2 = (uint32_t)d->src[1].imm & 0xffff;
-		d->exec = exec_prmt_imm;
+		d->exec = ALU_PICK(exec_prmt_imm);
 	}
 	return 0;
 }
@@ -454,17 +454,17 @@ alu_dec_prmt(DecodeCtx *c, const Ins *i, DIns *d)
 /* ---------------------------------------------------------------------------------------------
  * SEL Rd, a, b, p: p ? a : b
  */
-ALU_CLONES static void
-exec_sel(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_sel)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	uint32_t p = sim_pred(x, &d->src[2]);
 
 	for (unsigned l = 0; l < WarpSize; l++)
 		r[l] = (p >> l) & 1 ? a[l] : b[l];
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_sel)
 
 int
 alu_dec_sel(DecodeCtx *c, const Ins *i, DIns *d)
@@ -473,7 +473,7 @@ alu_dec_sel(DecodeCtx *c, const Ins *i, DIns *d)
 		return -1;
 	if (d->nsrc != 3 || !is_gpr(&d->dst[0]) || (d->src[2].kind != DP && d->src[2].kind != DUP))
 		return sim_unsupported(c, i);
-	d->exec = exec_sel;
+	d->exec = ALU_PICK(exec_sel);
 	return 0;
 }
 
@@ -500,13 +500,12 @@ mnmx16(uint32_t a, uint32_t b, int sgn, int pmin, int relu)
 	return r;
 }
 
-ALU_CLONES static void
-exec_imnmx(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_imnmx)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
 	uint32_t md = d->mod;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = (md & (Mn3 | MnAdd)) ? sim_src(x, &d->src[2], tc) : NULL;
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = (md & (Mn3 | MnAdd)) ? alu_src(x, &d->src[2], tc) : NULL;
 	uint32_t p = sim_pred(x, &d->src[d->aux]);
 	uint32_t xa = inv_of(&d->src[0]), na = neg_of(&d->src[0]);
 	uint32_t xb = inv_of(&d->src[1]), nb = neg_of(&d->src[1]);
@@ -531,6 +530,7 @@ exec_imnmx(Exec *x, const DIns *d, uint32_t mask)
 	}
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_imnmx)
 
 static int
 dec_imnmx(DecodeCtx *c, const Ins *i, DIns *d)
@@ -556,7 +556,7 @@ dec_imnmx(DecodeCtx *c, const Ins *i, DIns *d)
 	if (i->op == OIMNMX && (m.bits & ~MnU32))
 		return sim_unsupported(c, i);
 	d->aux = (uint32_t)nin;
-	d->exec = exec_imnmx;
+	d->exec = ALU_PICK(exec_imnmx);
 	return 0;
 }
 
@@ -564,12 +564,12 @@ dec_imnmx(DecodeCtx *c, const Ins *i, DIns *d)
  * One-source bit operations: IABS, POPC, FLO[.U32|.S32][.SH], BREV; two-source BMSK, SGXT.
  */
 
-ALU_CLONES static void
+static void
 exec_bits(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
-	const uint32_t *b = d->nsrc > 1 ? sim_src(x, &d->src[1], tb) : a;
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
+	const uint32_t *b = d->nsrc > 1 ? alu_src(x, &d->src[1], tb) : a;
 	uint32_t xa = inv_of(&d->src[0]), na = neg_of(&d->src[0]), md = d->mod;
 	int sgn = (md & BitSigned) != 0;
 
@@ -647,36 +647,34 @@ alu_dec_bits(DecodeCtx *c, const Ins *i, DIns *d)
  *   r = a cmp b; .EX (high words of a 64-bit compare): r = hi_a == hi_b ? Pex : hi_a cmp hi_b
  *   Pd0 = r bop Pc, Pd1 = !r bop Pc
  */
-
-ALU_CLONES static void
-exec_isetp(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_isetp)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], t;
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	uint32_t ta[WarpSize], tb[WarpSize], t = 0;
+	const uint32_t *restrict a = alu_src(x, &d->src[0], ta);
+	const uint32_t *restrict b = alu_src(x, &d->src[1], tb);
 	uint32_t pc = sim_pred(x, &d->src[2]);
 	uint32_t xa = inv_of(&d->src[0]), na = neg_of(&d->src[0]);
 	uint32_t xb = inv_of(&d->src[1]), nb = neg_of(&d->src[1]);
 	uint32_t sflip = (d->mod & IsetpU32) ? 0 : 0x80000000u;
 	unsigned code = d->aux;
 	int bop = (int)d->aux2;
-	uint8_t r[WarpSize];
 
 	if (d->mod & IsetpEx) {                  /* equal high words: the low compare decides */
-		uint32_t pex = sim_pred(x, &d->src[3]);
-		int fixed = code == CmpF || code == CmpNUM;
+		uint32_t pex = sim_pred(x, &d->src[3]), fixed = code == CmpF || code == CmpNUM;
 		for (unsigned l = 0; l < WarpSize; l++) {
 			uint32_t av = (a[l] ^ xa) + na, bv = (b[l] ^ xb) + nb;
-			r[l] = av == bv && !fixed ? (uint8_t)((pex >> l) & 1) : alu_icmp(av, bv, sflip, code);
+			uint32_t r = av == bv && !fixed ? (pex >> l) & 1 : alu_icmp(av, bv, sflip, code);
+			t |= r << l;
 		}
 	} else {
 		for (unsigned l = 0; l < WarpSize; l++)
-			r[l] = alu_icmp((a[l] ^ xa) + na, (b[l] ^ xb) + nb, sflip, code);
+			t |= (uint32_t)alu_icmp((a[l] ^ xa) + na, (b[l] ^ xb) + nb, sflip, code) << l;
 	}
-	t = alu_lanes(r);
 	sim_dst_pred(x, &d->dst[0], alu_bop(bop, t, pc), mask);
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_bop(bop, ~t, pc), mask);
 }
+ALU_VARIANTS(exec_isetp)
 
 int
 alu_dec_isetp(DecodeCtx *c, const Ins *i, DIns *d)
@@ -695,7 +693,7 @@ alu_dec_isetp(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported(c, i);
 	d->aux = (uint32_t)m.cmp;
 	d->aux2 = (uint32_t)(m.bop < 0 ? BopAnd : m.bop);
-	d->exec = exec_isetp;
+	d->exec = ALU_PICK(exec_isetp);
 	return 0;
 }
 
@@ -773,7 +771,7 @@ static void
 exec_p2r(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tm[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[1], ta), *m = sim_src(x, &d->src[2], tm);
+	const uint32_t *a = alu_src(x, &d->src[1], ta), *m = alu_src(x, &d->src[2], tm);
 	Warp *w = x->w;
 
 	for (unsigned l = 0; l < WarpSize; l++) {
@@ -789,7 +787,7 @@ static void
 exec_r2p(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tm[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *m = sim_src(x, &d->src[1], tm);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *m = alu_src(x, &d->src[1], tm);
 	uint32_t set[7] = { 0 }, val[7] = { 0 };
 	Warp *w = x->w;
 
@@ -856,16 +854,16 @@ static void
 exec_mov(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta);
+	const uint32_t *a = alu_src(x, &d->src[0], ta);
 
 	sim_dst(x, &d->dst[0], a, mask);
 }
 
-ALU_CLONES static void
+static void
 exec_mov_bytes(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *old = sim_reg(x, d->dst[0].reg);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *old = sim_reg(x, d->dst[0].reg);
 	uint32_t bm = 0;
 
 	for (unsigned k = 0; k < 4; k++)
@@ -900,26 +898,24 @@ alu_dec_mov(DecodeCtx *c, const Ins *i, DIns *d)
  * IMAD.WIDE[.U32] Rd(pair), [Pc,] a, b, c(pair) [, Pcin]   d = a*b + c64 (+ Pcin)
  * IMUL[.HI|.WIDE][.U32] Rd, a, b: c = 0
  */
-
-ALU_CLONES static void
-exec_imad(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_imad)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xc = inv_of(&d->src[2]), k = d->aux2;
 
 	for (unsigned l = 0; l < WarpSize; l++)
 		r[l] = (a[l] * b[l] ^ d->aux) + (c[l] ^ xc) + k;
 	sim_dst(x, &d->dst[0], r, mask);
 }
+ALU_VARIANTS(exec_imad)
 
-ALU_CLONES static void
-exec_imad_x(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_imad_x)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xc = inv_of(&d->src[2]), k = d->aux2;
 	uint32_t cin = (d->mod & ImX) ? sim_pred(x, &d->src[3]) : 0;
 	uint8_t co[WarpSize];
@@ -933,18 +929,32 @@ exec_imad_x(Exec *x, const DIns *d, uint32_t mask)
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co), mask);
 }
+ALU_VARIANTS(exec_imad_x)
+
+/* IMAD d, RZ, x, c (IMAD.MOV): d = c with its - or ~ */
+ALU_BODY(exec_imad_movc)
+{
+	uint32_t tc[WarpSize], r[WarpSize];
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
+	uint32_t xc = inv_of(&d->src[2]), k = neg_of(&d->src[2]);
+
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = (c[l] ^ xc) + k;
+	sim_dst(x, &d->dst[0], r, mask);
+}
+ALU_VARIANTS(exec_imad_movc)
 
 /* IMAD.WIDE[.U32] d, a, b, c without carries: a*b + c64 in pairs */
-ALU_CLONES static void
-exec_imad_wide_plain(Exec *x, const DIns *d, uint32_t mask)
+ALU_BODY(exec_imad_wide_plain)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], lo[WarpSize], hi[WarpSize];
 	uint64_t c[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	DOp h = d->dst[0];
 
 	if (d->mod & ImNoC)
-		memset(c, 0, sizeof c);
+		for (unsigned l = 0; l < WarpSize; l++)
+			c[l] = 0;
 	else
 		alu_src64(x, &d->src[2], c);
 	if (d->mod & ImU32) {
@@ -966,15 +976,16 @@ exec_imad_wide_plain(Exec *x, const DIns *d, uint32_t mask)
 	h.reg++;
 	sim_dst(x, &h, hi, mask);
 }
+ALU_VARIANTS(exec_imad_wide_plain)
 
 /* .HI and .WIDE: the 64-bit product plus a 64-bit c */
-ALU_CLONES static void
+static void
 exec_imad_wide(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], r[WarpSize], cin = 0;
 	uint64_t c[WarpSize], v[WarpSize];
 	uint8_t co[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	int sgn = !(d->mod & ImU32);
 	uint64_t pneg = d->aux ? ~0ull : 0, cinv = 0, cneg = 0;
 
@@ -1042,11 +1053,15 @@ alu_dec_imad(DecodeCtx *c, const Ins *i, DIns *d)
 		d->exec = exec_imad_wide;
 		if ((m.bits & ImWide) && !(m.bits & ImX) && d->ndst == 1 && d->dst[0].kind == DR &&
 		    !d->aux && !(d->src[2].flags & (DFNeg | DFNot)))
-			d->exec = exec_imad_wide_plain;
+			d->exec = ALU_PICK(exec_imad_wide_plain);
 		return 0;
 	}
 	d->aux2 = (d->aux & 1) + neg_of(&d->src[2]);
-	d->exec = (d->ndst > 1 || (m.bits & ImX)) ? exec_imad_x : exec_imad;
+	d->exec = (d->ndst > 1 || (m.bits & ImX)) ? ALU_PICK(exec_imad_x) : ALU_PICK(exec_imad);
+	if (d->ndst == 1 && !(m.bits & ImX) && d->dst[0].kind == DR &&
+	    ((d->src[0].kind == DR && d->src[0].reg == RegRZ) ||
+	     (d->src[1].kind == DR && d->src[1].reg == RegRZ)))
+		d->exec = ALU_PICK(exec_imad_movc);  /* 0 * x + c */
 	return 0;
 }
 
@@ -1057,12 +1072,12 @@ alu_dec_imad(DecodeCtx *c, const Ins *i, DIns *d)
  */
 enum { Idp2a = 1 << 0, IdpHi = 1 << 1, IdpAs = 1 << 2, IdpBs = 1 << 3 };
 
-ALU_CLONES static void
+static void
 exec_idp(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t md = d->mod;
 
 	for (unsigned l = 0; l < WarpSize; l++) {
@@ -1128,12 +1143,12 @@ dec_idp(DecodeCtx *c, const Ins *i, DIns *d)
  */
 enum { VadU32 = 1 << 0, Vad4 = 1 << 1, VadAcc = 1 << 2, VadS8 = 1 << 3 };
 
-ALU_CLONES static void
+static void
 exec_vabsdiff(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
-	const uint32_t *a = sim_src(x, &d->src[0], ta), *b = sim_src(x, &d->src[1], tb);
-	const uint32_t *c = sim_src(x, &d->src[2], tc);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
+	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t md = d->mod;
 
 	for (unsigned l = 0; l < WarpSize; l++) {

@@ -249,19 +249,191 @@ sizemod(const char *s, uint32_t *flags)
 /* always inlined: the size and the space become constants of each caller */
 #define INLINE static inline __attribute__((always_inline))
 
+/* the memory space of a load or store instantiation */
+enum { SpGlobal, SpShared, SpLocal, SpGeneric };
+
+/* Warp-wide fast path of a load or store: the lanes' addresses go to a[]; if every lane's
+ * access of n bytes is aligned and lies in one place that needs no per-lane check (one live
+ * allocation, the CTA's shared memory, the threads' local windows), returns 1 with the host
+ * address of lane l being *data + l * *stride + (a[l] - *base). Otherwise 0: the caller takes
+ * the per-lane path through mem.c, which reports the fault of the first bad lane exactly. */
+INLINE int
+warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int space,
+          uint64_t a[WarpSize], uint8_t **data, uint64_t *base, uint64_t *stride)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, any = 0, off = (uint64_t)o->imm;
+	const uint32_t *r0, *r1;
+	unsigned sh = am >> AmShift & 7;
+
+	/* lane_addr for all 32 lanes (inactive ones are computed and ignored): the UR term and
+	 * the offset are common, the sum is the same modulo 2^64 */
+	switch (am & (3 << 2)) {
+	case AmUR32:
+		off += x->w->ur[o->ureg];
+		break;
+	case AmUR64:
+		off += x->w->ur[o->ureg] | (uint64_t)x->w->ur[o->ureg + 1] << 32;
+		break;
+	}
+	switch (am & 3) {
+	case AmR32:
+		r0 = sim_reg(x, o->reg);
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = off + ((uint64_t)r0[l] << sh);
+		break;
+	case AmR64:
+		r0 = sim_reg(x, o->reg);
+		r1 = sim_reg(x, o->reg + 1u);
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = off + (r0[l] | (uint64_t)r1[l] << 32);
+		break;
+	default:
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = off;
+		break;
+	}
+	if (am & AmTrunc)
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = (uint32_t)a[l];
+	if (mask == ~0u) {
+		for (unsigned l = 0; l < WarpSize; l++) {
+			uint64_t v = a[l];
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			any |= v;
+		}
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			uint64_t v = a[ctz32(m)];
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			any |= v;
+		}
+	}
+	if (any & (n - 1))
+		return 0;
+	*stride = 0;
+	if (space == SpGeneric) {
+		if (lo - SimSharedWindow < SimWindowSize && hi - SimSharedWindow < SimWindowSize) {
+			lo -= SimSharedWindow;
+			hi -= SimSharedWindow;
+			*base = SimSharedWindow;
+			space = SpShared;
+		} else if (lo - SimLocalWindow < SimWindowSize && hi - SimLocalWindow < SimWindowSize) {
+			lo -= SimLocalWindow;
+			hi -= SimLocalWindow;
+			*base = SimLocalWindow;
+			space = SpLocal;
+		} else if (lo >= SimGlobalBase) {
+			space = SpGlobal;  /* every allocation lies above both windows */
+		} else {
+			return 0;
+		}
+	} else {
+		*base = 0;
+	}
+	if (space == SpShared) {
+		Cta *c = x->cta;
+		if (hi >= c->smem_size || n > c->smem_size - hi)
+			return 0;
+		*data = c->smem;
+		return 1;
+	}
+	if (space == SpLocal) {
+		Cta *c = x->cta;
+		if (hi >= c->lsize || n > c->lsize - hi)
+			return 0;
+		*data = c->lmem + (uint64_t)x->w->id * WarpSize * c->lsize;
+		*stride = c->lsize;
+		return 1;
+	}
+	{
+		Gpu *g = x->gpu;
+		Alloc *al = g->last;
+		if (!al || lo - al->base >= al->size) {
+			uint32_t l = 0, h = g->nalloc;
+			while (l < h) {
+				uint32_t mid = l + (h - l) / 2;
+				if (g->alloc[mid]->base + g->alloc[mid]->size <= lo)
+					l = mid + 1;
+				else
+					h = mid;
+			}
+			if (l >= g->nalloc || lo < g->alloc[l]->base)
+				return 0;
+			al = g->alloc[l];
+			g->last = al;
+		}
+		if (al->freed || hi - al->base >= al->size || n > al->size - (hi - al->base))
+			return 0;
+		*data = al->data;
+		*base = al->base;
+		return 1;
+	}
+}
+
 /* one load of n bytes (a constant after inlining) per lane of mask */
 INLINE void
-load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n)
+load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 {
 	unsigned am = d->aux2 & 0xff, r = d->dst[0].reg, sg = d->mod & LSigned;
 	uint32_t *o[4] = {NULL, NULL, NULL, NULL};
+	uint64_t a[WarpSize], base, stride;
+	uint8_t *data;
 
 	if (r != RegRZ)
 		for (unsigned k = 0; k < (n + 3) / 4; k++)
 			o[k] = sim_reg(x, r + k);
+	if (warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride)) {
+		if (!o[0])
+			return;
+		if (n >= 4 && mask == ~0u) {
+			for (unsigned lane = 0; lane < WarpSize; lane++) {
+				const uint8_t *p = data + lane * stride + (a[lane] - base);
+				uint32_t v[4];
+
+				memcpy(v, p, n);
+				o[0][lane] = v[0];
+				if (n >= 8)
+					o[1][lane] = v[1];
+				if (n >= 16) {
+					o[2][lane] = v[2];
+					o[3][lane] = v[3];
+				}
+			}
+			return;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned lane = ctz32(m);
+			const uint8_t *p = data + lane * stride + (a[lane] - base);
+			uint32_t v[4];
+			uint16_t h;
+
+			switch (n) {
+			case 1:
+				o[0][lane] = sg ? (uint32_t)(int32_t)(int8_t)p[0] : p[0];
+				break;
+			case 2:
+				memcpy(&h, p, 2);
+				o[0][lane] = sg ? (uint32_t)(int32_t)(int16_t)h : h;
+				break;
+			default:
+				memcpy(v, p, n);
+				o[0][lane] = v[0];
+				if (n >= 8)
+					o[1][lane] = v[1];
+				if (n >= 16) {
+					o[2][lane] = v[2];
+					o[3][lane] = v[3];
+				}
+				break;
+			}
+		}
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = ctz32(m);
-		const uint8_t *p = mem(x, lane_addr(x, &d->src[0], am, lane), n, lane, 0);
+		const uint8_t *p = mem(x, a[lane], n, lane, 0);
 		uint32_t v[4];
 		uint16_t h;
 
@@ -287,16 +459,49 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n)
 }
 
 INLINE void
-store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n)
+store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 {
 	unsigned am = d->aux2 & 0xff, r = d->src[1].reg;
 	const uint32_t *o[4];
+	uint64_t a[WarpSize], base, stride;
+	uint8_t *data;
 
 	for (unsigned k = 0; k < (n + 3) / 4; k++)
 		o[k] = rreg(x, r == RegRZ ? r : r + k);
+	if (warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride)) {
+		if (mask == ~0u) {
+			for (unsigned lane = 0; lane < WarpSize; lane++) {
+				uint32_t v[4];
+
+				v[0] = o[0][lane];
+				if (n >= 8)
+					v[1] = o[1][lane];
+				if (n >= 16) {
+					v[2] = o[2][lane];
+					v[3] = o[3][lane];
+				}
+				memcpy(data + lane * stride + (a[lane] - base), v, n);
+			}
+			return;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned lane = ctz32(m);
+			uint32_t v[4];
+
+			v[0] = o[0][lane];
+			if (n >= 8)
+				v[1] = o[1][lane];
+			if (n >= 16) {
+				v[2] = o[2][lane];
+				v[3] = o[3][lane];
+			}
+			memcpy(data + lane * stride + (a[lane] - base), v, n);
+		}
+		return;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = ctz32(m);
-		uint8_t *p = mem(x, lane_addr(x, &d->src[0], am, lane), n, lane, 1);
+		uint8_t *p = mem(x, a[lane], n, lane, 1);
 		uint32_t v[4];
 
 		if (!p)
@@ -308,23 +513,23 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n)
 }
 
 /* the access size as a constant for each instantiation */
-#define SIZED(f, x, d, mask, mem) \
+#define SIZED(f, x, d, mask, mem, sp) \
 	switch ((d)->aux) { \
-	case 1: f(x, d, mask, mem, 1); break; \
-	case 2: f(x, d, mask, mem, 2); break; \
-	case 4: f(x, d, mask, mem, 4); break; \
-	case 8: f(x, d, mask, mem, 8); break; \
-	default: f(x, d, mask, mem, 16); break; \
+	case 1: f(x, d, mask, mem, 1, sp); break; \
+	case 2: f(x, d, mask, mem, 2, sp); break; \
+	case 4: f(x, d, mask, mem, 4, sp); break; \
+	case 8: f(x, d, mask, mem, 8, sp); break; \
+	default: f(x, d, mask, mem, 16, sp); break; \
 	}
 
-static void ex_ldg(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_global) }
-static void ex_ld(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_generic) }
-static void ex_lds(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_shared) }
-static void ex_ldl(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_local) }
-static void ex_stg(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_global) }
-static void ex_st(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_generic) }
-static void ex_sts(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_shared) }
-static void ex_stl(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_local) }
+static void ex_ldg(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_global, SpGlobal) }
+static void ex_ld(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_generic, SpGeneric) }
+static void ex_lds(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_shared, SpShared) }
+static void ex_ldl(Exec *x, const DIns *d, uint32_t mask) { SIZED(load_n, x, d, mask, sim_local, SpLocal) }
+static void ex_stg(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_global, SpGlobal) }
+static void ex_st(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_generic, SpGeneric) }
+static void ex_sts(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_shared, SpShared) }
+static void ex_stl(Exec *x, const DIns *d, uint32_t mask) { SIZED(store_n, x, d, mask, sim_local, SpLocal) }
 
 /* LDG.E.64.CONSTANT Rd, [R2.64+0x8]; STS.U16 [R5], R2; LDL.128 R4, [R1+0x10] */
 static int

@@ -96,16 +96,13 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 static inline double
 h2d(uint32_t h)
 {
-	uint32_t sgn = (h & 0x8000) << 16, e = h >> 10 & 0x1f, m = h & 0x3ff;
-	float v;
+	uint32_t sgn = (h & 0x8000) << 16, mag = (h & 0x7fff) << 13;
 
-	if (e == 0x1f)
-		return f32_of(sgn | 0x7f800000u | m << 13);
-	if (e == 0) {
-		v = (float)m * 0x1p-24f;
-		return sgn ? -v : v;
-	}
-	return f32_of(sgn | (e + 112) << 23 | m << 13);
+	if (mag >= 0x0f800000u)       /* Inf, NaN */
+		return f32_of(sgn | 0x7f800000u | (mag & 0x007fe000u));
+	/* the magnitude bits as a binary32 are the value times 2^-112 (normal or subnormal);
+	 * the product is exact */
+	return f32_of(f32_bits(f32_of(mag) * 0x1p112f) | sgn);
 }
 
 
@@ -188,7 +185,7 @@ ccol(unsigned i, unsigned t)
 }
 
 /* the accumulator C of the 32-bit types (raw words) into c[M][N] */
-static void
+static inline __attribute__((always_inline)) void
 gather_c32(Exec *x, const DIns *d, unsigned M, uint32_t c[MaxM][MaxN])
 {
 	unsigned nc = M * 8 / 32;
@@ -201,7 +198,7 @@ gather_c32(Exec *x, const DIns *d, unsigned M, uint32_t c[MaxM][MaxN])
 }
 
 /* write D (raw 32-bit words dv[M][N]) to the executing lanes */
-static void
+static inline __attribute__((always_inline)) void
 scatter_d32(Exec *x, const DIns *d, unsigned M, uint32_t dv[MaxM][MaxN], uint32_t mask)
 {
 	unsigned nd = M * 8 / 32, r = d->dst[0].reg;
@@ -210,6 +207,11 @@ scatter_d32(Exec *x, const DIns *d, unsigned M, uint32_t dv[MaxM][MaxN], uint32_
 		return;
 	for (unsigned i = 0; i < nd; i++) {
 		uint32_t *o = sim_reg(x, r + i);
+		if (mask == ~0u) {
+			for (unsigned l = 0; l < WarpSize; l++)
+				o[l] = dv[crow(M, i, l >> 2)][ccol(i, l & 3)];
+			continue;
+		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			unsigned l = ctz32(m);
 			o[l] = dv[crow(M, i, l >> 2)][ccol(i, l & 3)];
@@ -219,7 +221,7 @@ scatter_d32(Exec *x, const DIns *d, unsigned M, uint32_t dv[MaxM][MaxN], uint32_
 
 /* the A (rows = M) or B (rows = N, the fragment of B^T) operand of an HMMA/QMMA: nreg
  * registers from o, elements of type ty (a constant after inlining) into x[row][k] */
-static inline void
+static inline __attribute__((always_inline)) void
 gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double (*v)[32])
 {
 	unsigned epr = 32 / elems[ty].bits;
@@ -237,7 +239,20 @@ gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double (
 static void
 gather_any(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double (*v)[32])
 {
-	switch (ty) {
+	/* the common shapes with M and nreg constants: fixed index arithmetic, unrolled loops */
+	if (ty == EF16 && M == 16 && nreg == 4)
+		gather_f(x, o, 16, 4, EF16, v);
+	else if (ty == EF16 && M == 8 && nreg == 2)
+		gather_f(x, o, 8, 2, EF16, v);
+	else if (ty == EF16 && M == 16 && nreg == 2)
+		gather_f(x, o, 16, 2, EF16, v);
+	else if (ty == EF16 && M == 8 && nreg == 1)
+		gather_f(x, o, 8, 1, EF16, v);
+	else if (ty == EBF16 && M == 16 && nreg == 4)
+		gather_f(x, o, 16, 4, EBF16, v);
+	else if (ty == EBF16 && M == 8 && nreg == 2)
+		gather_f(x, o, 8, 2, EBF16, v);
+	else switch (ty) {
 	case EF16: gather_f(x, o, M, nreg, EF16, v); break;
 	case EBF16: gather_f(x, o, M, nreg, EBF16, v); break;
 	case ETF32: gather_f(x, o, M, nreg, ETF32, v); break;
@@ -245,12 +260,15 @@ gather_any(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double
 	}
 }
 
+/* two doubles side by side (SSE2): each lane an independent IEEE sum, as the scalar code */
+typedef double V2d __attribute__((vector_size(16)));
+
 static void
 ex_hmma(Exec *x, const DIns *d, uint32_t mask)
 {
 	unsigned M = d->aux & 0xff, K = d->aux >> 16, aty = ATY(d), bty = BTY(d);
 	unsigned epr = 32 / elems[aty].bits, na = M * K / (32 * epr), nb = 8 * K / (32 * epr);
-	double a[MaxM][32], bt[MaxN][32], c[MaxM][MaxN];
+	double a[MaxM][32], bt[MaxN][32], b[32][MaxN], c[MaxM][MaxN];
 	uint32_t dv[MaxM][MaxN];
 
 	/* B is gathered transposed (row n = column n of B): its fragment is A's with M = 8 */
@@ -258,7 +276,10 @@ ex_hmma(Exec *x, const DIns *d, uint32_t mask)
 	gather_any(x, &d->src[1], 8, nb, bty, bt);
 	if (CTY(d) == EF32) {
 		uint32_t cw[MaxM][MaxN];
-		gather_c32(x, d, M, cw);
+		if (M == 16)
+			gather_c32(x, d, 16, cw);
+		else
+			gather_c32(x, d, M, cw);
 		for (unsigned m = 0; m < M; m++)
 			for (unsigned n = 0; n < 8; n++)
 				c[m][n] = f32_of(cw[m][n]);
@@ -270,22 +291,30 @@ ex_hmma(Exec *x, const DIns *d, uint32_t mask)
 					c[(l >> 2) + 8 * i][2 * (l & 3) + e] = h2d(r[l] >> 16 * e & 0xffff);
 		}
 	}
+	/* B row-major (b[k][n]): the eight column sums of a row of D are one vector */
+	for (unsigned k = 0; k < K; k++)
+		for (unsigned n = 0; n < MaxN; n++)
+			b[k][n] = bt[n][k];
 	for (unsigned m = 0; m < M; m++) {
 		/* each element: the products in ascending k, then C; the eight columns are eight
-		 * independent sums, interleaved */
-		double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s[MaxN];
+		 * independent sums, side by side */
+		V2d s01 = {0, 0}, s23 = {0, 0}, s45 = {0, 0}, s67 = {0, 0}, bk;
+		double s[MaxN];
 		for (unsigned k = 0; k < K; k++) {
-			double av = a[m][k];
-			s0 += av * bt[0][k];
-			s1 += av * bt[1][k];
-			s2 += av * bt[2][k];
-			s3 += av * bt[3][k];
-			s4 += av * bt[4][k];
-			s5 += av * bt[5][k];
-			s6 += av * bt[6][k];
-			s7 += av * bt[7][k];
+			V2d av = {a[m][k], a[m][k]};
+			memcpy(&bk, &b[k][0], sizeof bk);
+			s01 += av * bk;
+			memcpy(&bk, &b[k][2], sizeof bk);
+			s23 += av * bk;
+			memcpy(&bk, &b[k][4], sizeof bk);
+			s45 += av * bk;
+			memcpy(&bk, &b[k][6], sizeof bk);
+			s67 += av * bk;
 		}
-		s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3, s[4] = s4, s[5] = s5, s[6] = s6, s[7] = s7;
+		memcpy(&s[0], &s01, sizeof s01);
+		memcpy(&s[2], &s23, sizeof s23);
+		memcpy(&s[4], &s45, sizeof s45);
+		memcpy(&s[6], &s67, sizeof s67);
 		for (unsigned n = 0; n < MaxN; n++) {
 			double v = s[n] + c[m][n];
 			if (CTY(d) == EF32)
@@ -295,7 +324,10 @@ ex_hmma(Exec *x, const DIns *d, uint32_t mask)
 		}
 	}
 	if (CTY(d) == EF32) {
-		scatter_d32(x, d, M, dv, mask);
+		if (M == 16)
+			scatter_d32(x, d, 16, dv, mask);
+		else
+			scatter_d32(x, d, M, dv, mask);
 		return;
 	}
 	if (d->dst[0].reg == RegRZ)
@@ -619,18 +651,26 @@ ex_ldsm(Exec *x, const DIns *d, uint32_t mask)
 
 	if (row_ptrs(x, &d->src[0], 8 * nm, 0, p))
 		return;
-	for (unsigned m = 0; m < nm; m++)
-		for (unsigned l = 0; l < WarpSize; l++) {
-			unsigned g = l >> 2, t = l & 3;
-			if (d->mod & LTrans)
+	if (d->mod & LTrans) {
+		for (unsigned m = 0; m < nm; m++)
+			for (unsigned l = 0; l < WarpSize; l++) {
+				unsigned g = l >> 2, t = l & 3;
 				v[m][l] = half(p[8 * m + 2 * t], g) | half(p[8 * m + 2 * t + 1], g) << 16;
-			else
-				v[m][l] = half(p[8 * m + g], 2 * t) | half(p[8 * m + g], 2 * t + 1) << 16;
-		}
+			}
+	} else {
+		/* halves 2t and 2t+1 of row g: the little-endian word at byte 4t */
+		for (unsigned m = 0; m < nm; m++)
+			for (unsigned l = 0; l < WarpSize; l++)
+				memcpy(&v[m][l], p[8 * m + (l >> 2)] + 4 * (l & 3), 4);
+	}
 	if (r == RegRZ)
 		return;
 	for (unsigned m = 0; m < nm; m++) {
 		uint32_t *o = sim_reg(x, r + m);
+		if (mask == ~0u) {
+			memcpy(o, v[m], sizeof v[m]);
+			continue;
+		}
 		for (uint32_t mm = mask; mm; mm &= mm - 1)
 			o[ctz32(mm)] = v[m][ctz32(mm)];
 	}

@@ -1,13 +1,10 @@
 /* exec_uniform.c: the uniform datapath: UIADD3 (.64, carries), UIMAD, UMOV, ULEA, ULOP3, ULOP,
  * USHF, USHL, USHR, UPRMT, USEL, UFLO, UPOPC, UBREV, USGXT, UBMSK, UISETP, UPLOP3, UPSETP, UP2UR,
  * UR2UP, R2UR (a vector register's value in the lowest active lane; with a predicate
- * destination, whether the active lanes disagree), and USETMAXREG. Each instruction is decoded by the vector
- * family's decoder (exec_int.c), which parses the same operands and modifiers into the same
- * DIns fields, and runs here once on Warp.ur/up with alu.h's scalar rules.
+ * destination, whether the active lanes disagree), and USETMAXREG. Each instruction is decoded
+ * by the vector family's decoder (exec_int.c), which parses the same operands and modifiers
+ * into the same DIns fields, and runs here once on Warp.ur/up with alu.h's scalar rules.
  */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("vect-cost-model=cheap")   /* see exec_int.c */
-#endif
 #include "alu.h"
 
 static inline uint32_t

@@ -219,23 +219,8 @@ fp_setround(int rm)
 	fesetround(mode[rm & 3]);
 }
 
-float
-fp_add32(float a, float b)
-{
-	return a + b;
-}
 
-float
-fp_mul32(float a, float b)
-{
-	return a * b;
-}
 
-float
-fp_fma32(float a, float b, float c)
-{
-	return fmaf(a, b, c);
-}
 
 double
 fp_add64(double a, double b)
@@ -255,11 +240,6 @@ fp_fma64(double a, double b, double c)
 	return fma(a, b, c);
 }
 
-float
-fp_f64_to_f32(double a)
-{
-	return (float)a;
-}
 
 /* sin(2 pi x), cos(2 pi x): MUFU.SIN/COS take revolutions (nvcc multiplies by 1/(2 pi) first).
  * The reduction is exact (x - rint(x), then a quarter-turn symmetry), so multiples of a quarter

@@ -223,6 +223,34 @@ f64_to_f32_odd(double d)
 	return f32_of(b | inexact);
 }
 
+/* one binary32 step toward +infinity (up) or -infinity */
+static inline uint32_t
+f32_step(uint32_t u, int up)
+{
+	if ((u & 0x7fffffffu) == 0)
+		return up ? 1u : 0x80000001u;
+	return (!(u >> 31) == !!up) ? u + 1 : u - 1;
+}
+
+/* The exact value s + e (s its binary64 rounding to nearest, |e| <= half an ulp of s) rounded
+ * to binary32 in a directed mode, without changing the host's mode: round to nearest, then
+ * step once if that went the wrong way. An exact zero keeps s's sign (the caller fixes .RM). */
+static inline uint32_t
+f32_round_dd(double s, double e, int rm)
+{
+	float f = (float)s;
+	uint32_t u = f32_bits(f);
+	double diff = (s - (double)f) + e;       /* the sign of exact - f (s - f is exact) */
+
+	if (rm == RmRM && diff < 0)
+		u = f32_step(u, 0);
+	else if (rm == RmRP && diff > 0)
+		u = f32_step(u, 1);
+	else if (rm == RmRZ && (u & 0x7fffffffu) && (diff < 0) != !!(u >> 31) && diff != 0)
+		u = f32_step(u, (int)(u >> 31));
+	return u;
+}
+
 /* fp.c */
 uint64_t fp_round(int fmt, int neg, uint64_t mant, int exp, int sticky, int rm, int flags);
 uint64_t fp_from_f64(int fmt, double v, int rm, int flags);
@@ -234,16 +262,13 @@ float bf16_to_f32(uint32_t h);               /* exact */
 uint32_t f32_to_f16(float f, int rm);        /* one rounding; NaN: 0x7fff */
 uint32_t f32_to_bf16(float f, int rm);       /* one rounding; NaN: 0x7fff */
 
-/* Directed rounding: arithmetic between fp_setround(rm) and fp_setround(RmRN) rounds in rm.
- * The helpers live in fp.c so that no caller can fold or move them across the mode change. */
+/* Directed rounding of FP64: arithmetic between fp_setround(rm) and fp_setround(RmRN) rounds
+ * in rm. The helpers live in fp.c so that no caller can fold or move them across the mode
+ * change. (FP32 rounds in software: f32_round_dd.) */
 void fp_setround(int rm);
-float fp_add32(float a, float b);
-float fp_mul32(float a, float b);
-float fp_fma32(float a, float b, float c);
 double fp_add64(double a, double b);
 double fp_mul64(double a, double b);
 double fp_fma64(double a, double b, double c);
-float fp_f64_to_f32(double a);               /* the conversion, in the current mode */
 
 /* double-precision evaluations of the functions MUFU approximates, rounded once to binary32 */
 uint32_t fp_mufu(int fn, uint32_t x);

@@ -536,14 +536,12 @@ run_cta(Exec *x, Cta *c)
 	for (;;) {
 		int progress = 0, alldone = 1;
 		for (uint32_t k = 0; k < c->nwarp; k++) {
-			int r = StepDone;
+			unsigned issued;
+			int r;
 			x->w = &c->warp[k];
-			for (unsigned q = 0; q < Quantum; q++) {
-				r = sim_step(x);
-				if (r != StepIssued)
-					break;
+			r = sim_run(x, Quantum, &issued);
+			if (issued)
 				progress = 1;
-			}
 			if (r == StepFault)
 				return -1;
 			if (r != StepDone)

@@ -403,6 +403,9 @@ void sim_register_ctrl(SimTab *t);
 
 /* warp.c: independent thread scheduling */
 int sim_step(Exec *x);                             /* one instruction of warp x->w: StepResult */
+int sim_run(Exec *x, unsigned quantum, unsigned *issued); /* up to quantum sim_steps, the
+                                                      converged case in a tight loop; the last
+                                                      StepResult, *issued: instructions issued */
 void sim_warp_init(Warp *w, uint32_t id, uint32_t present, uint32_t rbase, uint32_t nreg);
 void sim_conv_check(Exec *x);                      /* release BSYNC/WARPSYNC waiters whose
                                                       condition now holds (after exits, BREAK) */

@@ -98,13 +98,66 @@ reunify(Warp *w)
 	w->spin = 0;
 }
 
+/* after the instruction at pc ran for active: where each lane goes next */
+static inline void
+advance(Exec *x, Warp *w, uint32_t pc, uint32_t active)
+{
+	uint32_t adv;
+
+	if (!x->next_pc_set && !w->dirty) {
+		if (w->uni) {
+			w->upc = pc + 1;
+			return;
+		}
+		for (uint32_t m = active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = pc + 1;
+		reunify(w);
+		return;
+	}
+	if (x->jumped) {
+		if (w->uni && !w->dirty && x->next_pc_set == active) {
+			w->upc = x->jump;         /* a converged warp branched as a whole */
+			return;
+		}
+		x->jumped = 0;
+		for (uint32_t m = active; m; m &= m - 1)
+			w->pc[__builtin_ctz(m)] = x->jump;
+	}
+	adv = active & ~x->next_pc_set;
+	for (uint32_t m = adv; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = pc + 1;
+	w->uni = 0;
+	w->dirty = 0;
+	reunify(w);
+}
+
+/* lanes of active whose guard predicate holds */
+static inline uint32_t
+guarded(const Warp *w, const DIns *d, uint32_t active)
+{
+	if (d->guard < 0)
+		return active;
+	if (!d->guard_uniform)
+		return active & (d->guard_not ? ~w->p[d->guard] : w->p[d->guard]);
+	return (w->up[d->guard] != 0) != (d->guard_not != 0) ? active : 0;
+}
+
+static int
+watchdog(Exec *x, uint32_t active)
+{
+	sim_fault(x, FaultWatchdog, (unsigned)__builtin_ctz(active),
+	          "%llu warp instructions issued without the kernel finishing (limit %llu)",
+	          (unsigned long long)x->ninstr, (unsigned long long)x->watchdog);
+	return StepFault;
+}
+
 int
 sim_step(Exec *x)
 {
 	Warp *w = x->w;
 	uint32_t live = w->present & ~w->exited;
 	uint32_t run = live & ~blocked(w);
-	uint32_t pc, active, mask, adv;
+	uint32_t pc, active, mask;
 	const DIns *d;
 
 	if (!run)
@@ -117,12 +170,7 @@ sim_step(Exec *x)
 		w->spin++;
 	}
 	d = &x->prog->ins[pc];
-	if (d->guard < 0)
-		mask = active;
-	else if (!d->guard_uniform)
-		mask = active & (d->guard_not ? ~w->p[d->guard] : w->p[d->guard]);
-	else
-		mask = (w->up[d->guard] != 0) != (d->guard_not != 0) ? active : 0;
+	mask = guarded(w, d, active);
 	x->pc = pc;
 	x->active = active;
 	x->next_pc_set = 0;
@@ -135,38 +183,86 @@ sim_step(Exec *x)
 	w->last_pc = pc;
 	if (x->fault->kind != FaultNone)
 		return StepFault;
-	if (x->ninstr >= x->watchdog) {
-		sim_fault(x, FaultWatchdog, (unsigned)__builtin_ctz(active),
-		          "%llu warp instructions issued without the kernel finishing (limit %llu)",
-		          (unsigned long long)x->ninstr, (unsigned long long)x->watchdog);
-		return StepFault;
-	}
-	if (!x->next_pc_set && !w->dirty) {
-		if (w->uni) {
-			w->upc = pc + 1;
-			return StepIssued;
-		}
-		for (uint32_t m = active; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)] = pc + 1;
-		reunify(w);
-		return StepIssued;
-	}
-	if (x->jumped) {
-		if (w->uni && !w->dirty && x->next_pc_set == active) {
-			w->upc = x->jump;         /* a converged warp branched as a whole */
-			return StepIssued;
-		}
-		x->jumped = 0;
-		for (uint32_t m = active; m; m &= m - 1)
-			w->pc[__builtin_ctz(m)] = x->jump;
-	}
-	adv = active & ~x->next_pc_set;
-	for (uint32_t m = adv; m; m &= m - 1)
-		w->pc[__builtin_ctz(m)] = pc + 1;
-	w->uni = 0;
-	w->dirty = 0;
-	reunify(w);
+	if (x->ninstr >= x->watchdog)
+		return watchdog(x, active);
+	advance(x, w, pc, active);
 	return StepIssued;
+}
+
+/* Up to quantum sim_steps of warp x->w, the same instructions in the same order, with the
+ * converged case (every runnable lane at upc) run in a tight loop: while instructions neither
+ * branch nor exit nor wait nor wake, the runnable lanes cannot change, so the loop only runs
+ * the next instruction; Warp.ninstr and the thread count are added once at the end (nothing
+ * reads them meanwhile). Stops early at a result other than StepIssued, which it returns;
+ * *issued: instructions issued. */
+int
+sim_run(Exec *x, unsigned quantum, unsigned *issued)
+{
+	Warp *w = x->w;
+	const DIns *ins = x->prog->ins;
+	const SimFault *f = x->fault;
+	uint64_t nthr = 0;
+	unsigned q = 0, fast = 0;
+	int r = StepIssued;
+
+	while (q < quantum) {
+		uint32_t run = w->present & ~w->exited & ~blocked(w), pc, pop;
+		const DIns *d;
+
+		if (!w->uni || !run) {
+			r = sim_step(x);
+			if (r != StepIssued)
+				break;
+			q++;
+			continue;
+		}
+		pop = sim_popc(run);
+		pc = w->upc;
+		d = &ins[pc];
+		x->active = run;
+		for (;;) {
+			uint32_t mask = guarded(w, d, run);
+
+			x->pc = pc;
+			x->next_pc_set = 0;
+			x->jumped = 0;
+			if (mask)
+				d->exec(x, d, mask);
+			q++;
+			fast++;
+			nthr += pop;
+			if (f->kind != FaultNone) {
+				w->upc = pc;
+				w->last_pc = pc;
+				r = StepFault;
+				goto out;
+			}
+			if (++x->ninstr >= x->watchdog) {
+				w->upc = pc;
+				w->last_pc = pc;
+				r = watchdog(x, run);
+				goto out;
+			}
+			if (x->next_pc_set || w->dirty) {
+				w->upc = pc;     /* not read meanwhile: only sim_step and advance read it */
+				w->last_pc = pc;
+				advance(x, w, pc, run);
+				break;
+			}
+			pc++;
+			d++;
+			if (q >= quantum) {
+				w->upc = pc;
+				w->last_pc = pc - 1;
+				break;
+			}
+		}
+	}
+out:
+	w->ninstr += fast;
+	x->nthread_instr += nthr;
+	*issued = q;
+	return r;
 }
 
 void

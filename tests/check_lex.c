@@ -183,6 +183,7 @@ START_TEST(test_lex_fast_line)
 	ck_assert_int_eq(lx_next(&l, &v, &loc), TOK_WORD);
 	ck_assert_int_eq(f->nins, 1);
 	ck_assert_int_eq(l.d.nerr, 0);
+	b_free(&l.cx);     /* what the instruction's actions allocated */
 	lx_close(&l);
 }
 END_TEST

@@ -441,6 +441,43 @@ START_TEST(test_print_ir_roundtrip_corner)
 }
 END_TEST
 
+/* an instruction line longer than the printer's 64 KiB buffer is written in pieces */
+START_TEST(test_print_long_line)
+{
+	enum { N = 70000 };
+	static const char head[] = "\t.section\t.text.k,\"ax\",@progbits\nk:\n"
+	                           "        /*0000*/                   MOV R1, ";
+	static const char tail[] = " ;  /* 0x0000000000000000 */\n"
+	                           "                            /* 0x000fe20000000f00 */\n"
+	                           "        /*0010*/                   EXIT ;  /* 0x000000000000794d */\n"
+	                           "                            /* 0x000fea0003800000 */\n";
+	char *text = malloc(sizeof head + N + sizeof tail), *out, *again;
+	Src *s1, *s2;
+	Module *m1, *m2;
+
+	memcpy(text, head, sizeof head - 1);
+	memset(text + sizeof head - 1, 'A', N);
+	memcpy(text + sizeof head - 1 + N, tail, sizeof tail);
+	m1 = parse(text, strlen(text), &s1);
+	ck_assert_ptr_nonnull(m1);
+	out = print(m1, PrintSass, NULL);
+	ck_assert_ptr_nonnull(strstr(out, "MOV R1, AAAA"));
+	ck_assert_ptr_nonnull(strstr(out, "AAAA ;"));
+	ck_assert_ptr_nonnull(strstr(out, "/* 0x000fe20000000f00 */\n        /*0010*/"));
+	m2 = parse(out, strlen(out), &s2);
+	ck_assert_ptr_nonnull(m2);
+	again = print(m2, PrintSass, NULL);
+	ck_assert_str_eq(again, out);
+	free(text);
+	free(out);
+	free(again);
+	module_free(m1);
+	module_free(m2);
+	src_free(s1);
+	src_free(s2);
+}
+END_TEST
+
 static const struct {
 	const char *ins;   /* as read */
 	const char *out;   /* as fmt_ins prints it (without SSA) */
@@ -588,6 +625,7 @@ print_suite(void)
 	tcase_add_test(tc, test_print_ir_roundtrip_corner);
 	tcase_add_test(tc, test_print_cuobjdump);
 	tcase_add_test(tc, test_print_large);
+	tcase_add_test(tc, test_print_long_line);
 	tcase_add_loop_test(tc, test_print_fmt_ins, 0, sizeof fmts / sizeof fmts[0]);
 	suite_add_tcase(s, tc);
 	return s;

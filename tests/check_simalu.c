@@ -7,6 +7,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <fenv.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -423,6 +425,21 @@ static const Case float_cases[] = {
 	{ "FADD.RM R0, R2, R3", { F(bf800000), F(b3800000) }, 0, { F(bf800001) }, 0, 0 },
 	{ "FADD.RM R0, R2, R3", { F(3f800000), F(33c00000) }, 0, { F(3f800000) }, 0, 0 },
 	{ "FADD.RM R0, R2, -R3", { F(3f800000), F(3f800000) }, 0, { F(80000000) }, 0, 0 },
+	{ "FADD.RZ R0, R2, R3", { F(bf800000), F(b3c00000) }, 0, { F(bf800000) }, 0, 0 },
+	{ "FADD.RP R0, R2, R3", { F(bf800000), F(b3c00000) }, 0, { F(bf800000) }, 0, 0 },
+	{ "FADD.RM R0, R2, R3", { F(bf800000), F(b3c00000) }, 0, { F(bf800001) }, 0, 0 },
+	{ "FADD.RP R0, R2, R3", { F(7f7fffff), F(73800000) }, 0, { F(7f800000) }, 0, 0 },
+	{ "FADD.RZ R0, R2, R3", { F(7f7fffff), F(7f7fffff) }, 0, { F(7f7fffff) }, 0, 0 },
+	{ "FADD.RM R0, R2, R3", { F(ff7fffff), F(ff7fffff) }, 0, { F(ff800000) }, 0, 0 },
+	{ "FADD.RM R0, R2, R3", { 0, 0 }, 0, { 0 }, 0, 0 },
+	{ "FADD.RM R0, R2, R3", { 0, F(80000000) }, 0, { F(80000000) }, 0, 0 },
+	{ "FMUL.RM R0, R2, R3", { F(0d800000), F(0d800000) }, 0, { 0 }, 0, 0 },
+	{ "FMUL.RP R0, R2, R3", { F(0d800000), F(0d800000) }, 0, { 1 }, 0, 0 },
+	{ "FMUL.RM R0, R2, R3", { F(8d800000), F(0d800000) }, 0, { F(80000001) }, 0, 0 },
+	{ "FFMA.RM R0, R2, R3, -R2", { F(3fc00000), F(3f800000) }, 0, { F(80000000) }, 0, 0 },
+	{ "FFMA.RZ R0, R2, R3, R4", { F(3f800800), F(bf800800), F(b3000000) }, 0, { F(bf801000) }, 0,
+	  0 },
+	{ "FFMA.RM R0, R2, R3, 12582913", { F(3fb8aa3b), F(40400000) }, 0, { F(4b400005) }, 0, 0 },
 	{ "FADD.SAT R0, RZ, R2", { F(bf800000) }, 0, { 0 }, 0, 0 },
 	{ "FADD.SAT R0, RZ, R2", { F(80000000) }, 0, { 0 }, 0, 0 },
 	{ "FADD.SAT R0, RZ, R2", { F(7fc00000) }, 0, { 0 }, 0, 0 },
@@ -755,13 +772,69 @@ END_TEST
 START_TEST(test_fimm_from_encoding)
 {
 	Alu *a = alu_new("FSEL R0, R2, -QNAN , P0 ; /* 0xfff0000002001808 */\n"
-	                 "                                                          /* 0x000fe20000000000 */\n"
+	                 "                        /* 0x000fe20000000000 */\n"
 	                 "        /*0008*/ NOP");
 
 	set_r(a, 2, 1);
 	set_p(a, 0);
 	alu_run(a, ~0u);
 	ck_assert_uint_eq(a->rf[0][0], 0xfff00000u);
+	alu_free(a);
+}
+END_TEST
+
+/* FADD/FMUL/FFMA in .RZ/.RM/.RP against the host's arithmetic in that mode, per lane, on
+ * inputs drawn to hit subnormals, ties near 1, cancellations and overflow */
+static uint32_t
+draw(uint64_t *s)
+{
+	uint32_t u, k;
+
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	u = (uint32_t)*s;
+	k = (uint32_t)(*s >> 32) & 7;
+	if (k == 0)
+		return u & 0x807fffffu;                          /* subnormal */
+	if (k == 1)
+		return (u & 0x80000000u) | 0x3f800000u | (u & 0x1f); /* near 1 */
+	if (k == 2)
+		return (u & 0x80000000u) | (0x30000000u + (u % 0x20000000u));
+	if (k == 3)
+		return (u & 0x80000000u) | (0x7e000000u + (u % 0x01800000u)); /* near overflow */
+	return u;
+}
+
+START_TEST(test_directed_vs_host)
+{
+	static const char *const ins[] = { "FADD", "FMUL", "FFMA" };
+	static const char *const rm[] = { "RZ", "RM", "RP" };
+	static const int mode[] = { FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	char text[64];
+	int op = _i / 3, m = _i % 3;
+	Alu *a;
+
+	snprintf(text, sizeof text, "%s.%s R0, R2, R3%s", ins[op], rm[m], op == 2 ? ", R4" : "");
+	a = alu_new(text);
+	for (int batch = 0; batch < 400; batch++) {
+		for (unsigned l = 0; l < WarpSize; l++)
+			for (unsigned r = 2; r <= 4; r++)
+				a->rf[r][l] = draw(&seed);
+		alu_run(a, ~0u);
+		for (unsigned l = 0; l < WarpSize; l++) {
+			volatile float x = f32_of(a->rf[2][l]), y = f32_of(a->rf[3][l]);
+			volatile float z = f32_of(a->rf[4][l]);
+			float h;
+			fesetround(mode[m]);
+			h = op == 0 ? x + y : op == 1 ? x * y : fmaf(x, y, z);
+			fesetround(FE_TONEAREST);
+			uint32_t want = h != h ? F32_CNAN : f32_bits(h);
+			ck_assert_msg(a->rf[0][l] == want, "%s %08x %08x %08x: 0x%08x, want 0x%08x", text,
+			              a->rf[2][l], a->rf[3][l], a->rf[4][l], a->rf[0][l], want);
+		}
+	}
 	alu_free(a);
 }
 END_TEST
@@ -853,6 +926,7 @@ simalu_suite(void)
 	tcase_add_loop_test(tc, test_half_table, 0, sizeof half_cases / sizeof half_cases[0]);
 	tcase_add_loop_test(tc, test_conv_table, 0, sizeof conv_cases / sizeof conv_cases[0]);
 	tcase_add_test(tc, test_fimm_from_encoding);
+	tcase_add_loop_test(tc, test_directed_vs_host, 0, 9);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Limits");
 	tcase_add_loop_test(tc, test_rejected, 0, sizeof rejected / sizeof rejected[0]);
