@@ -542,7 +542,7 @@ one_line(Ctx *cx, Fast *F, const char *p, const char *end, uint64_t addr)
 	return (size_t)(q - p);
 }
 
-/* the offset comment `/ *0240* /` at p, as the scanner reads it (ADDR): the byte after it, or NULL */
+/* the offset comment `/ *0240* /` at p, read as the scanner does (ADDR): the byte after, or NULL */
 static const char *
 addr_comment(const char *p, const char *end, uint64_t *addr)
 {
@@ -563,8 +563,9 @@ addr_comment(const char *p, const char *end, uint64_t *addr)
 }
 
 /* the instruction line whose offset comment (value addr) ends at cx->pos, and the instruction
- * lines that follow it: the bytes read, 0 if the grammar is to read the first one. A line that is not for this path ends the run, right before its offset comment;
- * so does reaching the error limit (the grammar stops there). */
+ * lines that follow it: the bytes read, 0 if the grammar is to read the first one. A line that
+ * is not for this path ends the run, right before its offset comment; so does reaching the
+ * error limit (the grammar stops there). */
 size_t
 fast_line(Ctx *cx, Loc addrloc, uint64_t addr)
 {

@@ -300,7 +300,8 @@ b_abs(Ctx *cx, uint32_t x, Str sfx, Loc sfxloc)
 		int reuse = j - b == 5 && memcmp(t + b, "reuse", 5) == 0;
 		if (reuse && !(o->flags & FReuse)) {
 			o->flags |= FReuse;
-		} else if (!reuse && o->kind == OReg && !o->sfx[0] && !(o->flags & FSpell2) && j > b && j == sfx.len) {
+		} else if (!reuse && o->kind == OReg && !o->sfx[0] && !(o->flags & FSpell2) && j > b &&
+		           j == sfx.len) {
 			o->sfx[0] = atom(cx->m->atoms, t + b, j - b);
 			o->flags |= FSpell1;
 		} else {

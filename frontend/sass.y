@@ -3,10 +3,10 @@
  * A listing is a sequence of lines; each line is one statement: a label; a directive, with an
  * optional offset comment; an instruction (optional offset comment, optional guard, opcode with
  * modifiers, operands, ';', optional encoding comment), the second encoding word on a line of its
- * own; an nvinfo comment; a cuobjdump header; or (IR text) a phi. The common instruction line
- * comes from the scanner already built, as one INSLINE token (fastline.c); the rules below read
- * every other one. Errors recover at the end of the line, so one run reports up to MaxErrors. The actions are in build.c; the parser is
- * opcode-agnostic.
+ * own; an nvinfo comment; a cuobjdump header; or (IR text) a phi. The common instruction lines
+ * come from the scanner already built, as one INSLINE token (fastline.c); the rules below read
+ * every other line. Errors recover at the end of the line, so one run reports up to MaxErrors.
+ * The actions are in build.c; the parser is opcode-agnostic.
  *
  * Operand spelling details kept in Opnd.flags (see ir.h for the others):
  *   FSpell0   the operand follows the previous one after a blank, not a comma

@@ -191,7 +191,9 @@ datawidth(const char *s, size_t n)
 			return 8;
 		return (s[0] == 'F' || s[0] == 'S' || s[0] == 'U') && s[1] == '6' && s[2] == '4' ? 2 : 0;
 	case 5:
-		return IS(s, n, "F32x2") || IS(s, n, "F16x4") ? 2 : IS(s, n, "F32x4") || IS(s, n, "F16x8") ? 4 : 0;
+		if (IS(s, n, "F32x2") || IS(s, n, "F16x4"))
+			return 2;
+		return IS(s, n, "F32x4") || IS(s, n, "F16x8") ? 4 : 0;
 	case 6:
 		return IS(s, n, "BF16x4") ? 2 : IS(s, n, "BF16x8") ? 4 : 0;
 	default:

@@ -66,10 +66,7 @@ struct Arena {
 	size_t total;      /* bytes reserved from the system */
 };
 
-enum {
-	ChunkSize = 256 * 1024,        /* the first chunks */
-	MaxChunk = 8 * 1024 * 1024,    /* the largest */
-};
+enum { ChunkSize = 256 * 1024 };
 
 Arena *
 arena_new(void)
@@ -86,12 +83,7 @@ arena_alloc(Arena *a, size_t n)
 
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->size - c->used < n) {
-		/* chunks grow with the arena (half of it, at most MaxChunk): a big module takes a
-		 * few system calls, not hundreds; pages are only touched as they are handed out */
-		sz = a->total / 2 < ChunkSize ? ChunkSize : a->total / 2 > MaxChunk ? MaxChunk :
-		     a->total / 2;
-		if (n > ChunkSize / 4)
-			sz = n;
+		sz = n > ChunkSize / 4 ? n : ChunkSize;
 		/* zeroed once here (fresh pages from the system need no clearing), so that no
 		 * allocation has to clear its bytes: each is handed out once */
 		c = calloc(1, sizeof(Chunk) + sz);
