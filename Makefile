@@ -211,6 +211,8 @@ FUZZ_CC      ?= clang
 FUZZ_B       := build/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 10
+# a fixed seed makes a run repeat the same inputs: CI's run is a prefix of a longer local one
+FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_SRCS    := $(IR_SRCS) $(FE_SRCS) $(PASS_SRCS) $(BE_SRCS)
@@ -251,8 +253,11 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	@for f in $(filter %.sm_80.sass,$(FUZZ_SEEDS)); do \
 	  $(FIBERC) $$f --emit=ir -o $(FUZZ_B)/ir/$$(basename $$f .sass).ir 2>/dev/null || true; done
 	sh scripts/fuzz-seed.sh $(FUZZ_B)/seed $(FUZZ_SEEDS) $(FUZZ_B)/ir/*.ir
+	@echo '== replaying fuzz/regress (inputs that once crashed)'
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  $(FUZZ_BIN) fuzz/regress/*
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/ \
 	  $(FUZZ_B)/corpus $(FUZZ_B)/seed
 	@for t in $(notdir $(FUZZ_RT_BINS)); do \
@@ -260,7 +265,7 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	  echo "== $$t"; \
 	  FUZZ_SEED_DIR=$(FUZZ_B)/seed-$$t ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FIBER_NVDISASM= \
-	  $(FUZZ_B)/$$t -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  $(FUZZ_B)/$$t -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/$$t- \
 	  $(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t $$([ $$t = fuzz_load ] && echo $(FUZZ_B)/seed) \
 	  || exit 1; done

@@ -112,7 +112,7 @@ structure(V *v)
 		if (x->rpo != UINT32_MAX && (x->rpo >= f->nrpo || f->rpo[x->rpo] != x))
 			bad(v, loc, "bb%u: rpo number %u does not match f->rpo", b, x->rpo);
 	}
-	if (f->nblk && at != f->ins + f->nins) {
+	if (f->nblk && f->nins && at != f->ins + f->nins) {
 		snprintf(s, sizeof s, "%u", (unsigned)(at - f->ins));
 		bad(v, f->loc, "blocks cover %s of %u instructions", s, f->nins);
 	}

@@ -313,6 +313,16 @@ sim_unsupported(DecodeCtx *c, const Ins *i)
 	return -1;
 }
 
+/* sim_unsupported with a note saying why (a family's decoder knows which form it lacks) */
+int
+sim_unsupported_why(DecodeCtx *c, const Ins *i, const char *why)
+{
+	sim_unsupported(c, i);
+	if (why)
+		note_at(c->diag, i->loc, "%s", why);
+	return -1;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Decoding a function.
  */

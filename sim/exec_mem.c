@@ -46,22 +46,6 @@ wreg(Exec *x, unsigned r, unsigned lane, uint32_t v)
 		sim_reg(x, r)[lane] = v;
 }
 
-static inline unsigned
-ctz32(uint32_t m)
-{
-	return (unsigned)__builtin_ctz(m);
-}
-
-/* "unsupported instruction 'LDG.E.FOO'" (the core's one-line message), then why */
-static int
-unsupported(DecodeCtx *c, const Ins *i, const char *why)
-{
-	sim_unsupported(c, i);
-	if (why)
-		note_at(c->diag, i->loc, "%s", why);
-	return -1;
-}
-
 static int
 modis(DecodeCtx *c, const Ins *i, unsigned k, const char *s)
 {
@@ -90,18 +74,18 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 	const Opnd *p;
 
 	if (k >= i->nopnd)
-		return unsupported(c, i, "missing operand");
+		return sim_unsupported_why(c, i, "missing operand");
 	p = &i->opnd[k];
 	if (p->kind != OReg || RCLS(p->r[0]) != RR)
-		return unsupported(c, i, "expected a general register");
+		return sim_unsupported_why(c, i, "expected a general register");
 	memset(o, 0, sizeof *o);
 	o->kind = DR;
 	o->reg = (uint16_t)RNUM(p->r[0]);
 	o->n = (uint8_t)n;
 	if (o->reg != RegRZ && o->reg + n > RegRZ)
-		return unsupported(c, i, "register range past R254");
+		return sim_unsupported_why(c, i, "register range past R254");
 	if (o->reg != RegRZ && (n == 2 || n == 4) && o->reg % n)
-		return unsupported(c, i, "misaligned register tuple");
+		return sim_unsupported_why(c, i, "misaligned register tuple");
 	return 0;
 }
 
@@ -113,7 +97,7 @@ pred_opnd(DecodeCtx *c, const Ins *i, unsigned k, DOp *o)
 
 	memset(o, 0, sizeof *o);
 	if (p->kind != OReg || (RCLS(p->r[0]) != RP && RCLS(p->r[0]) != RUP))
-		return unsupported(c, i, "expected a predicate");
+		return sim_unsupported_why(c, i, "expected a predicate");
 	o->kind = RCLS(p->r[0]) == RP ? DP : DUP;
 	o->reg = (uint16_t)RNUM(p->r[0]);
 	o->n = 1;
@@ -141,7 +125,7 @@ mem_opnd(DecodeCtx *c, const Ins *i, unsigned k, int wide, DOp *o, unsigned *am)
 	unsigned rk = AmRNone, uk = 0, shift = 0;
 
 	if (k >= i->nopnd || i->opnd[k].kind != OMem)
-		return unsupported(c, i, "expected a memory operand");
+		return sim_unsupported_why(c, i, "expected a memory operand");
 	p = &i->opnd[k];
 	memset(o, 0, sizeof *o);
 	o->kind = DMem;
@@ -167,12 +151,12 @@ mem_opnd(DecodeCtx *c, const Ins *i, unsigned k, int wide, DOp *o, unsigned *am)
 			else if (strcmp(sfx, "X16") == 0)
 				shift = 4;
 			else if (*sfx && strcmp(sfx, "64") && strcmp(sfx, "U32"))
-				return unsupported(c, i, "unknown address register suffix");
+				return sim_unsupported_why(c, i, "unknown address register suffix");
 			if (wide ? strcmp(sfx, "U32") != 0 : strcmp(sfx, "64") == 0) {
 				rk = AmR64;
 				o->flags |= DFWide;
 				if (o->reg % 2 || o->reg + 1 >= RegRZ)
-					return unsupported(c, i, "misaligned address register pair");
+					return sim_unsupported_why(c, i, "misaligned address register pair");
 			} else {
 				rk = AmR32;
 			}
@@ -182,13 +166,13 @@ mem_opnd(DecodeCtx *c, const Ins *i, unsigned k, int wide, DOp *o, unsigned *am)
 			o->ureg = (uint16_t)RNUM(r);
 			o->flags |= DFUreg;
 		} else if (r != RNone) {
-			return unsupported(c, i, "unexpected register in an address");
+			return sim_unsupported_why(c, i, "unexpected register in an address");
 		}
 	}
 	if (o->ureg != RegURZ) {
 		uk = wide && rk != AmR64 ? AmUR64 : AmUR32;
 		if (uk == AmUR64 && (o->ureg % 2 || o->ureg + 1 >= RegURZ))
-			return unsupported(c, i, "misaligned address uniform register pair");
+			return sim_unsupported_why(c, i, "misaligned address uniform register pair");
 	}
 	*am = rk | uk | shift << AmShift | (wide ? 0 : AmTrunc);
 	return 0;
@@ -304,7 +288,7 @@ warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int spa
 		}
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
-			uint64_t v = a[ctz32(m)];
+			uint64_t v = a[(unsigned)__builtin_ctz(m)];
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
 			any |= v;
@@ -404,7 +388,7 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 			return;
 		}
 		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned lane = ctz32(m);
+			unsigned lane = (unsigned)__builtin_ctz(m);
 			const uint8_t *p = data + lane * stride + (a[lane] - base);
 			uint32_t v[4];
 			uint16_t h;
@@ -432,7 +416,7 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		const uint8_t *p = mem(x, a[lane], n, lane, 0);
 		uint32_t v[4];
 		uint16_t h;
@@ -485,7 +469,7 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 			return;
 		}
 		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned lane = ctz32(m);
+			unsigned lane = (unsigned)__builtin_ctz(m);
 			uint32_t v[4];
 
 			v[0] = o[0][lane];
@@ -500,7 +484,7 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mem(x, a[lane], n, lane, 1);
 		uint32_t v[4];
 
@@ -548,12 +532,12 @@ dec_ldst(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (g && strcmp(s, "E") == 0)
 			wide = 1;
 		else if (!inlist(s, hints))
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (!load)
 		flags &= ~(uint32_t)LSigned;
 	if (i->nopnd != 2)
-		return unsupported(c, i, "expected two operands");
+		return sim_unsupported_why(c, i, "expected two operands");
 	if (load) {
 		if (reg_opnd(c, i, 0, (n + 3) / 4, &d->dst[0]) || mem_opnd(c, i, 1, wide, &d->src[0], &am))
 			return -1;
@@ -643,13 +627,13 @@ ex_ldc(Exec *x, const DIns *d, uint32_t mask)
 		return;
 	if (d->src[0].reg == RegRZ) {
 		/* the same word for every lane */
-		if (caddr(x, d, ctz32(mask), &bank, &off))
+		if (caddr(x, d, (unsigned)__builtin_ctz(mask), &bank, &off))
 			return;
-		v = cload(x, bank, off, n, ctz32(mask));
+		v = cload(x, bank, off, n, (unsigned)__builtin_ctz(mask));
 		if (x->fault && x->fault->kind != FaultNone)
 			return;
 		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned lane = ctz32(m);
+			unsigned lane = (unsigned)__builtin_ctz(m);
 			wreg(x, r, lane, cext(v, n, d->mod));
 			if (n == 8 && r != RegRZ)
 				sim_reg(x, r + 1)[lane] = (uint32_t)(v >> 32);
@@ -657,7 +641,7 @@ ex_ldc(Exec *x, const DIns *d, uint32_t mask)
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		if (caddr(x, d, lane, &bank, &off))
 			return;
 		v = cload(x, bank, off, n, lane);
@@ -678,7 +662,7 @@ ex_uldc(Exec *x, const DIns *d, uint32_t mask)
 
 	if (!mask)
 		return;
-	lane = ctz32(mask);
+	lane = (unsigned)__builtin_ctz(mask);
 	if (caddr(x, d, lane, &bank, &off))
 		return;
 	v = cload(x, bank, off, n, lane);
@@ -705,22 +689,22 @@ dec_ldc(DecodeCtx *c, const Ins *i, DIns *d)
 		const char *s = mstr(c->fn->mod, i->mod[k]);
 		unsigned sz = sizemod(s, &flags);
 		if (!sz || sz == 16)
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 		n = sz;
 	}
 	if (i->nopnd != 2 || i->opnd[1].kind != OCBank)
-		return unsupported(c, i, "expected a register and a constant bank");
+		return sim_unsupported_why(c, i, "expected a register and a constant bank");
 	p = &i->opnd[0];
 	q = &i->opnd[1];
 	if (u) {
 		if (p->kind != OReg || RCLS(p->r[0]) != RUR)
-			return unsupported(c, i, "expected a uniform register");
+			return sim_unsupported_why(c, i, "expected a uniform register");
 		memset(&d->dst[0], 0, sizeof d->dst[0]);
 		d->dst[0].kind = DUR;
 		d->dst[0].reg = (uint16_t)RNUM(p->r[0]);
 		d->dst[0].n = (uint8_t)(n == 8 ? 2 : 1);
 		if (d->dst[0].reg != RegURZ && d->dst[0].reg + d->dst[0].n > RegURZ)
-			return unsupported(c, i, "register range past UR62");
+			return sim_unsupported_why(c, i, "register range past UR62");
 	} else if (reg_opnd(c, i, 0, n == 8 ? 2 : 1, &d->dst[0])) {
 		return -1;
 	}
@@ -737,16 +721,16 @@ dec_ldc(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	if (RCLS(q->r[0]) == RR && RNUM(q->r[0]) != RegRZ) {
 		if (u)
-			return unsupported(c, i, "a per-lane index in a uniform load");
+			return sim_unsupported_why(c, i, "a per-lane index in a uniform load");
 		o->reg = (uint16_t)RNUM(q->r[0]);
 	} else if (RCLS(q->r[0]) == RUR && RNUM(q->r[0]) != RegURZ) {
 		o->ureg = (uint16_t)RNUM(q->r[0]);
 		o->flags |= DFUreg;
 	} else if (q->r[0] != RNone && !reg_isconst(q->r[0])) {
-		return unsupported(c, i, "unexpected constant bank index");
+		return sim_unsupported_why(c, i, "unexpected constant bank index");
 	}
 	if (!(q->flags & FCx) && o->bank >= NumCBanks)
-		return unsupported(c, i, "constant bank out of range");
+		return sim_unsupported_why(c, i, "constant bank out of range");
 	d->ndst = 1;
 	d->nsrc = 1;
 	d->aux = n;
@@ -918,7 +902,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem)
 	int fast = n == 4 && (ty == TU32 || ty == TS32), sg = ty == TS32;
 
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint64_t a = lane_addr(x, &d->src[0], am, lane);
 		uint8_t *p = mem(x, a, n, lane, 1);
 		uint32_t b[4] = {0}, c[4] = {0}, ret[4];
@@ -1005,23 +989,23 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 		} else if (strcmp(s, "SPIN") == 0 && aop == ACast) {
 			;
 		} else if (!inlist(s, hints)) {
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 		}
 	}
 	if (aop == NAOp)
-		return unsupported(c, i, "no operation");
+		return sim_unsupported_why(c, i, "no operation");
 	n = atypes[ty].bytes;
 	if (aop == AArrive) {
 		if (op != OATOMS || ty != TU64 || red)
-			return unsupported(c, i, "ARRIVE is ATOMS.ARRIVE.64");
+			return sim_unsupported_why(c, i, "ARRIVE is ATOMS.ARRIVE.64");
 	} else if (ty == TB128 && aop != AExch) {
-		return unsupported(c, i, "128-bit atomics are exchanges");
+		return sim_unsupported_why(c, i, "128-bit atomics are exchanges");
 	} else if (ty >= TF32 && ty != TB128 && aop != AAdd && aop != AExch && aop != ACas) {
-		return unsupported(c, i, "floating-point atomics add");
+		return sim_unsupported_why(c, i, "floating-point atomics add");
 	} else if ((ty == TU64 || ty == TS64) && (aop == AInc || aop == ADec)) {
-		return unsupported(c, i, "64-bit INC/DEC");
+		return sim_unsupported_why(c, i, "64-bit INC/DEC");
 	} else if ((aop == ACas || aop == ACast) && n != 4 && n != 8) {
-		return unsupported(c, i, "CAS is 32 or 64 bits");
+		return sim_unsupported_why(c, i, "CAS is 32 or 64 bits");
 	}
 	nw = (n + 3) / 4;
 	memset(d->dst, 0, sizeof d->dst);
@@ -1031,7 +1015,7 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 		if (pred_opnd(c, i, k++, &d->dst[1]))
 			return -1;
 		if (d->dst[1].kind != DP)
-			return unsupported(c, i, "expected a predicate");
+			return sim_unsupported_why(c, i, "expected a predicate");
 	}
 	if (!red && reg_opnd(c, i, k++, nw, &d->dst[0]))
 		return -1;
@@ -1042,7 +1026,7 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 	if ((aop == ACas || aop == ACast) && reg_opnd(c, i, k++, nw, &d->src[2]))
 		return -1;
 	if (k != i->nopnd)
-		return unsupported(c, i, "unexpected operands");
+		return sim_unsupported_why(c, i, "unexpected operands");
 	d->ndst = red ? 0 : 2;
 	d->nsrc = (uint8_t)(aop == AArrive ? 1 : aop == ACas || aop == ACast ? 3 : 2);
 	d->aux = n;
@@ -1073,7 +1057,7 @@ ex_ldgsts(Exec *x, const DIns *d, uint32_t mask)
 	uint32_t pmask = sim_pred(x, &d->src[2]);
 
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m), nz = 0;
+		unsigned lane = (unsigned)__builtin_ctz(m), nz = 0;
 		uint64_t sa = lane_addr(x, &d->src[0], am_s, lane);
 		uint64_t ga = lane_addr(x, &d->src[1], am_g, lane);
 		uint8_t buf[16] = {0}, *p;
@@ -1115,10 +1099,10 @@ dec_ldgsts(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (strcmp(s, "ZFILL") == 0)
 			flags |= LgZfill;
 		else if (!inlist(s, hints))
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (i->nopnd < 2 || i->nopnd > 3)
-		return unsupported(c, i, "expected two addresses and a predicate");
+		return sim_unsupported_why(c, i, "expected two addresses and a predicate");
 	if (mem_opnd(c, i, 0, 0, &d->src[0], &am_s) || mem_opnd(c, i, 1, wide, &d->src[1], &am_g))
 		return -1;
 	if (i->nopnd == 3) {
@@ -1130,7 +1114,7 @@ dec_ldgsts(DecodeCtx *c, const Ins *i, DIns *d)
 		d->src[2].reg = RegPT;
 	}
 	if (d->src[2].kind != DP)
-		return unsupported(c, i, "expected a predicate");
+		return sim_unsupported_why(c, i, "expected a predicate");
 	d->ndst = 0;
 	d->nsrc = 3;
 	d->aux = n;
@@ -1150,7 +1134,7 @@ ex_arrives(Exec *x, const DIns *d, uint32_t mask)
 	unsigned am = d->aux2 & 0xff;
 
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = sim_shared(x, lane_addr(x, &d->src[0], am, lane), 8, lane, 1);
 		if (!p)
 			return;
@@ -1164,7 +1148,7 @@ dec_arrives(DecodeCtx *c, const Ins *i, DIns *d)
 	unsigned am;
 
 	if (i->nmod != 2 || !modis(c, i, 0, "LDGSTSBAR") || !modis(c, i, 1, "64") || i->nopnd != 1)
-		return unsupported(c, i, NULL);
+		return sim_unsupported_why(c, i, NULL);
 	if (mem_opnd(c, i, 0, 0, &d->src[0], &am))
 		return -1;
 	d->nsrc = 1;
@@ -1185,7 +1169,7 @@ ex_qspc(Exec *x, const DIns *d, uint32_t mask)
 	uint32_t in = 0;
 
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned lane = ctz32(m);
+		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint64_t a = lane_addr(x, &d->src[0], am, lane);
 		int sh = a - SimSharedWindow < SimWindowSize, lo = a - SimLocalWindow < SimWindowSize;
 		int r = d->mod == 'S' || d->mod == 'D' ? sh : d->mod == 'L' ? lo : !sh && !lo;
@@ -1207,13 +1191,13 @@ dec_qspc(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (!space && strlen(s) == 1 && strchr("SDLG", s[0]))
 			space = (unsigned char)s[0];
 		else
-			return unsupported(c, i, "expected QSPC.E.S, .D, .L or .G");
+			return sim_unsupported_why(c, i, "expected QSPC.E.S, .D, .L or .G");
 	}
 	if (!space || i->nopnd != 3 || !ispred(i, 0) || pred_opnd(c, i, 0, &d->dst[0]) ||
 	    reg_opnd(c, i, 1, 1, &d->dst[1]) || mem_opnd(c, i, 2, wide, &d->src[0], &am))
-		return i->nopnd != 3 || !space || !ispred(i, 0) ? unsupported(c, i, NULL) : -1;
+		return i->nopnd != 3 || !space || !ispred(i, 0) ? sim_unsupported_why(c, i, NULL) : -1;
 	if (d->dst[0].kind != DP || d->dst[1].reg != RegRZ)
-		return unsupported(c, i, "only the predicate result is known");
+		return sim_unsupported_why(c, i, "only the predicate result is known");
 	d->ndst = 2;
 	d->nsrc = 1;
 	d->mod = space;

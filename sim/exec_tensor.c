@@ -53,22 +53,6 @@ oreg(Exec *x, const DOp *o, unsigned k)
 	return o->reg == RegRZ ? zeros : sim_reg(x, o->reg + k);
 }
 
-static inline unsigned
-ctz32(uint32_t m)
-{
-	return (unsigned)__builtin_ctz(m);
-}
-
-/* "unsupported instruction 'SHFL.FOO'" (the core's one-line message), then why */
-static int
-unsupported(DecodeCtx *c, const Ins *i, const char *why)
-{
-	sim_unsupported(c, i);
-	if (why)
-		note_at(c->diag, i->loc, "%s", why);
-	return -1;
-}
-
 /* operand k is a general register covering n registers */
 static int
 reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
@@ -76,16 +60,16 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 	const Opnd *p;
 
 	if (k >= i->nopnd)
-		return unsupported(c, i, "missing operand");
+		return sim_unsupported_why(c, i, "missing operand");
 	p = &i->opnd[k];
 	if (p->kind != OReg || RCLS(p->r[0]) != RR)
-		return unsupported(c, i, "expected a general register");
+		return sim_unsupported_why(c, i, "expected a general register");
 	memset(o, 0, sizeof *o);
 	o->kind = DR;
 	o->reg = (uint16_t)RNUM(p->r[0]);
 	o->n = (uint8_t)n;
 	if (o->reg != RegRZ && o->reg + n > RegRZ)
-		return unsupported(c, i, "register range past R254");
+		return sim_unsupported_why(c, i, "register range past R254");
 	return 0;
 }
 
@@ -213,7 +197,7 @@ scatter_d32(Exec *x, const DIns *d, unsigned M, uint32_t dv[MaxM][MaxN], uint32_
 			continue;
 		}
 		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = ctz32(m);
+			unsigned l = (unsigned)__builtin_ctz(m);
 			o[l] = dv[crow(M, i, l >> 2)][ccol(i, l & 3)];
 		}
 	}
@@ -335,7 +319,7 @@ ex_hmma(Exec *x, const DIns *d, uint32_t mask)
 	for (unsigned i = 0; i < 2; i++) {
 		uint32_t *o = sim_reg(x, d->dst[0].reg + i);
 		for (uint32_t mm = mask; mm; mm &= mm - 1) {
-			unsigned l = ctz32(mm), g = l >> 2, t = l & 3;
+			unsigned l = (unsigned)__builtin_ctz(mm), g = l >> 2, t = l & 3;
 			o[l] = dv[g + 8 * i][2 * t] | dv[g + 8 * i][2 * t + 1] << 16;
 		}
 	}
@@ -442,7 +426,7 @@ ex_dmma(Exec *x, const DIns *d, uint32_t mask)
 	for (unsigned i = 0; i < nc; i++) {
 		uint32_t *lo = sim_reg(x, r + 2 * i), *hi = sim_reg(x, r + 2 * i + 1);
 		for (uint32_t mm = mask; mm; mm &= mm - 1) {
-			unsigned l = ctz32(mm);
+			unsigned l = (unsigned)__builtin_ctz(mm);
 			uint64_t v = f64_bits(c[crow(M, i, l >> 2)][ccol(i, l & 3)]);
 			if (f64_isnan(v))
 				v = F64_CNAN;
@@ -515,28 +499,28 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (op == OBMMA && strcmp(s, "POPC") == 0)
 			popc = 1;
 		else
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (!shaped)
-		return unsupported(c, i, "unknown shape");
+		return sim_unsupported_why(c, i, "unknown shape");
 	switch (op) {
 	case OHMMA:
 		/* HMMA.<shape>.<accumulator>[.<inputs>]: inputs f16 unless BF16 or TF32 */
 		if (nt < 1 || nt > 2 || (types[0] != EF32 && types[0] != EF16))
-			return unsupported(c, i, "expected an F32 or F16 accumulator");
+			return sim_unsupported_why(c, i, "expected an F32 or F16 accumulator");
 		cty = (unsigned)types[0];
 		aty = nt == 2 ? (unsigned)types[1] : EF16;
 		if (aty != EF16 && aty != EBF16 && aty != ETF32)
-			return unsupported(c, i, "inputs are F16, BF16 or TF32");
+			return sim_unsupported_why(c, i, "inputs are F16, BF16 or TF32");
 		if ((aty == ETF32 ? K != 4 && K != 8 : K != 8 && K != 16) || (aty != EF16 && cty != EF32))
-			return unsupported(c, i, "shape and types do not match");
+			return sim_unsupported_why(c, i, "shape and types do not match");
 		bty = aty;
 		break;
 	case OQMMA:
 		/* QMMA.<shape>.<accumulator>.<A>.<B>: fp8 inputs, the fragments of 8-bit IMMA */
 		if (nt != 3 || (types[0] != EF32 && types[0] != EF16) || types[1] < EE4M3 ||
 		    types[2] < EE4M3)
-			return unsupported(c, i, "expected QMMA.<shape>.F32|F16.E4M3|E5M2.E4M3|E5M2");
+			return sim_unsupported_why(c, i, "expected QMMA.<shape>.F32|F16.E4M3|E5M2.E4M3|E5M2");
 		cty = (unsigned)types[0];
 		aty = (unsigned)types[1];
 		bty = (unsigned)types[2];
@@ -544,14 +528,14 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	case OIMMA:
 		if (nt != 2 || types[0] < ES8 || types[0] > EU4 || types[1] < ES8 || types[1] > EU4 ||
 		    elems[types[0]].bits != elems[types[1]].bits)
-			return unsupported(c, i, "expected two integer input types of one width");
+			return sim_unsupported_why(c, i, "expected two integer input types of one width");
 		aty = (unsigned)types[0];
 		bty = (unsigned)types[1];
 		cty = ES32;
 		break;
 	case OBMMA:
 		if (nt || !popc || bop < 0)
-			return unsupported(c, i, "expected .AND.POPC or .XOR.POPC");
+			return sim_unsupported_why(c, i, "expected .AND.POPC or .XOR.POPC");
 		aty = bty = EB1;
 		cty = ES32;
 		if (bop)
@@ -559,18 +543,18 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 		break;
 	default:
 		if (nt)
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 		if (!((M == 8 && K == 4) || (M == 16 && (K == 4 || K == 8 || K == 16))))
-			return unsupported(c, i, "unknown shape");
+			return sim_unsupported_why(c, i, "unknown shape");
 		aty = bty = cty = EF64;
 		break;
 	}
 	if (N != 8 || (M != 8 && M != 16) || K > MaxK)
-		return unsupported(c, i, "unknown shape");
+		return sim_unsupported_why(c, i, "unknown shape");
 	/* integer and b1 fragments: rows of 128 bits, or 256 bits when M = 16 */
 	if ((op == OIMMA || op == OBMMA || op == OQMMA) && K * elems[aty].bits != 128 &&
 	    !(M == 16 && K * elems[aty].bits == 256))
-		return unsupported(c, i, "shape and types do not match");
+		return sim_unsupported_why(c, i, "shape and types do not match");
 	epr = 32 / elems[aty].bits;
 	if (aty == EF64) {
 		na = M * K / 16;
@@ -584,7 +568,7 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	if (i->nopnd != 4 || reg_opnd(c, i, 0, ncd, &d->dst[0]) || reg_opnd(c, i, 1, na, &d->src[0]) ||
 	    reg_opnd(c, i, 2, nb, &d->src[1]) || reg_opnd(c, i, 3, ncd, &d->src[2]))
-		return i->nopnd != 4 ? unsupported(c, i, "expected D, A, B, C") : -1;
+		return i->nopnd != 4 ? sim_unsupported_why(c, i, "expected D, A, B, C") : -1;
 	d->ndst = 1;
 	d->nsrc = 3;
 	d->aux = M | N << 8 | K << 16;
@@ -672,7 +656,7 @@ ex_ldsm(Exec *x, const DIns *d, uint32_t mask)
 			continue;
 		}
 		for (uint32_t mm = mask; mm; mm &= mm - 1)
-			o[ctz32(mm)] = v[m][ctz32(mm)];
+			o[(unsigned)__builtin_ctz(mm)] = v[m][(unsigned)__builtin_ctz(mm)];
 	}
 }
 
@@ -722,7 +706,7 @@ ex_movm(Exec *x, const DIns *d, uint32_t mask)
 	if (d->dst[0].reg == RegRZ)
 		return;
 	for (uint32_t mm = mask; mm; mm &= mm - 1)
-		sim_reg(x, d->dst[0].reg)[ctz32(mm)] = v[ctz32(mm)];
+		sim_reg(x, d->dst[0].reg)[(unsigned)__builtin_ctz(mm)] = v[(unsigned)__builtin_ctz(mm)];
 }
 
 /* LDSM.16.MT88.4 R4, [R8+0x1000]; STSM.16.M88.2 [R2+0x1000], R8; MOVM.16.MT88 R9, R5 */
@@ -745,12 +729,12 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 		else if ((strcmp(s, "2") == 0 || strcmp(s, "4") == 0) && op != OMOVM && nm == 1)
 			nm = (unsigned)(s[0] - '0');
 		else
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (!b16 || trans < 0 || (op == OMOVM && !trans))
-		return unsupported(c, i, "expected .16.M88 or .16.MT88");
+		return sim_unsupported_why(c, i, "expected .16.M88 or .16.MT88");
 	if (i->nopnd != 2)
-		return unsupported(c, i, "expected two operands");
+		return sim_unsupported_why(c, i, "expected two operands");
 	d->aux = nm;
 	d->mod = trans ? LTrans : 0;
 	if (op == OMOVM) {
@@ -764,7 +748,7 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 	k = op == OLDSM ? 1 : 0;
 	p = &i->opnd[k];
 	if (p->kind != OMem)
-		return unsupported(c, i, "expected a shared-memory address");
+		return sim_unsupported_why(c, i, "expected a shared-memory address");
 	o = &d->src[0];
 	memset(o, 0, sizeof *o);
 	o->kind = DMem;
@@ -778,7 +762,7 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 			o->ureg = (uint16_t)RNUM(p->r[f]);
 			o->flags |= DFUreg;
 		} else if (p->r[f] != RNone && !reg_isconst(p->r[f])) {
-			return unsupported(c, i, "unexpected address register");
+			return sim_unsupported_why(c, i, "unexpected address register");
 		}
 	}
 	if (op == OLDSM) {

@@ -10,22 +10,6 @@
 
 #include "sim.h"
 
-static inline unsigned
-ctz32(uint32_t m)
-{
-	return (unsigned)__builtin_ctz(m);
-}
-
-/* "unsupported instruction 'SHFL.FOO'" (the core's one-line message), then why */
-static int
-unsupported(DecodeCtx *c, const Ins *i, const char *why)
-{
-	sim_unsupported(c, i);
-	if (why)
-		note_at(c->diag, i->loc, "%s", why);
-	return -1;
-}
-
 /* the register class of operand k, or RNone if it is not a register */
 static unsigned
 cls(const Ins *i, unsigned k)
@@ -41,7 +25,7 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned want, unsigned n, DOp 
 	const Opnd *p = &i->opnd[k];
 
 	if (cls(i, k) != want)
-		return unsupported(c, i, "unexpected operand");
+		return sim_unsupported_why(c, i, "unexpected operand");
 	memset(o, 0, sizeof *o);
 	o->kind = kind[want];
 	o->reg = (uint16_t)RNUM(p->r[0]);
@@ -49,7 +33,7 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned want, unsigned n, DOp 
 	if (p->flags & (FNot | FLNot))
 		o->flags |= DFNot;
 	if (want == RR && o->reg != RegRZ && o->reg + n > RegRZ)
-		return unsupported(c, i, "register range past R254");
+		return sim_unsupported_why(c, i, "register range past R254");
 	return 0;
 }
 
@@ -126,7 +110,7 @@ shfl_mode(Exec *x, const DIns *d, uint32_t mask, unsigned mode)
 	int ok;
 
 	for (uint32_t m = mask; m; m &= m - 1) {
-		int lane = (int)ctz32(m);
+		int lane = (int)(unsigned)__builtin_ctz(m);
 		out[lane] = a[shfl_src(mode, lane, b[lane], c[lane], &ok)];
 		valid |= (uint32_t)ok << lane;
 	}
@@ -153,9 +137,9 @@ dec_shfl(DecodeCtx *c, const Ins *i, DIns *d)
 	int mode = modeof(c, i, modes, 4, -1);
 
 	if (mode < 0 || i->nmod != 1)
-		return unsupported(c, i, "expected one of IDX, UP, DOWN, BFLY");
+		return sim_unsupported_why(c, i, "expected one of IDX, UP, DOWN, BFLY");
 	if (i->nopnd != 5)
-		return unsupported(c, i, "expected five operands");
+		return sim_unsupported_why(c, i, "expected five operands");
 	if (reg_opnd(c, i, 0, RP, 1, &d->dst[1]) || reg_opnd(c, i, 1, RR, 1, &d->dst[0]) ||
 	    dop_from(c, i, 2, &d->src[0]) || dop_from(c, i, 3, &d->src[1]) ||
 	    dop_from(c, i, 4, &d->src[2]))
@@ -220,9 +204,9 @@ dec_vote(DecodeCtx *c, const Ins *i, DIns *d)
 	unsigned k = 0;
 
 	if (mode < 0 || i->nmod != 1)
-		return unsupported(c, i, "expected one of ALL, ANY, EQ");
+		return sim_unsupported_why(c, i, "expected one of ALL, ANY, EQ");
 	if (i->nopnd != 2 && i->nopnd != 3)
-		return unsupported(c, i, "expected two or three operands");
+		return sim_unsupported_why(c, i, "expected two or three operands");
 	memset(&d->dst[0], 0, sizeof d->dst[0]);
 	if (i->nopnd == 3 && reg_opnd(c, i, k++, u ? RUR : RR, 1, &d->dst[0]))
 		return -1;
@@ -262,13 +246,13 @@ ex_match(Exec *x, const DIns *d, uint32_t mask)
 		hi = sim_src(x, &o1, thi);
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned l = ctz32(m);
+		unsigned l = (unsigned)__builtin_ctz(m);
 		v[l] = lo[l] | (d->mod & MU64 ? (uint64_t)hi[l] << 32 : 0);
 	}
 	if (d->mod & MAll) {
 		int eq = 1;
 		for (uint32_t m = mask; m; m &= m - 1)
-			eq &= v[ctz32(m)] == v[ctz32(mask)];
+			eq &= v[(unsigned)__builtin_ctz(m)] == v[(unsigned)__builtin_ctz(mask)];
 		for (unsigned l = 0; l < WarpSize; l++)
 			out[l] = eq ? mask : 0;
 		sim_dst(x, &d->dst[0], out, mask);
@@ -276,10 +260,10 @@ ex_match(Exec *x, const DIns *d, uint32_t mask)
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned l = ctz32(m);
+		unsigned l = (unsigned)__builtin_ctz(m);
 		uint32_t same = 0;
 		for (uint32_t n = mask; n; n &= n - 1)
-			same |= (uint32_t)(v[ctz32(n)] == v[l]) << ctz32(n);
+			same |= (uint32_t)(v[(unsigned)__builtin_ctz(n)] == v[l]) << (unsigned)__builtin_ctz(n);
 		out[l] = same;
 	}
 	sim_dst(x, &d->dst[0], out, mask);
@@ -302,20 +286,20 @@ dec_match(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (strcmp(s, "U64") == 0)
 			mod |= MU64;
 		else if (strcmp(s, "U32") != 0)
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (any == !!(mod & MAll))
-		return unsupported(c, i, "expected one of ANY, ALL");
+		return sim_unsupported_why(c, i, "expected one of ANY, ALL");
 	memset(&d->dst[1], 0, sizeof d->dst[1]);
 	if (cls(i, 0) == RP && reg_opnd(c, i, k++, RP, 1, &d->dst[1]))
 		return -1;
 	if (!(mod & MAll) && k)
-		return unsupported(c, i, "MATCH.ANY has no predicate");
+		return sim_unsupported_why(c, i, "MATCH.ANY has no predicate");
 	if (reg_opnd(c, i, k++, RR, 1, &d->dst[0]) ||
 	    reg_opnd(c, i, k++, RR, mod & MU64 ? 2 : 1, &d->src[0]))
 		return -1;
 	if (k != i->nopnd)
-		return unsupported(c, i, "unexpected operands");
+		return sim_unsupported_why(c, i, "unexpected operands");
 	d->ndst = 2;
 	d->nsrc = 1;
 	d->mod = mod;
@@ -344,9 +328,9 @@ ex_redux(Exec *x, const DIns *d, uint32_t mask)
 
 	if (!mask)
 		return;
-	r = a[ctz32(mask)];
+	r = a[(unsigned)__builtin_ctz(mask)];
 	for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
-		uint32_t v = a[ctz32(m)];
+		uint32_t v = a[(unsigned)__builtin_ctz(m)];
 		switch (d->mod & 15) {
 		case RAnd: r &= v; break;
 		case RSum: r += v; break;
@@ -383,10 +367,10 @@ dec_redux(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (strcmp(s, "S32") == 0)
 			mod |= RSigned;
 		else if (strcmp(s, "U32") != 0)
-			return unsupported(c, i, "unknown modifier");
+			return sim_unsupported_why(c, i, "unknown modifier");
 	}
 	if (i->nopnd != 2)
-		return unsupported(c, i, "expected two operands");
+		return sim_unsupported_why(c, i, "expected two operands");
 	if (reg_opnd(c, i, 0, cls(i, 0) == RUR ? RUR : RR, 1, &d->dst[0]) ||
 	    reg_opnd(c, i, 1, RR, 1, &d->src[0]))
 		return -1;
@@ -413,7 +397,7 @@ ex_elect(Exec *x, const DIns *d, uint32_t mask)
 	sim_dst_pred(x, &d->dst[0], cand ? cand & -cand : 0, mask);
 	if (!cand)
 		return;
-	lead = ctz32(cand);
+	lead = (unsigned)__builtin_ctz(cand);
 	if (d->dst[1].kind == DUR) {
 		wur(x, d->dst[1].reg, lead);
 		return;
@@ -428,7 +412,7 @@ static int
 dec_elect(DecodeCtx *c, const Ins *i, DIns *d)
 {
 	if (i->nmod || i->nopnd != 3)
-		return unsupported(c, i, "expected ELECT Pd, URd, Ps");
+		return sim_unsupported_why(c, i, "expected ELECT Pd, URd, Ps");
 	if (reg_opnd(c, i, 0, RP, 1, &d->dst[0]) ||
 	    reg_opnd(c, i, 1, cls(i, 1) == RUR ? RUR : RR, 1, &d->dst[1]) ||
 	    reg_opnd(c, i, 2, RP, 1, &d->src[0]))

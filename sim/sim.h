@@ -368,6 +368,7 @@ int dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out); /* operand k of i; -1
 int sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst); /* first ndst operands to
                               d->dst, the rest to d->src; ndst < 0: the leading defined ones */
 int sim_unsupported(DecodeCtx *c, const Ins *i);   /* "unsupported instruction 'OP.MODS'", -1 */
+int sim_unsupported_why(DecodeCtx *c, const Ins *i, const char *why); /* same, plus a note */
 int sim_hasmod(const DecodeCtx *c, const Ins *i, const char *mod); /* modifier present */
 int sim_sreg_code(const char *name);               /* SR_TID.X -> SRTidX; -1 unknown (sreg.c) */
 uint32_t *sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize]); /* sim_src, not a plain
