@@ -514,6 +514,11 @@ ssa_uses(Fn *f)
 
 	if (!f->in_ssa)
 		return;
+	if (!f->val) {
+		/* SSA read from text for a function without any register value */
+		vgrow(&f->val, &f->cval, 1, sizeof *f->val);
+		f->nval = 1;
+	}
 	free(f->val[0].use);
 	f->val[0].use = NULL;
 	cnt = xmalloc((f->nval + 1) * sizeof *cnt);

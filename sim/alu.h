@@ -34,6 +34,14 @@
 #define ALU_PICK(name) (name)
 #endif
 
+/* before a lane loop whose only dependences are within a lane (a destination row that is also
+ * a source row): no run-time alias checks */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ALU_IVDEP _Pragma("GCC ivdep")
+#else
+#define ALU_IVDEP
+#endif
+
 /* modifiers of one instruction, parsed once at decode time (alu_mods) */
 typedef struct AluMods {
 	uint32_t bits;         /* names[k] present: bit k */
@@ -115,6 +123,26 @@ alu_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 		return tmp;
 	}
 	return sim_src(x, o, tmp);
+}
+
+/* Where a lane-wise result goes: the destination's register row itself when it is an R
+ * register and every lane is written, else tmp; alu_out_done then writes tmp through sim_dst.
+ * The row may be a source row too: a loop that reads each lane's sources before writing that
+ * lane is still exact (no restrict on either; ALU_IVDEP tells the vectorizer so). */
+static inline uint32_t *
+alu_out(Exec *x, const DOp *o, uint32_t mask, uint32_t tmp[WarpSize])
+{
+	if (mask == ~0u && o->kind == DR && o->reg != RegRZ)
+		return sim_reg(x, o->reg);
+	return tmp;
+}
+
+static inline void
+alu_out_done(Exec *x, const DOp *o, const uint32_t *r, const uint32_t tmp[WarpSize],
+             uint32_t mask)
+{
+	if (r == tmp)
+		sim_dst(x, o, tmp, mask);
 }
 
 /* ---------------------------------------------------------------------------------------------

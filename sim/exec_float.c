@@ -109,22 +109,25 @@ fdirected(const float *fa, const float *fb, const float *fc, float *f, int op, i
  * then NaN canonicalisation, .FTZ and .SAT on the bits. */
 ALU_BODY(exec_farith)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize], md = d->mod;
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize], md = d->mod;
 	float fa[WarpSize], fb[WarpSize], fc[WarpSize], f[WarpSize];
 	int rm = RM_OF(md), op = (int)d->aux, ftz = (md & FFtz) != 0;
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
 	if (md == 0) {                           /* the common case in one pass */
-		const uint32_t *restrict a = alu_src(x, &d->src[0], ta);
-		const uint32_t *restrict b = alu_src(x, &d->src[1], tb);
+		const uint32_t *a = alu_src(x, &d->src[0], ta);
+		const uint32_t *b = alu_src(x, &d->src[1], tb);
 		uint32_t m[6] = { ~0u, 0, ~0u, 0, ~0u, 0 };
 		alu_fsign(&d->src[0], &m[0], &m[1]);
 		alu_fsign(&d->src[1], &m[2], &m[3]);
 		if (op == OpAdd) {
+			ALU_IVDEP
 			for (unsigned l = 0; l < WarpSize; l++) {
 				float v = f32_of((a[l] & m[0]) ^ m[1]) + f32_of((b[l] & m[2]) ^ m[3]);
 				r[l] = v != v ? F32_CNAN : f32_bits(v);
 			}
 		} else if (op == OpMul) {
+			ALU_IVDEP
 			for (unsigned l = 0; l < WarpSize; l++) {
 				float v = f32_of((a[l] & m[0]) ^ m[1]) * f32_of((b[l] & m[2]) ^ m[3]);
 				r[l] = v != v ? F32_CNAN : f32_bits(v);
@@ -132,15 +135,16 @@ ALU_BODY(exec_farith)
 		} else {
 			/* the host's fused multiply-add: an instruction in the AVX2+FMA variant, the
 			 * C library's exact fmaf in the baseline one */
-			const uint32_t *restrict c = alu_src(x, &d->src[2], tc);
+			const uint32_t *c = alu_src(x, &d->src[2], tc);
 			alu_fsign(&d->src[2], &m[4], &m[5]);
+			ALU_IVDEP
 			for (unsigned l = 0; l < WarpSize; l++) {
 				float v = __builtin_fmaf(f32_of((a[l] & m[0]) ^ m[1]),
 				                         f32_of((b[l] & m[2]) ^ m[3]), f32_of((c[l] & m[4]) ^ m[5]));
 				r[l] = v != v ? F32_CNAN : f32_bits(v);
 			}
 		}
-		sim_dst(x, &d->dst[0], r, mask);
+		alu_out_done(x, &d->dst[0], r, rt, mask);
 		return;
 	}
 	fopnd(&d->src[0], alu_src(x, &d->src[0], ta), ftz, fa);
@@ -173,7 +177,7 @@ ALU_BODY(exec_farith)
 		for (unsigned l = 0; l < WarpSize; l++)
 			r[l] = fpost(f32_bits(f[l]), md);
 	}
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 }
 ALU_VARIANTS(exec_farith)
 

@@ -400,6 +400,47 @@ exec_half(Exec *x, const DIns *d, uint32_t mask)
 	sim_dst(x, &d->dst[0], r, mask);
 }
 
+/* HADD2/HMUL2/HFMA2 whose sources are all immediates or RZ (`HFMA2.MMA R2, -RZ, RZ, 1, 1`,
+ * nvcc's constant load): the result, folded at decode time into aux2, written to every lane */
+static void
+exec_hconst(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t *r = sim_reg(x, d->dst[0].reg), v = d->aux2;
+
+	if (mask == ~0u) {
+		for (unsigned l = 0; l < WarpSize; l++)
+			r[l] = v;
+		return;
+	}
+	for (unsigned l = 0; l < WarpSize; l++)
+		r[l] = (mask >> l) & 1 ? v : r[l];
+}
+
+/* run d's own semantics once on a one-register machine: the folded constant, or -1 when the
+ * lanes disagree (they cannot: no source varies by lane) */
+static int
+half_fold(DIns *d)
+{
+	uint32_t rf[1][WarpSize];
+	Sm sm = { 0 };
+	Warp w = { 0 };
+	Exec x = { 0 };
+	DIns t = *d;
+
+	memset(rf, 0, sizeof rf);
+	sm.rf = rf;
+	x.sm = &sm;
+	x.w = &w;
+	t.dst[0].reg = 0;
+	t.exec(&x, &t, ~0u);
+	for (unsigned l = 1; l < WarpSize; l++)
+		if (rf[0][l] != rf[0][0])
+			return -1;
+	d->aux2 = rf[0][0];
+	d->exec = exec_hconst;
+	return 0;
+}
+
 /* Rebuild the sources: a pair of float literals becomes one 32-bit immediate. */
 static int
 half_srcs(DecodeCtx *c, const Ins *i, DIns *d, int bf)
@@ -490,6 +531,13 @@ dec_half(DecodeCtx *c, const Ins *i, DIns *d)
 			f32sel |= d->src[k].sel == SelF32;
 		if (!f32sel)
 			d->exec = ALU_PICK(exec_harith_plain);
+	}
+	if (op <= HFma && d->dst[0].reg != RegRZ) {
+		int cst = 1;
+		for (unsigned k = 0; k < d->nsrc; k++)
+			cst &= d->src[k].kind == DImm || (d->src[k].kind == DR && d->src[k].reg == RegRZ);
+		if (cst)
+			(void)half_fold(d);
 	}
 	return 0;
 }

@@ -38,29 +38,33 @@ static const DOp rz_op = { .kind = DR, .reg = RegRZ, .n = 1, .ureg = RegURZ, .ud
  */
 ALU_BODY(exec_iadd3)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xa = inv_of(&d->src[0]), xb = inv_of(&d->src[1]), xc = inv_of(&d->src[2]);
 	uint32_t k = d->aux2;
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++)
 		r[l] = (a[l] ^ xa) + (b[l] ^ xb) + (c[l] ^ xc) + k;
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 }
 ALU_VARIANTS(exec_iadd3)
 
 ALU_BODY(exec_iadd3_carry)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize];
 	uint32_t k1[WarpSize], k2[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xa = inv_of(&d->src[0]), xb = inv_of(&d->src[1]), xc = inv_of(&d->src[2]);
 	uint32_t na = neg_of(&d->src[0]) + neg_of(&d->src[1]), nc = neg_of(&d->src[2]);
 	uint8_t co0[WarpSize], co1[WarpSize];
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
 	if (!(d->mod & IaddX)) {
+		ALU_IVDEP
 		for (unsigned l = 0; l < WarpSize; l++) {   /* carries by wrap-around compares */
 			uint32_t av = a[l] ^ xa, u = av + (b[l] ^ xb), u2 = u + na;
 			uint32_t v = u2 + (c[l] ^ xc), v2 = v + nc;
@@ -72,6 +76,7 @@ ALU_BODY(exec_iadd3_carry)
 	}
 	alu_unlanes(sim_pred(x, &d->src[3]), k1);
 	alu_unlanes(sim_pred(x, &d->src[4]), k2);
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++) {
 		uint32_t av = a[l] ^ xa, u = av + (b[l] ^ xb), u2 = u + na + k1[l];
 		uint32_t v = u2 + (c[l] ^ xc), v2 = v + nc + k2[l];
@@ -80,7 +85,7 @@ ALU_BODY(exec_iadd3_carry)
 		co1[l] = (uint8_t)((v < u2) | (v2 < v));
 	}
 out:
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co0), mask);
 	if (d->ndst > 2)
@@ -151,8 +156,9 @@ alu_dec_iadd3(DecodeCtx *c, const Ins *i, DIns *d)
  */
 ALU_BODY(exec_lea)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], ts[WarpSize], r[WarpSize], k[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], ts[WarpSize], rt[WarpSize], k[WarpSize];
 	uint32_t sh[WarpSize];
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 	unsigned hi = (d->mod & LeaHi) != 0, sx = (d->mod & LeaSx32) != 0;
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = hi && !sx ? alu_src(x, &d->src[2], tc) : NULL;
@@ -191,12 +197,13 @@ ALU_BODY(exec_lea)
 			sh[l] = !hi ? av << n : n ? (cv << n) | (av >> (32 - n)) : cv;
 		}
 	}
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++) {
 		uint32_t u = sh[l] + (b[l] ^ xb), u2 = u + nb + k[l];
 		r[l] = u2;
 		co[l] = (uint8_t)((u < sh[l]) | (u2 < u));
 	}
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co), mask);
 }
@@ -243,15 +250,18 @@ dec_iscadd(DecodeCtx *c, const Ins *i, DIns *d)
  */
 ALU_BODY(exec_lop3)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
+	const DOp *dst = &d->dst[d->aux2 == 0 ? 1 : 0];
+	uint32_t *r = alu_out(x, dst, mask, rt);
 	uint32_t lut = d->aux;
 	uint32_t t0 = -(lut & 1), t1 = -(lut >> 1 & 1), t2 = -(lut >> 2 & 1), t3 = -(lut >> 3 & 1);
 	uint32_t t4 = -(lut >> 4 & 1), t5 = -(lut >> 5 & 1), t6 = -(lut >> 6 & 1);
 	uint32_t t7 = -(lut >> 7 & 1);
 	uint32_t d01 = t0 ^ t1, d23 = t2 ^ t3, d45 = t4 ^ t5, d67 = t6 ^ t7;
 
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++) {
 		uint32_t cc = c[l];
 		uint32_t p0 = t0 ^ (cc & d01), p1 = t2 ^ (cc & d23), p2 = t4 ^ (cc & d45);
@@ -266,7 +276,7 @@ ALU_BODY(exec_lop3)
 			nz[l] = r[l] != 0;
 		sim_dst_pred(x, &d->dst[d->aux2], alu_lanes(nz) | q, mask);
 	}
-	sim_dst(x, &d->dst[d->aux2 == 0 ? 1 : 0], r, mask);
+	alu_out_done(x, dst, r, rt, mask);
 }
 ALU_VARIANTS(exec_lop3)
 
@@ -332,15 +342,17 @@ alu_dec_lop(DecodeCtx *c, const Ins *i, DIns *d)
 /* one loop per mode, so that each is straight-line code */
 #define SHF_LOOP(m) \
 	case m: \
+		ALU_IVDEP \
 		for (unsigned l = 0; l < WarpSize; l++) \
 			r[l] = alu_shf(a[l], n[l], c[l], m); \
 		break;
 
 ALU_BODY(exec_shf)
 {
-	uint32_t ta[WarpSize], tn[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tn[WarpSize], tc[WarpSize], rt[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *n = alu_src(x, &d->src[1], tn);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
 	switch (d->aux) {
 	SHF_LOOP(0) SHF_LOOP(1) SHF_LOOP(2) SHF_LOOP(3) SHF_LOOP(4) SHF_LOOP(5) SHF_LOOP(6)
@@ -349,7 +361,7 @@ ALU_BODY(exec_shf)
 	SHF_LOOP(20) SHF_LOOP(21) SHF_LOOP(22) SHF_LOOP(23) SHF_LOOP(24) SHF_LOOP(25)
 	SHF_LOOP(26) SHF_LOOP(27) SHF_LOOP(28) SHF_LOOP(29) SHF_LOOP(30) SHF_LOOP(31)
 	}
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 }
 ALU_VARIANTS(exec_shf)
 
@@ -854,8 +866,23 @@ static void
 exec_mov(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize];
-	const uint32_t *a = alu_src(x, &d->src[0], ta);
+	const uint32_t *a;
 
+	if (mask == ~0u && d->dst[0].kind == DR && d->dst[0].reg != RegRZ) {
+		uint32_t *r = sim_reg(x, d->dst[0].reg);
+		if (d->src[0].kind == DImm) {
+			uint32_t v = (uint32_t)d->src[0].imm;
+			for (unsigned l = 0; l < WarpSize; l++)
+				r[l] = v;
+		} else {
+			a = sim_src(x, &d->src[0], ta);
+			ALU_IVDEP
+			for (unsigned l = 0; l < WarpSize; l++)
+				r[l] = a[l];
+		}
+		return;
+	}
+	a = alu_src(x, &d->src[0], ta);
 	sim_dst(x, &d->dst[0], a, mask);
 }
 
@@ -900,32 +927,36 @@ alu_dec_mov(DecodeCtx *c, const Ins *i, DIns *d)
  */
 ALU_BODY(exec_imad)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
-	uint32_t xc = inv_of(&d->src[2]), k = d->aux2;
+	uint32_t xc = inv_of(&d->src[2]), k = d->aux2, pn = d->aux;
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++)
-		r[l] = (a[l] * b[l] ^ d->aux) + (c[l] ^ xc) + k;
-	sim_dst(x, &d->dst[0], r, mask);
+		r[l] = (a[l] * b[l] ^ pn) + (c[l] ^ xc) + k;
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 }
 ALU_VARIANTS(exec_imad)
 
 ALU_BODY(exec_imad_x)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], r[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], tc[WarpSize], rt[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
-	uint32_t xc = inv_of(&d->src[2]), k = d->aux2;
+	uint32_t xc = inv_of(&d->src[2]), k = d->aux2, pn = d->aux;
 	uint32_t cin = (d->mod & ImX) ? sim_pred(x, &d->src[3]) : 0;
 	uint8_t co[WarpSize];
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++) {
-		uint64_t s = (uint64_t)(a[l] * b[l] ^ d->aux) + (c[l] ^ xc) + k + ((cin >> l) & 1);
+		uint64_t s = (uint64_t)(a[l] * b[l] ^ pn) + (c[l] ^ xc) + k + ((cin >> l) & 1);
 		r[l] = (uint32_t)s;
 		co[l] = (uint8_t)((s >> 32) != 0);
 	}
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 	if (d->ndst > 1)
 		sim_dst_pred(x, &d->dst[1], alu_lanes(co), mask);
 }
@@ -934,23 +965,28 @@ ALU_VARIANTS(exec_imad_x)
 /* IMAD d, RZ, x, c (IMAD.MOV): d = c with its - or ~ */
 ALU_BODY(exec_imad_movc)
 {
-	uint32_t tc[WarpSize], r[WarpSize];
+	uint32_t tc[WarpSize], rt[WarpSize];
 	const uint32_t *c = alu_src(x, &d->src[2], tc);
 	uint32_t xc = inv_of(&d->src[2]), k = neg_of(&d->src[2]);
+	uint32_t *r = alu_out(x, &d->dst[0], mask, rt);
 
+	ALU_IVDEP
 	for (unsigned l = 0; l < WarpSize; l++)
 		r[l] = (c[l] ^ xc) + k;
-	sim_dst(x, &d->dst[0], r, mask);
+	alu_out_done(x, &d->dst[0], r, rt, mask);
 }
 ALU_VARIANTS(exec_imad_movc)
 
 /* IMAD.WIDE[.U32] d, a, b, c without carries: a*b + c64 in pairs */
 ALU_BODY(exec_imad_wide_plain)
 {
-	uint32_t ta[WarpSize], tb[WarpSize], lo[WarpSize], hi[WarpSize];
+	uint32_t ta[WarpSize], tb[WarpSize], lot[WarpSize], hit[WarpSize];
 	uint64_t c[WarpSize];
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	DOp h = d->dst[0];
+	int direct = mask == ~0u && h.kind == DR && h.reg + 1u < RegRZ;
+	uint32_t *lo = direct ? sim_reg(x, h.reg) : lot;
+	uint32_t *hi = direct ? sim_reg(x, h.reg + 1u) : hit;
 
 	if (d->mod & ImNoC)
 		for (unsigned l = 0; l < WarpSize; l++)
@@ -958,19 +994,21 @@ ALU_BODY(exec_imad_wide_plain)
 	else
 		alu_src64(x, &d->src[2], c);
 	if (d->mod & ImU32) {
+		ALU_IVDEP
 		for (unsigned l = 0; l < WarpSize; l++) {
 			uint64_t v = (uint64_t)a[l] * b[l] + c[l];
 			lo[l] = (uint32_t)v;
 			hi[l] = (uint32_t)(v >> 32);
 		}
 	} else {
+		ALU_IVDEP
 		for (unsigned l = 0; l < WarpSize; l++) {
 			uint64_t v = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + c[l];
 			lo[l] = (uint32_t)v;
 			hi[l] = (uint32_t)(v >> 32);
 		}
 	}
-	if (h.reg == RegRZ)
+	if (h.reg == RegRZ || direct)
 		return;
 	sim_dst(x, &h, lo, mask);
 	h.reg++;
