@@ -540,7 +540,8 @@ ssa_uses(Fn *f)
 /* ---------------------------------------------------------------------------------------------
  * Leaving SSA. Values keep their physical register, so dropping the phis is exact as long as
  * every use still reads the value that reaches it through its register; a pass that renamed or
- * moved values would break that, and then copies would be needed (not implemented: reported).
+ * moved values would break that, and then copies would be needed; ssa_out reports such a case
+ * as an error instead of inserting them.
  */
 typedef struct {
 	Fn *f;             /* the function */
