@@ -214,6 +214,17 @@ enum {
 	LSigned = 1 << 0,      /* sign-extend a .S8/.S16 load */
 };
 
+/* the n bytes (1..16) that lane stores: its data registers o[0..3], lowest first */
+static inline void
+store_lane(uint8_t *dst, const uint32_t *const o[4], unsigned lane, unsigned n)
+{
+	uint32_t v[4];
+
+	for (unsigned k = 0; k < (n + 3) / 4; k++)
+		v[k] = o[k][lane];
+	memcpy(dst, v, n);
+}
+
 /* the size modifiers: bytes, and sign for loads; 0 if s is not one */
 static unsigned
 sizemod(const char *s, uint32_t *flags)
@@ -454,45 +465,24 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 		o[k] = rreg(x, r == RegRZ ? r : r + k);
 	if (warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride)) {
 		if (mask == ~0u) {
-			for (unsigned lane = 0; lane < WarpSize; lane++) {
-				uint32_t v[4];
-
-				v[0] = o[0][lane];
-				if (n >= 8)
-					v[1] = o[1][lane];
-				if (n >= 16) {
-					v[2] = o[2][lane];
-					v[3] = o[3][lane];
-				}
-				memcpy(data + lane * stride + (a[lane] - base), v, n);
-			}
+			for (unsigned lane = 0; lane < WarpSize; lane++)
+				store_lane(data + lane * stride + (a[lane] - base), o, lane, n);
 			return;
 		}
 		for (uint32_t m = mask; m; m &= m - 1) {
 			unsigned lane = (unsigned)__builtin_ctz(m);
-			uint32_t v[4];
 
-			v[0] = o[0][lane];
-			if (n >= 8)
-				v[1] = o[1][lane];
-			if (n >= 16) {
-				v[2] = o[2][lane];
-				v[3] = o[3][lane];
-			}
-			memcpy(data + lane * stride + (a[lane] - base), v, n);
+			store_lane(data + lane * stride + (a[lane] - base), o, lane, n);
 		}
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mem(x, a[lane], n, lane, 1);
-		uint32_t v[4];
 
 		if (!p)
 			return;
-		for (unsigned k = 0; k < (n + 3) / 4; k++)
-			v[k] = o[k][lane];
-		memcpy(p, v, n);
+		store_lane(p, o, lane, n);
 	}
 }
 
