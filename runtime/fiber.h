@@ -167,6 +167,28 @@ FIBER_API fiberStatus fiberLaunchKernelPacked(fiberFunction fn, const unsigned g
                                               const unsigned block[3], unsigned dynamic_smem,
                                               const void *params, size_t size);
 
+/* --- simulation mode, statistics, traces ---------------------------------------------------- */
+typedef enum fiberSimMode {
+	FIBER_MODE_TIMING = 0,        /* cycle-level timing model (default): values and cycles */
+	FIBER_MODE_FUNCTIONAL = 1,    /* values only, faster; cycles are 0 */
+} fiberSimMode;
+FIBER_API fiberStatus fiberDeviceSetMode(fiberDevice dev, fiberSimMode mode);
+/* one configuration key, "key=value" (fibersim --set); the same keys and checks as a
+ * configuration file; before the first module is loaded or after, but not during a launch */
+FIBER_API fiberStatus fiberDeviceSetConfigValue(fiberDevice dev, const char *key_value);
+/* host threads simulating SMs in parallel (timing mode); results are identical for any n */
+FIBER_API fiberStatus fiberDeviceSetThreads(fiberDevice dev, unsigned n);
+/* sampling (timing mode): simulate only sms SMs' share of the CTAs, or only the first ctas CTAs,
+ * and extrapolate the cycle count (0: all) */
+FIBER_API fiberStatus fiberDeviceSetSampling(fiberDevice dev, unsigned sms, unsigned ctas);
+/* record a Chrome trace-event JSON of the following launches into path (NULL: stop); written
+ * when the device is destroyed or tracing is turned off; at most max_events spans (0: 1000000) */
+FIBER_API fiberStatus fiberDeviceSetTrace(fiberDevice dev, const char *path, uint64_t max_events);
+/* statistics of every launch so far as JSON (docs/sim-stats.md) */
+FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
+/* a human-readable summary of the last launch (several lines) */
+FIBER_API fiberStatus fiberPrintSummary(fiberDevice dev, void *file /* FILE * */);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 #define FIBER_SIM_H
 
 #include "ir.h"
+#include "simcfg.h"
 
 typedef struct DOp DOp;
 typedef struct DIns DIns;
@@ -306,6 +307,35 @@ struct SimStats {
 	uint64_t thread_instructions; /* sum of active lanes over issued instructions */
 };
 
+/* Memory accesses of one warp instruction, recorded by the memory families for the timing model
+ * (Exec.mlog; NULL in functional mode, then nothing is recorded). Addresses are as the
+ * instruction computed them, before it wrote any register: global and generic addresses are
+ * device addresses, shared and local ones offsets in the CTA's shared memory and the thread's
+ * local window. */
+enum MemSpace { MSGlobal, MSShared, MSLocal, MSGeneric, MSConst };
+enum MemKind {
+	MKLoad,                /* LDG, LDS, LDL, LD, LDSM, LDC, the global half of LDGSTS */
+	MKStore,               /* STG, STS, STL, ST, STSM, the shared half of LDGSTS */
+	MKAtomic,              /* ATOMG, ATOMS, ATOM: read-modify-write with a result */
+	MKRed,                 /* RED: read-modify-write without a result */
+};
+enum MemAccFlag {
+	MAL1Bypass = 1 << 0,   /* .STRONG.GPU/.SYS, .CG, .BYPASS, .EF, volatile: not cached in L1 */
+	MAAsync = 1 << 1,      /* LDGSTS: completes through LDGDEPBAR/DEPBAR, not the wsb */
+};
+typedef struct MemAcc {
+	uint8_t space;         /* MemSpace */
+	uint8_t kind;          /* MemKind */
+	uint8_t size;          /* bytes per lane: 1, 2, 4, 8, 16 (LDSM: 16 per row address) */
+	uint8_t flags;         /* MemAccFlag */
+	uint32_t mask;         /* lanes that access */
+	uint64_t addr[WarpSize]; /* per lane (valid for the lanes of mask) */
+} MemAcc;
+typedef struct MemLog {
+	MemAcc acc[2];         /* LDGSTS records its global read and its shared write */
+	unsigned n;
+} MemLog;
+
 /* Execution context handed to every ExecFn. */
 struct Exec {
 	Gpu *gpu;              /* device: memory, constant banks, configuration */
@@ -329,7 +359,33 @@ struct Exec {
 	uint64_t nthread_instr; /* sum of active lanes over them */
 	uint64_t watchdog;     /* limit on ninstr */
 	uint32_t bar_progress; /* set when a CTA barrier released warps (driver bookkeeping) */
+	MemLog *mlog;          /* timing mode: memory accesses of the current instruction */
+	uint64_t now;          /* timing mode: the current cycle (SR_CLOCKLO); 0 functional */
+	void *timing;          /* timing mode: the driver's per-SM state (barrier releases) */
 };
+
+/* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's
+ * array); no-op in functional mode */
+static inline void
+sim_mlog(Exec *x, unsigned space, unsigned kind, unsigned size, unsigned flags, uint32_t mask,
+         const uint64_t addr[WarpSize])
+{
+	MemLog *l = x->mlog;
+	MemAcc *a;
+
+	if (!l || l->n >= 2 || !mask)
+		return;
+	a = &l->acc[l->n++];
+	a->space = (uint8_t)space;
+	a->kind = (uint8_t)kind;
+	a->size = (uint8_t)size;
+	a->flags = (uint8_t)flags;
+	a->mask = mask;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+		a->addr[k] = addr[k];
+	}
+}
 
 /* what sim_step did */
 enum StepResult {
@@ -443,6 +499,7 @@ typedef struct SimConfig {
 	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */
 	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */
 	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
+	SimTiming t;           /* the timing model (simcfg.h, configs/*.cfg) */
 } SimConfig;
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */

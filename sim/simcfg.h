@@ -1,0 +1,124 @@
+/* simcfg.h: the timing model's configuration: every number the cycle-level simulator uses, one
+ * field per configuration key (docs/sim-config.md lists the keys, configs/*.cfg give the values
+ * for a100, h100 and b200 with their sources). sim/config.c holds the key table (name, field,
+ * range), the parser of configuration text and the validator; nothing else parses keys.
+ *
+ * Units: cycles are SM clock cycles; bandwidths are bytes per SM clock; sizes are bytes.
+ * Included by sim.h (SimConfig.t).
+ */
+#ifndef FIBER_SIMCFG_H
+#define FIBER_SIMCFG_H
+
+#include <stdint.h>
+
+enum SchedPolicy {
+	SchedGTO,              /* greedy then oldest: keep issuing from the last warp while it can */
+	SchedLRR,              /* loose round-robin: the next ready warp after the last issued */
+};
+
+enum CtrlMode {
+	CtrlAuto,              /* control bits when the listing has encodings, else scoreboard */
+	CtrlBits,              /* the compiler's stall counts, yield, SB0-SB5 and wait masks */
+	CtrlScoreboard,        /* a register scoreboard with the latencies below */
+};
+
+typedef struct SimTiming {
+	uint32_t clock_mhz;            /* clock: SM cycles to seconds (bandwidth, SR_GLOBALTIMER) */
+
+	/* SM resources and occupancy */
+	uint32_t subpartitions;        /* processing blocks (warp schedulers) per SM: 4 */
+	uint32_t max_warps_per_sm;     /* 64 */
+	uint32_t max_threads_per_sm;   /* 2048 */
+	uint32_t max_ctas_per_sm;      /* 32 */
+	uint32_t reg_alloc_unit;       /* registers per warp are allocated in units of this: 256 */
+	uint32_t smem_per_sm;          /* shared memory carve-out available to CTAs, bytes */
+	uint32_t smem_alloc_unit;      /* shared memory allocation granularity per CTA, bytes */
+	uint32_t smem_reserved_per_cta; /* bytes the driver reserves per CTA (1024 on sm_8x/9x) */
+	uint32_t cta_launch_latency;   /* cycles from a free slot to the new CTA's first issue */
+
+	/* front end */
+	uint32_t sched_policy;         /* SchedPolicy */
+	uint32_t ctrl_mode;            /* CtrlMode */
+	uint32_t icache_bytes;         /* L0 instruction cache per sub-partition */
+	uint32_t icache_line;          /* bytes per line */
+	uint32_t icache_miss_latency;  /* cycles to refill a line */
+	uint32_t sb_inc_delay;         /* cycles after issue at which an SB increment lands: 1 */
+	uint32_t yield_bubble;         /* cycles the yield bit keeps the warp off the next cycle: 1 */
+
+	/* register file */
+	uint32_t rf_banks;             /* banks per sub-partition: 2 */
+	uint32_t rf_reuse;             /* 1: operand reuse cache honoured */
+	uint32_t rf_bank_bubble;       /* issue bubble per extra source in one bank: 1 */
+
+	/* pipes: lanes per cycle per sub-partition; a warp instruction occupies the pipe for
+	 * 32 / lanes cycles (the initiation interval) */
+	uint32_t int_lanes;            /* INT32: IADD3, LOP3, SHF, ISETP, ... */
+	uint32_t fp32_lanes;           /* FP32 FFMA/FADD/FMUL and IMAD */
+	uint32_t fp16_lanes;           /* HFMA2/HADD2 (one lane = one half2) */
+	uint32_t fp64_lanes;           /* DFMA, DADD, DMUL */
+	uint32_t mufu_lanes;           /* MUFU */
+	uint32_t conv_lanes;           /* I2F, F2I, F2F */
+	uint32_t uniform_ii;           /* cycles between uniform-datapath instructions */
+	uint32_t branch_ii;            /* cycles between branch-unit instructions */
+	uint32_t tensor_flops_f16;     /* dense FP16/BF16 tensor FLOP per cycle per SM */
+	uint32_t tensor_ops_i8;        /* dense INT8 tensor OP per cycle per SM */
+	uint32_t tensor_flops_f64;     /* DMMA FLOP per cycle per SM */
+	uint32_t tensor_flops_f8;      /* FP8 (QMMA) FLOP per cycle per SM; 0: not supported */
+	uint32_t mio_ii;               /* cycles between MIO (memory, SHFL, LDSM) instructions per SM */
+	uint32_t mio_queue;            /* memory instructions buffered per sub-partition: 5 */
+
+	/* fixed latencies, issue to dependent issue (scoreboard mode, hazard checks) */
+	uint32_t lat_int;              /* INT32 ALU */
+	uint32_t lat_fp32;             /* FFMA, FADD, FMUL */
+	uint32_t lat_imad;             /* IMAD family */
+	uint32_t lat_fp16;             /* HFMA2, HADD2 */
+	uint32_t lat_fp64;             /* DFMA */
+	uint32_t lat_uniform;          /* uniform datapath */
+	uint32_t lat_pred;             /* predicate written by ISETP and the like, to its use */
+	uint32_t lat_hmma;             /* HMMA.16816 (dependent accumulate) */
+	uint32_t lat_hmma_small;       /* HMMA.1688 and other m8/k8 shapes */
+	uint32_t lat_imma;             /* IMMA */
+	uint32_t lat_dmma;             /* DMMA.884 */
+	/* variable latencies, issue to writeback */
+	uint32_t lat_mufu;             /* MUFU */
+	uint32_t lat_conv;             /* I2F, F2I, F2F */
+	uint32_t lat_s2r;              /* S2R */
+	uint32_t lat_shfl;             /* SHFL */
+	uint32_t lat_vote;             /* VOTE, MATCH, REDUX */
+	uint32_t lat_branch;           /* BRA, BSSY, BSYNC, ...: to the target's issue */
+	uint32_t lat_bar;              /* BAR.SYNC: last arrival to the release of the waiters */
+	uint32_t lat_src_read;         /* memory instruction issue to its sources read (WAR, rsb) */
+
+	/* memory */
+	uint32_t lat_lds;              /* LDS 32-bit, shared load to use */
+	uint32_t lat_l1;               /* LDG L1 hit (pointer chase) */
+	uint32_t lat_l2;               /* LDG L2 hit */
+	uint32_t lat_dram;             /* LDG DRAM (L2 miss) */
+	uint32_t lat_const;            /* LDC constant cache hit */
+	uint32_t lat_const_miss;       /* LDC constant cache miss */
+	uint32_t lat_atomic;           /* global atomic at L2, issue to result */
+	uint32_t lat_ldgsts;           /* LDGSTS L2 hit to shared memory written (add L2/DRAM misses) */
+	uint32_t smem_banks;           /* 32 */
+	uint32_t smem_bank_bytes;      /* 4 */
+	uint32_t l1_line;              /* 128 */
+	uint32_t l1_sector;            /* 32 */
+	uint32_t l1_assoc;             /* ways */
+	uint32_t l1_bytes_per_clk;     /* L1 data return bandwidth per SM */
+	uint32_t l1_total;             /* unified L1 + shared memory per SM; L1 = total - smem_per_sm */
+	uint32_t l1_mshr;              /* outstanding L1 sector misses per SM */
+	uint32_t const_cache_bytes;    /* constant cache per SM */
+	uint64_t l2_size;              /* bytes */
+	uint32_t l2_assoc;             /* ways */
+	uint32_t l2_line;              /* 128 */
+	uint32_t l2_slices;            /* slices (address-interleaved) */
+	uint32_t l2_bytes_per_clk;     /* whole-chip L2 bandwidth */
+	uint32_t l2_sm_bytes_per_clk;  /* one SM's link to L2 */
+	uint32_t dram_bytes_per_clk;   /* whole-chip DRAM bandwidth */
+
+	/* simulation */
+	uint32_t epoch;                /* cycles per epoch: SMs synchronise (L2, DRAM, CTA dispatch)
+	                                  at epoch ends; at most the smallest L2 round trip */
+	uint64_t max_cycles;           /* watchdog in cycles per launch (0: none) */
+} SimTiming;
+
+#endif /* FIBER_SIMCFG_H */
