@@ -3,56 +3,14 @@
  * global memory, constant banks built from .nv.constantN[.<kernel>] data with their symbol
  * relocations (`.dword tab` is the device address of tab). sim_launch checks the launch like
  * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs one after another
- * on one SM, stepping warps with sim_step (warp.c) in a fixed round-robin order, so that a run
- * is deterministic. The timing driver of the next issue will reuse sim_step.
+ * on one SM (launch.c). The timing driver (tlaunch.c, timing.c) runs the same DIns.
  */
 #include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	Quantum = 1024,        /* instructions a warp runs before the next warp's turn */
-	Bank0Min = 0x400,      /* bytes of constant bank 0 at least */
-};
-
-/* driver words of constant bank 0 */
-enum {
-	C0Ntid = 0x0,          /* blockDim.x, .y, .z */
-	C0Nctaid = 0xc,        /* gridDim.x, .y, .z */
-	C0SharedWin = 0x18,    /* 64-bit: generic address of shared offset 0 */
-	C0LocalWin = 0x20,     /* 64-bit: generic address of local offset 0 */
-	C0StackTop = 0x28,     /* local bytes per thread: the initial stack pointer R1 */
-	C0DescSm80 = 0x118,    /* 64-bit global memory descriptor (ULDC.64 UR4, c[0x0][0x118]) */
-	C0DescSm90 = 0x208,
-};
-
-typedef struct Sym {
-	uint32_t name;         /* atom */
-	uint64_t addr;         /* device address */
-} Sym;
-
-typedef struct KEnt {
-	Prog *prog;            /* decoded kernel */
-	uint8_t *cb[NumCBanks];    /* its banks: per-kernel .nv.constantN.<fn>, else the module's */
-	uint32_t cbsize[NumCBanks];
-	uint32_t bank0;        /* bytes of .nv.constant0.<fn> */
-} KEnt;
-
-struct SimModule {
-	Gpu *gpu;              /* device it is loaded on */
-	Module *m;             /* the listing */
-	KEnt *k;               /* kernels */
-	uint32_t nk;
-	uint8_t *cb[NumCBanks];    /* module-wide banks (.nv.constantN) */
-	uint32_t cbsize[NumCBanks];
-	uint8_t **owned;       /* per-kernel bank buffers to free */
-	uint32_t nowned, cowned;
-	Sym *sym;              /* module-scope variables */
-	uint32_t nsym, csym;
-	uint64_t *galloc;      /* global allocations of the module */
-	uint32_t ngalloc, cgalloc;
-};
+#include "launch.h"
 
 void
 simconfig_default(SimConfig *c, int sm)
@@ -65,6 +23,26 @@ simconfig_default(SimConfig *c, int sm)
 	c->max_smem_per_block = c->sm == 90 ? 227 * 1024 : 163 * 1024;
 	c->regs_per_sm = SmVRegs * WarpSize;
 	c->watchdog = (uint64_t)1 << 32;
+	{	/* TEMPORARY bring-up values until configs/ land */
+		SimTiming *t = &c->t;
+		t->clock_mhz = 1410; t->subpartitions = 4; t->max_warps_per_sm = 64;
+		t->max_threads_per_sm = 2048; t->max_ctas_per_sm = 32; t->reg_alloc_unit = 256;
+		t->smem_per_sm = 167936; t->smem_alloc_unit = 128; t->smem_reserved_per_cta = 1024;
+		t->cta_launch_latency = 100; t->sched_policy = SchedGTO; t->ctrl_mode = CtrlAuto;
+		t->icache_bytes = 16384; t->icache_line = 128; t->icache_miss_latency = 20;
+		t->sb_inc_delay = 1; t->yield_bubble = 1; t->rf_banks = 2; t->rf_reuse = 1;
+		t->rf_bank_bubble = 1; t->int_lanes = 16; t->fp32_lanes = 16; t->fp16_lanes = 32;
+		t->fp64_lanes = 8; t->mufu_lanes = 4; t->conv_lanes = 4; t->uniform_ii = 1;
+		t->branch_ii = 1; t->tensor_flops_f16 = 2048; t->tensor_ops_i8 = 4096;
+		t->tensor_flops_f64 = 128; t->tensor_flops_f8 = 0; t->mio_ii = 2; t->mio_queue = 5;
+		t->lat_int = 4; t->lat_fp32 = 4; t->lat_imad = 4; t->lat_fp16 = 5; t->lat_fp64 = 6;
+		t->lat_uniform = 2; t->lat_pred = 5; t->lat_hmma = 24; t->lat_hmma_small = 18;
+		t->lat_imma = 24; t->lat_dmma = 38; t->lat_mufu = 18; t->lat_conv = 12; t->lat_s2r = 20;
+		t->lat_shfl = 24; t->lat_vote = 6; t->lat_branch = 2; t->lat_bar = 20;
+		t->lat_src_read = 4; t->lat_lds = 23; t->lat_l1 = 33; t->lat_l2 = 200; t->lat_dram = 540;
+		t->lat_const = 26; t->lat_const_miss = 100; t->lat_atomic = 245; t->lat_ldgsts = 39;
+		t->epoch = 128;
+	}
 }
 
 Gpu *
@@ -388,291 +366,4 @@ sim_module_symbol(const SimModule *sm, const char *name, uint64_t *addr)
 		return -1;
 	*addr = s->addr;
 	return 0;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Launch.
- */
-static void
-fault0(SimFault *f, int kind, const char *fmt, const char *kname, unsigned long long a,
-       unsigned long long b)
-{
-	int n = snprintf(f->msg, sizeof f->msg, "%s: kernel '%s': ", sim_fault_name(kind), kname);
-
-	f->kind = kind;
-	snprintf(f->msg + n, sizeof f->msg - (size_t)n, fmt, a, b);
-}
-
-static int
-check_launch(Gpu *g, const Prog *k, const LaunchParams *lp, SimFault *f, uint32_t nreg_alloc)
-{
-	const KInfo *in = &k->fn->info;
-	uint64_t nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
-	uint64_t nwarp = (nthreads + WarpSize - 1) / WarpSize;
-	uint64_t smem = (uint64_t)k->shared_static + lp->dyn_smem;
-	uint64_t maxb = g->cfg.max_threads_per_block ? g->cfg.max_threads_per_block : 1024;
-
-	if (maxb > 1024)
-		maxb = 1024;
-	if (!lp->grid[0] || !lp->grid[1] || !lp->grid[2] || !lp->block[0] || !lp->block[1] ||
-	    !lp->block[2]) {
-		fault0(f, FaultLimit, "grid and block dimensions must be at least 1%.0llu%.0llu",
-		       k->name, 0, 0);
-		return -1;
-	}
-	if (lp->grid[0] > 0x7fffffffu || lp->grid[1] > 65535 || lp->grid[2] > 65535) {
-		fault0(f, FaultLimit, "grid (%llu, ...) exceeds the limits 2^31-1 x 65535 x 65535%.0llu",
-		       k->name, lp->grid[0] > 0x7fffffffu ? lp->grid[0] : lp->grid[1] > 65535
-		       ? lp->grid[1] : lp->grid[2], 0);
-		return -1;
-	}
-	if (nthreads > maxb || lp->block[0] > 1024 || lp->block[1] > 1024 || lp->block[2] > 64) {
-		fault0(f, FaultLimit, "a block of %llu threads exceeds the limit of %llu per block "
-		       "(and 1024 x 1024 x 64 per dimension)", k->name, nthreads, maxb);
-		return -1;
-	}
-	if (in->max_threads[0] && nthreads > (uint64_t)in->max_threads[0] *
-	    (in->max_threads[1] ? in->max_threads[1] : 1) * (in->max_threads[2] ? in->max_threads[2] : 1)) {
-		fault0(f, FaultLimit, "a block of %llu threads exceeds the kernel's __launch_bounds__ "
-		       "of %llu", k->name, nthreads, (unsigned long long)in->max_threads[0] *
-		       (in->max_threads[1] ? in->max_threads[1] : 1) *
-		       (in->max_threads[2] ? in->max_threads[2] : 1));
-		return -1;
-	}
-	if (in->reqntid[0] && (lp->block[0] != (uint32_t)in->reqntid[0] ||
-	    lp->block[1] != (uint32_t)(in->reqntid[1] ? in->reqntid[1] : 1) ||
-	    lp->block[2] != (uint32_t)(in->reqntid[2] ? in->reqntid[2] : 1))) {
-		fault0(f, FaultLimit, "the kernel requires a block of exactly %llu x %llu (x ...) "
-		       "threads (__cluster_dims__/reqntid)", k->name, (unsigned long long)in->reqntid[0],
-		       (unsigned long long)(in->reqntid[1] ? in->reqntid[1] : 1));
-		return -1;
-	}
-	if (smem > g->cfg.max_smem_per_block) {
-		fault0(f, FaultLimit, "%llu bytes of shared memory (static + dynamic) exceed the "
-		       "limit of %llu per block", k->name, smem, g->cfg.max_smem_per_block);
-		return -1;
-	}
-	if (nwarp * nreg_alloc * WarpSize > g->cfg.regs_per_sm) {
-		fault0(f, FaultLimit, "too many resources requested: %llu registers per thread x %llu "
-		       "threads exceed the SM's register file", k->name, (unsigned long long)k->nreg,
-		       nthreads);
-		return -1;
-	}
-	if (k->param_size >= 0 && lp->params_size != (uint32_t)k->param_size) {
-		fault0(f, FaultBadArgs, "the kernel takes %llu bytes of parameters, the launch passed "
-		       "%llu", k->name, (unsigned long long)k->param_size,
-		       (unsigned long long)lp->params_size);
-		return -1;
-	}
-	if ((uint64_t)k->param_base + lp->params_size > CBankSize ||
-	    (lp->params_size && !lp->params)) {
-		fault0(f, FaultBadArgs, "a parameter block of %llu bytes does not fit constant bank 0 "
-		       "at 0x%llx", k->name, lp->params_size, (unsigned long long)k->param_base);
-		return -1;
-	}
-	return 0;
-}
-
-static void
-put32(uint8_t *b, uint32_t off, uint32_t v)
-{
-	memcpy(b + off, &v, 4);
-}
-
-static void
-put64(uint8_t *b, uint32_t off, uint64_t v)
-{
-	memcpy(b + off, &v, 8);
-}
-
-/* what the warps of a stuck CTA wait on, into the fault */
-static void
-deadlock(Exec *x, Cta *c)
-{
-	char buf[400];
-	int n = 0;
-
-	for (uint32_t k = 0; k < c->nwarp && n < (int)sizeof buf - 1; k++) {
-		Warp *w = &c->warp[k];
-		uint32_t live = w->present & ~w->exited, l;
-		if (!live)
-			continue;
-		n += snprintf(buf + n, sizeof buf - (size_t)n, "%swarp %u:", n ? "; " : "", w->id);
-		if (w->wait_bar && n < (int)sizeof buf) {
-			l = (unsigned)__builtin_ctz(w->wait_bar);
-			if (w->bar_of[l] < 16)
-				n += snprintf(buf + n, sizeof buf - (size_t)n, " %u at BAR %u (PC 0x%04x)",
-				              sim_popc(w->wait_bar), w->bar_of[l], x->prog->ins[w->pc[l]].addr);
-			else
-				n += snprintf(buf + n, sizeof buf - (size_t)n,
-				              " %u at UCGABAR_WAIT (PC 0x%04x)", sim_popc(w->wait_bar),
-				              x->prog->ins[w->pc[l]].addr);
-		}
-		for (unsigned b = 0; b < 16 && n < (int)sizeof buf; b++)
-			if (w->bwait[b]) {
-				l = (unsigned)__builtin_ctz(w->bwait[b]);
-				n += snprintf(buf + n, sizeof buf - (size_t)n,
-				              " %u at BSYNC B%u (PC 0x%04x) waiting for lanes 0x%08x",
-				              sim_popc(w->bwait[b]), b, x->prog->ins[w->pc[l]].addr,
-				              w->bmask[b] & live & ~w->bwait[b]);
-			}
-		if (w->wait_warpsync && n < (int)sizeof buf) {
-			l = (unsigned)__builtin_ctz(w->wait_warpsync);
-			n += snprintf(buf + n, sizeof buf - (size_t)n,
-			              " %u at WARPSYNC 0x%08x (PC 0x%04x)",
-			              sim_popc(w->wait_warpsync), w->wsmask[l],
-			              x->prog->ins[w->pc[l]].addr);
-		}
-	}
-	x->w = NULL;
-	sim_fault(x, FaultDeadlock, 0, "CTA (%u,%u,%u) can never continue: %s", c->ctaid[0],
-	          c->ctaid[1], c->ctaid[2], buf);
-}
-
-/* run one CTA to completion: 0, or -1 with the fault filled */
-static int
-run_cta(Exec *x, Cta *c)
-{
-	for (;;) {
-		int progress = 0, alldone = 1;
-		for (uint32_t k = 0; k < c->nwarp; k++) {
-			unsigned issued;
-			int r;
-			x->w = &c->warp[k];
-			r = sim_run(x, Quantum, &issued);
-			if (issued)
-				progress = 1;
-			if (r == StepFault)
-				return -1;
-			if (r != StepDone)
-				alldone = 0;
-		}
-		if (alldone)
-			return 0;
-		if (!progress) {
-			deadlock(x, c);
-			return -1;
-		}
-	}
-}
-
-int
-sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
-           SimFault *fault)
-{
-	const KEnt *ke = NULL;
-	uint32_t nreg_alloc = ((uint32_t)k->nreg + 7) & ~7u;
-	uint64_t nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
-	uint32_t nwarp, bank0_size;
-	Exec x;
-	Cta cta;
-	uint8_t *bank0;
-	int rc = 0;
-
-	memset(fault, 0, sizeof *fault);
-	if (st)
-		memset(st, 0, sizeof *st);
-	for (uint32_t j = 0; j < sm->nk; j++)
-		if (sm->k[j].prog == k)
-			ke = &sm->k[j];
-	if (!ke) {
-		fault0(fault, FaultInternal, "not a kernel of this module%.0llu%.0llu", k->name, 0, 0);
-		return -1;
-	}
-	if (check_launch(g, k, lp, fault, nreg_alloc) < 0)
-		return -1;
-	nwarp = (uint32_t)((nthreads + WarpSize - 1) / WarpSize);
-
-	/* constant bank 0 as the driver lays it out */
-	bank0_size = ke->bank0 > Bank0Min ? ke->bank0 : Bank0Min;
-	if ((uint32_t)k->param_base + lp->params_size > bank0_size)
-		bank0_size = (uint32_t)k->param_base + lp->params_size;
-	bank0 = xmalloc(bank0_size);
-	for (int d = 0; d < 3; d++) {
-		put32(bank0, C0Ntid + 4 * d, lp->block[d]);
-		put32(bank0, C0Nctaid + 4 * d, lp->grid[d]);
-	}
-	put64(bank0, C0SharedWin, SimSharedWindow);
-	put64(bank0, C0LocalWin, SimLocalWindow);
-	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
-	put64(bank0, k->sm >= 90 ? C0DescSm90 : C0DescSm80, 0x0000000000000000ull);
-	if (lp->params_size)
-		memcpy(bank0 + k->param_base, lp->params, lp->params_size);
-
-	memset(&x, 0, sizeof x);
-	x.gpu = g;
-	x.prog = k;
-	x.sm = &g->sm;
-	x.fault = fault;
-	x.watchdog = g->cfg.watchdog ? g->cfg.watchdog : (uint64_t)1 << 32;
-	x.cbank[0] = bank0;
-	x.cbank_size[0] = bank0_size;
-	for (unsigned b = 1; b < NumCBanks; b++) {
-		x.cbank[b] = ke->cb[b];
-		x.cbank_size[b] = ke->cb[b] ? ke->cbsize[b] : 0;
-	}
-	for (int d = 0; d < 3; d++) {
-		x.ntid[d] = lp->block[d];
-		x.nctaid[d] = lp->grid[d];
-	}
-
-	memset(&cta, 0, sizeof cta);
-	cta.nthreads = (uint32_t)nthreads;
-	cta.nwarp = nwarp;
-	cta.warp = xmalloc(nwarp * sizeof *cta.warp);
-	cta.smem_size = (uint32_t)k->shared_static + lp->dyn_smem;
-	cta.smem = xmalloc(cta.smem_size ? cta.smem_size : 1);
-	cta.lsize = (uint32_t)k->stack_size;
-	cta.lmem = xmalloc(cta.lsize ? (size_t)cta.lsize * nwarp * WarpSize : 1);
-	g->sm.cta = &cta;
-	g->sm.ncta = 1;
-	g->sm.rf_used = nwarp * nreg_alloc;
-	x.cta = &cta;
-
-	for (uint32_t cz = 0; cz < lp->grid[2] && !rc; cz++)
-	for (uint32_t cy = 0; cy < lp->grid[1] && !rc; cy++)
-	for (uint32_t cx = 0; cx < lp->grid[0] && !rc; cx++) {
-		cta.ctaid[0] = cx;
-		cta.ctaid[1] = cy;
-		cta.ctaid[2] = cz;
-		cta.nexited = 0;
-		cta.cga_arrived = 0;
-		cta.cga_phase = 0;
-		memset(cta.bar_arrived, 0, sizeof cta.bar_arrived);
-		memset(cta.bar_expect, 0, sizeof cta.bar_expect);
-		memset(cta.bar_red, 0, sizeof cta.bar_red);
-		memset(cta.bar_op, 0, sizeof cta.bar_op);
-		memset(cta.smem, 0, cta.smem_size);
-		if (cta.lsize)
-			memset(cta.lmem, 0, (size_t)cta.lsize * nwarp * WarpSize);
-		memset(g->sm.rf, 0, (size_t)nwarp * nreg_alloc * sizeof *g->sm.rf);
-		for (uint32_t w = 0; w < nwarp; w++) {
-			uint64_t first = (uint64_t)w * WarpSize;
-			uint32_t n = nthreads - first >= WarpSize ? WarpSize : (uint32_t)(nthreads - first);
-			Warp *wp = &cta.warp[w];
-			sim_warp_init(wp, w, n == WarpSize ? ~0u : (1u << n) - 1, w * nreg_alloc,
-			              nreg_alloc);
-			for (uint32_t l = 0; l < n; l++) {
-				uint64_t t = first + l;
-				wp->tid[l][0] = (uint32_t)(t % lp->block[0]);
-				wp->tid[l][1] = (uint32_t)(t / lp->block[0] % lp->block[1]);
-				wp->tid[l][2] = (uint32_t)(t / ((uint64_t)lp->block[0] * lp->block[1]));
-			}
-		}
-		rc = run_cta(&x, &cta);
-	}
-
-	if (st) {
-		st->cycles = 0;
-		st->warp_instructions = x.ninstr;
-		st->thread_instructions = x.nthread_instr;
-	}
-	g->sm.cta = NULL;
-	g->sm.ncta = 0;
-	g->sm.rf_used = 0;
-	free(cta.warp);
-	free(cta.smem);
-	free(cta.lmem);
-	free(bank0);
-	return rc;
 }

@@ -16,12 +16,13 @@ enum {
 	AllocGap = 4096,       /* unmapped bytes after each allocation, at least */
 };
 
-/* allocation containing addr, or NULL; the last hit is tried first */
+/* allocation containing addr, or NULL; the last hit (*last: the host's or one SM's, so that
+ * SMs simulated in parallel never share it) is tried first */
 static Alloc *
-find(Gpu *g, uint64_t addr)
+find(Gpu *g, uint64_t addr, Alloc **last)
 {
 	uint32_t lo = 0, hi = g->nalloc;
-	Alloc *a = g->last;
+	Alloc *a = *last;
 
 	if (a && addr - a->base < a->size)
 		return a;
@@ -33,7 +34,7 @@ find(Gpu *g, uint64_t addr)
 			hi = mid;
 	}
 	if (lo < g->nalloc && addr >= g->alloc[lo]->base) {
-		g->last = g->alloc[lo];
+		*last = g->alloc[lo];
 		return g->alloc[lo];
 	}
 	return NULL;
@@ -68,7 +69,7 @@ gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr)
 int
 gpu_free_mem(Gpu *g, uint64_t addr)
 {
-	Alloc *a = find(g, addr);
+	Alloc *a = find(g, addr, &g->last);
 
 	if (!a || a->base != addr || a->freed)
 		return -1;
@@ -83,7 +84,7 @@ gpu_free_mem(Gpu *g, uint64_t addr)
 static uint8_t *
 span(Gpu *g, uint64_t addr, uint64_t n)
 {
-	Alloc *a = find(g, addr);
+	Alloc *a = find(g, addr, &g->last);
 
 	if (!a || a->freed || n > a->size - (addr - a->base))
 		return NULL;
@@ -169,7 +170,7 @@ uint8_t *
 sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
 {
 	Gpu *g = x->gpu;
-	Alloc *a = g->last;
+	Alloc *a = x->alast;
 	char near[200];
 
 	if (a && addr - a->base < a->size && n <= a->size - (addr - a->base) && !a->freed &&
@@ -177,7 +178,7 @@ sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
 		return a->data + (addr - a->base);
 	if (misaligned(x, "global", addr, n, lane, write))
 		return NULL;
-	a = find(g, addr);
+	a = find(g, addr, &x->alast);
 	if (a && !a->freed && n <= a->size - (addr - a->base))
 		return a->data + (addr - a->base);
 	nearest(g, addr, near, sizeof near);

@@ -361,7 +361,10 @@ struct Exec {
 	uint32_t bar_progress; /* set when a CTA barrier released warps (driver bookkeeping) */
 	MemLog *mlog;          /* timing mode: memory accesses of the current instruction */
 	uint64_t now;          /* timing mode: the current cycle (SR_CLOCKLO); 0 functional */
-	void *timing;          /* timing mode: the driver's per-SM state (barrier releases) */
+	void *timing;          /* timing mode: the driver's per-SM state (NULL functional) */
+	uint32_t smid;         /* SR_SMID: the SM running the warp (0 functional) */
+	uint32_t nsm;          /* SR_NSMID */
+	Alloc *alast;          /* last global allocation hit by this context (mem.c cache) */
 };
 
 /* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's
@@ -460,6 +463,9 @@ void sim_register_ctrl(SimTab *t);
 
 /* warp.c: independent thread scheduling */
 int sim_step(Exec *x);                             /* one instruction of warp x->w: StepResult */
+enum { PeekBlocked = UINT32_MAX - 1, PeekDone = UINT32_MAX };
+uint32_t sim_peek(const Warp *w);                  /* the PC sim_step would run next, or
+                                                      PeekBlocked (every live lane waits), PeekDone */
 int sim_run(Exec *x, unsigned quantum, unsigned *issued); /* up to quantum sim_steps, the
                                                       converged case in a tight loop; the last
                                                       StepResult, *issued: instructions issued */
@@ -499,7 +505,7 @@ typedef struct SimConfig {
 	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */
 	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */
 	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
-	SimTiming t;           /* the timing model (simcfg.h, configs/*.cfg) */
+	SimTiming t;           /* the timing model (simcfg.h, configs/NAME.cfg) */
 } SimConfig;
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */

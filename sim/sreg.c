@@ -1,6 +1,7 @@
 /* sreg.c: special registers (S2R, CS2R, S2UR): the name table used at decode time and the
- * values at run time. Clocks are deterministic: SR_CLOCKLO/HI count warp instructions issued in
- * the launch so far, SR_GLOBALTIMER is that count times 1000 (a 1 GHz clock, nanoseconds).
+ * values at run time. Clocks are deterministic: in timing mode SR_CLOCKLO/HI are the SM's cycle at
+ * issue and SR_GLOBALTIMER that cycle in nanoseconds at the configured clock; in functional mode
+ * the clock counts warp instructions issued in the launch so far (a 1 GHz clock for the timer).
  * The shared and local window bases are those the driver writes to c[0x0][0x18] and
  * c[0x0][0x20] (docs/sim.md, mem.c).
  */
@@ -42,11 +43,26 @@ sim_sreg_code(const char *name)
 	return -1;
 }
 
+static uint64_t
+clock_now(const Exec *x)
+{
+	return x->timing ? x->now : x->ninstr;
+}
+
+static uint64_t
+timer_ns(const Exec *x)
+{
+	uint32_t mhz = x->gpu->cfg.t.clock_mhz;
+
+	if (!x->timing || !mhz)
+		return x->ninstr * 1000;
+	return x->now * 1000 / mhz;
+}
+
 uint32_t
 sim_sreg(Exec *x, int code, unsigned lane)
 {
 	Warp *w = x->w;
-	uint64_t t;
 
 	switch (code) {
 	case SRZero: return 0;
@@ -65,23 +81,21 @@ sim_sreg(Exec *x, int code, unsigned lane)
 	case SRLaneId: return lane;
 	case SRWarpId: case SRVirtId: return w->id;
 	case SRNWarpId: return SmVRegs / 32;      /* 64 warps per SM */
-	case SRSmId: case SRVirtualSmId: case SRGridId: case SRCgaCtaid: case SRClusterId:
-	case SRAffinity:
+	case SRSmId: case SRVirtualSmId: return x->smid;
+	case SRGridId: case SRCgaCtaid: case SRClusterId: case SRAffinity:
 		return 0;
-	case SRNSmId: return 1;
+	case SRNSmId: return x->nsm;
 	case SREqMask: return 1u << lane;
 	case SRLtMask: return (1u << lane) - 1;
 	case SRLeMask: return (uint32_t)((2ull << lane) - 1);
 	case SRGtMask: return ~(uint32_t)((2ull << lane) - 1);
 	case SRGeMask: return ~((1u << lane) - 1);
-	case SRClockLo: case SRClock64: return (uint32_t)x->ninstr;
-	case SRClockHi: return (uint32_t)(x->ninstr >> 32);
+	case SRClockLo: case SRClock64: return (uint32_t)clock_now(x);
+	case SRClockHi: return (uint32_t)(clock_now(x) >> 32);
 	case SRGlobalTimerLo: case SRGlobalTimer:
-		t = x->ninstr * 1000;
-		return (uint32_t)t;
+		return (uint32_t)timer_ns(x);
 	case SRGlobalTimerHi:
-		t = x->ninstr * 1000;
-		return (uint32_t)(t >> 32);
+		return (uint32_t)(timer_ns(x) >> 32);
 	case SRSwinHi: return (uint32_t)(SimSharedWindow >> 32);
 	case SRSwinLo: return (uint32_t)SimSharedWindow;
 	case SRSwinSz: return x->cta->smem_size;

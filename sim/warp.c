@@ -40,7 +40,7 @@ blocked(const Warp *w)
 
 /* lowest PC among lanes (or round-robin after w->last_pc): the lanes there */
 static uint32_t
-pick(Warp *w, uint32_t run, uint32_t *pcp)
+pick(const Warp *w, uint32_t run, uint32_t *pcp)
 {
 	uint32_t best = UINT32_MAX, lanes = 0, m;
 
@@ -149,6 +149,20 @@ watchdog(Exec *x, uint32_t active)
 	          "%llu warp instructions issued without the kernel finishing (limit %llu)",
 	          (unsigned long long)x->ninstr, (unsigned long long)x->watchdog);
 	return StepFault;
+}
+
+uint32_t
+sim_peek(const Warp *w)
+{
+	uint32_t live = w->present & ~w->exited;
+	uint32_t run = live & ~blocked(w), pc;
+
+	if (!run)
+		return live ? PeekBlocked : PeekDone;
+	if (w->uni)
+		return w->upc;
+	pick(w, run, &pc);
+	return pc;
 }
 
 int

@@ -1,0 +1,297 @@
+/* timebench.c: speed of the timing simulator, through the runtime library, on an a100 (or h100)
+ * device: a tensor-core GEMM (examples/gemm_tc at 512^3), FlashAttention-2 forward
+ * (examples/flash_attn, one head, seq 2048), a memory-bound float4 axpy (bench/stream.cu, 2 x
+ * 16 MiB) and the SiLU-gated product (examples/silu_ffn, 2^21 elements). For each it prints the
+ * median over REPS launches of simulated warp instructions and simulated cycles per wall second
+ * on one host thread, the same with --threads N (and whether every statistic is identical), the
+ * functional simulator's rate for comparison, and the error of the two sampling
+ * extrapolations against the full run. Target: 1,000,000 warp instructions per second on one
+ * core in timing mode, near-linear scaling with threads.
+ *
+ *   timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] [-k KIND]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "fiber.h"
+
+enum {
+	MaxReps = 101,
+	TargetRate = 1000000,    /* warp instructions per second, timing mode, one core */
+};
+
+typedef struct Work {
+	const char *name;
+	const char *kind;
+	const char *file;        /* relative to the root, %d = architecture */
+	const char *kernel;
+	unsigned grid[3], block[3];
+	size_t (*setup)(fiberDevice dev, void **params, fiberDevicePtr *bufs);
+} Work;
+
+static int32_t pi[4];
+static float pf[2];
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int
+cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void
+die(fiberDevice dev, const char *what)
+{
+	fprintf(stderr, "timebench: %s: %s\n%s", what, fiberGetLastErrorMessage(dev),
+	        dev ? fiberGetLastErrorLog(dev) : "");
+	exit(2);
+}
+
+/* n bytes of fp16 values in [-4, 4) */
+static fiberDevicePtr
+buf(fiberDevice dev, size_t n, uint32_t seed)
+{
+	fiberDevicePtr p;
+	uint16_t *h;
+
+	if (fiberMalloc(dev, &p, n) != FIBER_SUCCESS)
+		die(dev, "malloc");
+	h = malloc(n);
+	for (size_t i = 0; i < n / 2; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		h[i] = (uint16_t)(((seed >> 16) & 0x8000) | (0x3400 + ((seed >> 8) & 0x0fff)));
+	}
+	if (fiberMemcpyHtoD(dev, p, h, n) != FIBER_SUCCESS)
+		die(dev, "copy");
+	free(h);
+	return p;
+}
+
+/* gemm_f16_tc(A, B, C, M, N, K), 512^3: 8 x 8 CTAs of 4 warps */
+static size_t
+setup_gemm(fiberDevice dev, void **params, fiberDevicePtr *bufs)
+{
+	size_t nab = 512 * 512 * 2, nc = 512 * 512 * 4;
+
+	bufs[0] = buf(dev, nab, 5);
+	bufs[1] = buf(dev, nab, 6);
+	bufs[2] = buf(dev, nc, 7);
+	pi[0] = pi[1] = pi[2] = 512;
+	for (int k = 0; k < 3; k++)
+		params[k] = &bufs[k];
+	params[3] = &pi[0];
+	params[4] = &pi[1];
+	params[5] = &pi[2];
+	return 2 * nab + nc;
+}
+
+/* flash_attn_fwd(Q, K, V, O, seq, scale, causal), seq 2048: 32 CTAs of 4 warps */
+static size_t
+setup_attn(fiberDevice dev, void **params, fiberDevicePtr *bufs)
+{
+	size_t nqkv = 2048 * 64 * 2, no = 2048 * 64 * 4;
+
+	bufs[0] = buf(dev, nqkv, 11);
+	bufs[1] = buf(dev, nqkv, 12);
+	bufs[2] = buf(dev, nqkv, 13);
+	bufs[3] = buf(dev, no, 14);
+	pi[0] = 2048;
+	pf[0] = 0.125f;
+	pi[1] = 0;
+	for (int k = 0; k < 4; k++)
+		params[k] = &bufs[k];
+	params[4] = &pi[0];
+	params[5] = &pf[0];
+	params[6] = &pi[1];
+	return 3 * nqkv + no;
+}
+
+/* stream_axpy(x, y, a, n4): 2^20 float4, 256 blocks of 256 threads */
+static size_t
+setup_stream(fiberDevice dev, void **params, fiberDevicePtr *bufs)
+{
+	size_t n = (size_t)16 << 20;
+
+	bufs[0] = buf(dev, n, 8);
+	bufs[1] = buf(dev, n, 9);
+	pf[0] = 0.5f;
+	pi[0] = 1 << 20;
+	params[0] = &bufs[0];
+	params[1] = &bufs[1];
+	params[2] = &pf[0];
+	params[3] = &pi[0];
+	return 2 * n;
+}
+
+/* silu_mul_f16(gate, up, out, n2): 2^20 half2 pairs, 256 blocks of 256 threads */
+static size_t
+setup_silu(fiberDevice dev, void **params, fiberDevicePtr *bufs)
+{
+	size_t n = (size_t)4 << 20;
+
+	for (int k = 0; k < 3; k++) {
+		bufs[k] = buf(dev, n, 2 + (uint32_t)k);
+		params[k] = &bufs[k];
+	}
+	pi[0] = 1 << 20;
+	params[3] = &pi[0];
+	return 3 * n;
+}
+
+static const Work works[] = {
+	{"gemm_f16_tc 512^3", "tensor", "examples/gemm_tc/gemm_tc.sm_%d.sass", "gemm_f16_tc",
+	 {8, 8, 1}, {128, 1, 1}, setup_gemm},
+	{"flash_attn_fwd seq 2048", "attention", "examples/flash_attn/flash_attn.sm_%d.sass",
+	 "flash_attn_fwd", {32, 1, 1}, {128, 1, 1}, setup_attn},
+	{"stream_axpy float4 x 2^20", "memory", "bench/stream.sm_%d.sass", "stream_axpy",
+	 {256, 1, 1}, {256, 1, 1}, setup_stream},
+	{"silu_mul_f16 x 2^21", "elementwise", "examples/silu_ffn/silu_ffn.sm_%d.sass",
+	 "silu_mul_f16", {256, 1, 1}, {256, 1, 1}, setup_silu},
+};
+
+typedef struct Meas {
+	double sec;              /* median wall seconds */
+	uint64_t wi, cycles;     /* of the last launch */
+} Meas;
+
+/* REPS launches of w on a fresh device in the given mode; the median */
+static Meas
+measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, unsigned threads,
+        unsigned sample_sms, unsigned sample_ctas)
+{
+	char path[1024], rel[256];
+	fiberDevice dev;
+	fiberModule mod;
+	fiberFunction fn;
+	fiberDevicePtr bufs[8];
+	void *params[8];
+	double t[MaxReps];
+	fiberStats s0, s1;
+	Meas m = {0};
+
+	snprintf(rel, sizeof rel, w->file, arch);
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	if (fiberDeviceCreate(&dev, arch == 80 ? "a100" : "h100") != FIBER_SUCCESS)
+		die(NULL, "device");
+	if (fiberDeviceSetMode(dev, mode) != FIBER_SUCCESS ||
+	    fiberDeviceSetThreads(dev, threads) != FIBER_SUCCESS ||
+	    fiberDeviceSetSampling(dev, sample_sms, sample_ctas) != FIBER_SUCCESS)
+		die(dev, "device settings");
+	if (fiberModuleLoadFile(&mod, dev, path) != FIBER_SUCCESS)
+		die(dev, path);
+	if (fiberModuleGetFunction(&fn, mod, w->kernel) != FIBER_SUCCESS)
+		die(dev, w->kernel);
+	w->setup(dev, params, bufs);
+	for (int r = 0; r < reps; r++) {
+		double t0;
+
+		fiberGetStats(dev, &s0);
+		t0 = now();
+		if (fiberLaunchKernel(fn, w->grid, w->block, 0, params) != FIBER_SUCCESS)
+			die(dev, w->kernel);
+		t[r] = now() - t0;
+		fiberGetStats(dev, &s1);
+		m.wi = s1.warp_instructions - s0.warp_instructions;
+		m.cycles = s1.cycles - s0.cycles;
+	}
+	qsort(t, (size_t)reps, sizeof t[0], cmpd);
+	m.sec = t[reps / 2];
+	fiberDeviceDestroy(dev);
+	return m;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] "
+	        "[-k KIND]\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *root = ".", *only = NULL;
+	int reps = 3, arch = 80;
+	unsigned threads = 2;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-r") && i + 1 < argc)
+			reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+			threads = (unsigned)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--root") && i + 1 < argc)
+			root = argv[++i];
+		else if (!strcmp(argv[i], "--arch") && i + 1 < argc)
+			arch = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-k") && i + 1 < argc)
+			only = argv[++i];
+		else
+			usage();
+	}
+	if (reps < 1 || reps > MaxReps || (arch != 80 && arch != 90) || threads < 1 ||
+	    threads > 256)
+		usage();
+
+	printf("timebench: timing simulator, %s (sm_%d), median of %d launches; target >= %.1f M "
+	       "warp instructions/s on one thread\n", arch == 80 ? "a100" : "h100", arch, reps,
+	       TargetRate * 1e-6);
+	printf("  %-26s %-11s %10s %9s %8s %9s %9s | %2s thr: %8s %7s %5s | func %8s\n",
+	       "workload", "kind", "warp instr", "cycles", "sec", "M wi/s", "M cyc/s", "", "M wi/s",
+	       "speedup", "same", "M wi/s");
+	for (size_t k = 0; k < sizeof works / sizeof works[0]; k++) {
+		const Work *w = &works[k];
+		Meas one, many, fn;
+
+		if (only && strcasecmp(only, w->kind))
+			continue;
+		one = measure(w, root, arch, reps, FIBER_MODE_TIMING, 1, 0, 0);
+		many = measure(w, root, arch, reps, FIBER_MODE_TIMING, threads, 0, 0);
+		fn = measure(w, root, arch, reps, FIBER_MODE_FUNCTIONAL, 1, 0, 0);
+		printf("  %-26s %-11s %10llu %9llu %8.3f %9.2f %9.3f | %2u thr: %8.2f %6.2fx %5s | "
+		       "func %8.2f  %s\n", w->name, w->kind, (unsigned long long)one.wi,
+		       (unsigned long long)one.cycles, one.sec, one.wi / one.sec * 1e-6,
+		       one.cycles / one.sec * 1e-6, threads, many.wi / many.sec * 1e-6,
+		       one.sec / many.sec, one.cycles == many.cycles && one.wi == many.wi ? "yes" : "NO",
+		       fn.wi / fn.sec * 1e-6, one.wi / one.sec >= TargetRate ? "ok" : "BELOW TARGET");
+	}
+
+	printf("\nsampling: extrapolated cycles against the full run (timing mode, one thread)\n");
+	printf("  %-26s %10s | %-22s %10s %7s | %-14s %10s %7s\n", "workload", "full", "first CTAs",
+	       "cycles", "error", "SMs", "cycles", "error");
+	for (size_t k = 0; k < sizeof works / sizeof works[0]; k++) {
+		const Work *w = &works[k];
+		unsigned nctas = w->grid[0] * w->grid[1] * w->grid[2];
+		unsigned cut = nctas / 2 ? nctas / 2 : 1, sms = 16;
+		Meas full, sc, ss;
+
+		if (only && strcasecmp(only, w->kind))
+			continue;
+		full = measure(w, root, arch, 1, FIBER_MODE_TIMING, threads, 0, 0);
+		sc = measure(w, root, arch, 1, FIBER_MODE_TIMING, threads, 0, cut);
+		ss = measure(w, root, arch, 1, FIBER_MODE_TIMING, threads, sms, 0);
+		printf("  %-26s %10llu | %4u of %4u CTAs        %10llu %+6.1f%% | %3u SMs        %10llu "
+		       "%+6.1f%%\n", w->name, (unsigned long long)full.cycles, cut, nctas,
+		       (unsigned long long)sc.cycles, 100.0 * ((double)sc.cycles - full.cycles) /
+		       full.cycles, sms, (unsigned long long)ss.cycles,
+		       100.0 * ((double)ss.cycles - full.cycles) / full.cycles);
+	}
+	return 0;
+}

@@ -1,0 +1,322 @@
+/* launch.c: launching a kernel: the checks the CUDA driver makes, constant bank 0 as the driver
+ * lays it out (docs/sim.md), the start of a CTA, the deadlock report, and the functional
+ * driver: CTAs one after another on one SM, warps stepped round-robin with sim_run (warp.c), so
+ * that a run is deterministic. The timing driver (tlaunch.c) shares everything but the loop.
+ */
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+fault0(SimFault *f, int kind, const char *fmt, const char *kname, unsigned long long a,
+       unsigned long long b)
+{
+	int n = snprintf(f->msg, sizeof f->msg, "%s: kernel '%s': ", sim_fault_name(kind), kname);
+
+	f->kind = kind;
+	snprintf(f->msg + n, sizeof f->msg - (size_t)n, fmt, a, b);
+}
+
+static int
+check_launch(Gpu *g, const Prog *k, const LaunchParams *lp, SimFault *f, uint32_t nreg_alloc)
+{
+	const KInfo *in = &k->fn->info;
+	uint64_t nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
+	uint64_t nwarp = (nthreads + WarpSize - 1) / WarpSize;
+	uint64_t smem = (uint64_t)k->shared_static + lp->dyn_smem;
+	uint64_t maxb = g->cfg.max_threads_per_block ? g->cfg.max_threads_per_block : 1024;
+
+	if (maxb > 1024)
+		maxb = 1024;
+	if (!lp->grid[0] || !lp->grid[1] || !lp->grid[2] || !lp->block[0] || !lp->block[1] ||
+	    !lp->block[2]) {
+		fault0(f, FaultLimit, "grid and block dimensions must be at least 1%.0llu%.0llu",
+		       k->name, 0, 0);
+		return -1;
+	}
+	if (lp->grid[0] > 0x7fffffffu || lp->grid[1] > 65535 || lp->grid[2] > 65535) {
+		fault0(f, FaultLimit, "grid (%llu, ...) exceeds the limits 2^31-1 x 65535 x 65535%.0llu",
+		       k->name, lp->grid[0] > 0x7fffffffu ? lp->grid[0] : lp->grid[1] > 65535
+		       ? lp->grid[1] : lp->grid[2], 0);
+		return -1;
+	}
+	if (nthreads > maxb || lp->block[0] > 1024 || lp->block[1] > 1024 || lp->block[2] > 64) {
+		fault0(f, FaultLimit, "a block of %llu threads exceeds the limit of %llu per block "
+		       "(and 1024 x 1024 x 64 per dimension)", k->name, nthreads, maxb);
+		return -1;
+	}
+	if (in->max_threads[0] && nthreads > (uint64_t)in->max_threads[0] *
+	    (in->max_threads[1] ? in->max_threads[1] : 1) * (in->max_threads[2] ? in->max_threads[2] : 1)) {
+		fault0(f, FaultLimit, "a block of %llu threads exceeds the kernel's __launch_bounds__ "
+		       "of %llu", k->name, nthreads, (unsigned long long)in->max_threads[0] *
+		       (in->max_threads[1] ? in->max_threads[1] : 1) *
+		       (in->max_threads[2] ? in->max_threads[2] : 1));
+		return -1;
+	}
+	if (in->reqntid[0] && (lp->block[0] != (uint32_t)in->reqntid[0] ||
+	    lp->block[1] != (uint32_t)(in->reqntid[1] ? in->reqntid[1] : 1) ||
+	    lp->block[2] != (uint32_t)(in->reqntid[2] ? in->reqntid[2] : 1))) {
+		fault0(f, FaultLimit, "the kernel requires a block of exactly %llu x %llu (x ...) "
+		       "threads (__cluster_dims__/reqntid)", k->name, (unsigned long long)in->reqntid[0],
+		       (unsigned long long)(in->reqntid[1] ? in->reqntid[1] : 1));
+		return -1;
+	}
+	if (smem > g->cfg.max_smem_per_block) {
+		fault0(f, FaultLimit, "%llu bytes of shared memory (static + dynamic) exceed the "
+		       "limit of %llu per block", k->name, smem, g->cfg.max_smem_per_block);
+		return -1;
+	}
+	if (nwarp * nreg_alloc * WarpSize > g->cfg.regs_per_sm) {
+		fault0(f, FaultLimit, "too many resources requested: %llu registers per thread x %llu "
+		       "threads exceed the SM's register file", k->name, (unsigned long long)k->nreg,
+		       nthreads);
+		return -1;
+	}
+	if (k->param_size >= 0 && lp->params_size != (uint32_t)k->param_size) {
+		fault0(f, FaultBadArgs, "the kernel takes %llu bytes of parameters, the launch passed "
+		       "%llu", k->name, (unsigned long long)k->param_size,
+		       (unsigned long long)lp->params_size);
+		return -1;
+	}
+	if ((uint64_t)k->param_base + lp->params_size > CBankSize ||
+	    (lp->params_size && !lp->params)) {
+		fault0(f, FaultBadArgs, "a parameter block of %llu bytes does not fit constant bank 0 "
+		       "at 0x%llx", k->name, lp->params_size, (unsigned long long)k->param_base);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+put32(uint8_t *b, uint32_t off, uint32_t v)
+{
+	memcpy(b + off, &v, 4);
+}
+
+static void
+put64(uint8_t *b, uint32_t off, uint64_t v)
+{
+	memcpy(b + off, &v, 8);
+}
+
+/* what the warps of a stuck CTA wait on, into the fault */
+void
+sim_deadlock(Exec *x, Cta *c)
+{
+	char buf[400];
+	int n = 0;
+
+	for (uint32_t k = 0; k < c->nwarp && n < (int)sizeof buf - 1; k++) {
+		Warp *w = &c->warp[k];
+		uint32_t live = w->present & ~w->exited, l;
+		if (!live)
+			continue;
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "%swarp %u:", n ? "; " : "", w->id);
+		if (w->wait_bar && n < (int)sizeof buf) {
+			l = (unsigned)__builtin_ctz(w->wait_bar);
+			if (w->bar_of[l] < 16)
+				n += snprintf(buf + n, sizeof buf - (size_t)n, " %u at BAR %u (PC 0x%04x)",
+				              sim_popc(w->wait_bar), w->bar_of[l], x->prog->ins[w->pc[l]].addr);
+			else
+				n += snprintf(buf + n, sizeof buf - (size_t)n,
+				              " %u at UCGABAR_WAIT (PC 0x%04x)", sim_popc(w->wait_bar),
+				              x->prog->ins[w->pc[l]].addr);
+		}
+		for (unsigned b = 0; b < 16 && n < (int)sizeof buf; b++)
+			if (w->bwait[b]) {
+				l = (unsigned)__builtin_ctz(w->bwait[b]);
+				n += snprintf(buf + n, sizeof buf - (size_t)n,
+				              " %u at BSYNC B%u (PC 0x%04x) waiting for lanes 0x%08x",
+				              sim_popc(w->bwait[b]), b, x->prog->ins[w->pc[l]].addr,
+				              w->bmask[b] & live & ~w->bwait[b]);
+			}
+		if (w->wait_warpsync && n < (int)sizeof buf) {
+			l = (unsigned)__builtin_ctz(w->wait_warpsync);
+			n += snprintf(buf + n, sizeof buf - (size_t)n,
+			              " %u at WARPSYNC 0x%08x (PC 0x%04x)",
+			              sim_popc(w->wait_warpsync), w->wsmask[l],
+			              x->prog->ins[w->pc[l]].addr);
+		}
+	}
+	x->w = NULL;
+	sim_fault(x, FaultDeadlock, 0, "CTA (%u,%u,%u) can never continue: %s", c->ctaid[0],
+	          c->ctaid[1], c->ctaid[2], buf);
+}
+
+/* run one CTA to completion: 0, or -1 with the fault filled */
+static int
+run_cta(Exec *x, Cta *c)
+{
+	for (;;) {
+		int progress = 0, alldone = 1;
+		for (uint32_t k = 0; k < c->nwarp; k++) {
+			unsigned issued;
+			int r;
+			x->w = &c->warp[k];
+			r = sim_run(x, Quantum, &issued);
+			if (issued)
+				progress = 1;
+			if (r == StepFault)
+				return -1;
+			if (r != StepDone)
+				alldone = 0;
+		}
+		if (alldone)
+			return 0;
+		if (!progress) {
+			sim_deadlock(x, c);
+			return -1;
+		}
+	}
+}
+
+int
+launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFault *fault,
+             LaunchCx *lc)
+{
+	const KEnt *ke = NULL;
+	uint32_t bank0_size;
+	uint8_t *bank0;
+	Exec *x = &lc->x;
+
+	memset(lc, 0, sizeof *lc);
+	memset(fault, 0, sizeof *fault);
+	lc->nreg_alloc = ((uint32_t)k->nreg + 7) & ~7u;
+	lc->nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
+	for (uint32_t j = 0; j < sm->nk; j++)
+		if (sm->k[j].prog == k)
+			ke = &sm->k[j];
+	if (!ke) {
+		fault0(fault, FaultInternal, "not a kernel of this module%.0llu%.0llu", k->name, 0, 0);
+		return -1;
+	}
+	if (check_launch(g, k, lp, fault, lc->nreg_alloc) < 0)
+		return -1;
+	lc->nwarp = (uint32_t)((lc->nthreads + WarpSize - 1) / WarpSize);
+	lc->smem_size = (uint32_t)k->shared_static + lp->dyn_smem;
+	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
+
+	/* constant bank 0 as the driver lays it out */
+	bank0_size = ke->bank0 > Bank0Min ? ke->bank0 : Bank0Min;
+	if ((uint32_t)k->param_base + lp->params_size > bank0_size)
+		bank0_size = (uint32_t)k->param_base + lp->params_size;
+	bank0 = xmalloc(bank0_size);
+	memset(bank0, 0, bank0_size);
+	for (int d = 0; d < 3; d++) {
+		put32(bank0, C0Ntid + 4 * d, lp->block[d]);
+		put32(bank0, C0Nctaid + 4 * d, lp->grid[d]);
+	}
+	put64(bank0, C0SharedWin, SimSharedWindow);
+	put64(bank0, C0LocalWin, SimLocalWindow);
+	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
+	put64(bank0, k->sm >= 90 ? C0DescSm90 : C0DescSm80, 0x0000000000000000ull);
+	if (lp->params_size)
+		memcpy(bank0 + k->param_base, lp->params, lp->params_size);
+	lc->bank0 = bank0;
+
+	x->gpu = g;
+	x->prog = k;
+	x->fault = fault;
+	x->watchdog = g->cfg.watchdog ? g->cfg.watchdog : (uint64_t)1 << 32;
+	x->cbank[0] = bank0;
+	x->cbank_size[0] = bank0_size;
+	for (unsigned b = 1; b < NumCBanks; b++) {
+		x->cbank[b] = ke->cb[b];
+		x->cbank_size[b] = ke->cb[b] ? ke->cbsize[b] : 0;
+	}
+	for (int d = 0; d < 3; d++) {
+		x->ntid[d] = lp->block[d];
+		x->nctaid[d] = lp->grid[d];
+	}
+	x->nsm = 1;
+	return 0;
+}
+
+void
+launch_end(LaunchCx *lc)
+{
+	free(lc->bank0);
+	lc->bank0 = NULL;
+}
+
+void
+cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
+{
+	uint32_t gx = x->nctaid[0], gy = x->nctaid[1];
+	uint32_t nwarp = lc->nwarp, nreg = lc->nreg_alloc;
+	uint64_t nthreads = lc->nthreads;
+
+	c->ctaid[0] = (uint32_t)(linear % gx);
+	c->ctaid[1] = (uint32_t)(linear / gx % gy);
+	c->ctaid[2] = (uint32_t)(linear / ((uint64_t)gx * gy));
+	c->nthreads = (uint32_t)nthreads;
+	c->nwarp = nwarp;
+	c->smem_size = lc->smem_size;
+	c->lsize = (uint32_t)x->prog->stack_size;
+	c->nexited = 0;
+	c->cga_arrived = 0;
+	c->cga_phase = 0;
+	memset(c->bar_arrived, 0, sizeof c->bar_arrived);
+	memset(c->bar_expect, 0, sizeof c->bar_expect);
+	memset(c->bar_red, 0, sizeof c->bar_red);
+	memset(c->bar_op, 0, sizeof c->bar_op);
+	memset(c->smem, 0, c->smem_size);
+	if (c->lsize)
+		memset(c->lmem, 0, (size_t)c->lsize * nwarp * WarpSize);
+	memset(x->sm->rf + rbase, 0, (size_t)nwarp * nreg * sizeof *x->sm->rf);
+	for (uint32_t w = 0; w < nwarp; w++) {
+		uint64_t first = (uint64_t)w * WarpSize;
+		uint32_t n = nthreads - first >= WarpSize ? WarpSize : (uint32_t)(nthreads - first);
+		Warp *wp = &c->warp[w];
+		sim_warp_init(wp, w, n == WarpSize ? ~0u : (1u << n) - 1, rbase + w * nreg, nreg);
+		for (uint32_t l = 0; l < n; l++) {
+			uint64_t t = first + l;
+			wp->tid[l][0] = (uint32_t)(t % x->ntid[0]);
+			wp->tid[l][1] = (uint32_t)(t / x->ntid[0] % x->ntid[1]);
+			wp->tid[l][2] = (uint32_t)(t / ((uint64_t)x->ntid[0] * x->ntid[1]));
+		}
+	}
+}
+
+int
+sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
+           SimFault *fault)
+{
+	LaunchCx lc;
+	Exec *x = &lc.x;
+	Cta cta;
+	int rc = 0;
+
+	if (st)
+		memset(st, 0, sizeof *st);
+	if (launch_begin(g, sm, k, lp, fault, &lc) < 0)
+		return -1;
+	x->sm = &g->sm;
+	memset(&cta, 0, sizeof cta);
+	cta.warp = xmalloc(lc.nwarp * sizeof *cta.warp);
+	cta.smem = xmalloc(lc.smem_size ? lc.smem_size : 1);
+	cta.lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nwarp * WarpSize : 1);
+	g->sm.cta = &cta;
+	g->sm.ncta = 1;
+	g->sm.rf_used = lc.nwarp * lc.nreg_alloc;
+	x->cta = &cta;
+	for (uint64_t i = 0; i < lc.nctas && !rc; i++) {
+		cta_start(&lc, x, &cta, i, 0);
+		rc = run_cta(x, &cta);
+	}
+	if (st) {
+		st->cycles = 0;
+		st->warp_instructions = x->ninstr;
+		st->thread_instructions = x->nthread_instr;
+	}
+	g->sm.cta = NULL;
+	g->sm.ncta = 0;
+	g->sm.rf_used = 0;
+	free(cta.warp);
+	free(cta.smem);
+	free(cta.lmem);
+	launch_end(&lc);
+	return rc;
+}

@@ -1,0 +1,155 @@
+/* tcore.h: the timing driver's private structures, shared by the SM core (timing.c) and the
+ * launch driver (tlaunch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
+ * and the launch that owns them. docs/sim-timing.md describes the model.
+ */
+#ifndef FIBER_TCORE_H
+#define FIBER_TCORE_H
+
+#include "launch.h"
+#include "timing.h"
+
+enum {
+	NSb = 6,               /* dependence counters SB0..SB5 */
+	SbCap = 64,            /* pending events per counter (the hardware counts to 63) */
+	NRegUnit = 336,        /* R0-R255, P0-P7, UR0-UR63, UP0-UP7 */
+	UnitOfP = 256, UnitOfUR = 264, UnitOfUP = 328,
+	MaxSub = 4,            /* sub-partitions per SM at most */
+	MaxBanks = 8,          /* register banks per sub-partition at most */
+	MaxTSrc = 24, MaxTDst = 8,
+};
+#define TNever UINT64_MAX
+
+enum Pipe { PInt, PFp32, PFp16, PFp64, PMufu, PConv, PTensor, PUniform, PBranch, PMisc, PMio, NPipe };
+
+/* what an instruction's result waits on, for the CPI reasons of its consumers */
+enum TClass { TcFixed, TcMem, TcLong, TcTensor };
+
+enum TKind {
+	KAlu,                  /* fixed or variable latency computed from the configuration */
+	KMem,                  /* memory instruction timed by tmem.c from its MemLog */
+	KLdgsts,               /* LDGSTS: asynchronous, completes through LDGDEPBAR groups */
+	KLdgdepbar,            /* closes an LDGSTS group: its write SB is released at the group's end */
+	KDepbar,               /* DEPBAR.LE SBx, N [, {mask}] */
+	KMio,                  /* SHFL, MATCH: through the MIO, no memory access */
+	KMembar,               /* MEMBAR: waits for the warp's memory operations */
+};
+
+/* the timing view of one DIns, built once per launch */
+typedef struct TIns {
+	uint16_t src[MaxTSrc]; /* register units read (guard included) */
+	uint16_t dst[MaxTDst]; /* register units written */
+	uint8_t nsrc, ndst;
+	uint8_t kind;          /* TKind */
+	uint8_t pipe;          /* Pipe */
+	uint8_t cls;           /* TClass of its result */
+	uint8_t nbank;         /* vector-register sources in operand slots A, B, C */
+	uint8_t bank_reg[3];   /* their register numbers */
+	uint8_t bank_slot[3];  /* their operand slot (for the reuse flags) */
+	uint8_t depbar_sb;     /* DEPBAR: counter, 255 none */
+	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
+	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
+	uint16_t ii;           /* cycles the pipe is busy */
+	uint16_t lat;          /* result latency (KAlu, KMio) */
+} TIns;
+
+typedef struct TSm TSm;
+typedef struct TLaunch TLaunch;
+
+typedef struct TCta {
+	Cta c;                 /* functional state */
+	int busy;              /* holds a CTA */
+	uint32_t live;         /* warps not done */
+	uint64_t linear;       /* CTA index in the grid */
+	uint32_t rbase;        /* first vector register of its warps */
+	uint32_t slot0;        /* first hardware warp slot */
+	uint64_t freed_at;     /* cycle its last warp finished */
+} TCta;
+
+typedef struct TWarp {
+	Warp *w;               /* functional state (in its TCta) */
+	TCta *tc;              /* its CTA */
+	uint32_t slot;         /* hardware warp slot */
+	uint32_t sub;          /* sub-partition: slot % subpartitions */
+	uint64_t age;          /* launch order (GTO: oldest first) */
+	uint32_t next_pc;      /* what it issues next: an instruction, PeekBlocked, PeekDone */
+	uint64_t ready_at;     /* its own conditions for next_pc hold from this cycle (TNever: blocked) */
+	uint8_t why;           /* CpiReason while not ready */
+	uint8_t yielded;       /* the last instruction set the yield bit */
+	uint8_t sbcls[NSb];    /* TClass of the last producer on each counter */
+	uint8_t nsb[NSb];      /* pending events per counter */
+	uint64_t stall_until;  /* stall count */
+	uint64_t ldgsts_done;  /* latest completion of the open LDGSTS group */
+	uint64_t mem_done;     /* latest completion of its memory instructions (MEMBAR) */
+	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter */
+	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
+	uint8_t *rcls;         /* TClass of each register's producer */
+	/* trace span being built */
+	uint64_t tr_start, tr_last;
+	uint32_t tr_pc, tr_count;
+	uint8_t tr_open, tr_why;
+} TWarp;
+
+typedef struct TSub {
+	TWarp **warps;         /* resident, oldest first */
+	uint32_t n;
+	TWarp *greedy;         /* GTO: the warp that issued last */
+	uint32_t rr;           /* LRR: position after the last issue */
+	uint64_t pipe_free[NPipe]; /* each pipe accepts again from this cycle */
+	uint64_t busy_until;   /* register-bank conflict bubble: no issue before */
+	uint64_t wake;         /* nothing can issue before this cycle (0: recompute) */
+	uint8_t wake_why;      /* the reason meanwhile */
+	uint16_t reuse_reg[3][MaxBanks]; /* reuse cache: register per (slot, bank), 0xffff none */
+	uint16_t reuse_warp[3][MaxBanks];
+	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
+	uint32_t nlines;
+	uint64_t cpi[NCpi];
+} TSub;
+
+struct TSm {
+	TLaunch *L;
+	unsigned id;
+	Exec x;                /* this SM's execution context */
+	SimFault fault;
+	MemLog mlog;
+	Sm sm;                 /* register file */
+	SmMem *mem;
+	TSub sub[MaxSub];
+	TWarp *tw;             /* hardware warp slots */
+	TCta *cta;             /* CTA slots */
+	uint32_t nlive;        /* resident warps not done */
+	uint32_t nfree;        /* free CTA slots */
+	uint64_t now;          /* next cycle to simulate */
+	uint64_t last_done;    /* cycle after its last warp finished */
+	uint64_t age;          /* warps launched so far */
+	uint64_t issued_epoch; /* instructions issued in the current epoch */
+	SimSmStats st;
+	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
+	TraceEv *ev;           /* trace events of this SM */
+	uint64_t nev, cev, ev_limit, ev_dropped;
+};
+
+struct TLaunch {
+	LaunchCx lc;           /* checked launch, constant bank 0, Exec template */
+	const SimConfig *cfg;
+	const SimTiming *t;
+	const Prog *prog;
+	TIns *ti;              /* one per instruction (and the guard past the end) */
+	int ctrl;              /* CtrlBits or CtrlScoreboard */
+	int hazard_check;      /* count hazards (control-bits mode) */
+	uint32_t ctas_per_sm;
+	uint32_t nsub;
+	TSm **sms;
+	uint32_t nsm;          /* SMs simulated */
+	MemSys *mem;
+	int trace;
+};
+
+/* timing.c */
+void tins_build(TLaunch *L);                     /* L->ti from the program */
+TSm *tsm_new(TLaunch *L, unsigned id);
+void tsm_free(TSm *s);
+void tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot */
+void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end) */
+TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
+
+#endif /* FIBER_TCORE_H */

@@ -1,0 +1,998 @@
+/* timing.c: the SM core of the cycle-level model. An SM has sub-partitions (processing blocks),
+ * each with a warp scheduler that issues at most one instruction per cycle from its resident
+ * warps (GTO or loose round-robin), execution pipes with an initiation interval, two register
+ * banks with the operand reuse cache, and an L0 instruction cache. A warp may issue when its
+ * own conditions hold (TWarp.ready_at: the compiler's stall count and yield bit, the wait mask
+ * on SB0-SB5 and DEPBAR bounds in control-bits mode, or a register scoreboard; an instruction
+ * fetch) and its pipe (or the MIO) accepts. Issuing runs the instruction through sim_step, so
+ * values are computed at issue; memory instructions are then timed by tmem.c from the addresses
+ * they recorded. Cycles in which a sub-partition does not issue are charged to the reason of its
+ * first warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything
+ * issues and jumps to the next possible issue otherwise.
+ */
+#include "tcore.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const cpi_name[NCpi] = {
+	[CpiIssue] = "issue", [CpiStall] = "stall", [CpiYield] = "yield",
+	[CpiWaitMem] = "wait_memory", [CpiWaitLong] = "wait_long_latency",
+	[CpiWaitTensor] = "wait_tensor", [CpiPipe] = "pipe_busy",
+	[CpiMemThrottle] = "memory_throttle", [CpiBankConflict] = "register_bank_conflict",
+	[CpiBarrier] = "barrier", [CpiSync] = "sync", [CpiFetch] = "instruction_fetch",
+	[CpiIdle] = "idle",
+};
+
+static const uint8_t cls_why[] = {
+	[TcFixed] = CpiStall, [TcMem] = CpiWaitMem, [TcLong] = CpiWaitLong,
+	[TcTensor] = CpiWaitTensor,
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * The timing view of each instruction.
+ */
+static void
+add_unit(uint16_t *v, uint8_t *n, unsigned cap, unsigned u)
+{
+	for (unsigned k = 0; k < *n; k++)
+		if (v[k] == u)
+			return;
+	if (*n < cap)
+		v[(*n)++] = (uint16_t)u;
+}
+
+/* the register units an operand names */
+static void
+opnd_units(const DOp *o, uint16_t *v, uint8_t *n, unsigned cap, int is_dst)
+{
+	unsigned cnt;
+
+	switch (o->kind) {
+	case DR:
+		if (o->reg == RegRZ)
+			return;
+		cnt = o->n ? o->n : 1;
+		if ((o->flags & DFWide) && cnt < 2)
+			cnt = 2;
+		for (unsigned k = 0; k < cnt && o->reg + k < 255; k++)
+			add_unit(v, n, cap, o->reg + k);
+		return;
+	case DP:
+		if (o->reg != RegPT)
+			add_unit(v, n, cap, UnitOfP + o->reg);
+		return;
+	case DUR:
+		if (o->reg == 63)
+			return;
+		cnt = o->n ? o->n : 1;
+		for (unsigned k = 0; k < cnt && o->reg + k < 63; k++)
+			add_unit(v, n, cap, UnitOfUR + o->reg + k);
+		return;
+	case DUP:
+		if (o->reg != 7)
+			add_unit(v, n, cap, UnitOfUP + o->reg);
+		return;
+	case DMem:
+	case DCBank:
+		if (is_dst)
+			return;
+		if (o->reg != RegRZ && o->reg < 255) {
+			add_unit(v, n, cap, o->reg);
+			if (o->kind == DMem && (o->flags & DFWide) && o->reg < 254)
+				add_unit(v, n, cap, o->reg + 1u);
+		}
+		if ((o->flags & DFUreg) && o->ureg < 63) {
+			add_unit(v, n, cap, UnitOfUR + o->ureg);
+			if ((o->flags & DFUWide) && o->ureg < 62)
+				add_unit(v, n, cap, UnitOfUR + o->ureg + 1u);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+static unsigned
+div_up(unsigned a, unsigned b)
+{
+	return b ? (a + b - 1) / b : a;
+}
+
+/* m x n x k of an mma shape modifier ("16816"), 0 if not one */
+static unsigned
+mma_macs(const char *s)
+{
+	static const struct { const char *name; unsigned m, n, k; } shapes[] = {
+		{"16816", 16, 8, 16}, {"1688", 16, 8, 8}, {"16832", 16, 8, 32}, {"8816", 8, 8, 16},
+		{"8832", 8, 8, 32}, {"884", 8, 8, 4}, {"16864", 16, 8, 64}, {"168128", 16, 8, 128},
+		{"1684", 16, 8, 4}, {"16884", 16, 8, 4}, {"16888", 16, 8, 8}, {"168816", 16, 8, 16},
+	};
+	for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+		if (strcmp(s, shapes[k].name) == 0)
+			return shapes[k].m * shapes[k].n * shapes[k].k;
+	return 0;
+}
+
+static void
+tensor_timing(const TLaunch *L, const DIns *d, TIns *ti)
+{
+	const SimTiming *t = L->t;
+	unsigned macs = 16 * 8 * 16, rate;
+	const Ins *in = d->ir;
+
+	for (unsigned k = 0; in && k < in->nmod; k++) {
+		unsigned m = mma_macs(mstr(L->prog->fn->mod, in->mod[k]));
+		if (m) {
+			macs = m;
+			break;
+		}
+	}
+	switch (d->op) {
+	case OIMMA: rate = t->tensor_ops_i8; ti->lat = (uint16_t)t->lat_imma; break;
+	case ODMMA: rate = t->tensor_flops_f64; ti->lat = (uint16_t)t->lat_dmma; break;
+	case OQMMA:
+		rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16;
+		ti->lat = (uint16_t)t->lat_hmma;
+		break;
+	default:
+		rate = t->tensor_flops_f16;
+		ti->lat = (uint16_t)(macs >= 16 * 8 * 16 ? t->lat_hmma : t->lat_hmma_small);
+		break;
+	}
+	rate = div_up(rate, L->nsub);
+	ti->ii = (uint16_t)(rate ? div_up(2 * macs, rate) : 1);
+	if (!ti->ii)
+		ti->ii = 1;
+	ti->cls = TcTensor;
+}
+
+/* pipe, initiation interval, latency and class of a non-memory instruction */
+static void
+alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
+{
+	const SimTiming *t = L->t;
+	unsigned lanes = 32, lat = t->lat_int, cls = TcFixed;
+	uint8_t pipe = PMisc;
+
+	switch (d->unit) {
+	case UInt: pipe = PInt; lanes = t->int_lanes; lat = t->lat_int; break;
+	case UFma:
+		pipe = PFp32;
+		lanes = t->fp32_lanes;
+		lat = d->op == OIMAD || d->op == OIMUL ? t->lat_imad : t->lat_fp32;
+		break;
+	case UHalf: pipe = PFp16; lanes = t->fp16_lanes; lat = t->lat_fp16; break;
+	case UDouble: pipe = PFp64; lanes = t->fp64_lanes; lat = t->lat_fp64; break;
+	case UMufu: pipe = PMufu; lanes = t->mufu_lanes; lat = t->lat_mufu; cls = TcLong; break;
+	case UConv: pipe = PConv; lanes = t->conv_lanes; lat = t->lat_conv; cls = TcLong; break;
+	case UUniform: pipe = PUniform; lanes = 32 / (t->uniform_ii ? t->uniform_ii : 1);
+		lat = t->lat_uniform; break;
+	case UBranch: pipe = PBranch; lanes = 32 / (t->branch_ii ? t->branch_ii : 1);
+		lat = t->lat_branch; break;
+	case UTensor:
+		ti->pipe = PTensor;
+		tensor_timing(L, d, ti);
+		return;
+	default:
+		pipe = PMisc;
+		if (d->op == OS2R || d->op == OS2UR) {
+			lat = t->lat_s2r;
+			cls = TcLong;
+		} else if (d->op == OVOTE || d->op == OREDUX || d->op == OMATCH) {
+			lat = t->lat_vote;
+			cls = optab[d->op].lat == LVar ? TcLong : TcFixed;
+		}
+		break;
+	}
+	if (optab[d->op].lat == LVar && cls == TcFixed)
+		cls = TcLong;
+	ti->pipe = pipe;
+	ti->ii = (uint16_t)(lanes ? div_up(32, lanes) : 1);
+	ti->lat = (uint16_t)(lat ? lat : 1);
+	ti->cls = (uint8_t)cls;
+}
+
+static void
+depbar_opnds(const DIns *d, TIns *ti)
+{
+	int seen_sb = 0;
+
+	ti->depbar_sb = 255;
+	for (unsigned k = 0; k < d->nsrc; k++) {
+		const DOp *o = &d->src[k];
+		if (o->kind == DSbSet && !seen_sb) {
+			ti->depbar_sb = (uint8_t)(o->reg < NSb ? o->reg : 0);
+			seen_sb = 1;
+		} else if (o->kind == DSbSet) {
+			ti->depbar_mask = (uint8_t)(o->imm & 0x3f);
+		} else if (o->kind == DImm) {
+			ti->depbar_n = (uint8_t)(o->imm > 63 ? 63 : o->imm < 0 ? 0 : o->imm);
+		}
+	}
+}
+
+void
+tins_build(TLaunch *L)
+{
+	const Prog *p = L->prog;
+
+	L->ti = xmalloc((p->nins + 1) * sizeof *L->ti);
+	memset(L->ti, 0, (p->nins + 1) * sizeof *L->ti);
+	for (uint32_t pc = 0; pc <= p->nins; pc++) {
+		const DIns *d = &p->ins[pc];
+		TIns *ti = &L->ti[pc];
+		unsigned flags = optab[d->op].flags;
+
+		for (unsigned k = 0; k < d->nsrc; k++)
+			opnd_units(&d->src[k], ti->src, &ti->nsrc, MaxTSrc, 0);
+		for (unsigned k = 0; k < d->ndst; k++) {
+			opnd_units(&d->dst[k], ti->dst, &ti->ndst, MaxTDst, 1);
+			if (d->dst[k].kind == DMem || d->dst[k].kind == DCBank)
+				opnd_units(&d->dst[k], ti->src, &ti->nsrc, MaxTSrc, 0);
+		}
+		if (d->guard >= 0)
+			add_unit(ti->src, &ti->nsrc, MaxTSrc,
+			         (d->guard_uniform ? UnitOfUP : UnitOfP) + (unsigned)d->guard);
+		for (unsigned k = 0, slot = 0; k < d->nsrc && slot < 3; k++) {
+			const DOp *o = &d->src[k];
+			if (o->kind != DR && o->kind != DImm && o->kind != DCBank && o->kind != DUR)
+				continue;
+			if (o->kind == DR && o->reg != RegRZ && ti->nbank < 3 &&
+			    !(ti->nbank > 0 && ti->bank_reg[0] == o->reg) &&
+			    !(ti->nbank > 1 && ti->bank_reg[1] == o->reg)) {
+				ti->bank_reg[ti->nbank] = (uint8_t)o->reg;
+				ti->bank_slot[ti->nbank] = (uint8_t)slot;
+				ti->nbank++;
+			}
+			slot++;
+		}
+		if (d->op == ODEPBAR) {
+			ti->kind = KDepbar;
+			ti->pipe = PMisc;
+			ti->ii = 1;
+			ti->lat = 1;
+			depbar_opnds(d, ti);
+		} else if (d->op == OLDGDEPBAR) {
+			ti->kind = KLdgdepbar;
+			ti->pipe = PMio;
+			ti->cls = TcMem;
+			ti->ii = 1;
+		} else if (d->op == OLDGSTS) {
+			ti->kind = KLdgsts;
+			ti->pipe = PMio;
+			ti->cls = TcMem;
+			ti->ii = 1;
+		} else if (d->op == OMEMBAR) {
+			ti->kind = KMembar;
+			ti->pipe = PMio;
+			ti->cls = TcMem;
+			ti->ii = 1;
+		} else if (d->unit == ULsu && (flags & (OFLoad | OFStore | OFAtomic))) {
+			ti->kind = KMem;
+			ti->pipe = PMio;
+			ti->cls = TcMem;
+			ti->ii = 1;
+		} else if (d->unit == ULsu) {
+			ti->kind = KMio;
+			ti->pipe = PMio;
+			ti->cls = TcLong;
+			ti->ii = 1;
+			ti->lat = (uint16_t)(d->op == OSHFL ? L->t->lat_shfl : L->t->lat_vote);
+		} else {
+			ti->kind = KAlu;
+			alu_timing(L, d, ti);
+		}
+		if (ti->kind != KAlu && !ti->lat)
+			ti->lat = 1;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * SMs.
+ */
+TSm *
+tsm_new(TLaunch *L, unsigned id)
+{
+	const SimTiming *t = L->t;
+	uint32_t nslot = L->ctas_per_sm * L->lc.nwarp;
+	TSm *s = xmalloc(sizeof *s);
+
+	memset(s, 0, sizeof *s);
+	s->L = L;
+	s->id = id;
+	s->x = L->lc.x;
+	s->x.fault = &s->fault;
+	s->x.sm = &s->sm;
+	s->x.mlog = &s->mlog;
+	s->x.timing = s;
+	s->x.smid = id;
+	s->x.nsm = L->cfg->nsm;
+	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
+	s->mem = smmem_new(L->mem, L->cfg, id);
+	s->tw = xmalloc(nslot * sizeof *s->tw);
+	memset(s->tw, 0, nslot * sizeof *s->tw);
+	for (uint32_t k = 0; k < nslot; k++) {
+		TWarp *tw = &s->tw[k];
+		tw->slot = k;
+		tw->sub = k % L->nsub;
+		tw->rready = xmalloc(NRegUnit * sizeof *tw->rready);
+		tw->rcls = xmalloc(NRegUnit);
+	}
+	for (uint32_t p = 0; p < L->nsub; p++) {
+		TSub *u = &s->sub[p];
+		u->warps = xmalloc((nslot / L->nsub + 1) * sizeof *u->warps);
+		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
+		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
+		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
+		memset(u->reuse_reg, 0xff, sizeof u->reuse_reg);
+	}
+	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
+	memset(s->cta, 0, L->ctas_per_sm * sizeof *s->cta);
+	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
+		TCta *tc = &s->cta[c];
+		tc->c.warp = xmalloc(L->lc.nwarp * sizeof *tc->c.warp);
+		tc->c.smem = xmalloc(L->lc.smem_size ? L->lc.smem_size : 1);
+		tc->c.lmem = xmalloc(L->prog->stack_size ? (size_t)L->prog->stack_size *
+		                     L->lc.nwarp * WarpSize : 1);
+		tc->rbase = c * L->lc.nwarp * L->lc.nreg_alloc;
+		tc->slot0 = c * L->lc.nwarp;
+	}
+	s->nfree = L->ctas_per_sm;
+	s->ev_limit = 0;
+	return s;
+}
+
+void
+tsm_free(TSm *s)
+{
+	TLaunch *L;
+	uint32_t nslot;
+
+	if (!s)
+		return;
+	L = s->L;
+	nslot = L->ctas_per_sm * L->lc.nwarp;
+	for (uint32_t k = 0; k < nslot; k++) {
+		free(s->tw[k].rready);
+		free(s->tw[k].rcls);
+	}
+	for (uint32_t p = 0; p < L->nsub; p++) {
+		free(s->sub[p].warps);
+		free(s->sub[p].itag);
+	}
+	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
+		free(s->cta[c].c.warp);
+		free(s->cta[c].c.smem);
+		free(s->cta[c].c.lmem);
+	}
+	smmem_free(s->mem);
+	free(s->cta);
+	free(s->tw);
+	free(s->sm.rf);
+	free(s->ev);
+	free(s);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Dependence counters.
+ */
+static void
+sb_push(TWarp *tw, unsigned sb, uint64_t t, unsigned cls, uint64_t now)
+{
+	uint8_t n = tw->nsb[sb];
+	uint64_t *v = tw->sb[sb];
+
+	if (n == SbCap) {                    /* drop what has completed */
+		uint8_t k = 0;
+		for (uint8_t j = 0; j < n; j++)
+			if (v[j] > now)
+				v[k++] = v[j];
+		n = k;
+	}
+	if (n == SbCap) {                    /* 64 in flight: merge into the earliest */
+		uint8_t lo = 0;
+		for (uint8_t j = 1; j < n; j++)
+			if (v[j] < v[lo])
+				lo = j;
+		v[lo] = t > v[lo] ? t : v[lo];
+	} else {
+		v[n++] = t;
+	}
+	tw->nsb[sb] = n;
+	tw->sbcls[sb] = (uint8_t)cls;
+}
+
+/* cycle from which counter sb is at most le */
+static uint64_t
+sb_when(TWarp *tw, unsigned sb, unsigned le, uint64_t now)
+{
+	uint64_t *v = tw->sb[sb];
+	uint8_t n = tw->nsb[sb], k = 0;
+
+	for (uint8_t j = 0; j < n; j++)       /* prune completed events */
+		if (v[j] > now)
+			v[k++] = v[j];
+	tw->nsb[sb] = n = k;
+	if (n <= le)
+		return now;
+	if (le == 0) {
+		uint64_t m = 0;
+		for (uint8_t j = 0; j < n; j++)
+			m = v[j] > m ? v[j] : m;
+		return m;
+	}
+	/* the (le+1)-th largest: when it completes, le remain */
+	{
+		uint64_t tmp[SbCap];
+		memcpy(tmp, v, n * sizeof *v);
+		for (unsigned i = 0; i <= le; i++) {
+			unsigned hi = i;
+			for (unsigned j = i + 1; j < n; j++)
+				if (tmp[j] > tmp[hi])
+					hi = j;
+			uint64_t sw = tmp[i];
+			tmp[i] = tmp[hi];
+			tmp[hi] = sw;
+		}
+		return tmp[le];
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Readiness of a warp's next instruction.
+ */
+static void
+fetch_check(TSm *s, TWarp *tw, const DIns *d, uint64_t now, uint64_t *t, uint8_t *why)
+{
+	TSub *u = &s->sub[tw->sub];
+	uint32_t line, set;
+
+	if (!u->nlines)
+		return;
+	line = d->addr / s->L->t->icache_line;
+	set = line % u->nlines;
+	if (u->itag[set] == line)
+		return;
+	u->itag[set] = line;
+	if (now + s->L->t->icache_miss_latency > *t) {
+		*t = now + s->L->t->icache_miss_latency;
+		*why = CpiFetch;
+	}
+}
+
+static void
+compute_ready(TSm *s, TWarp *tw, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	const DIns *d = &L->prog->ins[tw->next_pc];
+	const TIns *ti = &L->ti[tw->next_pc];
+	uint64_t t = tw->stall_until;
+	uint8_t why = tw->yielded ? CpiYield : CpiStall;
+
+	if (L->ctrl == CtrlBits) {
+		unsigned wait = CTRL_WAIT(d->ctrl);
+		for (unsigned sb = 0; wait; sb++, wait >>= 1) {
+			uint64_t w;
+			if (!(wait & 1) || !tw->nsb[sb])
+				continue;
+			w = sb_when(tw, sb, 0, now);
+			if (w > t) {
+				t = w;
+				why = cls_why[tw->sbcls[sb]];
+			}
+		}
+	} else {
+		for (unsigned k = 0; k < ti->nsrc; k++) {
+			uint64_t w = tw->rready[ti->src[k]];
+			if (w > t) {
+				t = w;
+				why = cls_why[tw->rcls[ti->src[k]]];
+			}
+		}
+		for (unsigned k = 0; k < ti->ndst; k++) {
+			uint64_t w = tw->rready[ti->dst[k]];
+			if (w > t) {
+				t = w;
+				why = cls_why[tw->rcls[ti->dst[k]]];
+			}
+		}
+	}
+	if (ti->kind == KDepbar) {
+		if (ti->depbar_sb != 255 && tw->nsb[ti->depbar_sb]) {
+			uint64_t w = sb_when(tw, ti->depbar_sb, ti->depbar_n, now);
+			if (w > t) {
+				t = w;
+				why = CpiWaitMem;
+			}
+		}
+		for (unsigned sb = 0; sb < NSb; sb++)
+			if ((ti->depbar_mask >> sb & 1) && tw->nsb[sb]) {
+				uint64_t w = sb_when(tw, sb, 0, now);
+				if (w > t) {
+					t = w;
+					why = CpiWaitMem;
+				}
+			}
+	}
+	fetch_check(s, tw, d, now, &t, &why);
+	tw->ready_at = t;
+	tw->why = why;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Trace spans.
+ */
+static void
+trace_emit(TSm *s, TWarp *tw, uint64_t start, uint64_t end, unsigned why, uint32_t pc,
+           uint32_t count)
+{
+	TraceEv *e;
+
+	if (end <= start)
+		return;
+	if (s->nev >= s->ev_limit) {
+		s->ev_dropped++;
+		return;
+	}
+	if (s->nev == s->cev) {
+		s->cev = s->cev ? 2 * s->cev : 1024;
+		s->ev = xrealloc(s->ev, s->cev * sizeof *s->ev);
+	}
+	e = &s->ev[s->nev++];
+	e->start = start;
+	e->dur = end - start;
+	e->sm = s->id;
+	e->warp = tw->slot;
+	e->cta = (uint32_t)tw->tc->linear;
+	e->reason = (uint16_t)why;
+	e->pad = 0;
+	e->pc = pc;
+	e->count = count;
+}
+
+static void
+trace_issue(TSm *s, TWarp *tw, uint64_t now, uint32_t addr)
+{
+	if (tw->tr_open && tw->tr_last + 1 == now) {
+		tw->tr_last = now;
+		tw->tr_count++;
+		return;
+	}
+	if (tw->tr_open) {
+		trace_emit(s, tw, tw->tr_start, tw->tr_last + 1, CpiIssue, tw->tr_pc, tw->tr_count);
+		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, 0, 0);
+	}
+	tw->tr_open = 1;
+	tw->tr_start = tw->tr_last = now;
+	tw->tr_pc = addr;
+	tw->tr_count = 1;
+}
+
+static void
+trace_close(TSm *s, TWarp *tw)
+{
+	if (tw->tr_open)
+		trace_emit(s, tw, tw->tr_start, tw->tr_last + 1, CpiIssue, tw->tr_pc, tw->tr_count);
+	tw->tr_open = 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * CTAs.
+ */
+static void
+sub_add(TSub *u, TWarp *tw)
+{
+	u->warps[u->n++] = tw;     /* launched last: youngest */
+	u->wake = 0;
+}
+
+static void
+sub_remove(TSub *u, TWarp *tw)
+{
+	uint32_t k = 0;
+
+	while (k < u->n && u->warps[k] != tw)
+		k++;
+	if (k == u->n)
+		return;
+	memmove(&u->warps[k], &u->warps[k + 1], (u->n - k - 1) * sizeof *u->warps);
+	u->n--;
+	if (u->greedy == tw)
+		u->greedy = NULL;
+	if (u->rr > k)
+		u->rr--;
+	u->wake = 0;
+}
+
+void
+tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
+{
+	TLaunch *L = s->L;
+	TCta *tc = NULL;
+
+	for (uint32_t c = 0; c < L->ctas_per_sm; c++)
+		if (!s->cta[c].busy) {
+			tc = &s->cta[c];
+			break;
+		}
+	if (!tc)
+		return;
+	if (tc->freed_at && tc->freed_at + L->t->cta_launch_latency > start)
+		start = tc->freed_at + L->t->cta_launch_latency;
+	tc->busy = 1;
+	tc->linear = linear;
+	tc->live = 0;
+	s->nfree--;
+	s->x.now = start;
+	cta_start(&L->lc, &s->x, &tc->c, linear, tc->rbase);
+	s->st.ctas++;
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		Warp *w = &tc->c.warp[k];
+		uint64_t *rr = tw->rready;
+		uint8_t *rc = tw->rcls;
+		uint32_t slot = tw->slot, sub = tw->sub;
+
+		memset(tw, 0, sizeof *tw);
+		tw->rready = rr;
+		tw->rcls = rc;
+		tw->slot = slot;
+		tw->sub = sub;
+		memset(rr, 0, NRegUnit * sizeof *rr);
+		memset(rc, 0, NRegUnit);
+		tw->w = w;
+		tw->tc = tc;
+		tw->age = s->age++;
+		tw->stall_until = start;
+		tw->next_pc = sim_peek(w);
+		if (tw->next_pc >= PeekBlocked)
+			continue;          /* an empty warp cannot happen: nthreads > 32 * k */
+		compute_ready(s, tw, start);
+		tc->live++;
+		s->nlive++;
+		sub_add(&s->sub[sub], tw);
+	}
+}
+
+static void
+warp_done(TSm *s, TWarp *tw, uint64_t now)
+{
+	TCta *tc = tw->tc;
+
+	if (s->L->trace)
+		trace_close(s, tw);
+	sub_remove(&s->sub[tw->sub], tw);
+	tw->next_pc = PeekDone;
+	s->nlive--;
+	if (now + 1 > s->last_done)
+		s->last_done = now + 1;
+	if (--tc->live == 0) {
+		tc->busy = 0;
+		tc->freed_at = now + 1;
+		s->nfree++;
+	}
+}
+
+/* a CTA barrier released warps: those that can run again are ready after the barrier latency */
+static void
+barrier_released(TSm *s, TCta *tc, uint64_t now)
+{
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		if (tw->next_pc != PeekBlocked)
+			continue;
+		tw->next_pc = sim_peek(tw->w);
+		if (tw->next_pc == PeekBlocked)
+			continue;
+		if (tw->next_pc == PeekDone) {
+			warp_done(s, tw, now);
+			continue;
+		}
+		if (tw->stall_until < now + s->L->t->lat_bar)
+			tw->stall_until = now + s->L->t->lat_bar;
+		tw->yielded = 0;
+		compute_ready(s, tw, now);
+		if (tw->why == CpiStall)
+			tw->why = CpiBarrier;
+		s->sub[tw->sub].wake = 0;
+	}
+}
+
+TCta *
+tsm_stuck(TSm *s)
+{
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++) {
+		TCta *tc = &s->cta[c];
+		int all = tc->busy && tc->live;
+		for (uint32_t k = 0; all && k < tc->c.nwarp; k++) {
+			const TWarp *tw = &s->tw[tc->slot0 + k];
+			if (tw->next_pc != PeekDone && tw->next_pc != PeekBlocked)
+				all = 0;
+		}
+		if (all)
+			return tc;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Issue.
+ */
+
+/* register-bank conflicts and the reuse cache: the bubble this instruction causes */
+static unsigned
+bank_bubble(TSm *s, TSub *u, TWarp *tw, const DIns *d, const TIns *ti)
+{
+	const SimTiming *t = s->L->t;
+	unsigned banks = t->rf_banks ? t->rf_banks : 1, count[MaxBanks] = {0}, worst = 0;
+	unsigned reuse = CTRL_REUSE(d->ctrl);
+
+	if (banks > MaxBanks)
+		banks = MaxBanks;
+	for (unsigned k = 0; k < ti->nbank; k++) {
+		unsigned r = ti->bank_reg[k], slot = ti->bank_slot[k], b = r % banks;
+		int hit = t->rf_reuse && u->reuse_reg[slot][b] == r && u->reuse_warp[slot][b] == tw->slot;
+		if (hit)
+			s->reuse_hits++;
+		else if (++count[b] > worst)
+			worst = count[b];
+		if (t->rf_reuse && (reuse >> slot & 1)) {
+			u->reuse_reg[slot][b] = (uint16_t)r;
+			u->reuse_warp[slot][b] = (uint16_t)tw->slot;
+		} else {
+			u->reuse_reg[slot][b] = 0xffff;
+		}
+	}
+	if (worst <= 1)
+		return 0;
+	s->rf_conflicts += worst - 1;
+	return (worst - 1) * t->rf_bank_bubble;
+}
+
+static void
+issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
+{
+	TLaunch *L = s->L;
+	const SimTiming *t = L->t;
+	uint32_t pc = tw->next_pc;
+	const DIns *d = &L->prog->ins[pc];
+	const TIns *ti = &L->ti[pc];
+	Exec *x = &s->x;
+	uint64_t done = now + ti->lat, src_read = now + 1;
+	unsigned bubble;
+	int r;
+
+	if (L->hazard_check)
+		for (unsigned k = 0; k < ti->nsrc; k++)
+			if (ti->src[k] < UnitOfP && tw->rready[ti->src[k]] > now) {
+				s->hazards++;
+				break;
+			}
+	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
+	u->busy_until = now + 1 + bubble;
+
+	s->mlog.n = 0;
+	x->now = now;
+	x->w = tw->w;
+	x->cta = &tw->tc->c;
+	{
+		uint64_t before = x->nthread_instr;
+		r = sim_step(x);
+		s->thread_instr += x->nthread_instr - before;
+	}
+	s->st.warp_instructions++;
+	s->issued_epoch++;
+	if (L->trace)
+		trace_issue(s, tw, now, d->addr);
+	if (r == StepFault)
+		return;
+
+	switch (ti->kind) {
+	case KMem:
+	case KLdgsts:
+		if (s->mlog.n) {
+			MemTiming mt;
+			smmem_access(s->mem, &s->mlog, now, &mt);
+			done = mt.done;
+			src_read = mt.src_read;
+		} else {
+			smmem_mio_take(s->mem, tw->sub, now);
+			done = src_read = now + 1;
+		}
+		if (done > tw->mem_done)
+			tw->mem_done = done;
+		if (ti->kind == KLdgsts) {
+			if (done > tw->ldgsts_done)
+				tw->ldgsts_done = done;
+		}
+		break;
+	case KMio:
+		smmem_mio_take(s->mem, tw->sub, now);
+		src_read = now + t->lat_src_read;
+		break;
+	case KMembar:
+		done = tw->mem_done > now + 1 ? tw->mem_done : now + 1;
+		break;
+	case KLdgdepbar:
+		done = tw->ldgsts_done > now + 1 ? tw->ldgsts_done : now + 1;
+		tw->ldgsts_done = 0;
+		break;
+	default:
+		break;
+	}
+	if (ti->pipe != PMio)
+		u->pipe_free[ti->pipe] = now + ti->ii;
+	if (ti->pipe == PTensor)
+		s->tensor_busy += ti->ii;
+
+	if (L->ctrl == CtrlBits) {
+		unsigned c = d->ctrl, stall = CTRL_STALL(c), wsb = CTRL_WSB(c), rsb = CTRL_RSB(c);
+		tw->stall_until = now + (stall ? stall : 1);
+		tw->yielded = 0;
+		if (!CTRL_YIELD(c)) {
+			if (tw->stall_until < now + 1 + t->yield_bubble)
+				tw->stall_until = now + 1 + t->yield_bubble;
+			tw->yielded = stall <= 1;
+			u->greedy = NULL;
+		} else {
+			u->greedy = tw;
+		}
+		if (wsb < NSb)
+			sb_push(tw, wsb, ti->kind == KLdgsts ? src_read : done, ti->cls, now);
+		if (rsb < NSb)
+			sb_push(tw, rsb, src_read, TcMem, now);
+		if (L->hazard_check)
+			for (unsigned k = 0; k < ti->ndst; k++) {
+				tw->rready[ti->dst[k]] = done;
+				tw->rcls[ti->dst[k]] = ti->cls;
+			}
+	} else {
+		tw->stall_until = now + 1;
+		tw->yielded = 0;
+		u->greedy = tw;
+		for (unsigned k = 0; k < ti->ndst; k++) {
+			tw->rready[ti->dst[k]] = done;
+			tw->rcls[ti->dst[k]] = ti->cls;
+		}
+		/* the register sources of a store or LDGSTS may be overwritten once read */
+		if (ti->kind == KLdgdepbar)
+			sb_push(tw, 0, done, TcMem, now);
+	}
+
+	tw->next_pc = sim_peek(tw->w);
+	if (x->bar_progress) {
+		x->bar_progress = 0;
+		if (tw->next_pc != PeekBlocked)
+			barrier_released(s, tw->tc, now);
+	}
+	if (tw->next_pc == PeekDone) {
+		warp_done(s, tw, now);
+	} else if (tw->next_pc == PeekBlocked) {
+		const Warp *w = tw->w;
+		tw->ready_at = TNever;
+		tw->why = w->wait_bar ? CpiBarrier : CpiSync;
+		tw->tr_why = tw->why;
+		if (x->bar_progress)
+			x->bar_progress = 0;
+	} else {
+		compute_ready(s, tw, now);
+		tw->tr_why = tw->why;
+	}
+}
+
+/* one cycle of sub-partition u: issue if a warp can; else the reason and when to look again */
+static unsigned
+sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
+{
+	const TLaunch *L = s->L;
+	uint64_t next = TNever;
+	int why = -1;
+	uint32_t n = u->n;
+
+	if (!n) {
+		*wake = TNever;
+		return CpiIdle;
+	}
+	if (u->busy_until > now) {
+		*wake = u->busy_until;
+		return CpiBankConflict;
+	}
+	if (u->wake > now) {
+		*wake = u->wake;
+		return u->wake_why;
+	}
+	for (uint32_t i = 0; i <= n; i++) {
+		TWarp *tw;
+		const TIns *ti;
+		uint64_t at;
+
+		if (i == 0) {
+			if (L->t->sched_policy == SchedGTO && !u->greedy)
+				continue;
+			tw = L->t->sched_policy == SchedGTO ? u->greedy : u->warps[(u->rr) % n];
+		} else {
+			tw = L->t->sched_policy == SchedGTO ? u->warps[i - 1] : u->warps[(u->rr + i) % n];
+			if (L->t->sched_policy == SchedGTO && tw == u->greedy)
+				continue;
+			if (L->t->sched_policy == SchedLRR && i == n)
+				break;
+		}
+		if (tw->ready_at > now) {
+			if (tw->ready_at < next)
+				next = tw->ready_at;
+			if (why < 0)
+				why = tw->why;
+			continue;
+		}
+		ti = &L->ti[tw->next_pc];
+		if (ti->pipe == PMio) {
+			at = smmem_mio_ready(s->mem, p, now);
+			if (at > now) {
+				if (at < next)
+					next = at;
+				if (why < 0)
+					why = CpiMemThrottle;
+				continue;
+			}
+		} else if (u->pipe_free[ti->pipe] > now) {
+			at = u->pipe_free[ti->pipe];
+			if (at < next)
+				next = at;
+			if (why < 0)
+				why = CpiPipe;
+			continue;
+		}
+		if (L->t->sched_policy == SchedLRR) {
+			for (uint32_t k = 0; k < n; k++)
+				if (u->warps[k] == tw)
+					u->rr = k + 1;
+		}
+		issue(s, u, tw, now);
+		u->wake = 0;
+		return CpiIssue;
+	}
+	if (why < 0)
+		why = CpiIdle;
+	u->wake = next;
+	u->wake_why = (uint8_t)why;
+	*wake = next;
+	return (unsigned)why;
+}
+
+void
+tsm_run(TSm *s, uint64_t end)
+{
+	TLaunch *L = s->L;
+	uint32_t nsub = L->nsub;
+
+	while (s->now < end) {
+		uint64_t now = s->now, next = end, step;
+		unsigned why[MaxSub];
+		int issued = 0;
+
+		if (!s->nlive) {
+			for (uint32_t p = 0; p < nsub; p++)
+				s->sub[p].cpi[CpiIdle] += end - now;
+			s->now = end;
+			break;
+		}
+		for (uint32_t p = 0; p < nsub; p++) {
+			uint64_t wake = TNever;
+			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake);
+			if (why[p] == CpiIssue)
+				issued = 1;
+			else if (wake < next)
+				next = wake;
+			if (s->fault.kind != FaultNone) {
+				s->now = now + 1;
+				return;
+			}
+		}
+		step = issued || next <= now ? 1 : next - now;
+		for (uint32_t p = 0; p < nsub; p++)
+			s->sub[p].cpi[why[p]] += step;
+		s->st.busy_cycles += step;
+		s->now = now + step;
+	}
+}

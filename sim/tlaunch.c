@@ -1,0 +1,448 @@
+/* tlaunch.c: the timing driver's launch: occupancy (CTAs per SM from warps, threads, registers
+ * and shared memory), the CTA dispatcher, and the epoch loop. SMs are simulated one epoch
+ * (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
+ * memory system merges what every SM did (tmem.c), faults, the watchdog and deadlocks are checked,
+ * and free CTA slots get the next CTAs in SM order. Nothing an SM does during an epoch depends on
+ * another SM's progress in it, so SMs may be simulated by several host threads and the result is
+ * the same for any number. Sampling simulates a subset and extrapolates.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "tcore.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MaxThreads = 256 };
+
+void
+simtstats_free(SimTStats *s)
+{
+	if (!s)
+		return;
+	free(s->sm);
+	s->sm = NULL;
+	s->nsm = 0;
+}
+
+static double
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t
+round_up(uint64_t v, uint64_t unit)
+{
+	return unit ? (v + unit - 1) / unit * unit : v;
+}
+
+/* resident CTAs per SM and what limits them; 0 if one CTA does not fit */
+static uint32_t
+occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
+{
+	const SimTiming *t = &c->t;
+	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
+	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
+	uint64_t smem = round_up((uint64_t)lc->smem_size + t->smem_reserved_per_cta, t->smem_alloc_unit);
+
+	*limit = "ctas";
+	if ((v = t->max_warps_per_sm / nwarp) < best) {
+		best = v;
+		*limit = "warps";
+	}
+	if ((v = t->max_threads_per_sm / (nwarp * WarpSize)) < best) {
+		best = v;
+		*limit = "threads";
+	}
+	if ((v = c->regs_per_sm / (regs_warp * nwarp)) < best) {
+		best = v;
+		*limit = "registers";
+	}
+	if (smem && (v = t->smem_per_sm / smem) < best) {
+		best = v;
+		*limit = "shared";
+	}
+	return (uint32_t)best;
+}
+
+/* control bits when every instruction carries its encoding */
+static int
+ctrl_mode(const SimConfig *c, const Prog *p)
+{
+	if (c->t.ctrl_mode == CtrlBits || c->t.ctrl_mode == CtrlScoreboard)
+		return (int)c->t.ctrl_mode;
+	for (uint32_t k = 0; k < p->nins; k++)
+		if (!p->ins[k].ir || p->ins[k].ir->nenc < 2)
+			return CtrlScoreboard;
+	return p->nins ? CtrlBits : CtrlScoreboard;
+}
+
+/* global atomics make results depend on the order SMs reach them */
+static int
+has_global_atomics(const Prog *p)
+{
+	for (uint32_t k = 0; k < p->nins; k++) {
+		unsigned op = p->ins[k].op;
+		if (op == OATOMG || op == OATOM || op == ORED || op == OREDG)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Host threads: worker t simulates SMs t, t + n, t + 2n, ... of every epoch.
+ */
+typedef struct Pool {
+	TLaunch *L;
+	unsigned n;
+	uint64_t end;
+	int quit;
+	pthread_barrier_t start, stop;
+	pthread_t th[MaxThreads];
+} Pool;
+
+typedef struct Worker {
+	Pool *pool;
+	unsigned id;
+} Worker;
+
+static void
+run_share(Pool *pl, unsigned id)
+{
+	for (uint32_t i = id; i < pl->L->nsm; i += pl->n)
+		if (pl->L->sms[i])
+			tsm_run(pl->L->sms[i], pl->end);
+}
+
+static void *
+worker(void *arg)
+{
+	Worker *wk = arg;
+	Pool *pl = wk->pool;
+
+	for (;;) {
+		pthread_barrier_wait(&pl->start);
+		if (pl->quit)
+			break;
+		run_share(pl, wk->id);
+		pthread_barrier_wait(&pl->stop);
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The launch.
+ */
+static void
+collect(TLaunch *L, SimTStats *st)
+{
+	st->nsm = L->cfg->nsm;
+	st->sm = xmalloc(st->nsm * sizeof *st->sm);
+	memset(st->sm, 0, st->nsm * sizeof *st->sm);
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		TSm *s = L->sms[i];
+		SimSmStats *ss = &st->sm[i];
+		if (!s)
+			continue;
+		*ss = s->st;
+		for (uint32_t p = 0; p < L->nsub; p++)
+			for (unsigned r = 0; r < NCpi; r++)
+				ss->cpi[r] += s->sub[p].cpi[r];
+		for (unsigned r = 0; r < NCpi; r++)
+			st->cpi[r] += ss->cpi[r];
+		st->warp_instructions += s->st.warp_instructions;
+		st->thread_instructions += s->thread_instr;
+		st->hazards += s->hazards;
+		st->tensor_busy += s->tensor_busy;
+		st->rf_bank_conflicts += s->rf_conflicts;
+		st->reuse_hits += s->reuse_hits;
+		if (s->last_done > st->cycles)
+			st->cycles = s->last_done;
+		smmem_stats(s->mem, st);
+	}
+	memsys_stats(L->mem, st);
+	/* an SM ran to the end of the last epoch: what lies past the kernel's end was idle */
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		TSm *s = L->sms[i];
+		uint64_t excess;
+		if (!s || s->now <= st->cycles)
+			continue;
+		excess = (s->now - st->cycles) * L->nsub;
+		excess = excess < st->sm[i].cpi[CpiIdle] ? excess : st->sm[i].cpi[CpiIdle];
+		st->sm[i].cpi[CpiIdle] -= excess;
+		st->cpi[CpiIdle] -= excess;
+	}
+	/* SMs that never received a CTA (and those not simulated when sampling) were idle */
+	for (uint32_t i = 0; i < st->nsm; i++)
+		if (i >= L->nsm || !L->sms[i]) {
+			st->sm[i].cpi[CpiIdle] = st->cycles * L->nsub;
+			st->cpi[CpiIdle] += st->cycles * L->nsub;
+		}
+}
+
+static void
+trace_collect(TLaunch *L, TraceBuf *tb)
+{
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		TSm *s = L->sms[i];
+		if (!s)
+			continue;
+		tb->dropped += s->ev_dropped;
+		for (uint64_t k = 0; k < s->nev; k++) {
+			if (tb->n >= tb->limit) {
+				tb->dropped += s->nev - k;
+				break;
+			}
+			if (tb->n == tb->cap) {
+				tb->cap = tb->cap ? 2 * tb->cap : 4096;
+				tb->ev = xrealloc(tb->ev, tb->cap * sizeof *tb->ev);
+			}
+			tb->ev[tb->n++] = s->ev[k];
+		}
+	}
+}
+
+/* SM i, made when it first receives a CTA: idle SMs cost nothing */
+static TSm *
+sm_get(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
+{
+	if (!L->sms[i]) {
+		L->sms[i] = tsm_new(L, i);
+		L->sms[i]->now = now;
+		L->sms[i]->ev_limit = ev_limit;
+		for (uint32_t p = 0; p < L->nsub; p++)
+			L->sms[i]->sub[p].cpi[CpiIdle] = now;
+	}
+	return L->sms[i];
+}
+
+/* free CTA slots take the next CTAs, in SM order (a slot's CTA starts after the previous one
+ * left plus the launch latency, and not before cycle at) */
+static void
+dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_limit)
+{
+	for (uint32_t i = 0; i < L->nsm && *next < nrun; i++) {
+		TSm *s = sm_get(L, i, at, ev_limit);
+		while (s->nfree && *next < nrun)
+			tsm_start_cta(s, (*next)++, at);
+	}
+}
+
+int
+sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
+                 const TimingOpts *o, SimTStats *st, SimFault *fault)
+{
+	TimingOpts none = {0};
+	SimConfig cfg = g->cfg;
+	TLaunch L;
+	Pool pl;
+	Worker wk[MaxThreads];
+	uint64_t next = 0, nrun, end = 0, ninstr, ev_limit;
+	double t0 = wall_now();
+	const char *limit = "ctas";
+	unsigned nthreads;
+	int rc = 0;
+
+	if (!o)
+		o = &none;
+	memset(st, 0, sizeof *st);
+	memset(&L, 0, sizeof L);
+	if (launch_begin(g, sm, k, lp, fault, &L.lc) < 0)
+		return -1;
+	L.cfg = &cfg;
+	L.t = &cfg.t;
+	L.prog = k;
+	L.nsub = cfg.t.subpartitions ? cfg.t.subpartitions : 4;
+	if (L.nsub > MaxSub)
+		L.nsub = MaxSub;
+	L.ctas_per_sm = occupancy(&cfg, &L.lc, &limit);
+	if (!L.ctas_per_sm) {
+		fault->kind = FaultLimit;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a CTA of %u warps with %u "
+		         "registers per thread and %u bytes of shared memory does not fit an SM of "
+		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L.lc.nwarp,
+		         L.lc.nreg_alloc, L.lc.smem_size, cfg.name ? cfg.name : "?", limit);
+		launch_end(&L.lc);
+		return -1;
+	}
+	L.ctrl = ctrl_mode(&cfg, k);
+	L.hazard_check = L.ctrl == CtrlBits;
+	L.trace = o->trace && o->trace->limit;
+	tins_build(&L);
+
+	/* sampling: fewer SMs with their share of the CTAs and of the bandwidth, or fewer CTAs */
+	L.nsm = (uint32_t)cfg.nsm;
+	nrun = L.lc.nctas;
+	if (o->sample_sms && o->sample_sms < L.nsm) {
+		uint32_t full = L.nsm;
+		L.nsm = o->sample_sms;
+		nrun = (L.lc.nctas * (uint64_t)L.nsm + full - 1) / full;
+		cfg.t.dram_bytes_per_clk = (uint32_t)((uint64_t)cfg.t.dram_bytes_per_clk * L.nsm / full);
+		cfg.t.l2_bytes_per_clk = (uint32_t)((uint64_t)cfg.t.l2_bytes_per_clk * L.nsm / full);
+		if (!cfg.t.dram_bytes_per_clk)
+			cfg.t.dram_bytes_per_clk = 1;
+		if (!cfg.t.l2_bytes_per_clk)
+			cfg.t.l2_bytes_per_clk = 1;
+	}
+	if (o->sample_ctas && o->sample_ctas < nrun)
+		nrun = o->sample_ctas;
+
+	L.mem = memsys_new(&cfg);
+	L.sms = xmalloc(L.nsm * sizeof *L.sms);
+	memset(L.sms, 0, L.nsm * sizeof *L.sms);
+	ev_limit = L.trace ? o->trace->limit / L.nsm + 1 : 0;
+
+	nthreads = o->threads ? o->threads : 1;
+	if (nthreads > MaxThreads)
+		nthreads = MaxThreads;
+	if (nthreads > L.nsm)
+		nthreads = L.nsm;
+	if (nthreads > 1 && has_global_atomics(k)) {
+		nthreads = 1;
+		st->threads_note = "global atomics: simulated on one thread so that their order, and "
+		                   "so the results, do not depend on the thread count";
+	}
+	memset(&pl, 0, sizeof pl);
+	pl.L = &L;
+	pl.n = nthreads;
+	if (nthreads > 1) {
+		pthread_barrier_init(&pl.start, NULL, nthreads);
+		pthread_barrier_init(&pl.stop, NULL, nthreads);
+		for (unsigned t = 1; t < nthreads; t++) {
+			wk[t].pool = &pl;
+			wk[t].id = t;
+			pthread_create(&pl.th[t], NULL, worker, &wk[t]);
+		}
+	}
+
+	/* breadth first: one CTA per SM, then a second, ... */
+	for (uint32_t r = 0; r < L.ctas_per_sm && next < nrun; r++)
+		for (uint32_t i = 0; i < L.nsm && next < nrun; i++)
+			tsm_start_cta(sm_get(&L, i, 0, ev_limit), next++, 0);
+
+	for (;;) {
+		uint32_t live = 0;
+		TSm *bad = NULL;
+
+		end += cfg.t.epoch ? cfg.t.epoch : 128;
+		pl.end = end;
+		if (nthreads > 1) {
+			pthread_barrier_wait(&pl.start);
+			run_share(&pl, 0);
+			pthread_barrier_wait(&pl.stop);
+		} else {
+			run_share(&pl, 0);
+		}
+		{
+			SmMem *mems[1024];
+			SmMem **mv = L.nsm <= 1024 ? mems : xmalloc(L.nsm * sizeof *mv);
+			unsigned nm = 0;
+			for (uint32_t i = 0; i < L.nsm; i++)
+				if (L.sms[i])
+					mv[nm++] = L.sms[i]->mem;
+			memsys_epoch_end(L.mem, mv, nm, end);
+			if (mv != mems)
+				free(mv);
+		}
+		ninstr = 0;
+		for (uint32_t i = 0; i < L.nsm; i++) {
+			TSm *s = L.sms[i];
+			if (!s)
+				continue;
+			ninstr += s->st.warp_instructions;
+			live += s->nlive;
+			if (!bad && s->fault.kind != FaultNone)
+				bad = s;
+		}
+		if (bad) {
+			*fault = bad->fault;
+			rc = -1;
+			break;
+		}
+		if (ninstr >= L.lc.x.watchdog) {
+			fault->kind = FaultWatchdog;
+			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu warp instructions "
+			         "issued without the kernel finishing (limit %llu)",
+			         sim_fault_name(FaultWatchdog), k->name, (unsigned long long)ninstr,
+			         (unsigned long long)L.lc.x.watchdog);
+			rc = -1;
+			break;
+		}
+		if (cfg.t.max_cycles && end >= cfg.t.max_cycles) {
+			fault->kind = FaultWatchdog;
+			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu cycles without the "
+			         "kernel finishing (max_cycles)", sim_fault_name(FaultWatchdog), k->name,
+			         (unsigned long long)end);
+			rc = -1;
+			break;
+		}
+		if (!live && next >= nrun)
+			break;
+		for (uint32_t i = 0; i < L.nsm && !bad; i++) {
+			TCta *tc = L.sms[i] ? tsm_stuck(L.sms[i]) : NULL;
+			if (tc) {
+				TSm *s = L.sms[i];
+				s->x.cta = &tc->c;
+				sim_deadlock(&s->x, &tc->c);
+				*fault = s->fault;
+				bad = s;
+			}
+		}
+		if (bad) {
+			rc = -1;
+			break;
+		}
+		dispatch(&L, &next, nrun, end, ev_limit);
+	}
+
+	if (nthreads > 1) {
+		pl.quit = 1;
+		pthread_barrier_wait(&pl.start);
+		for (unsigned t = 1; t < nthreads; t++)
+			pthread_join(pl.th[t], NULL);
+		pthread_barrier_destroy(&pl.start);
+		pthread_barrier_destroy(&pl.stop);
+	}
+
+	collect(&L, st);
+	if (L.trace)
+		trace_collect(&L, o->trace);
+	st->ctrl_mode = L.ctrl;
+	st->ctas = L.lc.nctas;
+	st->ctas_per_sm = L.ctas_per_sm;
+	st->occupancy_limit = limit;
+	{
+		uint64_t slots = (uint64_t)L.ctas_per_sm * cfg.nsm;
+		st->waves = (uint32_t)((L.lc.nctas + slots - 1) / slots);
+		st->ctas_simulated = (uint32_t)(next < nrun ? next : nrun);
+		if (nrun < L.lc.nctas && st->ctas_simulated) {
+			/* extrapolate: by waves of the whole GPU when CTAs were cut, by CTA count for the
+			 * instruction totals */
+			uint64_t sim_slots = (uint64_t)L.ctas_per_sm * L.nsm;
+			uint64_t wsim = (st->ctas_simulated + sim_slots - 1) / sim_slots;
+			uint64_t wall = (L.lc.nctas + slots - 1) / slots;
+			double f = (double)L.lc.nctas / st->ctas_simulated;
+			st->sampled = 1;
+			if (o->sample_ctas && L.nsm == (uint32_t)cfg.nsm)
+				st->cycles = wsim ? st->cycles * wall / wsim : st->cycles;
+			st->warp_instructions = (uint64_t)((double)st->warp_instructions * f);
+			st->thread_instructions = (uint64_t)((double)st->thread_instructions * f);
+		}
+	}
+	st->threads = nthreads;
+	st->wall_seconds = wall_now() - t0;
+
+	for (uint32_t i = 0; i < L.nsm; i++)
+		tsm_free(L.sms[i]);
+	free(L.sms);
+	memsys_free(L.mem);
+	free(L.ti);
+	launch_end(&L.lc);
+	return rc;
+}
