@@ -1,12 +1,15 @@
 /* fibersim.c: the simulator's command line, a thin client of the runtime library (fiber.h).
  *
  *   fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]... ...
+ *   fibersim cpi-svg STATS.json -o OUT.svg
  *
- * Loads FILE, checks the --arg list against the kernel's parameter layout (.nv.info
- * EIATTR_KPARAM_INFO), makes a device buffer for every buf:/zeros: argument, launches once, then
- * writes the --out buffers and the --stats JSON. Exit status: 0 success, 1 bad input (files,
- * kernel, arguments that do not match the kernel, limits of the device), 2 usage (the command line
- * itself), 3 the kernel faulted in the simulator.
+ * run: makes a device (--config, --arch, then each --set in order), loads FILE, checks the --arg
+ * list against the kernel's parameter layout (.nv.info EIATTR_KPARAM_INFO), makes a device buffer
+ * for every buf:/zeros: argument, launches once in timing mode (or --functional), then writes the
+ * --out buffers, the --stats JSON, the --cpi-svg chart, the --trace file and, unless --quiet, a
+ * summary on standard error. cpi-svg: the chart of a --stats file. Exit status: 0 success, 1 bad
+ * input (files, kernel, arguments that do not match the kernel, limits of the device,
+ * configuration keys), 2 usage (the command line itself), 3 the kernel faulted in the simulator.
  */
 #include "cli.h"
 #include "fiber.h"
@@ -25,11 +28,13 @@ usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
+	    "       fibersim cpi-svg STATS.json -o OUT.svg\n"
 	    "       fibersim --help | --version\n"
 	    "\n"
-	    "Run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or of a\n"
-	    "cubin (disassembled by $FIBER_NVDISASM) on fiber's simulated GPU.\n"
-	    "See 'fibersim run --help' for the options, and fibersim(1).\n"
+	    "run: run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or\n"
+	    "of a cubin (disassembled by $FIBER_NVDISASM) on fiber's simulated GPU, cycle by cycle\n"
+	    "(or values only with --functional). See 'fibersim run --help' and fibersim(1).\n"
+	    "cpi-svg: draw the CPI stacks of a 'run --stats' file as an SVG bar chart.\n"
 	    "\n"
 	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted\n");
 }
@@ -39,8 +44,10 @@ run_usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--dynamic-smem BYTES]\n"
-	    "           [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional]\n"
+	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
+	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
+	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
+	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--quiet]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -51,6 +58,8 @@ run_usage(FILE *out)
 	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
 	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
 	    "  --config NAME|FILE   device configuration: a100, h100, or a configuration file\n"
+	    "  --set KEY=VALUE      change one configuration key (as in a configuration file), after\n"
+	    "                       --config; repeatable, applied in order\n"
 	    "  --dynamic-smem BYTES dynamic shared memory per block (default 0)\n"
 	    "  --arg SPEC           one per kernel parameter, in order:\n"
 	    "                         buf:PATH     a device buffer holding PATH's bytes (the\n"
@@ -60,13 +69,34 @@ run_usage(FILE *out)
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
 	    "  --out I:FILE         after the run, write the buffer of argument I (0-based) to FILE\n"
-	    "  --stats FILE.json    write statistics: cycles, warp_instructions, thread_instructions\n"
-	    "  --functional         functional simulation (the only mode for now: cycles are 0)\n"
+	    "  --stats FILE.json    write statistics: cycles, IPC, CPI stack, caches, DRAM, occupancy\n"
+	    "                       (every key: docs/sim-stats.md)\n"
+	    "  --cpi-svg FILE.svg   draw the CPI stack as an SVG bar chart\n"
+	    "  --trace FILE.json    write a Chrome trace (Perfetto, chrome://tracing): one track per\n"
+	    "                       warp slot of each SM; 1 ns of trace time is one cycle\n"
+	    "  --trace-limit N      at most N trace events (default 1000000)\n"
+	    "  --threads N          host threads simulating SMs (1..256, default 1); results are the\n"
+	    "                       same for any N\n"
+	    "  --sample-sms N       simulate only N SMs' share of the CTAs and extrapolate the cycles\n"
+	    "  --sample-ctas N      simulate only the first N CTAs and extrapolate the cycles\n"
+	    "  --functional         values only, faster: no timing (cycles are 0)\n"
+	    "  --quiet              no summary on standard error (timing mode prints one)\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
-	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits),\n"
-	    "             2 usage error, 3 the kernel faulted (out-of-bounds access, watchdog, ...)\n");
+	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
+	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
+	    "             access, watchdog, ...)\n");
+}
+
+static void
+svg_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: fibersim cpi-svg STATS.json -o OUT.svg\n"
+	    "\n"
+	    "Draw the CPI stack of each kernel of STATS.json (written by 'fibersim run --stats') as an\n"
+	    "SVG stacked bar chart: each reason's share of the sub-partition cycles.\n");
 }
 
 static int
@@ -141,51 +171,70 @@ write_all(const char *path, const void *data, size_t n)
 	return ExitOk;
 }
 
-static void
-json_str(FILE *fp, const char *s)
+/* the CPI stack chart of the statistics JSON json_path into svg_path */
+static int
+write_svg(const char *json_path, const char *svg_path, const char *title)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
+	unsigned char *text;
+	size_t len;
+	char err[512];
+	FILE *fp;
+	int failed;
+
+	if (!(text = read_all(json_path, &len)))
+		return ExitUser;
+	if (!(fp = fopen(svg_path, "w"))) {
+		free(text);
+		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	}
-	fputc('"', fp);
+	failed = cli_cpi_svg((const char *)text, len, title, fp, err, sizeof err) < 0;
+	free(text);
+	if (failed) {
+		fclose(fp);
+		remove(svg_path);
+		return error(ExitUser, "'%s': %s", json_path, err);
+	}
+	failed = fflush(fp) != 0 || ferror(fp);
+	if (fclose(fp) != 0 || failed)
+		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
+	return ExitOk;
 }
 
+/* after a successful launch: --stats, --cpi-svg (drawn from the statistics JSON, written first to
+ * the chart's own file when there is no --stats), the summary */
 static int
-write_stats(const CliRun *r, fiberDevice dev)
+results(const CliRun *r, fiberDevice dev)
 {
-	fiberStats st;
-	fiberDeviceProps p;
-	FILE *fp;
+	const char *json = r->stats ? r->stats : r->cpi_svg;
+	int status;
 
-	fiberGetStats(dev, &st);
-	fiberDeviceGetProperties(dev, &p);
-	if (!(fp = fopen(r->stats, "w")))
-		return error(ExitUser, "cannot write '%s': %s", r->stats, strerror(errno));
-	fprintf(fp, "{\n  \"file\": ");
-	json_str(fp, r->file);
-	fprintf(fp, ",\n  \"kernel\": ");
-	json_str(fp, r->kernel);
-	fprintf(fp, ",\n  \"config\": ");
-	json_str(fp, p.name);
-	fprintf(fp, ",\n  \"arch\": \"sm_%d\",\n  \"mode\": \"functional\",\n", p.arch);
-	fprintf(fp, "  \"grid\": [%u, %u, %u],\n  \"block\": [%u, %u, %u],\n", r->grid[0], r->grid[1],
-	        r->grid[2], r->block[0], r->block[1], r->block[2]);
-	fprintf(fp, "  \"dynamic_smem\": %u,\n", r->dyn_smem);
-	fprintf(fp, "  \"cycles\": %llu,\n  \"warp_instructions\": %llu,\n"
-	        "  \"thread_instructions\": %llu\n}\n", (unsigned long long)st.cycles,
-	        (unsigned long long)st.warp_instructions, (unsigned long long)st.thread_instructions);
-	if (fflush(fp) != 0 || ferror(fp)) {
-		fclose(fp);
-		return error(ExitUser, "cannot write '%s': %s", r->stats, strerror(errno));
-	}
-	fclose(fp);
+	if (json && fiberWriteStatsJSON(dev, json) != FIBER_SUCCESS)
+		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
+	if (r->cpi_svg && (status = write_svg(json, r->cpi_svg, r->kernel)) != ExitOk)
+		return status;
+	if (!r->quiet && !r->functional)
+		fiberPrintSummary(dev, stderr);
+	return ExitOk;
+}
+
+/* the device's configuration keys (--set), mode, threads, sampling and trace from the options */
+static int
+settings(const CliRun *r, fiberDevice dev)
+{
+	fiberStatus s = FIBER_SUCCESS;
+
+	for (unsigned k = 0; k < r->nset && s == FIBER_SUCCESS; k++)
+		s = fiberDeviceSetConfigValue(dev, r->set[k]);
+	if (s == FIBER_SUCCESS && r->functional)
+		s = fiberDeviceSetMode(dev, FIBER_MODE_FUNCTIONAL);
+	if (s == FIBER_SUCCESS && r->threads)
+		s = fiberDeviceSetThreads(dev, r->threads);
+	if (s == FIBER_SUCCESS && (r->sample_sms || r->sample_ctas))
+		s = fiberDeviceSetSampling(dev, r->sample_sms, r->sample_ctas);
+	if (s == FIBER_SUCCESS && r->trace)
+		s = fiberDeviceSetTrace(dev, r->trace, r->trace_limit);
+	if (s != FIBER_SUCCESS)
+		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	return ExitOk;
 }
 
@@ -312,8 +361,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 			status = write_all(r->out[k].path, data, len[i]);
 		free(data);
 	}
-	if (status == ExitOk && r->stats)
-		status = write_stats(r, dev);
+	if (status == ExitOk)
+		status = results(r, dev);
 out:
 	for (unsigned k = 0; buf && k < r->narg; k++)
 		fiberFree(dev, buf[k]);
@@ -346,6 +395,10 @@ run(const CliRun *r)
 		return error(ExitUsage, "--arch sm_%d conflicts with --config %s, which executes sm_%d",
 		             r->arch, r->config, p.arch);
 	}
+	if ((status = settings(r, dev)) != ExitOk) {
+		fiberDeviceDestroy(dev);
+		return status;
+	}
 	if (fiberModuleLoadFile(&mod, dev, r->file) != FIBER_SUCCESS) {
 		log = fiberGetLastErrorLog(dev);
 		if (*log)
@@ -361,8 +414,49 @@ run(const CliRun *r)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	else
 		status = launch(r, dev, fn);
+	/* the trace is written when tracing stops; a fault's trace too, to see what led to it */
+	if (r->trace && fiberDeviceSetTrace(dev, NULL, 0) != FIBER_SUCCESS && status == ExitOk)
+		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	fiberDeviceDestroy(dev);
 	return status;
+}
+
+/* fibersim cpi-svg STATS.json -o OUT.svg */
+static int
+cpi_svg_command(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL;
+
+	for (int k = 0; k < argc; k++) {
+		const char *a = argv[k];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			svg_usage(stdout);
+			return ExitOk;
+		}
+		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (k + 1 >= argc || !*argv[k + 1] || out) {
+				error(ExitUsage, out ? "-o given more than once" : "-o needs a file name");
+				goto usage;
+			}
+			out = argv[++k];
+		} else if (a[0] == '-' && a[1]) {
+			error(ExitUsage, "unknown option '%s'", a);
+			goto usage;
+		} else if (in || !*a) {
+			error(ExitUsage, in ? "more than one input file" : "empty file name");
+			goto usage;
+		} else {
+			in = a;
+		}
+	}
+	if (!in || !out) {
+		error(ExitUsage, !in ? "no STATS.json" : "-o OUT.svg is required");
+		goto usage;
+	}
+	return write_svg(in, out, in);
+usage:
+	svg_usage(stderr);
+	return ExitUsage;
 }
 
 int
@@ -384,8 +478,11 @@ main(int argc, char **argv)
 		printf("fibersim %s\n", fiberGetVersion());
 		return ExitOk;
 	}
+	if (strcmp(argv[1], "cpi-svg") == 0)
+		return cpi_svg_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") != 0) {
-		error(ExitUsage, "unknown command '%s' (fibersim run ...; see 'fibersim --help')", argv[1]);
+		error(ExitUsage, "unknown command '%s' (fibersim run or cpi-svg; see 'fibersim --help')",
+		      argv[1]);
 		return ExitUsage;
 	}
 	rc = cli_parse_run(argc - 2, argv + 2, &r, err, sizeof err);

@@ -1,6 +1,7 @@
 /* cli.c: parsing fibersim's `run` command line (cli.h). Numbers are strict: decimal or 0x hex,
  * no sign where none is allowed, no spaces, no suffixes, nothing that overflows its type; grid
- * and block dimensions are at least 1 and within CUDA's limits.
+ * and block dimensions are at least 1 and within CUDA's limits; counts (--threads, --sample-*,
+ * --trace-limit) are at least 1. Options of the timing model conflict with --functional.
  */
 #include "cli.h"
 
@@ -216,6 +217,16 @@ optval(int argc, char *const *argv, int *k, const char *name, int *missing)
 	return argv[++*k];
 }
 
+/* a count from 1 to max for option opt */
+static int
+count(const char *opt, const char *s, uint64_t max, uint64_t *v, char *err, size_t n)
+{
+	if (parse_uint(s, max, v) < 0 || *v == 0)
+		return fail(err, n, "bad %s '%.100s': a number from 1 to %llu", opt, s,
+		            (unsigned long long)max);
+	return 0;
+}
+
 static int
 once(const char *opt, const void *seen, char *err, size_t n)
 {
@@ -245,7 +256,8 @@ parse_out(const char *s, CliOut *o, char *err, size_t n)
 int
 cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 {
-	const char *v, *grid = NULL, *block = NULL, *smem = NULL, *arch = NULL;
+	const char *v, *grid = NULL, *block = NULL, *smem = NULL, *arch = NULL, *tlimit = NULL;
+	const char *threads = NULL, *ssms = NULL, *sctas = NULL;
 	int missing = 0;
 
 	memset(r, 0, sizeof *r);
@@ -323,10 +335,61 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			if (!*v)
 				return fail(err, n, "--stats needs a file name");
 			r->stats = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--trace", &missing))) {
+			if (once("--trace", r->trace, err, n) < 0)
+				return -1;
+			if (!*v)
+				return fail(err, n, "--trace needs a file name");
+			r->trace = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--trace-limit", &missing))) {
+			if (once("--trace-limit", tlimit, err, n) < 0
+			    || count("--trace-limit", v, CliMaxTraceLimit, &r->trace_limit, err, n) < 0)
+				return -1;
+			tlimit = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--threads", &missing))) {
+			uint64_t x;
+			if (once("--threads", threads, err, n) < 0
+			    || count("--threads", v, CliMaxThreads, &x, err, n) < 0)
+				return -1;
+			r->threads = (unsigned)x;
+			threads = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--sample-sms", &missing))) {
+			uint64_t x;
+			if (once("--sample-sms", ssms, err, n) < 0
+			    || count("--sample-sms", v, CliMaxSampleSms, &x, err, n) < 0)
+				return -1;
+			r->sample_sms = (uint32_t)x;
+			ssms = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--sample-ctas", &missing))) {
+			uint64_t x;
+			if (once("--sample-ctas", sctas, err, n) < 0
+			    || count("--sample-ctas", v, INT32_MAX, &x, err, n) < 0)
+				return -1;
+			r->sample_ctas = (uint32_t)x;
+			sctas = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--set", &missing))) {
+			const char *eq = strchr(v, '=');
+			if (r->nset == CliMaxSets)
+				return fail(err, n, "more than %d --set options", CliMaxSets);
+			if (!eq || eq == v)
+				return fail(err, n, "bad --set '%.200s': expected KEY=VALUE", v);
+			if (r->nset % 16 == 0)
+				r->set = realloc(r->set, (r->nset + 16) * sizeof *r->set);
+			if (!r->set)
+				return fail(err, n, "out of memory");
+			r->set[r->nset++] = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--cpi-svg", &missing))) {
+			if (once("--cpi-svg", r->cpi_svg, err, n) < 0)
+				return -1;
+			if (!*v)
+				return fail(err, n, "--cpi-svg needs a file name");
+			r->cpi_svg = v;
 		} else if (missing) {
 			return fail(err, n, "option '%.100s' needs a value", a);
 		} else if (strcmp(a, "--functional") == 0) {
 			r->functional = 1;
+		} else if (strcmp(a, "--quiet") == 0) {
+			r->quiet = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return fail(err, n, "unknown option '%.100s'", a);
 		} else {
@@ -345,6 +408,14 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 		return fail(err, n, "--grid X[,Y[,Z]] is required");
 	if (!block)
 		return fail(err, n, "--block X[,Y[,Z]] is required");
+	if (tlimit && !r->trace)
+		return fail(err, n, "--trace-limit needs --trace FILE.json");
+	if (r->functional) {
+		const char *timing = r->trace ? "--trace" : r->cpi_svg ? "--cpi-svg" : threads ? "--threads"
+		                     : ssms ? "--sample-sms" : sctas ? "--sample-ctas" : NULL;
+		if (timing)
+			return fail(err, n, "%s needs the timing model; --functional turns it off", timing);
+	}
 	for (unsigned k = 0; k < r->nout; k++) {
 		const CliOut *o = &r->out[k];
 		if (o->index >= r->narg)
@@ -362,5 +433,6 @@ cli_free(CliRun *r)
 {
 	free(r->arg);
 	free(r->out);
+	free(r->set);
 	memset(r, 0, sizeof *r);
 }

@@ -4,13 +4,17 @@
  *
  *   fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]
  *       [--arch sm_80|sm_90] [--config NAME|FILE] [--dynamic-smem BYTES]
- *       [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional]
+ *       [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional] [--quiet]
+ *       [--trace FILE.json [--trace-limit N]] [--threads N] [--sample-sms N] [--sample-ctas N]
+ *       [--set KEY=VALUE]...  [--cpi-svg FILE.svg]
+ *   fibersim cpi-svg STATS.json -o OUT.svg        (cpisvg.c)
  */
 #ifndef FIBER_CLI_H
 #define FIBER_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum CliArgKind {
 	ArgBuf,                    /* buf:PATH: a device buffer holding PATH's bytes */
@@ -26,6 +30,10 @@ enum {
 	CliMaxArgs = 8192,         /* --arg options (a 32764-byte parameter block of u32) */
 	CliMaxOuts = 8192,         /* --out options */
 	CliMaxZeros = 1u << 30,    /* bytes of a zeros: buffer (1 GiB) */
+	CliMaxSets = 4096,         /* --set options */
+	CliMaxThreads = 256,       /* --threads */
+	CliMaxSampleSms = 1024,    /* --sample-sms */
+	CliMaxTraceLimit = 100000000, /* --trace-limit: events (32 bytes each in memory) */
 };
 
 typedef struct CliArg {
@@ -56,6 +64,15 @@ typedef struct CliRun {
 	unsigned nout;
 	const char *stats;         /* --stats FILE.json, NULL none */
 	int functional;            /* --functional */
+	int quiet;                 /* --quiet: no summary */
+	const char *trace;         /* --trace FILE.json, NULL none */
+	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
+	unsigned threads;          /* --threads N; 0 not given */
+	uint32_t sample_sms;       /* --sample-sms N; 0 not given */
+	uint32_t sample_ctas;      /* --sample-ctas N; 0 not given */
+	const char **set;          /* --set KEY=VALUE, in order */
+	unsigned nset;
+	const char *cpi_svg;       /* --cpi-svg FILE.svg, NULL none */
 	int help;                  /* --help or -h was given */
 } CliRun;
 
@@ -66,5 +83,9 @@ void cli_free(CliRun *r);
 int cli_parse_spec(const char *s, CliArg *a, char *err, size_t n);  /* 0 or -1 */
 int cli_parse_dims(const char *opt, const char *s, int grid, unsigned d[3], char *err, size_t n);
 const char *cli_kind_name(int kind);                                 /* "u32", "buf", ... */
+
+/* cpisvg.c: the CPI stacks of a statistics JSON (fiberWriteStatsJSON) as an SVG stacked bar chart,
+ * one bar per kernel. 0, or -1 with a one-line message in err (not our JSON, no timed kernel) */
+int cli_cpi_svg(const char *json, size_t len, const char *title, FILE *out, char *err, size_t n);
 
 #endif /* FIBER_CLI_H */

@@ -1,4 +1,5 @@
-/* device.c: devices, the handle registry, error messages and statistics.
+/* device.c: devices, the handle registry, error messages, statistics and the simulation
+ * settings (mode, threads, sampling).
  *
  * Handles are pointers, but no call dereferences one before the registry has confirmed that it
  * is live and of the right kind, so a NULL, destroyed or mistyped handle is an error
@@ -112,6 +113,8 @@ fiberDeviceCreate(fiberDevice *dev, const char *config)
 		return rt_err(NULL, FIBER_ERROR_INVALID_VALUE, "fiberDeviceCreate: dev is NULL");
 	*dev = NULL;
 	d = xmalloc(sizeof *d);
+	d->mode = FIBER_MODE_TIMING;
+	d->threads = 1;
 	if (!config || strcmp(config, "auto") == 0) {
 		rt_config_builtin(d, 80);      /* provisional, for fiberDeviceGetProperties */
 		d->cfg.sm = 0;
@@ -134,15 +137,62 @@ fiberDeviceCreate(fiberDevice *dev, const char *config)
 fiberStatus
 fiberDeviceDestroy(fiberDevice d)
 {
+	char msg[RtMsgSize];
+	fiberStatus s;
+
 	if (!rt_live(d, RtDevice))
 		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceDestroy: not a live device");
+	s = rt_trace_finish(d);
+	memcpy(msg, d->msg, sizeof msg);
 	while (d->mods)
 		fiberModuleUnload(d->mods);
 	rt_unregister(d);
 	if (d->gpu)
 		gpu_free(d->gpu);
+	rt_launches_free(d);
 	free(d->log);
 	free(d);
+	/* the device is gone, but a trace that could not be written is still an error */
+	return s == FIBER_SUCCESS ? s : rt_err(NULL, s, "%s", msg);
+}
+
+fiberStatus
+fiberDeviceSetMode(fiberDevice d, fiberSimMode mode)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetMode: not a live device");
+	if (mode != FIBER_MODE_TIMING && mode != FIBER_MODE_FUNCTIONAL)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetMode: %d is not a mode "
+		              "(FIBER_MODE_TIMING or FIBER_MODE_FUNCTIONAL)", (int)mode);
+	d->mode = mode;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberDeviceSetThreads(fiberDevice d, unsigned n)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetThreads: not a live device");
+	if (n == 0 || n > RtMaxThreads)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetThreads: %u threads (1 to %d)",
+		              n, RtMaxThreads);
+	d->threads = n;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberDeviceSetSampling(fiberDevice d, unsigned sms, unsigned ctas)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetSampling: not a live device");
+	if (sms > RtMaxSampleSms)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetSampling: %u SMs (0: all, "
+		              "or 1 to %d)", sms, RtMaxSampleSms);
+	if (ctas > INT32_MAX)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetSampling: %u CTAs (0: all, "
+		              "or 1 to %d)", ctas, INT32_MAX);
+	d->sample_sms = sms;
+	d->sample_ctas = ctas;
 	return FIBER_SUCCESS;
 }
 

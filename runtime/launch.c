@@ -1,9 +1,11 @@
 /* launch.c: kernel launches. Checks the launch against CUDA's limits, the device configuration
  * and the kernel's metadata (launch bounds, REQNTID, shared memory, parameter layout), builds the
- * parameter block, runs the simulator to completion and accumulates its statistics.
+ * parameter block, runs the simulator to completion (the timing driver, or the functional one in
+ * functional mode), accumulates its statistics and keeps a record of the launch (stats.c).
  */
 #include "rt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +73,39 @@ check_dims(fiberFunction fn, const unsigned grid[3], const unsigned block[3], un
 	return FIBER_SUCCESS;
 }
 
+/* the launch in timing mode: the device's threads, sampling and trace */
+static int
+run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
+{
+	TimingOpts o;
+	TraceBuf tb;
+	int rc;
+
+	memset(&o, 0, sizeof o);
+	memset(&tb, 0, sizeof tb);
+	o.threads = d->threads;
+	o.sample_sms = d->sample_sms < (uint32_t)d->cfg.nsm ? d->sample_sms : 0;
+	o.sample_ctas = d->sample_ctas;
+	if (d->trace.path && d->trace.n < d->trace.limit) {
+		tb.limit = d->trace.limit - d->trace.n;
+		o.trace = &tb;
+	} else if (d->trace.path) {
+		d->trace.untraced++;
+	}
+	rc = sim_launch_timed(d->gpu, fn->mod->sm, fn->prog, lp, &o, &l->t, &d->fault);
+	if (o.trace)
+		rt_trace_add(d, l, &tb);
+	free(tb.ev);
+	return rc;
+}
+
 static fiberStatus
 run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn,
     const void *params, uint32_t size)
 {
 	fiberDevice d = fn->mod->dev;
 	LaunchParams lp;
-	SimStats st;
+	RtLaunch l;
 	const char *name;
 	int rc;
 
@@ -87,16 +115,37 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	lp.dyn_smem = dyn;
 	lp.params = params;
 	lp.params_size = size;
-	memset(&st, 0, sizeof st);
+	memset(&l, 0, sizeof l);
+	l.kernel = xstrdup(fn->name);
+	snprintf(l.config, sizeof l.config, "%s", d->name);
+	memcpy(l.grid, grid, sizeof l.grid);
+	memcpy(l.block, block, sizeof l.block);
+	l.dyn_smem = dyn;
+	l.mode = d->mode;
+	l.nsm = (uint32_t)d->cfg.nsm;
+	l.subpartitions = d->cfg.t.subpartitions;
+	l.clock_mhz = d->cfg.t.clock_mhz;
+	l.sample_sms = d->sample_sms;
+	l.sample_ctas = d->sample_ctas;
 	memset(&d->fault, 0, sizeof d->fault);
-	rc = sim_launch(d->gpu, fn->mod->sm, fn->prog, &lp, &st, &d->fault);
+	if (d->mode == FIBER_MODE_FUNCTIONAL) {
+		SimStats st;
+		memset(&st, 0, sizeof st);
+		rc = sim_launch(d->gpu, fn->mod->sm, fn->prog, &lp, &st, &d->fault);
+		l.t.warp_instructions = st.warp_instructions;
+		l.t.thread_instructions = st.thread_instructions;
+	} else {
+		rc = run_timed(d, fn, &lp, &l);
+	}
+	if (rc < 0 && d->fault.kind == FaultNone)
+		d->fault.kind = FaultInternal;
+	l.fault = rc < 0 ? d->fault.kind : FaultNone;
 	d->stats.launches++;
-	d->stats.cycles += st.cycles;
-	d->stats.warp_instructions += st.warp_instructions;
-	d->stats.thread_instructions += st.thread_instructions;
+	d->stats.cycles += l.t.cycles;
+	d->stats.warp_instructions += l.t.warp_instructions;
+	d->stats.thread_instructions += l.t.thread_instructions;
+	rt_launch_record(d, &l);
 	if (rc < 0) {
-		if (d->fault.kind == FaultNone)
-			d->fault.kind = FaultInternal;
 		d->fault.msg[sizeof d->fault.msg - 1] = 0;
 		/* the message starts with the fault's name; add it if the simulator did not */
 		name = sim_fault_name(d->fault.kind);

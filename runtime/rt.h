@@ -1,6 +1,6 @@
 /* rt.h: the runtime library's private structures: what a fiberDevice, fiberModule and
- * fiberFunction handle point to, the handle registry, error reporting, configurations and the
- * cubin reader. Built on sim/, frontend/ and ir/; never installed (fiber.h is the public face).
+ * fiberFunction handle point to, the handle registry, error reporting, configurations, the
+ * cubin reader, and the per-launch records behind the statistics JSON and the trace. Built on sim/, frontend/ and ir/; never installed (fiber.h is the public face).
  */
 #ifndef FIBER_RT_H
 #define FIBER_RT_H
@@ -9,11 +9,15 @@
 #include "frontend.h"
 #include "ir.h"
 #include "sim.h"
+#include "timing.h"
 
 enum {
 	RtMsgSize = 1024,          /* bytes of a one-line error message */
 	RtNameSize = 64,           /* bytes of a configuration name */
 	RtPathSize = 1024,         /* bytes of a disassembler path */
+	RtMaxThreads = 256,        /* fiberDeviceSetThreads */
+	RtMaxSampleSms = 1024,     /* fiberDeviceSetSampling: the most SMs a configuration has */
+	RtTraceEvents = 1000000,   /* fiberDeviceSetTrace's default limit */
 };
 
 /* what a handle is, for the registry */
@@ -22,6 +26,36 @@ enum RtKind {
 	RtModule,
 	RtFunction,
 };
+
+/* one launch, for the statistics JSON (stats.c) and the summary */
+typedef struct RtLaunch {
+	char *kernel;              /* the kernel's name (malloc) */
+	char config[RtNameSize];   /* the device configuration's name */
+	uint32_t grid[3], block[3];
+	uint32_t dyn_smem;
+	int mode;                  /* fiberSimMode */
+	int fault;                 /* SimFaultKind; FaultNone: it ran to completion */
+	SimTStats t;               /* timing mode: all of it; functional: the instruction counts.
+	                              Owns t.sm */
+	uint32_t nsm;              /* the configuration's, for the derived figures */
+	uint32_t subpartitions;
+	uint32_t clock_mhz;
+	uint32_t sample_sms, sample_ctas; /* the sampling asked for (0: all) */
+	int traced;                /* its events are in the trace */
+	uint64_t trace_start;      /* its start on the trace's time line, cycles */
+} RtLaunch;
+
+/* the trace being recorded (fiberDeviceSetTrace) */
+typedef struct RtTrace {
+	char *path;                /* where it goes (malloc); NULL: not tracing */
+	uint64_t limit;            /* events kept at most */
+	TraceEv *ev;               /* every traced launch's events, start on the trace's time line */
+	uint64_t n, cap;
+	uint64_t dropped;          /* events over the limit */
+	uint32_t untraced;         /* timed launches not traced: the limit was reached before */
+	uint64_t end;              /* end of the last traced launch, cycles */
+	uint32_t clock_mhz;        /* of the first traced launch, for the file's metadata */
+} RtTrace;
 
 struct fiberDevice_st {
 	SimConfig cfg;             /* configuration; cfg.name points into name */
@@ -34,6 +68,12 @@ struct fiberDevice_st {
 	SimFault fault;            /* the last launch's fault (kind FaultNone if none) */
 	char msg[RtMsgSize];       /* the last failure's one-line message */
 	char *log;                 /* the last module load's diagnostics (malloc), NULL none */
+	int mode;                  /* fiberSimMode */
+	unsigned threads;          /* host threads of a timed launch */
+	uint32_t sample_sms, sample_ctas; /* fiberDeviceSetSampling */
+	RtLaunch *launch;          /* every launch, oldest first */
+	uint32_t nlaunch, claunch;
+	RtTrace trace;
 };
 
 struct fiberModule_st {
@@ -76,6 +116,14 @@ fiberStatus rt_err(fiberDevice d, fiberStatus s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));          /* records the message, returns s */
 fiberStatus rt_choose(fiberDevice d, int sm);      /* fix an auto device's configuration */
 void rt_set_log(fiberDevice d, char *log);         /* takes ownership */
+
+/* stats.c: launch records */
+void rt_launch_record(fiberDevice d, RtLaunch *l);  /* appends; takes ownership of l's memory */
+void rt_launches_free(fiberDevice d);
+
+/* trace.c */
+void rt_trace_add(fiberDevice d, RtLaunch *l, const TraceBuf *b); /* a launch's events */
+fiberStatus rt_trace_finish(fiberDevice d);        /* write the file, stop tracing */
 
 /* config.c: fills d->cfg, d->name, d->nvdisasm from a name or a file */
 fiberStatus rt_config(fiberDevice d, const char *config);

@@ -1,7 +1,8 @@
 /* check_runtime.c: the runtime library's API (runtime/fiber.h): devices and configurations,
  * loading modules from text, data and cubins (through a stub disassembler), kernel lookup and
- * parameter layouts, device memory, launch checks, handles and error reporting, and real launches
- * of examples/softmax and of a small kernel whose parameters leave an alignment gap.
+ * parameter layouts, device memory, launch checks, handles and error reporting, real launches
+ * of examples/softmax (timing and functional mode) and of a small kernel whose parameters leave an
+ * alignment gap, and the simulation settings and statistics JSON (mode, threads, sampling).
  * Files come from $FIBER_ROOT (the runner sets it; default: the current directory).
  */
 #define _GNU_SOURCE
@@ -910,7 +911,7 @@ END_TEST
  */
 START_TEST(test_runtime_launch_softmax)
 {
-	int arch = _i ? 90 : 80, rows = 8, cols = 256;
+	int arch = _i & 1 ? 90 : 80, functional = _i & 2, rows = 8, cols = 256;
 	fiberDevice d = device(arch == 90 ? "h100" : "a100");
 	fiberModule m = load(d, arch == 90 ? "examples/softmax/softmax.sm_90.sass"
 	                                   : "examples/softmax/softmax.sm_80.sass");
@@ -929,6 +930,8 @@ START_TEST(test_runtime_launch_softmax)
 	ck_assert_int_eq(fiberMalloc(d, &dy, sizeof y), FIBER_SUCCESS);
 	ck_assert_int_eq(fiberMemcpyHtoD(d, dx, x, sizeof x), FIBER_SUCCESS);
 	ck_assert_int_eq(fiberMemset(d, dy, 0xff, sizeof y), FIBER_SUCCESS);
+	if (functional)
+		ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_FUNCTIONAL), FIBER_SUCCESS);
 	s = fiberLaunchKernel(f, g, b, 0, params);
 	ck_assert_msg(s == FIBER_SUCCESS, "%s", fiberGetLastErrorMessage(d));
 	ck_assert_int_eq(fiberMemcpyDtoH(d, y, dy, sizeof y), FIBER_SUCCESS);
@@ -948,7 +951,10 @@ START_TEST(test_runtime_launch_softmax)
 	}
 	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
 	ck_assert_uint_eq(st.launches, 1);
-	ck_assert_uint_eq(st.cycles, 0);
+	if (functional)
+		ck_assert_uint_eq(st.cycles, 0);
+	else
+		ck_assert_uint_gt(st.cycles, 0);
 	ck_assert_uint_gt(st.warp_instructions, 0);
 	ck_assert_uint_ge(st.thread_instructions, st.warp_instructions);
 	ck_assert_uint_le(st.thread_instructions, 32 * st.warp_instructions);
@@ -1050,6 +1056,157 @@ START_TEST(test_runtime_launch_watchdog)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * Simulation settings and statistics.
+ */
+
+/* the whole of a file as a string (malloc) */
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = 0;
+	fclose(fp);
+	return buf;
+}
+
+/* braces and brackets outside strings balance, never below zero */
+static int
+json_balanced(const char *s)
+{
+	int depth = 0, in_string = 0;
+
+	for (; *s; s++) {
+		if (in_string) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				in_string = 0;
+		} else if (*s == '"') {
+			in_string = 1;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if ((*s == '}' || *s == ']') && --depth < 0) {
+			return 0;
+		}
+	}
+	return depth == 0 && !in_string;
+}
+
+START_TEST(test_runtime_settings)
+{
+	fiberDevice d = device("a100"), gone = device("h100");
+	char *path = temp_file(".json", "", 0, 0), *json;
+	FILE *fp;
+
+	fiberDeviceDestroy(gone);
+	ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_FUNCTIONAL), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_TIMING), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetMode(d, (fiberSimMode)2), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "not a mode"));
+	ck_assert_int_eq(fiberDeviceSetMode(d, (fiberSimMode)-1), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetThreads(d, 1), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetThreads(d, 256), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetThreads(d, 0), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetThreads(d, 257), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "257"));
+	ck_assert_int_eq(fiberDeviceSetSampling(d, 0, 0), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetSampling(d, 4, 100), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetSampling(d, 1025, 0), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetSampling(d, 0, 0x80000000u), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetTrace(d, "", 0), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetTrace(d, NULL, 0), FIBER_SUCCESS);   /* not tracing: no-op */
+	ck_assert_int_eq(fiberWriteStatsJSON(d, NULL), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberWriteStatsJSON(d, "/nonexistent/s.json"), FIBER_ERROR_IO);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "/nonexistent/s.json"));
+	ck_assert_int_eq(fiberPrintSummary(d, NULL), FIBER_ERROR_INVALID_VALUE);
+	fp = tmpfile();
+	ck_assert_int_eq(fiberPrintSummary(d, fp), FIBER_ERROR_INVALID_VALUE);   /* no launch yet */
+	fclose(fp);
+	/* no launch: valid JSON, no kernels */
+	ck_assert_int_eq(fiberWriteStatsJSON(d, path), FIBER_SUCCESS);
+	json = slurp(path);
+	ck_assert_msg(json_balanced(json), "%s", json);
+	ck_assert_ptr_nonnull(strstr(json, "\"launches\": 0,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"kernels\": []"));
+	ck_assert_ptr_nonnull(strstr(json, "\"ipc\": null"));
+	free(json);
+	/* handles */
+	ck_assert_int_eq(fiberDeviceSetMode(gone, FIBER_MODE_TIMING), FIBER_ERROR_INVALID_HANDLE);
+	ck_assert_int_eq(fiberDeviceSetThreads(NULL, 1), FIBER_ERROR_INVALID_HANDLE);
+	ck_assert_int_eq(fiberDeviceSetSampling(gone, 0, 0), FIBER_ERROR_INVALID_HANDLE);
+	ck_assert_int_eq(fiberDeviceSetTrace(gone, path, 0), FIBER_ERROR_INVALID_HANDLE);
+	ck_assert_int_eq(fiberWriteStatsJSON(gone, path), FIBER_ERROR_INVALID_HANDLE);
+	ck_assert_int_eq(fiberPrintSummary(NULL, stderr), FIBER_ERROR_INVALID_HANDLE);
+	fiberDeviceDestroy(d);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* a functional launch: cycles 0, the instruction counts, no timing sections */
+START_TEST(test_runtime_stats_functional)
+{
+	fiberDevice d = device("a100");
+	fiberModule m = load(d, "examples/softmax/softmax.sm_80.sass");
+	fiberFunction f;
+	fiberDevicePtr dx, dy;
+	int rows = 8, cols = 256;
+	unsigned g[3] = {2, 1, 1}, b[3] = {128, 1, 1};
+	void *params[4] = {&dx, &dy, &rows, &cols};
+	char *path = temp_file(".json", "", 0, 0), *json, want[128], summary[1024] = "";
+	fiberStats st;
+	FILE *fp;
+
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "softmax_rows"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dx, 8192), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dy, 8192), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemset(d, dx, 0, 8192), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_FUNCTIONAL), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernel(f, g, b, 0, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
+	ck_assert_uint_eq(st.cycles, 0);
+	ck_assert_uint_gt(st.warp_instructions, 0);
+	ck_assert_int_eq(fiberWriteStatsJSON(d, path), FIBER_SUCCESS);
+	json = slurp(path);
+	ck_assert_msg(json_balanced(json), "%s", json);
+	ck_assert_ptr_nonnull(strstr(json, "\"version\": 1"));
+	ck_assert_ptr_nonnull(strstr(json, "\"mode\": \"functional\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"launches\": 1,"));
+	ck_assert_ptr_nonnull(strstr(json, "\n  \"cycles\": 0,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"name\": \"softmax_rows\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"grid\": [2, 1, 1]"));
+	ck_assert_ptr_nonnull(strstr(json, "\"config\": {\"name\": \"a100\", \"arch\": \"sm_80\""));
+	snprintf(want, sizeof want, "\"warp_instructions\": %llu,", (unsigned long long)st.warp_instructions);
+	ck_assert_ptr_nonnull(strstr(json, want));
+	snprintf(want, sizeof want, "\"thread_instructions\": %llu", (unsigned long long)st.thread_instructions);
+	ck_assert_ptr_nonnull(strstr(json, want));
+	ck_assert_ptr_null(strstr(json, "cpi_stack"));
+	ck_assert_ptr_null(strstr(json, "nan"));
+	free(json);
+	fp = tmpfile();
+	ck_assert_int_eq(fiberPrintSummary(d, fp), FIBER_SUCCESS);
+	rewind(fp);
+	ck_assert_uint_gt(fread(summary, 1, sizeof summary - 1, fp), 0);
+	fclose(fp);
+	ck_assert_ptr_nonnull(strstr(summary, "softmax_rows"));
+	ck_assert_ptr_nonnull(strstr(summary, "functional"));
+	fiberDeviceDestroy(d);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 Suite *
 runtime_suite(void)
 {
@@ -1087,7 +1244,9 @@ runtime_suite(void)
 	tcase_add_loop_test(run, test_runtime_launch_checks, 0,
 	                    sizeof bad_launches / sizeof bad_launches[0]);
 	tcase_add_test(run, test_runtime_launch_bad_params);
-	tcase_add_loop_test(run, test_runtime_launch_softmax, 0, 2);
+	tcase_add_loop_test(run, test_runtime_launch_softmax, 0, 4);
+	tcase_add_test(run, test_runtime_settings);
+	tcase_add_test(run, test_runtime_stats_functional);
 	tcase_add_loop_test(run, test_runtime_launch_gap, 0, 2);
 	tcase_add_test(run, test_runtime_launch_fault);
 	tcase_add_test(run, test_runtime_launch_watchdog);

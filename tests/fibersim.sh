@@ -1,7 +1,8 @@
 #!/bin/sh
 # fibersim.sh: the fibersim command line's contract (driver/fibersim.c, man/fibersim.1): help and
 # man page, usage errors (exit 2), input errors (exit 1), faults (exit 3), real runs of the softmax
-# example checked against a CPU softmax, --out and --stats; then the example host program
+# example checked against a CPU softmax, --out and --stats; the timing model's outputs (statistics
+# JSON consistency, --functional, --trace, --set, --threads, cpi-svg); then the example host program
 # (examples/host) built in-tree and, after `make install`, through pkg-config.
 # Environment: B (build directory; build/san means a SAN=1 build). Prints a line per check, then
 # `N passed, M failed`.
@@ -97,7 +98,8 @@ fi
 if "$SIM" run --help > "$tmp/out" 2>&1; then
 	missing=
 	for w in --kernel --grid --block --arch --config --dynamic-smem --arg --out --stats \
-	    --functional buf: zeros: u32: i32: u64: i64: f32: 'exit status'; do
+	    --functional buf: zeros: u32: i32: u64: i64: f32: 'exit status' --set --trace \
+	    --trace-limit --threads --sample-sms --sample-ctas --quiet --cpi-svg; do
 		grep -q -e "$w" "$tmp/out" || missing="$missing $w"
 	done
 	[ -z "$missing" ] && ok "fibersim run --help documents every option" ||
@@ -108,7 +110,9 @@ fi
 missing=
 for w in '\\-\\-kernel' '\\-\\-grid' '\\-\\-block' '\\-\\-arch' '\\-\\-config' \
     '\\-\\-dynamic\\-smem' '\\-\\-arg' '\\-\\-out' '\\-\\-stats' '\\-\\-functional' \
-    'buf:' 'zeros:' 'FIBER_NVDISASM' 'EXIT STATUS' 'CONFIGURATION FILES' 'watchdog'; do
+    'buf:' 'zeros:' 'FIBER_NVDISASM' 'EXIT STATUS' 'CONFIGURATION FILES' 'watchdog' \
+    '\\-\\-set' '\\-\\-trace' '\\-\\-trace\\-limit' '\\-\\-threads' '\\-\\-sample\\-sms' \
+    '\\-\\-sample\\-ctas' '\\-\\-quiet' '\\-\\-cpi\\-svg' 'cpi\\-svg' 'SUMMARY'; do
 	grep -q -e "$w" man/fibersim.1 || missing="$missing $w"
 done
 [ -z "$missing" ] && ok "man/fibersim.1 documents every option" || bad "man/fibersim.1 lacks:$missing"
@@ -158,6 +162,22 @@ expect 2 'there are only 4 arguments' "--out past the arguments" -- run $S80 $RU
 for o in x:y 1: :y 1; do
 	expect 2 "bad --out" "--out '$o'" -- run $S80 $RUN $ARGS --out "$o"
 done
+for t in 0 257 abc -1 1.5 ''; do
+	expect 2 "bad --threads" "--threads '$t'" -- run $S80 $RUN $ARGS --threads "$t"
+done
+for o in --sample-sms --sample-ctas --trace-limit; do
+	expect 2 "bad $o '0'" "$o 0" -- run $S80 $RUN $ARGS --trace "$tmp/t.json" $o 0
+done
+expect 2 "bad --sample-sms '1025'" "--sample-sms 1025" -- run $S80 $RUN $ARGS --sample-sms 1025
+expect 2 "bad --set 'sms'" "--set without =" -- run $S80 $RUN $ARGS --set sms
+expect 2 "bad --set '=4'" "--set without a key" -- run $S80 $RUN $ARGS --set =4
+expect 2 "--trace-limit needs --trace" "--trace-limit without --trace" -- run $S80 $RUN $ARGS --trace-limit 9
+for o in "--trace $tmp/t.json" "--cpi-svg $tmp/c.svg" "--threads 2" "--sample-sms 1" "--sample-ctas 1"; do
+	expect 2 "needs the timing model" "--functional with $o" -- run $S80 $RUN $ARGS --functional $o
+done
+expect 2 "usage: fibersim cpi-svg" "cpi-svg without -o" -- cpi-svg "$tmp/s.json"
+expect 2 "usage: fibersim cpi-svg" "cpi-svg without an input" -- cpi-svg -o "$tmp/c.svg"
+expect 2 "unknown option '--frob'" "cpi-svg with an unknown option" -- cpi-svg s.json -o c.svg --frob
 expect 2 "conflicts with --config h100" "--arch sm_80 with --config h100" -- \
 	run $S80 $RUN $ARGS --arch sm_80 --config h100
 
@@ -243,16 +263,114 @@ if [ -x "$root/$B/bin/fiberc" ]; then
 	cmp -s "$tmp/y80.bin" "$tmp/yir.bin" && ok "fiberc's IR text gives the same bytes" ||
 		bad "fiberc's IR text gives different bytes"
 fi
+# --- the timing model's outputs: statistics JSON, summary, trace, --set, --threads, cpi-svg --------
 if [ -f "$tmp/s80.json" ]; then
 	missing=
-	for k in '"cycles": 0,' '"warp_instructions": [1-9]' '"thread_instructions": [1-9]' \
-	    '"mode": "functional"' '"kernel": "softmax_rows"' '"arch": "sm_80"' '"grid": \[2, 1, 1\]'; do
+	for k in '"version": 1' '"mode": "timing"' '"cycles": [1-9]' '"warp_instructions": [1-9]' \
+	    '"thread_instructions": [1-9]' '"name": "softmax_rows"' '"arch": "sm_80"' \
+	    '"grid": \[2, 1, 1\]' '"block": \[128, 1, 1\]' '"ipc": [0-9]' '"ipc_per_sm"' '"time_us"' \
+	    '"ctrl_mode": "\(control-bits\|scoreboard\)"' '"hazards"' '"occupancy": {"ctas_per_sm"' \
+	    '"cpi_stack": {"issue"' '"cpi_stack_fraction"' '"tensor_utilization"' '"rf": {' \
+	    '"shared": {' '"l1": {' '"l2": {' '"dram": {' '"const": {' '"gmem": {' '"per_sm": \[' \
+	    '"sampling": {' '"simulator": {"wall_seconds"' '"busy_cycles"'; do
 		grep -q -e "$k" "$tmp/s80.json" || missing="$missing $k"
 	done
 	[ -z "$missing" ] && ok "--stats JSON has the keys" || { bad "--stats JSON lacks:$missing"; show "$tmp/s80.json"; }
+	grep -q -i -e 'nan\|inf' "$tmp/s80.json" && bad "--stats JSON has nan or inf" ||
+		ok "--stats JSON has no nan or inf"
+	# one kernel: its CPI stack covers every sub-partition cycle, so does each SM's; IPC is
+	# warp instructions per cycle (awk: no JSON parser needed)
+	awk '
+	function stacksum(line,    n, a, kv, i, t) {
+		sub(/.*"cpi_stack": \{/, "", line); sub(/\}.*/, "", line)
+		n = split(line, a, ","); t = 0
+		for (i = 1; i <= n; i++) { split(a[i], kv, ":"); t += kv[2] }
+		return t
+	}
+	/^      "cycles": / { c = $2 + 0 }
+	/^      "sms": / { s = $2 + 0 }
+	/^      "subpartitions": / { p = $2 + 0 }
+	/^      "warp_instructions": / { w = $2 + 0 }
+	/^      "ipc": / { ipc = $2 + 0 }
+	/^      "cpi_stack": / { total = stacksum($0) }
+	/^        \{"busy_cycles"/ { nsm++; if (stacksum($0) != c * p) badsm++ }
+	END {
+		if (c <= 0 || s <= 0 || p <= 0) { print "no cycles, sms or subpartitions"; exit 1 }
+		if (total != c * s * p) { printf "CPI stack sums to %d, cycles x SMs x subpartitions = %d\n", total, c * s * p; exit 1 }
+		if (nsm != s) { printf "%d per_sm entries for %d SMs\n", nsm, s; exit 1 }
+		if (badsm) { printf "%d SMs whose CPI stack is not cycles x subpartitions\n", badsm; exit 1 }
+		d = ipc - w / c; if (d < 0) d = -d
+		if (d > 1e-4 * (w / c) + 1e-6) { printf "ipc %g, warp_instructions / cycles %g\n", ipc, w / c; exit 1 }
+	}' "$tmp/s80.json" > "$tmp/awk" 2>&1 &&
+		ok "--stats JSON: CPI stacks cover cycles x SMs x sub-partitions, ipc = instructions / cycles" ||
+		{ bad "--stats JSON is inconsistent: $(cat "$tmp/awk")"; }
+	out_of_range=$(grep -o -e '"hit_rate": [^,}]*' -e '"tensor_utilization": [^,}]*' \
+	    -e '"cpi_stack_fraction": {[^}]*}' "$tmp/s80.json" | grep -o -e '[-0-9.e+]*[0-9]' |
+	    awk '$1 < 0 || $1 > 1')
+	[ -z "$out_of_range" ] && ok "--stats JSON: hit rates, utilisation and fractions within 0..1" ||
+		bad "--stats JSON: ratios out of range: $out_of_range"
 else
 	bad "--stats wrote nothing"
 fi
+if command -v python3 > /dev/null 2>&1; then
+	python3 -m json.tool "$tmp/s80.json" > /dev/null 2> "$tmp/err" && ok "--stats JSON parses" ||
+		{ bad "--stats JSON does not parse"; show "$tmp/err"; }
+else
+	echo "skip --stats JSON parse check: no python3"
+fi
+"$SIM" run $S80 $RUN $ARGS > /dev/null 2> "$tmp/err"
+grep -q 'cycles' "$tmp/err" && grep -q 'CPI stack' "$tmp/err" && ok "a timed run prints a summary" ||
+	{ bad "no summary on stderr"; show "$tmp/err"; }
+"$SIM" run $S80 $RUN $ARGS --quiet > /dev/null 2> "$tmp/err"
+[ ! -s "$tmp/err" ] && ok "--quiet prints no summary" || { bad "--quiet prints"; show "$tmp/err"; }
+runs "--functional: the same result" $S80 "$tmp/yf.bin" --functional --stats "$tmp/f.json"
+cmp -s "$tmp/y80.bin" "$tmp/yf.bin" && ok "--functional gives the same bytes as timing mode" ||
+	bad "--functional gives different bytes"
+grep -q '"mode": "functional"' "$tmp/f.json" && grep -q '^  "cycles": 0,' "$tmp/f.json" &&
+	grep -q '"warp_instructions": [1-9]' "$tmp/f.json" && ! grep -q '"cpi_stack"' "$tmp/f.json" &&
+	ok "--functional: cycles 0, no timing sections" || { bad "--functional --stats"; show "$tmp/f.json"; }
+runs "--threads 1" $S80 "$tmp/yt1.bin" --threads 1 --stats "$tmp/t1.json"
+runs "--threads 2" $S80 "$tmp/yt2.bin" --threads 2 --stats "$tmp/t2.json"
+grep -v '"simulator"' "$tmp/t1.json" > "$tmp/t1.cmp"
+grep -v '"simulator"' "$tmp/t2.json" > "$tmp/t2.cmp"
+cmp -s "$tmp/yt1.bin" "$tmp/yt2.bin" && cmp -s "$tmp/t1.cmp" "$tmp/t2.cmp" &&
+	grep -q '"cycles": [1-9]' "$tmp/t1.cmp" &&
+	ok "--threads 2 gives the same output bytes and statistics as --threads 1" ||
+	{ bad "--threads 2 differs from --threads 1"; diff "$tmp/t1.cmp" "$tmp/t2.cmp" | head -n 8; }
+runs "--trace" $S80 "$tmp/ytr.bin" --trace "$tmp/trace.json" --quiet
+if [ -s "$tmp/trace.json" ]; then
+	grep -q '"traceEvents"' "$tmp/trace.json" && grep -q '"ph": "X"' "$tmp/trace.json" &&
+		grep -q '"name": "SM [0-9]' "$tmp/trace.json" && grep -q '"name": "warp [0-9]' "$tmp/trace.json" &&
+		ok "--trace: complete events, SM processes, warp threads" || { bad "--trace content"; show "$tmp/trace.json"; }
+	if command -v python3 > /dev/null 2>&1; then
+		python3 -m json.tool "$tmp/trace.json" > /dev/null 2> "$tmp/err" && ok "--trace JSON parses" ||
+			{ bad "--trace JSON does not parse"; show "$tmp/err"; }
+	else
+		echo "skip --trace JSON parse check: no python3"
+	fi
+else
+	bad "--trace wrote nothing"
+fi
+runs "--trace --trace-limit 3" $S80 "$tmp/ytr.bin" --trace "$tmp/trace3.json" --trace-limit 3 --quiet
+[ "$(grep -c '"ph": "X"' "$tmp/trace3.json")" -le 3 ] && ok "--trace-limit 3: at most 3 events" ||
+	bad "--trace-limit 3 wrote more events"
+expect 1 "cannot write the trace '/nonexistent/t.json'" "a --trace that cannot be written" -- \
+	run $S80 $RUN $ARGS --trace /nonexistent/t.json
+expect 1 "no_such_key" "--set with an unknown key" -- run $S80 $RUN $ARGS --set no_such_key=1
+runs "--cpi-svg" $S80 "$tmp/ysvg.bin" --cpi-svg "$tmp/c1.svg" --quiet
+grep -q '<svg' "$tmp/c1.svg" && grep -q '</svg>' "$tmp/c1.svg" && grep -q 'issue' "$tmp/c1.svg" &&
+	ok "--cpi-svg writes an SVG chart" || { bad "--cpi-svg"; show "$tmp/c1.svg"; }
+expect 0 '' "fibersim cpi-svg STATS.json -o OUT.svg" -- cpi-svg "$tmp/s80.json" -o "$tmp/c2.svg"
+grep -q '^<svg' "$tmp/c2.svg" && grep -q '<rect' "$tmp/c2.svg" && grep -q 'softmax_rows' "$tmp/c2.svg" &&
+	ok "cpi-svg draws the kernel's bar" || { bad "cpi-svg output"; show "$tmp/c2.svg"; }
+if command -v python3 > /dev/null 2>&1; then
+	python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/c2.svg" \
+	    2> "$tmp/err" && ok "cpi-svg output is well-formed XML" || { bad "cpi-svg XML"; show "$tmp/err"; }
+fi
+expect 1 "no kernel has a CPI stack" "cpi-svg of a functional run" -- cpi-svg "$tmp/f.json" -o "$tmp/c3.svg"
+expect 1 "not a statistics JSON" "cpi-svg of something else" -- cpi-svg $S80 -o "$tmp/c3.svg"
+expect 1 "cannot open '/nonexistent/s.json'" "cpi-svg of a missing file" -- \
+	cpi-svg /nonexistent/s.json -o "$tmp/c3.svg"
 "$SIM" run $S80 $RUN $ARGS --out 0:"$tmp/x2.bin" --out 1:"$tmp/y2.bin" > /dev/null 2>&1 &&
 	cmp -s "$tmp/x.bin" "$tmp/x2.bin" && cmp -s "$tmp/y80.bin" "$tmp/y2.bin" &&
 	ok "two --out options (an input buffer comes back unchanged)" || bad "two --out options"

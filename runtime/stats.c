@@ -1,0 +1,399 @@
+/* stats.c: the record of every launch on a device, the statistics JSON written from it
+ * (fiberWriteStatsJSON; docs/sim-stats.md defines every key) and the human summary of the last
+ * launch (fiberPrintSummary). Derived figures (IPC, hit rates, bandwidth, fractions) are computed
+ * here from the simulator's counters; a figure whose denominator is 0 is written as null.
+ */
+#include "rt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+rt_launch_record(fiberDevice d, RtLaunch *l)
+{
+	vgrow(&d->launch, &d->claunch, d->nlaunch + 1, sizeof *d->launch);
+	d->launch[d->nlaunch++] = *l;
+	memset(l, 0, sizeof *l);
+}
+
+void
+rt_launches_free(fiberDevice d)
+{
+	for (uint32_t k = 0; k < d->nlaunch; k++) {
+		free(d->launch[k].kernel);
+		simtstats_free(&d->launch[k].t);
+	}
+	free(d->launch);
+	d->launch = NULL;
+	d->nlaunch = d->claunch = 0;
+}
+
+/* a / b, NAN when b is 0 (written as null) */
+static double
+ratio(double a, double b)
+{
+	return b != 0 ? a / b : NAN;
+}
+
+static void
+jnum(FILE *fp, double v)
+{
+	if (isfinite(v))
+		fprintf(fp, "%.6g", v);
+	else
+		fputs("null", fp);
+}
+
+static void
+jint(FILE *fp, uint64_t v)
+{
+	fprintf(fp, "%llu", (unsigned long long)v);
+}
+
+/* a JSON string; NULL is null. Bytes outside printable ASCII are \u00XX, so the output is
+ * valid JSON whatever the encoding of the input */
+static void
+jstr(FILE *fp, const char *s)
+{
+	if (!s) {
+		fputs("null", fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(fp, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(fp, "\\u%04x", c);
+		else
+			fputc(c, fp);
+	}
+	fputc('"', fp);
+}
+
+/* "key": with the indentation of a kernel's field */
+static void
+key(FILE *fp, const char *k)
+{
+	fprintf(fp, ",\n      \"%s\": ", k);
+}
+
+static void
+dims(FILE *fp, const uint32_t v[3])
+{
+	fprintf(fp, "[%u, %u, %u]", v[0], v[1], v[2]);
+}
+
+static uint64_t
+cpi_total(const uint64_t cpi[NCpi])
+{
+	uint64_t t = 0;
+
+	for (int r = 0; r < NCpi; r++)
+		t += cpi[r];
+	return t;
+}
+
+static void
+cpi_stack(FILE *fp, const uint64_t cpi[NCpi])
+{
+	fputc('{', fp);
+	for (int r = 0; r < NCpi; r++) {
+		fprintf(fp, "%s\"%s\": ", r ? ", " : "", cpi_name[r]);
+		jint(fp, cpi[r]);
+	}
+	fputc('}', fp);
+}
+
+static void
+cpi_fraction(FILE *fp, const uint64_t cpi[NCpi])
+{
+	double total = (double)cpi_total(cpi);
+
+	fputc('{', fp);
+	for (int r = 0; r < NCpi; r++) {
+		fprintf(fp, "%s\"%s\": ", r ? ", " : "", cpi_name[r]);
+		jnum(fp, ratio((double)cpi[r], total));
+	}
+	fputc('}', fp);
+}
+
+/* sub-partition cycles of a launch: the CPI stack's total */
+static double
+sp_cycles(const RtLaunch *l)
+{
+	return (double)l->t.cycles * l->nsm * l->subpartitions;
+}
+
+static double
+dram_bytes_per_cycle(const RtLaunch *l)
+{
+	return ratio((double)(l->t.dram_read_bytes + l->t.dram_write_bytes), (double)l->t.cycles);
+}
+
+/* bytes per cycle x cycles per microsecond = bytes per microsecond = 1e-3 GB/s */
+static double
+dram_gbytes_per_s(const RtLaunch *l)
+{
+	return dram_bytes_per_cycle(l) * l->clock_mhz / 1000.0;
+}
+
+static void
+hit_miss(FILE *fp, const char *name, uint64_t hits, uint64_t misses)
+{
+	key(fp, name);
+	fprintf(fp, "{\"hits\": %llu, \"misses\": %llu, \"hit_rate\": ", (unsigned long long)hits,
+	        (unsigned long long)misses);
+	jnum(fp, ratio((double)hits, (double)(hits + misses)));
+	fputc('}', fp);
+}
+
+/* the sections only a timed launch has */
+static void
+write_timing(FILE *fp, const RtLaunch *l)
+{
+	const SimTStats *t = &l->t;
+	double ipc = ratio((double)t->warp_instructions, (double)t->cycles);
+
+	key(fp, "ipc");
+	jnum(fp, ipc);
+	key(fp, "ipc_per_sm");
+	jnum(fp, ratio(ipc, l->nsm));
+	key(fp, "time_us");
+	jnum(fp, ratio((double)t->cycles, l->clock_mhz));
+	key(fp, "ctrl_mode");
+	jstr(fp, t->ctrl_mode == CtrlScoreboard ? "scoreboard" : "control-bits");
+	key(fp, "hazards");
+	jint(fp, t->hazards);
+	key(fp, "occupancy");
+	fprintf(fp, "{\"ctas_per_sm\": %u, \"limit\": ", t->ctas_per_sm);
+	jstr(fp, t->occupancy_limit);
+	fprintf(fp, ", \"waves\": %u, \"ctas\": %u}", t->waves, t->ctas);
+	key(fp, "cpi_stack");
+	cpi_stack(fp, t->cpi);
+	key(fp, "cpi_stack_fraction");
+	cpi_fraction(fp, t->cpi);
+	key(fp, "tensor_utilization");
+	jnum(fp, ratio((double)t->tensor_busy, sp_cycles(l)));
+	key(fp, "rf");
+	fprintf(fp, "{\"bank_conflicts\": %llu, \"reuse_hits\": %llu}",
+	        (unsigned long long)t->rf_bank_conflicts, (unsigned long long)t->reuse_hits);
+	key(fp, "shared");
+	fprintf(fp, "{\"requests\": %llu, \"wavefronts\": %llu, \"bank_conflict_replays\": %llu, "
+	        "\"wavefronts_per_request\": ", (unsigned long long)t->smem_requests,
+	        (unsigned long long)t->smem_wavefronts,
+	        (unsigned long long)(t->smem_wavefronts > t->smem_requests
+	                                 ? t->smem_wavefronts - t->smem_requests : 0));
+	jnum(fp, ratio((double)t->smem_wavefronts, (double)t->smem_requests));
+	fputc('}', fp);
+	hit_miss(fp, "l1", t->l1_hits, t->l1_misses);
+	hit_miss(fp, "l2", t->l2_hits, t->l2_misses);
+	key(fp, "dram");
+	fprintf(fp, "{\"read_bytes\": %llu, \"write_bytes\": %llu, \"bytes_per_cycle\": ",
+	        (unsigned long long)t->dram_read_bytes, (unsigned long long)t->dram_write_bytes);
+	jnum(fp, dram_bytes_per_cycle(l));
+	fputs(", \"gbytes_per_s\": ", fp);
+	jnum(fp, dram_gbytes_per_s(l));
+	fputc('}', fp);
+	key(fp, "const");
+	fprintf(fp, "{\"hits\": %llu, \"misses\": %llu}", (unsigned long long)t->const_hits,
+	        (unsigned long long)t->const_misses);
+	key(fp, "gmem");
+	fprintf(fp, "{\"requests\": %llu, \"sectors\": %llu, \"sectors_per_request\": ",
+	        (unsigned long long)t->gmem_requests, (unsigned long long)t->gmem_sectors);
+	jnum(fp, ratio((double)t->gmem_sectors, (double)t->gmem_requests));
+	fputc('}', fp);
+	key(fp, "sampling");
+	fprintf(fp, "{\"sampled\": %s, \"sample_sms\": %u, \"sample_ctas\": %u, "
+	        "\"ctas_simulated\": %u}", t->sampled ? "true" : "false", l->sample_sms,
+	        l->sample_ctas, t->ctas_simulated);
+	key(fp, "simulator");
+	fputs("{\"wall_seconds\": ", fp);
+	jnum(fp, t->wall_seconds);
+	fprintf(fp, ", \"threads\": %u, \"threads_note\": ", t->threads);
+	jstr(fp, t->threads_note);
+	fputs(", \"warp_instructions_per_second\": ", fp);
+	jnum(fp, ratio((double)t->warp_instructions, t->wall_seconds));
+	fputs(", \"cycles_per_second\": ", fp);
+	jnum(fp, ratio((double)t->cycles, t->wall_seconds));
+	fputc('}', fp);
+	key(fp, "per_sm");
+	fputc('[', fp);
+	for (uint32_t s = 0; s < t->nsm && t->sm; s++) {
+		const SimSmStats *m = &t->sm[s];
+		fprintf(fp, "%s\n        {\"busy_cycles\": %llu, \"warp_instructions\": %llu, "
+		        "\"ctas\": %llu, \"cpi_stack\": ", s ? "," : "", (unsigned long long)m->busy_cycles,
+		        (unsigned long long)m->warp_instructions, (unsigned long long)m->ctas);
+		cpi_stack(fp, m->cpi);
+		fputc('}', fp);
+	}
+	fputs(t->nsm && t->sm ? "\n      ]" : "]", fp);
+}
+
+static void
+write_kernel(FILE *fp, const RtLaunch *l)
+{
+	fputs("    {\n      \"name\": ", fp);
+	jstr(fp, l->kernel);
+	key(fp, "config");
+	jstr(fp, l->config);
+	key(fp, "mode");
+	jstr(fp, l->mode == FIBER_MODE_FUNCTIONAL ? "functional" : "timing");
+	key(fp, "fault");
+	jstr(fp, l->fault == FaultNone ? NULL : sim_fault_name(l->fault));
+	key(fp, "grid");
+	dims(fp, l->grid);
+	key(fp, "block");
+	dims(fp, l->block);
+	key(fp, "dynamic_smem");
+	jint(fp, l->dyn_smem);
+	key(fp, "sms");
+	jint(fp, l->nsm);
+	key(fp, "subpartitions");
+	jint(fp, l->subpartitions);
+	key(fp, "clock_mhz");
+	jint(fp, l->clock_mhz);
+	key(fp, "cycles");
+	jint(fp, l->t.cycles);
+	key(fp, "warp_instructions");
+	jint(fp, l->t.warp_instructions);
+	key(fp, "thread_instructions");
+	jint(fp, l->t.thread_instructions);
+	if (l->mode != FIBER_MODE_FUNCTIONAL)
+		write_timing(fp, l);
+	fputs("\n    }", fp);
+}
+
+static void
+write_stats(FILE *fp, fiberDevice d)
+{
+	const fiberStats *s = &d->stats;
+
+	fputs("{\n  \"version\": 1,\n  \"config\": {\"name\": ", fp);
+	jstr(fp, d->chosen ? d->name : "auto");
+	fputs(", \"arch\": ", fp);
+	if (d->chosen)
+		fprintf(fp, "\"sm_%d\"", d->cfg.sm);
+	else
+		fputs("null", fp);
+	fprintf(fp, ", \"sms\": %d, \"clock_mhz\": %u},\n", d->cfg.nsm, d->cfg.t.clock_mhz);
+	fprintf(fp, "  \"mode\": \"%s\",\n", d->mode == FIBER_MODE_FUNCTIONAL ? "functional" : "timing");
+	fprintf(fp, "  \"launches\": %llu,\n  \"cycles\": %llu,\n  \"warp_instructions\": %llu,\n"
+	        "  \"thread_instructions\": %llu,\n  \"ipc\": ", (unsigned long long)s->launches,
+	        (unsigned long long)s->cycles, (unsigned long long)s->warp_instructions,
+	        (unsigned long long)s->thread_instructions);
+	jnum(fp, ratio((double)s->warp_instructions, (double)s->cycles));
+	fputs(",\n  \"kernels\": [", fp);
+	for (uint32_t k = 0; k < d->nlaunch; k++) {
+		fputs(k ? ",\n" : "\n", fp);
+		write_kernel(fp, &d->launch[k]);
+	}
+	fputs(d->nlaunch ? "\n  ]\n}\n" : "]\n}\n", fp);
+}
+
+fiberStatus
+fiberWriteStatsJSON(fiberDevice d, const char *path)
+{
+	FILE *fp;
+	int failed;
+
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberWriteStatsJSON: not a live device");
+	if (!path || !*path)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberWriteStatsJSON: no path");
+	if (!(fp = fopen(path, "w")))
+		return rt_err(d, FIBER_ERROR_IO, "cannot write '%s': %s", path, strerror(errno));
+	write_stats(fp, d);
+	failed = fflush(fp) != 0 || ferror(fp);
+	if (fclose(fp) != 0 || failed)
+		return rt_err(d, FIBER_ERROR_IO, "cannot write '%s': %s", path, strerror(errno));
+	return FIBER_SUCCESS;
+}
+
+/* the CPI reasons of a stack, largest first */
+static void
+cpi_order(const uint64_t cpi[NCpi], int order[NCpi])
+{
+	for (int r = 0; r < NCpi; r++) {
+		int k = r;
+		for (; k > 0 && cpi[order[k - 1]] < cpi[r]; k--)
+			order[k] = order[k - 1];
+		order[k] = r;
+	}
+}
+
+static void
+summary_timing(FILE *fp, const RtLaunch *l)
+{
+	const SimTStats *t = &l->t;
+	double ipc = ratio((double)t->warp_instructions, (double)t->cycles);
+	double total = (double)cpi_total(t->cpi);
+	int order[NCpi];
+
+	fprintf(fp, "  %llu cycles", (unsigned long long)t->cycles);
+	if (l->clock_mhz)
+		fprintf(fp, " = %.3f us at %u MHz", (double)t->cycles / l->clock_mhz, l->clock_mhz);
+	fprintf(fp, "%s; IPC %.3f (%.4f per SM); %llu warp instructions\n",
+	        t->sampled ? " (extrapolated from a sample)" : "", isfinite(ipc) ? ipc : 0.0,
+	        isfinite(ipc) && l->nsm ? ipc / l->nsm : 0.0, (unsigned long long)t->warp_instructions);
+	cpi_order(t->cpi, order);
+	fputs("  CPI stack:", fp);
+	for (int k = 0; k < 5 && total > 0 && t->cpi[order[k]] > 0; k++)
+		fprintf(fp, "%s %s %.1f%%", k ? "," : "", cpi_name[order[k]], 100.0 * t->cpi[order[k]] / total);
+	fputc('\n', fp);
+	fputs("  memory: L1 hit ", fp);
+	if (t->l1_hits + t->l1_misses)
+		fprintf(fp, "%.1f%%", 100.0 * t->l1_hits / (double)(t->l1_hits + t->l1_misses));
+	else
+		fputs("-", fp);
+	fputs(", L2 hit ", fp);
+	if (t->l2_hits + t->l2_misses)
+		fprintf(fp, "%.1f%%", 100.0 * t->l2_hits / (double)(t->l2_hits + t->l2_misses));
+	else
+		fputs("-", fp);
+	fprintf(fp, ", DRAM %.1f B/cycle", t->cycles ? dram_bytes_per_cycle(l) : 0.0);
+	if (l->clock_mhz && t->cycles)
+		fprintf(fp, " (%.1f GB/s)", dram_gbytes_per_s(l));
+	fputc('\n', fp);
+	fprintf(fp, "  tensor pipes %.1f%% busy; occupancy %u CTAs/SM (limit: %s), %u wave%s of %u CTAs\n",
+	        sp_cycles(l) > 0 ? 100.0 * t->tensor_busy / sp_cycles(l) : 0.0, t->ctas_per_sm,
+	        t->occupancy_limit ? t->occupancy_limit : "-", t->waves, t->waves == 1 ? "" : "s", t->ctas);
+	fprintf(fp, "  simulator: %.3f s, %u thread%s", t->wall_seconds, t->threads,
+	        t->threads == 1 ? "" : "s");
+	if (t->wall_seconds > 0)
+		fprintf(fp, ", %.0f warp instructions/s, %.0f cycles/s",
+		        t->warp_instructions / t->wall_seconds, t->cycles / t->wall_seconds);
+	if (t->threads_note)
+		fprintf(fp, " (%s)", t->threads_note);
+	fputc('\n', fp);
+}
+
+fiberStatus
+fiberPrintSummary(fiberDevice d, void *file)
+{
+	FILE *fp = file;
+	const RtLaunch *l;
+
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberPrintSummary: not a live device");
+	if (!fp)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberPrintSummary: file is NULL");
+	if (d->nlaunch == 0)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberPrintSummary: no launch yet");
+	l = &d->launch[d->nlaunch - 1];
+	fprintf(fp, "%s on %s (%s mode), grid %u,%u,%u block %u,%u,%u%s%s\n", l->kernel, l->config,
+	        l->mode == FIBER_MODE_FUNCTIONAL ? "functional" : "timing", l->grid[0], l->grid[1],
+	        l->grid[2], l->block[0], l->block[1], l->block[2], l->fault ? ": " : "",
+	        l->fault ? sim_fault_name(l->fault) : "");
+	if (l->mode == FIBER_MODE_FUNCTIONAL)
+		fprintf(fp, "  %llu warp instructions, %llu thread instructions (no timing)\n",
+		        (unsigned long long)l->t.warp_instructions,
+		        (unsigned long long)l->t.thread_instructions);
+	else
+		summary_timing(fp, l);
+	return ferror(fp) ? rt_err(d, FIBER_ERROR_IO, "fiberPrintSummary: cannot write") : FIBER_SUCCESS;
+}
