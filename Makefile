@@ -58,7 +58,7 @@ LIB_OBJS  := $(IR_OBJS) $(FE_OBJS) $(PASS_OBJS) $(BE_OBJS)
 LIBFIBER  := $(B)/lib/libfiber.a
 # the runtime library: simulator + runtime + what it loads modules with (front end, IR)
 LIBFIBERRT := $(B)/lib/libfiberrt.a
-RT_LIBS   := -lelf
+RT_LIBS   := -lelf -pthread
 
 FIBERC    := $(B)/bin/fiberc
 FIBERSIM  := $(B)/bin/fibersim
@@ -325,6 +325,23 @@ bench: simbench
 else
 simbench:
 	@echo 'simbench: no runtime library yet (runtime/*.c)'
+endif
+# timebench: the timing simulator's speed (warp instructions and cycles per second, one thread
+# and TIMEBENCH_THREADS threads, identical results checked) on a tensor-core GEMM, attention, a
+# memory-bound and an elementwise kernel, and the error of the sampling extrapolations.
+TIMEBENCH_REPS ?= 3
+TIMEBENCH_THREADS ?= 2
+.PHONY: timebench
+ifeq ($(SAN),1)
+timebench:
+	@$(MAKE) --no-print-directory SAN=0 timebench
+else
+$(BENCH_B)/timebench: $(B)/bench/timebench.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lm
+timebench: $(BENCH_B)/timebench
+	$(BENCH_B)/timebench -r $(TIMEBENCH_REPS) -t $(TIMEBENCH_THREADS) --root $(CURDIR)
+bench: timebench
 endif
 
 # =================================================================================================

@@ -233,6 +233,8 @@ main(int argc, char **argv)
 		snprintf(path, sizeof path, "%s/%s", root, rel);
 		if (fiberDeviceCreate(&dev, arch == 80 ? "a100" : "h100") != FIBER_SUCCESS)
 			die(NULL, "device");
+		if (fiberDeviceSetMode(dev, FIBER_MODE_FUNCTIONAL) != FIBER_SUCCESS)
+			die(dev, "functional mode");
 		if (fiberModuleLoadFile(&mod, dev, path) != FIBER_SUCCESS)
 			die(dev, path);
 		if (fiberModuleGetFunction(&fn, mod, k->kernel) != FIBER_SUCCESS)
