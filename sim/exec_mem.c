@@ -67,6 +67,24 @@ static const char *const hints[] = {
 	"LU", "EU", "NA", "LTC64B", "LTC128B", "LTC256B", "BYPASS", "U", "RN", "ZD", NULL,
 };
 
+/* the modifiers of an access that does not allocate in L1: .STRONG.GPU and .STRONG.SYS
+ * (ld.cg, volatile, acquire), .EF (evict first), .NA (no allocate), .MMIO, .BYPASS */
+static int
+bypass_mods(DecodeCtx *c, const Ins *i)
+{
+	static const char *const bypass[] = {"GPU", "SYS", "EF", "NA", "MMIO", "BYPASS", NULL};
+	int strong = 0, scope = 0;
+
+	for (unsigned k = 0; k < i->nmod; k++) {
+		const char *s = mstr(c->fn->mod, i->mod[k]);
+		if (strcmp(s, "STRONG") == 0)
+			strong = 1;
+		else if (inlist(s, bypass))
+			scope |= strcmp(s, "GPU") && strcmp(s, "SYS") ? 2 : 1;
+	}
+	return (scope & 2) || (strong && (scope & 1));
+}
+
 /* operand k is a general register covering n registers: fill o */
 static int
 reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
@@ -212,6 +230,7 @@ typedef uint8_t *(*MemFn)(Exec *x, uint64_t addr, unsigned n, unsigned lane, int
  */
 enum {
 	LSigned = 1 << 0,      /* sign-extend a .S8/.S16 load */
+	LBypass = 1 << 1,      /* .STRONG.GPU/.SYS, .EF, .NA, .MMIO: not cached in L1 (timing) */
 };
 
 /* the n bytes (1..16) that lane stores: its data registers o[0..3], lowest first */
@@ -246,6 +265,11 @@ sizemod(const char *s, uint32_t *flags)
 
 /* the memory space of a load or store instantiation */
 enum { SpGlobal, SpShared, SpLocal, SpGeneric };
+
+/* its MemSpace, for the timing model's record */
+static const uint8_t sp_mspace[] = {
+	[SpGlobal] = MSGlobal, [SpShared] = MSShared, [SpLocal] = MSLocal, [SpGeneric] = MSGeneric,
+};
 
 /* Warp-wide fast path of a load or store: the lanes' addresses go to a[]; if every lane's
  * access of n bytes is aligned and lies in one place that needs no per-lane check (one live
@@ -376,10 +400,13 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 	uint64_t a[WarpSize], base, stride;
 	uint8_t *data;
 
+	int span = warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride);
+
+	sim_mlog(x, sp_mspace[space], MKLoad, n, d->mod & LBypass ? MAL1Bypass : 0, mask, a);
 	if (r != RegRZ)
 		for (unsigned k = 0; k < (n + 3) / 4; k++)
 			o[k] = sim_reg(x, r + k);
-	if (warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride)) {
+	if (span) {
 		if (!o[0])
 			return;
 		if (n >= 4 && mask == ~0u) {
@@ -461,9 +488,12 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 	uint64_t a[WarpSize], base, stride;
 	uint8_t *data;
 
+	int span = warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride);
+
+	sim_mlog(x, sp_mspace[space], MKStore, n, d->mod & LBypass ? MAL1Bypass : 0, mask, a);
 	for (unsigned k = 0; k < (n + 3) / 4; k++)
 		o[k] = rreg(x, r == RegRZ ? r : r + k);
-	if (warp_span(x, &d->src[0], am, mask, n, space, a, &data, &base, &stride)) {
+	if (span) {
 		if (mask == ~0u) {
 			for (unsigned lane = 0; lane < WarpSize; lane++)
 				store_lane(data + lane * stride + (a[lane] - base), o, lane, n);
@@ -524,6 +554,8 @@ dec_ldst(DecodeCtx *c, const Ins *i, DIns *d)
 		else if (!inlist(s, hints))
 			return sim_unsupported_why(c, i, "unknown modifier");
 	}
+	if (bypass_mods(c, i))
+		flags |= LBypass;
 	if (!load)
 		flags &= ~(uint32_t)LSigned;
 	if (i->nopnd != 2)
@@ -585,9 +617,9 @@ cext(uint64_t v, unsigned n, uint32_t mod)
 	return n == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
 }
 
-/* the bank and offset of lane; -1 after a fault */
-static inline int
-caddr(Exec *x, const DIns *d, unsigned lane, unsigned *bank, uint32_t *off)
+/* the bank and offset of lane, unchecked */
+static inline uint32_t
+cbank_off(Exec *x, const DIns *d, unsigned lane, unsigned *bank)
 {
 	const DOp *o = &d->src[0];
 	uint32_t a = (uint32_t)o->imm;
@@ -597,6 +629,30 @@ caddr(Exec *x, const DIns *d, unsigned lane, unsigned *bank, uint32_t *off)
 		a += x->w->ur[o->ureg];
 	if (o->reg != RegRZ)
 		a += sim_reg(x, o->reg)[lane];
+	return a;
+}
+
+/* record the constant reads of the lanes of mask for the timing model: bank << 16 | offset */
+static void
+cbank_log(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint64_t a[WarpSize];
+	unsigned bank;
+
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned lane = (unsigned)__builtin_ctz(m);
+		uint32_t off = cbank_off(x, d, lane, &bank);
+		a[lane] = (uint64_t)bank << 16 | (off & 0xffff);
+	}
+	sim_mlog(x, MSConst, MKLoad, d->aux, 0, mask, a);
+}
+
+/* the bank and offset of lane; -1 after a fault */
+static inline int
+caddr(Exec *x, const DIns *d, unsigned lane, unsigned *bank, uint32_t *off)
+{
+	uint32_t a = cbank_off(x, d, lane, bank);
+
 	if (a & (d->aux - 1)) {
 		sim_fault(x, FaultMisaligned, lane, "misaligned %u-byte constant read at c[0x%x][0x%x]",
 		          d->aux, *bank, a);
@@ -615,6 +671,8 @@ ex_ldc(Exec *x, const DIns *d, uint32_t mask)
 
 	if (!mask)
 		return;
+	if (x->mlog)
+		cbank_log(x, d, mask);
 	if (d->src[0].reg == RegRZ) {
 		/* the same word for every lane */
 		if (caddr(x, d, (unsigned)__builtin_ctz(mask), &bank, &off))
@@ -653,6 +711,8 @@ ex_uldc(Exec *x, const DIns *d, uint32_t mask)
 	if (!mask)
 		return;
 	lane = (unsigned)__builtin_ctz(mask);
+	if (x->mlog)
+		cbank_log(x, d, 1u << lane);
 	if (caddr(x, d, lane, &bank, &off))
 		return;
 	v = cload(x, bank, off, n, lane);
@@ -883,14 +943,29 @@ mbar_arrive(uint8_t *p)
 	memcpy(p + 4, &w1, 4);
 }
 
+/* record the lanes' addresses of the memory operand (src[0]) for the timing model */
+static void
+addr_log(Exec *x, const DIns *d, uint32_t mask, unsigned space, unsigned kind, unsigned size)
+{
+	uint64_t a[WarpSize];
+
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned lane = (unsigned)__builtin_ctz(m);
+		a[lane] = lane_addr(x, &d->src[0], d->aux2 & 0xff, lane);
+	}
+	sim_mlog(x, space, kind, size, 0, mask, a);
+}
+
 INLINE void
-do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem)
+do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 {
 	unsigned n = d->aux, nw = (n + 3) / 4, am = d->aux2 & 0xff, op = d->mod & 15;
 	unsigned rd = d->dst[0].kind == DR ? d->dst[0].reg : RegRZ;
 	unsigned rb = d->src[1].reg, rc = d->src[2].reg, ty = d->mod >> 4 & 15;
 	int fast = n == 4 && (ty == TU32 || ty == TS32), sg = ty == TS32;
 
+	if (x->mlog)
+		addr_log(x, d, mask, space, d->ndst ? MKAtomic : MKRed, n);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint64_t a = lane_addr(x, &d->src[0], am, lane);
@@ -940,9 +1015,9 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem)
 		sim_dst_pred(x, &d->dst[1], mask, mask);
 }
 
-static void ex_atomg(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_global); }
-static void ex_atom(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_generic); }
-static void ex_atoms(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_shared); }
+static void ex_atomg(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_global, MSGlobal); }
+static void ex_atom(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_generic, MSGeneric); }
+static void ex_atoms(Exec *x, const DIns *d, uint32_t mask) { do_atom(x, d, mask, sim_shared, MSShared); }
 
 /* ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT, R24, [R22.64], R28; ATOMS.CAST.SPIN.64 R10, [R13], R8,
  * R10; REDG.E.MIN.S32.STRONG.GPU desc[UR4][R2.64], R11; ATOMS.ARRIVE.64 R2, [URZ+0x1400] */
@@ -1038,7 +1113,27 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
  */
 enum {
 	LgZfill = 1 << 0,      /* .ZFILL */
+	LgBypass = 1 << 1,     /* .BYPASS: the read does not allocate in L1 (timing) */
 };
+
+/* record the global read (lanes whose predicate is true) and the shared write */
+static void
+ldgsts_log(Exec *x, const DIns *d, uint32_t mask, uint32_t pmask)
+{
+	unsigned n = d->aux, am_s = d->aux2 & 0xff, am_g = d->aux2 >> 8 & 0xff;
+	uint64_t ga[WarpSize], sa[WarpSize];
+
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned lane = (unsigned)__builtin_ctz(m);
+		sa[lane] = lane_addr(x, &d->src[0], am_s, lane);
+		ga[lane] = lane_addr(x, &d->src[1], am_g, lane);
+		if (d->mod & LgZfill)
+			ga[lane] &= ~(uint64_t)(n - 1);
+	}
+	sim_mlog(x, MSGlobal, MKLoad, n, MAAsync | (d->mod & LgBypass ? MAL1Bypass : 0),
+	         mask & pmask, ga);
+	sim_mlog(x, MSShared, MKStore, n, MAAsync, mask, sa);
+}
 
 static void
 ex_ldgsts(Exec *x, const DIns *d, uint32_t mask)
@@ -1046,6 +1141,8 @@ ex_ldgsts(Exec *x, const DIns *d, uint32_t mask)
 	unsigned n = d->aux, am_s = d->aux2 & 0xff, am_g = d->aux2 >> 8 & 0xff;
 	uint32_t pmask = sim_pred(x, &d->src[2]);
 
+	if (x->mlog)
+		ldgsts_log(x, d, mask, pmask);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m), nz = 0;
 		uint64_t sa = lane_addr(x, &d->src[0], am_s, lane);
@@ -1088,6 +1185,8 @@ dec_ldgsts(DecodeCtx *c, const Ins *i, DIns *d)
 			wide = 1;
 		else if (strcmp(s, "ZFILL") == 0)
 			flags |= LgZfill;
+		else if (strcmp(s, "BYPASS") == 0)
+			flags |= LgBypass;
 		else if (!inlist(s, hints))
 			return sim_unsupported_why(c, i, "unknown modifier");
 	}
@@ -1123,6 +1222,8 @@ ex_arrives(Exec *x, const DIns *d, uint32_t mask)
 {
 	unsigned am = d->aux2 & 0xff;
 
+	if (x->mlog)
+		addr_log(x, d, mask, MSShared, MKAtomic, 8);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = sim_shared(x, lane_addr(x, &d->src[0], am, lane), 8, lane, 1);

@@ -620,6 +620,21 @@ row_ptrs(Exec *x, const DOp *o, unsigned nrow, int write, uint8_t *p[32])
 	return 0;
 }
 
+/* record the row addresses of a matrix move for the timing model: lanes 0..nrow-1 give one
+ * 16-byte row each, whatever the guard mask (mask only says whether the warp runs it) */
+static void
+rows_log(Exec *x, const DIns *d, uint32_t mask, unsigned kind)
+{
+	unsigned nrow = 8 * d->aux;
+	uint64_t a[WarpSize];
+
+	if (!mask)
+		return;
+	for (unsigned r = 0; r < nrow; r++)
+		a[r] = saddr(x, &d->src[0], r);
+	sim_mlog(x, MSShared, kind, 16, 0, nrow >= WarpSize ? ~0u : (1u << nrow) - 1, a);
+}
+
 static inline uint32_t
 half(const uint8_t *row, unsigned col)
 {
@@ -633,6 +648,8 @@ ex_ldsm(Exec *x, const DIns *d, uint32_t mask)
 	uint8_t *p[32];
 	uint32_t v[4][WarpSize];
 
+	if (x->mlog)
+		rows_log(x, d, mask, MKLoad);
 	if (row_ptrs(x, &d->src[0], 8 * nm, 0, p))
 		return;
 	if (d->mod & LTrans) {
@@ -673,7 +690,8 @@ ex_stsm(Exec *x, const DIns *d, uint32_t mask)
 	unsigned nm = d->aux;
 	uint8_t *p[32];
 
-	(void)mask;
+	if (x->mlog)
+		rows_log(x, d, mask, MKStore);
 	if (row_ptrs(x, &d->src[0], 8 * nm, 1, p))
 		return;
 	for (unsigned m = 0; m < nm; m++) {

@@ -334,6 +334,8 @@ typedef struct MemAcc {
 typedef struct MemLog {
 	MemAcc acc[2];         /* LDGSTS records its global read and its shared write */
 	unsigned n;
+	uint32_t warp;         /* set by the timing driver: the warp's hardware slot in its SM
+	                          (local memory of different warps must not alias in the model) */
 } MemLog;
 
 /* Execution context handed to every ExecFn. */

@@ -142,8 +142,11 @@ void smmem_free(SmMem *s);
 void smmem_access(SmMem *s, const MemLog *log, uint64_t now, MemTiming *t);
 /* earliest cycle >= now at which the MIO accepts another instruction from sub-partition p */
 uint64_t smmem_mio_ready(const SmMem *s, unsigned p, uint64_t now);
-/* the MIO took an instruction from sub-partition p at cycle now (SHFL, LDSM, memory) */
+/* the MIO took an instruction from sub-partition p at cycle now (SHFL, LDSM, memory); call it
+ * before smmem_access for the same instruction, which then times it from its MIO start */
 void smmem_mio_take(SmMem *s, unsigned p, uint64_t now);
+/* the MIO start cycle of the instruction taken last (SHFL's latency counts from it) */
+uint64_t smmem_mio_start(const SmMem *s);
 /* end of an epoch: every SM has simulated up to cycle end */
 void memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end);
 /* add the SM's and the system's counters to st */

@@ -1,0 +1,38 @@
+/* tmem.h: the private interface between the per-SM memory model (tmem.c: MIO, shared memory,
+ * L1, constant cache) and the memory system behind it (tl2.c: L2 tags, DRAM, epoch merge).
+ * Nothing outside these two files includes it; the public API is in timing.h.
+ *
+ * During an epoch each SM reads the MemSys (tags as of the epoch start, queueing delays) and
+ * appends its L2 accesses to its own log; memsys_epoch_end, single-threaded, applies every log.
+ */
+#ifndef FIBER_TMEM_H
+#define FIBER_TMEM_H
+
+#include "timing.h"
+
+/* what an L2 access does to the sector */
+enum L2Kind {
+	L2Read,                /* a load's miss or bypass: read, allocate */
+	L2Write,               /* a store (write-through from L1): allocate without reading DRAM */
+	L2Atomic,              /* ATOM/RED at L2: read (from DRAM on a miss) and write */
+};
+
+/* one L2 access of an SM, in the order it made them */
+typedef struct L2Req {
+	uint64_t cycle;        /* when it left the SM */
+	uint64_t sector;       /* sector index: byte address / sector size */
+	uint32_t kind;         /* L2Kind */
+	uint32_t pad;
+} L2Req;
+
+/* tl2.c: read-only during an epoch */
+int memsys_l2_lookup(const MemSys *m, uint64_t sector, uint64_t *delay); /* 1 if the sector
+                                    is in L2; *delay: the queueing delay of its slice */
+uint64_t memsys_dram_delay(const MemSys *m);  /* queueing delay of a DRAM access */
+unsigned memsys_sector_bytes(const MemSys *m);
+
+/* tmem.c: for memsys_epoch_end */
+const L2Req *smmem_l2_log(const SmMem *s, size_t *n);  /* this epoch's accesses, in order */
+void smmem_epoch_done(SmMem *s);                        /* forget them: a new epoch starts */
+
+#endif /* FIBER_TMEM_H */
