@@ -1,5 +1,5 @@
 /* simcfg.h: the timing model's configuration: every number the cycle-level simulator uses, one
- * field per configuration key (docs/sim-config.md lists the keys, configs/*.cfg give the values
+ * field per configuration key (docs/sim-config.md lists the keys, configs/NAME.cfg give the values
  * for a100, h100 and b200 with their sources). sim/config.c holds the key table (name, field,
  * range), the parser of configuration text and the validator; nothing else parses keys.
  *
