@@ -404,3 +404,19 @@ uninstall-runtime:
 	  $(DESTDIR)$(LIBDIR)/libfiberrt.so $(DESTDIR)$(INCDIR)/fiber.h \
 	  $(DESTDIR)$(MAN1DIR)/fibersim.1 $(DESTDIR)$(PKGCONFIGDIR)/fiber.pc
 	@rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null || true
+
+# =================================================================================================
+# Appended by the calibration helper: `make calibrate` runs the microbenchmarks of
+# examples/microbench/ on the timing model of each configuration (a100, h100, b200) and prints
+# them against the published values of examples/microbench/published.txt (docs/calibration.md).
+#   make calibrate [CALIBRATE_ARGS='--config h100 --markdown']
+# =================================================================================================
+.PHONY: calibrate
+CALIBRATE_ARGS ?=
+ifneq ($(RT_SRCS),)
+$(B)/bench/calibrate: $(B)/bench/calibrate.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lpthread
+calibrate: $(B)/bench/calibrate
+	$(B)/bench/calibrate --root $(CURDIR) $(CALIBRATE_ARGS)
+endif

@@ -210,6 +210,7 @@ fiberDeviceGetProperties(fiberDevice d, fiberDeviceProps *p)
 	p->max_threads_per_block = d->cfg.max_threads_per_block;
 	p->max_shared_per_block = d->cfg.max_smem_per_block;
 	p->watchdog = d->cfg.watchdog;
+	p->clock_mhz = d->cfg.t.clock_mhz;
 	return FIBER_SUCCESS;
 }
 

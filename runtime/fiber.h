@@ -99,6 +99,7 @@ typedef struct fiberDeviceProps {
 	unsigned max_threads_per_block;
 	unsigned max_shared_per_block; /* bytes, static plus dynamic */
 	uint64_t watchdog;        /* warp instructions per launch before a watchdog fault */
+	unsigned clock_mhz;       /* SM clock of the timing model: cycles to seconds */
 } fiberDeviceProps;
 
 /* --- errors ---------------------------------------------------------------------------------- */
