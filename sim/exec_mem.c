@@ -368,7 +368,7 @@ warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int spa
 	}
 	{
 		Gpu *g = x->gpu;
-		Alloc *al = g->last;
+		Alloc *al = x->alast;
 		if (!al || lo - al->base >= al->size) {
 			uint32_t l = 0, h = g->nalloc;
 			while (l < h) {
@@ -381,7 +381,7 @@ warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int spa
 			if (l >= g->nalloc || lo < g->alloc[l]->base)
 				return 0;
 			al = g->alloc[l];
-			g->last = al;
+			x->alast = al;
 		}
 		if (al->freed || hi - al->base >= al->size || n > al->size - (hi - al->base))
 			return 0;

@@ -773,6 +773,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	u->busy_until = now + 1 + bubble;
 
 	s->mlog.n = 0;
+	s->mlog.warp = tw->slot;
 	x->now = now;
 	x->w = tw->w;
 	x->cta = &tw->tc->c;
@@ -791,14 +792,14 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	switch (ti->kind) {
 	case KMem:
 	case KLdgsts:
+		smmem_mio_take(s->mem, tw->sub, now);
 		if (s->mlog.n) {
 			MemTiming mt;
 			smmem_access(s->mem, &s->mlog, now, &mt);
 			done = mt.done;
 			src_read = mt.src_read;
 		} else {
-			smmem_mio_take(s->mem, tw->sub, now);
-			done = src_read = now + 1;
+			done = src_read = smmem_mio_start(s->mem) + 1;
 		}
 		if (done > tw->mem_done)
 			tw->mem_done = done;
@@ -809,7 +810,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		break;
 	case KMio:
 		smmem_mio_take(s->mem, tw->sub, now);
-		src_read = now + t->lat_src_read;
+		done = smmem_mio_start(s->mem) + ti->lat;
+		src_read = smmem_mio_start(s->mem) + t->lat_src_read;
 		break;
 	case KMembar:
 		done = tw->mem_done > now + 1 ? tw->mem_done : now + 1;
