@@ -499,7 +499,7 @@ typedef struct SimConfig {
 	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */
 	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */
 	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
-	SimTiming t;           /* the timing model (simcfg.h, configs/*.cfg) */
+	SimTiming t;           /* the timing model (simcfg.h, configs/NAME.cfg) */
 } SimConfig;
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
