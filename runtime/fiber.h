@@ -116,9 +116,10 @@ FIBER_API fiberStatus fiberGetLastFault(fiberDevice dev, fiberFault *fault);
 FIBER_API const char *fiberGetVersion(void);                /* "0.1.0" */
 
 /* --- devices --------------------------------------------------------------------------------- */
-/* config: "a100" (sm_80, 108 SMs), "h100" (sm_90, 132 SMs), the path of a configuration file
- * (see fibersim(1)), or NULL ("auto"): the first module loaded chooses a100 for sm_80..sm_89
- * code and h100 for sm_90 (a100 if memory is allocated first). */
+/* config: "a100" (sm_80, 108 SMs), "h100" (sm_90, 132 SMs), "b200" (Blackwell-class parameters,
+ * 148 SMs, executing sm_90 SASS), the path of a configuration file (docs/sim-config.md), or NULL
+ * ("auto"): the first module loaded chooses a100 for sm_80..sm_89 code and h100 for sm_90 (a100
+ * if memory is allocated first). */
 FIBER_API fiberStatus fiberDeviceCreate(fiberDevice *dev, const char *config);
 FIBER_API fiberStatus fiberDeviceDestroy(fiberDevice dev);  /* unloads its modules */
 FIBER_API fiberStatus fiberDeviceGetProperties(fiberDevice dev, fiberDeviceProps *props);

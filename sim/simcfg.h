@@ -9,7 +9,9 @@
 #ifndef FIBER_SIMCFG_H
 #define FIBER_SIMCFG_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum SchedPolicy {
 	SchedGTO,              /* greedy then oldest: keep issuing from the last warp while it can */
@@ -120,5 +122,34 @@ typedef struct SimTiming {
 	                                  at epoch ends; at most the smallest L2 round trip */
 	uint64_t max_cycles;           /* watchdog in cycles per launch (0: none) */
 } SimTiming;
+
+/* config.c: the key table, the parser of configuration text, the validator and the printer.
+ * Errors are one line, `file:line:col: error: message` (col of the offending token), written to
+ * err (errsize bytes); the functions then return -1 and leave the configuration unchanged.
+ * A name key's value is kept in thread-local storage that the next name key parsed on the same
+ * thread overwrites: callers that keep a configuration copy the name (the runtime does). */
+struct SimConfig;
+
+typedef struct SimCfgKey {
+	const char *name;              /* as written in a file: "lat_l2" */
+	const char *unit;              /* "cycles", "bytes", "lanes", ...; "" for names and choices */
+	const char *doc;               /* one line */
+	uint64_t lo, hi;               /* range of an integer key; lo > hi: a name or a choice */
+	size_t off, size;              /* the field in SimConfig; size 0: not stored (base, nvdisasm) */
+} SimCfgKey;
+
+const SimCfgKey *simcfg_key(size_t i);   /* the i-th key in table order, NULL past the last */
+/* a built-in configuration, "a100", "h100" or "b200" (configs/NAME.cfg): 0, or -1 if unknown */
+int simcfg_builtin(struct SimConfig *c, const char *name);
+/* a configuration file: its base key (or arch: sm_90 starts from h100; else a100), then its keys */
+int simcfg_parse(struct SimConfig *c, const char *path, const char *text, size_t n, char *err,
+                 size_t errsize);
+/* one "key=value" (fibersim --set) applied to c, then the whole configuration re-validated */
+int simcfg_set(struct SimConfig *c, const char *key_value, char *err, size_t errsize);
+int simcfg_check(const struct SimConfig *c, char *err, size_t errsize); /* cross-key rules */
+void simcfg_print(const struct SimConfig *c, FILE *f);   /* as configuration text, every key */
+/* the value of key in configuration text (for keys the simulator does not store: nvdisasm);
+ * returns its line, 0 if absent; the value is cut to valsize - 1 bytes */
+uint32_t simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsize);
 
 #endif /* FIBER_SIMCFG_H */

@@ -216,7 +216,7 @@ expect 1 "sm_80 code but device 'h100' executes sm_90" "sm_80 code with --arch s
 	run $S80 $RUN $ARGS --arch sm_90
 expect 1 "unknown configuration 'v100'" "an unknown --config" -- run $S80 $RUN $ARGS --config v100
 printf 'base = a100\nsmz = 4\n' > "$tmp/bad.cfg"
-expect 1 "bad.cfg:2: unknown key 'smz'" "a configuration file with a bad key" -- \
+expect 1 "bad.cfg:2:1: error: unknown key 'smz'" "a configuration file with a bad key" -- \
 	run $S80 $RUN $ARGS --config "$tmp/bad.cfg"
 expect 1 "launch bound of kernel 'softmax_rows' (128 threads)" "a block over the launch bound" -- \
 	run $S80 --kernel softmax_rows --grid 2 --block 256 $ARGS
