@@ -15,34 +15,7 @@
 void
 simconfig_default(SimConfig *c, int sm)
 {
-	memset(c, 0, sizeof *c);
-	c->sm = sm >= 90 ? 90 : 80;
-	c->name = c->sm == 90 ? "h100" : "a100";
-	c->nsm = c->sm == 90 ? 132 : 108;
-	c->max_threads_per_block = 1024;
-	c->max_smem_per_block = c->sm == 90 ? 227 * 1024 : 163 * 1024;
-	c->regs_per_sm = SmVRegs * WarpSize;
-	c->watchdog = (uint64_t)1 << 32;
-	{	/* TEMPORARY bring-up values until configs/ land */
-		SimTiming *t = &c->t;
-		t->clock_mhz = 1410; t->subpartitions = 4; t->max_warps_per_sm = 64;
-		t->max_threads_per_sm = 2048; t->max_ctas_per_sm = 32; t->reg_alloc_unit = 256;
-		t->smem_per_sm = 167936; t->smem_alloc_unit = 128; t->smem_reserved_per_cta = 1024;
-		t->cta_launch_latency = 100; t->sched_policy = SchedGTO; t->ctrl_mode = CtrlAuto;
-		t->icache_bytes = 16384; t->icache_line = 128; t->icache_miss_latency = 20;
-		t->sb_inc_delay = 1; t->yield_bubble = 1; t->rf_banks = 2; t->rf_reuse = 1;
-		t->rf_bank_bubble = 1; t->int_lanes = 16; t->fp32_lanes = 16; t->fp16_lanes = 32;
-		t->fp64_lanes = 8; t->mufu_lanes = 4; t->conv_lanes = 4; t->uniform_ii = 1;
-		t->branch_ii = 1; t->tensor_flops_f16 = 2048; t->tensor_ops_i8 = 4096;
-		t->tensor_flops_f64 = 128; t->tensor_flops_f8 = 0; t->mio_ii = 2; t->mio_queue = 5;
-		t->lat_int = 4; t->lat_fp32 = 4; t->lat_imad = 4; t->lat_fp16 = 5; t->lat_fp64 = 6;
-		t->lat_uniform = 2; t->lat_pred = 5; t->lat_hmma = 24; t->lat_hmma_small = 18;
-		t->lat_imma = 24; t->lat_dmma = 38; t->lat_mufu = 18; t->lat_conv = 12; t->lat_s2r = 20;
-		t->lat_shfl = 24; t->lat_vote = 6; t->lat_branch = 2; t->lat_bar = 20;
-		t->lat_src_read = 4; t->lat_lds = 23; t->lat_l1 = 33; t->lat_l2 = 200; t->lat_dram = 540;
-		t->lat_const = 26; t->lat_const_miss = 100; t->lat_atomic = 245; t->lat_ldgsts = 39;
-		t->epoch = 128;
-	}
+	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
 }
 
 Gpu *
