@@ -57,7 +57,7 @@ run_usage(FILE *out)
 	    "  --grid X[,Y[,Z]]     grid dimensions (x 1..2147483647, y and z 1..65535)\n"
 	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
 	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
-	    "  --config NAME|FILE   device configuration: a100, h100, or a configuration file\n"
+	    "  --config NAME|FILE   device configuration: a100, h100, b200, or a configuration file\n"
 	    "  --set KEY=VALUE      change one configuration key (as in a configuration file), after\n"
 	    "                       --config; repeatable, applied in order\n"
 	    "  --dynamic-smem BYTES dynamic shared memory per block (default 0)\n"

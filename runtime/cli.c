@@ -298,7 +298,7 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			if (once("--config", r->config, err, n) < 0)
 				return -1;
 			if (!*v)
-				return fail(err, n, "--config needs a name (a100, h100) or a file");
+				return fail(err, n, "--config needs a name (a100, h100, b200) or a file");
 			r->config = v;
 		} else if (!missing && (v = optval(argc, argv, &k, "--dynamic-smem", &missing))) {
 			uint64_t x;

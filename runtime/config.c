@@ -134,6 +134,6 @@ fiberDeviceSetConfigValue(fiberDevice d, const char *key_value)
 		              "sm_%d: a module for sm_%d is loaded", c.sm, d->cfg.sm);
 	take(d, &c);
 	if (d->gpu)
-		d->gpu->cfg = d->cfg;
+		gpu_set_config(d->gpu, &d->cfg);
 	return FIBER_SUCCESS;
 }

@@ -34,6 +34,16 @@ gpu_new(const SimConfig *c)
 }
 
 void
+gpu_set_config(Gpu *g, const SimConfig *c)
+{
+	g->cfg = *c;
+	if (!g->cfg.watchdog)
+		g->cfg.watchdog = (uint64_t)1 << 32;
+	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
+		g->cfg.regs_per_sm = SmVRegs * WarpSize;
+}
+
+void
 gpu_free(Gpu *g)
 {
 	if (!g)

@@ -522,6 +522,8 @@ typedef struct LaunchParams {
 
 void simconfig_default(SimConfig *c, int sm);      /* a100-like for 80, h100-like for 90 */
 Gpu *gpu_new(const SimConfig *c);
+void gpu_set_config(Gpu *g, const SimConfig *c);     /* a new configuration (fibersim --set) for
+                                                      the following launches */
 void gpu_free(Gpu *g);
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
