@@ -296,16 +296,18 @@ END_TEST
 #include "fiber.h"
 
 typedef struct Dev {
-	fiberDevice dev;   /* a fresh device per case: a100 for sm_80, h100 for sm_90 */
+	fiberDevice dev;   /* a fresh device per case: a100 for sm_80, h100 or b200 for sm_90 */
 	fiberModule mod;   /* examples/<dir>/<dir>.sm_<arch>.sass */
 	int arch;          /* 80 or 90 */
+	const char *config; /* a100, h100, b200 */
 	char what[96];     /* "gemm_f16_tc sm_80", for messages */
 	size_t nbad;       /* elements out of tolerance over every output checked */
 	int verbose;       /* FIBER_KERNELS_VERBOSE: report passing outputs too */
 } Dev;
 
 static void
-dev_open(Dev *v, const char *dir, const char *sfx, const char *what, int arch)
+dev_open(Dev *v, const char *dir, const char *sfx, const char *what, int arch,
+         const char *config)
 {
 	const char *root = getenv("FIBER_ROOT");
 	char path[512];
@@ -313,11 +315,12 @@ dev_open(Dev *v, const char *dir, const char *sfx, const char *what, int arch)
 
 	memset(v, 0, sizeof *v);
 	v->arch = arch;
+	v->config = config;
 	v->verbose = getenv("FIBER_KERNELS_VERBOSE") && *getenv("FIBER_KERNELS_VERBOSE") != '0';
-	snprintf(v->what, sizeof v->what, "%s sm_%d", what, arch);
+	snprintf(v->what, sizeof v->what, "%s sm_%d on %s", what, arch, config);
 	snprintf(path, sizeof path, "%s/examples/%s/%s.sm_%d%s.sass", root ? root : ".", dir, dir,
 	         arch, sfx);
-	st = fiberDeviceCreate(&v->dev, arch == 80 ? "a100" : "h100");
+	st = fiberDeviceCreate(&v->dev, config);
 	ck_assert_msg(st == FIBER_SUCCESS, "%s: device: %s", v->what, fiberGetLastErrorMessage(NULL));
 	st = fiberModuleLoadFile(&v->mod, v->dev, path);
 	if (st != FIBER_SUCCESS)          /* the first diagnostics of the log (1 KB) */
@@ -331,6 +334,12 @@ static void
 dev_close(Dev *v)
 {
 	fiberStats s;
+
+	/* every example runs in timing mode (the default) and reports cycles */
+	ck_assert_int_eq(fiberGetStats(v->dev, &s), FIBER_SUCCESS);
+	ck_assert_msg(s.launches > 0 && s.cycles > 0 && s.cycles < s.warp_instructions * 1000,
+	              "%s: %llu cycles for %llu warp instructions", v->what,
+	              (unsigned long long)s.cycles, (unsigned long long)s.warp_instructions);
 
 	if (v->verbose && fiberGetStats(v->dev, &s) == FIBER_SUCCESS)
 		fprintf(stderr, "kernels: %s: %llu launches, %llu warp instructions, %llu thread "
@@ -853,7 +862,7 @@ static const struct {
 	const char *sfx;   /* listing name suffix, "" for the nvdisasm listings */
 	void (*run)(Dev *v, int variant);
 	int variant;       /* case-specific */
-	int archs;         /* 1: sm_80, 2: sm_90 */
+	int archs;         /* 1: sm_80 (a100), 2: sm_90 (h100 and b200) */
 } kcase[] = {
 	{"softmax_rows", "softmax", "", run_softmax, SoftmaxExample, 3},
 	{"softmax_rows/ragged", "softmax", "", run_softmax, SoftmaxRagged, 3},
@@ -877,14 +886,15 @@ static const struct {
 static struct {
 	uint8_t c;         /* index in kcase */
 	uint8_t arch;      /* 80 or 90 */
-} krow[2 * NELEM(kcase)];
+	const char *config; /* a100, h100, b200 */
+} krow[3 * NELEM(kcase)];
 
 START_TEST(test_kernel)
 {
 	Dev v;
 	int c = krow[_i].c, arch = krow[_i].arch;
 
-	dev_open(&v, kcase[c].dir, kcase[c].sfx, kcase[c].what, arch);
+	dev_open(&v, kcase[c].dir, kcase[c].sfx, kcase[c].what, arch, krow[_i].config);
 	kcase[c].run(&v, kcase[c].variant);
 	dev_done(&v);
 }
@@ -900,7 +910,13 @@ kernels_add_run(Suite *s)
 		for (int a = 0; a < 2; a++)
 			if (kcase[c].archs & (1 << a)) {
 				krow[n].c = (uint8_t)c;
+				krow[n].config = a ? "h100" : "a100";
 				krow[n++].arch = a ? 90 : 80;
+				if (a) {          /* b200 runs the sm_90 listings */
+					krow[n].c = (uint8_t)c;
+					krow[n].config = "b200";
+					krow[n++].arch = 90;
+				}
 			}
 	tcase_add_loop_test(tc, test_kernel, 0, n);
 	tcase_set_timeout(tc, 120);
