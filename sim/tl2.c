@@ -17,14 +17,25 @@
 
 #include "tmem.h"
 
-typedef struct L2Line {
-	uint64_t tag;          /* line address + 1; 0: invalid */
-	uint64_t lru;          /* stamp of the last use */
+/* the per-way state of a line other than its tag */
+typedef struct L2Bits {
 	uint32_t valid;        /* sectors present */
 	uint32_t dirty;        /* sectors written since the fill */
-} L2Line;
+} L2Bits;
 
-/* an entry of the merge: which SM's which access */
+/* an access of the epoch in merge order */
+typedef struct Merged {
+	uint64_t sector;
+	uint32_t set;          /* index of the set's first way (< 2^31: l2_size <= 2^36) */
+	uint16_t slice;
+	uint16_t kind;         /* L2Kind */
+} Merged;
+
+enum {
+	PrefetchAhead = 32,    /* the merge loads the L2 set of the access this far ahead */
+};
+
+/* an entry of the fallback merge (qsort): which SM's which access */
 typedef struct MergeKey {
 	uint64_t cycle;
 	uint32_t sm, seq;
@@ -32,10 +43,13 @@ typedef struct MergeKey {
 
 struct MemSys {
 	uint32_t sector;       /* bytes per sector */
-	uint32_t spl;          /* sectors per line */
+	uint32_t spl, shift;   /* sectors per line (a power of two), its log2 */
 	uint64_t nsets;
 	uint32_t assoc;
-	L2Line *line;          /* nsets x assoc */
+	/* nsets x assoc ways, as three arrays: a lookup scans only the tags of its set */
+	uint64_t *tag;         /* line address + 1; 0: invalid */
+	uint64_t *lru;         /* stamp of the last use */
+	L2Bits *bits;
 	uint64_t stamp;        /* LRU clock */
 	uint32_t nslice;
 	uint64_t l2_bpc, dram_bpc; /* bytes per cycle, chip-wide */
@@ -44,8 +58,13 @@ struct MemSys {
 	uint64_t *slice_delay;   /* cycles, for the next epoch */
 	uint64_t dram_backlog, dram_demand, dram_delay;
 	uint64_t last_end;     /* end of the previous epoch */
-	MergeKey *merge;       /* scratch, grown amortised */
-	size_t cmerge;
+	/* merge scratch, grown amortised */
+	Merged *merged;        /* the epoch's accesses in (cycle, SM, sequence) order */
+	size_t cmerged;
+	uint32_t *count;       /* counting sort: entries per cycle of the epoch's range */
+	size_t ccount;
+	MergeKey *keys;        /* qsort fallback for a range too wide to count */
+	size_t ckeys;
 	uint64_t l2_hits, l2_misses, dram_read, dram_write;
 };
 
@@ -75,21 +94,25 @@ memsys_new(const SimConfig *c)
 
 	if (!m)
 		return NULL;
+	/* sizes are powers of two (config.c checks them) */
 	m->sector = (uint32_t)max1(t->l1_sector);
 	line = t->l2_line > m->sector ? t->l2_line : m->sector;
 	m->spl = (uint32_t)(line / m->sector);
 	if (m->spl > 32)
 		m->spl = 32;
+	m->shift = (uint32_t)__builtin_ctz(m->spl);
 	m->assoc = (uint32_t)max1(t->l2_assoc);
 	m->nsets = max1(t->l2_size / ((uint64_t)m->spl * m->sector * m->assoc));
 	m->nslice = (uint32_t)max1(t->l2_slices);
 	m->l2_bpc = max1(t->l2_bytes_per_clk);
 	m->dram_bpc = max1(t->dram_bytes_per_clk);
-	m->line = calloc(m->nsets * m->assoc, sizeof *m->line);
+	m->tag = calloc(m->nsets * m->assoc, sizeof *m->tag);
+	m->lru = calloc(m->nsets * m->assoc, sizeof *m->lru);
+	m->bits = calloc(m->nsets * m->assoc, sizeof *m->bits);
 	m->slice_backlog = calloc(m->nslice, sizeof *m->slice_backlog);
 	m->slice_demand = calloc(m->nslice, sizeof *m->slice_demand);
 	m->slice_delay = calloc(m->nslice, sizeof *m->slice_delay);
-	if (!m->line || !m->slice_backlog || !m->slice_demand || !m->slice_delay) {
+	if (!m->tag || !m->lru || !m->bits || !m->slice_backlog || !m->slice_demand || !m->slice_delay) {
 		memsys_free(m);
 		return NULL;
 	}
@@ -101,11 +124,15 @@ memsys_free(MemSys *m)
 {
 	if (!m)
 		return;
-	free(m->line);
+	free(m->tag);
+	free(m->lru);
+	free(m->bits);
 	free(m->slice_backlog);
 	free(m->slice_demand);
 	free(m->slice_delay);
-	free(m->merge);
+	free(m->merged);
+	free(m->count);
+	free(m->keys);
 	free(m);
 }
 
@@ -115,28 +142,52 @@ memsys_sector_bytes(const MemSys *m)
 	return m->sector;
 }
 
-/* the set of line, and its slice */
-static L2Line *
+/* the first way of line's set, and its slice */
+static size_t
 l2_set(const MemSys *m, uint64_t line, uint32_t *slice)
 {
 	uint64_t h = mix(line);
 
 	*slice = (uint32_t)((h >> 32) % m->nslice);
-	return &m->line[(h % m->nsets) * m->assoc];
+	return (size_t)(h % m->nsets) * m->assoc;
 }
 
-int
-memsys_l2_lookup(const MemSys *m, uint64_t sector, uint64_t *delay)
+/* the way of the set at tag holding line, or assoc */
+static uint32_t
+l2_way(const MemSys *m, const uint64_t *tag, uint64_t line)
 {
-	uint64_t line = sector / m->spl;
-	uint32_t bit = 1u << (sector % m->spl), slice;
-	const L2Line *w = l2_set(m, line, &slice);
+	uint32_t k = 0;
+
+	while (k < m->assoc && tag[k] != line + 1)
+		k++;
+	return k;
+}
+
+uint32_t
+memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay)
+{
+	uint32_t slice, k;
+	size_t set = l2_set(m, line, &slice);
 
 	*delay = m->slice_delay[slice];
-	for (uint32_t k = 0; k < m->assoc; k++)
-		if (w[k].tag == line + 1)
-			return (w[k].valid & bit) != 0;
-	return 0;
+	k = l2_way(m, &m->tag[set], line);
+	return k < m->assoc ? m->bits[set + k].valid : 0;
+}
+
+void
+memsys_l2_prefetch(const MemSys *m, uint64_t line)
+{
+	uint32_t slice;
+	size_t set = l2_set(m, line, &slice);
+
+	for (uint32_t k = 0; k < m->assoc; k += 8)
+		__builtin_prefetch(&m->tag[set + k]);
+}
+
+unsigned
+memsys_line_shift(const MemSys *m)
+{
+	return m->shift;
 }
 
 uint64_t
@@ -145,47 +196,76 @@ memsys_dram_delay(const MemSys *m)
 	return m->dram_delay;
 }
 
+/* the way to replace in the set at set: an invalid one, else the least recently used */
+static uint32_t
+l2_victim(const MemSys *m, size_t set)
+{
+	const uint64_t *tag = &m->tag[set], *lru = &m->lru[set];
+	uint32_t v = 0;
+
+	for (uint32_t k = 0; k < m->assoc && tag[v]; k++)
+		if (!tag[k] || lru[k] < lru[v])
+			v = k;
+	return v;
+}
+
 /* one access in merge order: tags, LRU, statistics, demand */
 static void
-l2_apply(MemSys *m, uint64_t sector, unsigned kind)
+l2_apply(MemSys *m, const Merged *a)
 {
-	uint64_t line = sector / m->spl;
-	uint32_t bit = 1u << (sector % m->spl), slice;
-	L2Line *w = l2_set(m, line, &slice), *v = NULL;
+	uint64_t line = a->sector >> m->shift;
+	uint32_t bit = 1u << (a->sector & (m->spl - 1));
+	size_t set = a->set;
+	uint32_t v = l2_way(m, &m->tag[set], line);
+	L2Bits *b;
 
-	m->slice_demand[slice] += m->sector;
-	for (uint32_t k = 0; k < m->assoc; k++)
-		if (w[k].tag == line + 1) {
-			v = &w[k];
-			break;
-		}
-	if (v && (v->valid & bit)) {
+	m->slice_demand[a->slice] += m->sector;
+	if (v < m->assoc && (m->bits[set + v].valid & bit)) {
 		m->l2_hits++;
+		b = &m->bits[set + v];
 	} else {
 		m->l2_misses++;
-		if (!v) {
-			/* the victim: an invalid way, else the least recently used */
-			v = &w[0];
-			for (uint32_t k = 0; k < m->assoc && v->tag; k++)
-				if (!w[k].tag || w[k].lru < v->lru)
-					v = &w[k];
-			if (v->tag && v->dirty) {
-				uint64_t b = (uint64_t)__builtin_popcount(v->dirty) * m->sector;
-				m->dram_write += b;
-				m->dram_demand += b;
+		if (v == m->assoc) {
+			v = l2_victim(m, set);
+			b = &m->bits[set + v];
+			if (m->tag[set + v] && b->dirty) {
+				uint64_t n = (uint64_t)__builtin_popcount(b->dirty) * m->sector;
+				m->dram_write += n;
+				m->dram_demand += n;
 			}
-			v->tag = line + 1;
-			v->valid = v->dirty = 0;
+			m->tag[set + v] = line + 1;
+			b->valid = b->dirty = 0;
 		}
-		if (kind != L2Write) {
+		b = &m->bits[set + v];
+		if (a->kind != L2Write) {
 			m->dram_read += m->sector;
 			m->dram_demand += m->sector;
 		}
-		v->valid |= bit;
+		b->valid |= bit;
 	}
-	if (kind != L2Read)
-		v->dirty |= bit;
-	v->lru = ++m->stamp;
+	if (a->kind != L2Read)
+		b->dirty |= bit;
+	m->lru[set + v] = ++m->stamp;
+}
+
+/* start loading the set of a later access into the host's cache */
+static void
+l2_prefetch(const MemSys *m, const Merged *a)
+{
+	for (uint32_t k = 0; k < m->assoc; k += 8) {
+		__builtin_prefetch(&m->tag[a->set + k]);
+		__builtin_prefetch(&m->lru[a->set + k]);
+	}
+	__builtin_prefetch(&m->bits[a->set]);
+}
+
+static Merged
+merged(const MemSys *m, const L2Req *r)
+{
+	uint32_t slice;
+	size_t set = l2_set(m, r->sector >> m->shift, &slice);
+
+	return (Merged){r->sector, set, slice, r->kind};
 }
 
 static int
@@ -200,6 +280,78 @@ merge_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* grow *p to hold n elements of size each; 0, or -1 out of memory */
+static int
+grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 1024;
+	void *q;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	if (!(q = realloc(*p, c * size)))
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* The epoch's accesses into m->merged in (cycle, SM, sequence) order. Each SM's log is in cycle
+ * order (tmem.h), so a counting sort on the cycle that visits the SMs in index order is stable
+ * in exactly that order; a range of cycles too wide to count falls back to qsort. 0, or -1 out
+ * of memory. */
+static int
+merge_logs(MemSys *m, SmMem *const *sms, unsigned n, size_t total)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t len, range, k = 0;
+
+	if (grow((void **)&m->merged, &m->cmerged, total, sizeof *m->merged))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		const L2Req *r = smmem_l2_log(sms[i], &len);
+		if (len) {
+			lo = r[0].cycle < lo ? r[0].cycle : lo;
+			hi = r[len - 1].cycle > hi ? r[len - 1].cycle : hi;
+		}
+	}
+	range = hi - lo + 1;
+	if (hi - lo < 4 * (uint64_t)total + 4096 && total < UINT32_MAX &&
+	    !grow((void **)&m->count, &m->ccount, range, sizeof *m->count)) {
+		uint32_t sum = 0;
+		memset(m->count, 0, range * sizeof *m->count);
+		for (unsigned i = 0; i < n; i++) {
+			const L2Req *r = smmem_l2_log(sms[i], &len);
+			for (size_t j = 0; j < len; j++)
+				m->count[r[j].cycle - lo]++;
+		}
+		for (size_t c = 0; c < range; c++) {
+			uint32_t x = m->count[c];
+			m->count[c] = sum;
+			sum += x;
+		}
+		for (unsigned i = 0; i < n; i++) {
+			const L2Req *r = smmem_l2_log(sms[i], &len);
+			for (size_t j = 0; j < len; j++)
+				m->merged[m->count[r[j].cycle - lo]++] = merged(m, &r[j]);
+		}
+		return 0;
+	}
+	if (grow((void **)&m->keys, &m->ckeys, total, sizeof *m->keys))
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		const L2Req *r = smmem_l2_log(sms[i], &len);
+		for (size_t j = 0; j < len; j++)
+			m->keys[k++] = (MergeKey){r[j].cycle, i, (uint32_t)j};
+	}
+	qsort(m->keys, total, sizeof *m->keys, merge_cmp);
+	for (k = 0; k < total; k++)
+		m->merged[k] = merged(m, smmem_l2_log(sms[m->keys[k].sm], &len) + m->keys[k].seq);
+	return 0;
+}
+
 /* backlog' = max(0, backlog + demand - capacity) */
 static uint64_t
 drain(uint64_t backlog, uint64_t demand, uint64_t capacity)
@@ -211,41 +363,27 @@ drain(uint64_t backlog, uint64_t demand, uint64_t capacity)
 void
 memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end)
 {
-	size_t total = 0, k = 0, len;
+	size_t total = 0, len;
 	uint64_t cycles = end > m->last_end ? end - m->last_end : 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		smmem_l2_log(sms[i], &len);
 		total += len;
 	}
-	if (total > m->cmerge) {
-		size_t c = m->cmerge ? m->cmerge : 1024;
-		MergeKey *p;
-		while (c < total)
-			c *= 2;
-		p = realloc(m->merge, c * sizeof *p);
-		if (p) {
-			m->merge = p;
-			m->cmerge = c;
-		}
-	}
-	if (total <= m->cmerge) {
-		for (unsigned i = 0; i < n; i++) {
-			const L2Req *r = smmem_l2_log(sms[i], &len);
-			for (size_t j = 0; j < len; j++)
-				m->merge[k++] = (MergeKey){r[j].cycle, i, (uint32_t)j};
-		}
-		qsort(m->merge, total, sizeof *m->merge, merge_cmp);
-		for (k = 0; k < total; k++) {
-			const L2Req *r = smmem_l2_log(sms[m->merge[k].sm], &len) + m->merge[k].seq;
-			l2_apply(m, r->sector, r->kind);
+	if (!merge_logs(m, sms, n, total)) {
+		for (size_t k = 0; k < total; k++) {
+			if (k + PrefetchAhead < total)
+				l2_prefetch(m, &m->merged[k + PrefetchAhead]);
+			l2_apply(m, &m->merged[k]);
 		}
 	} else {
 		/* out of memory for the merge: apply in SM order, still deterministic */
 		for (unsigned i = 0; i < n; i++) {
 			const L2Req *r = smmem_l2_log(sms[i], &len);
-			for (size_t j = 0; j < len; j++)
-				l2_apply(m, r[j].sector, r[j].kind);
+			for (size_t j = 0; j < len; j++) {
+				Merged a = merged(m, &r[j]);
+				l2_apply(m, &a);
+			}
 		}
 	}
 	for (uint32_t s = 0; s < m->nslice; s++) {

@@ -15,6 +15,7 @@ enum {
 	MaxBanks = 64,         /* shared-memory banks the model handles */
 	PendMin = 1024,        /* initial size of the pending-sector table */
 	LogMin = 1024,         /* initial size of the L2 log */
+	MshrWindow = 4096,     /* cycles of MSHR completions counted directly (a power of two) */
 };
 
 /* local memory lives at LocalTag | SM << 44 | warp slot << 36 | interleaved offset */
@@ -30,7 +31,7 @@ typedef struct CLine {
 /* a sectored set-associative LRU cache */
 typedef struct Cache {
 	uint32_t sets, ways;   /* sets = 0: no cache */
-	uint32_t spl;          /* sectors per line */
+	uint32_t spl, shift;   /* sectors per line, its log2 */
 	CLine *line;           /* sets x ways */
 	uint64_t *ready;       /* per sector: the cycle its data is there (in flight until then) */
 	uint64_t stamp;        /* LRU clock */
@@ -48,6 +49,7 @@ struct SmMem {
 	SimTiming t;
 	uint32_t id;
 	uint32_t sector;       /* bytes per sector (L1 and L2) */
+	uint32_t sector_shift; /* its log2 */
 	uint32_t banks, bank_bytes;
 	/* MIO */
 	uint32_t nsub, qcap;
@@ -60,15 +62,23 @@ struct SmMem {
 	uint64_t pipe_free;    /* the L1/shared-memory pipe (tags, banks, data) is free */
 	uint64_t link;         /* SM-to-L2 link: bytes sent, on a scale of cycles x bytes/clk */
 	Cache l1, cc;          /* L1 data cache, constant cache */
-	/* MSHRs: a min-heap of the cycles outstanding sector requests complete */
-	uint64_t *mshr;
-	uint32_t nmshr, cmshr;
+	/* MSHRs: the cycles outstanding sector requests complete, counted per cycle in a window of
+	 * MshrWindow cycles from mbase (a ring), later ones in a min-heap */
+	uint32_t *win;
+	uint64_t mbase;        /* no outstanding request completes before */
+	uint32_t nwin;         /* requests in the window */
+	uint64_t *late;        /* min-heap, nlate of them */
+	uint32_t nlate, cmshr; /* cmshr: MSHRs */
 	/* the SM's view of the L2 during an epoch */
 	Pend *pend;
 	size_t npend, cpend;
 	uint32_t gen;
 	L2Req *log;
 	size_t nlog, clog;
+	uint32_t l2_shift;     /* log2 of the L2's sectors per line */
+	int l2_seen;           /* l2_line was looked up this epoch: */
+	uint64_t l2_line, l2_delay;
+	uint32_t l2_valid;     /* its sectors present, and its slice's delay */
 	/* statistics */
 	uint64_t smem_req, smem_wf, l1_hits, l1_misses, c_hits, c_misses, g_req, g_sectors;
 };
@@ -145,6 +155,7 @@ cache_init(Cache *c, uint64_t bytes, uint32_t line, uint32_t sector, uint32_t wa
 
 	memset(c, 0, sizeof *c);
 	c->spl = line / sector;
+	c->shift = (uint32_t)__builtin_ctz(c->spl);
 	c->ways = (uint32_t)(ways < lines ? ways : lines);
 	if (!c->ways)
 		return 0;
@@ -154,19 +165,42 @@ cache_init(Cache *c, uint64_t bytes, uint32_t line, uint32_t sector, uint32_t wa
 	return c->line && c->ready ? 0 : -1;
 }
 
-/* the way holding line, or NULL */
+/* the first way of line's set (the cache has sets) */
 static CLine *
-cache_find(const Cache *c, uint64_t line)
+cache_set(const Cache *c, uint64_t line)
 {
-	CLine *w;
+	return &c->line[(line % c->sets) * c->ways];
+}
 
-	if (!c->sets)
-		return NULL;
-	w = &c->line[(line % c->sets) * c->ways];
+/* the way of the set at w holding line, or NULL */
+static CLine *
+set_find(const Cache *c, CLine *w, uint64_t line)
+{
 	for (uint32_t k = 0; k < c->ways; k++)
 		if (w[k].tag == line + 1)
 			return &w[k];
 	return NULL;
+}
+
+/* line, absent from the set at w, replaces the set's LRU way */
+static CLine *
+set_alloc(Cache *c, CLine *w, uint64_t line)
+{
+	CLine *v = &w[0];
+
+	for (uint32_t k = 0; k < c->ways && v->tag; k++)
+		if (!w[k].tag || w[k].lru < v->lru)
+			v = &w[k];
+	v->tag = line + 1;
+	v->valid = 0;
+	return v;
+}
+
+/* the way holding line, or NULL */
+static CLine *
+cache_find(const Cache *c, uint64_t line)
+{
+	return c->sets ? set_find(c, cache_set(c, line), line) : NULL;
 }
 
 /* the way holding line, allocated (the LRU way evicted) if absent; NULL without a cache */
@@ -177,16 +211,8 @@ cache_fill(Cache *c, uint64_t line)
 
 	if (!c->sets)
 		return NULL;
-	if ((v = cache_find(c, line)))
-		return v;
-	w = &c->line[(line % c->sets) * c->ways];
-	v = &w[0];
-	for (uint32_t k = 0; k < c->ways && v->tag; k++)
-		if (!w[k].tag || w[k].lru < v->lru)
-			v = &w[k];
-	v->tag = line + 1;
-	v->valid = 0;
-	return v;
+	w = cache_set(c, line);
+	return (v = set_find(c, w, line)) ? v : set_alloc(c, w, line);
 }
 
 static uint64_t *
@@ -198,11 +224,12 @@ cache_ready(const Cache *c, const CLine *w, uint32_t sector)
 /* ---------------------------------------------------------------------------------------------
  * MSHRs, the link to L2, the L2 view
  */
+/* the heap of late completions */
 static void
-mshr_pop(SmMem *s)
+late_pop(SmMem *s)
 {
-	uint64_t *h = s->mshr, x = h[--s->nmshr];
-	uint32_t i = 0, n = s->nmshr;
+	uint64_t *h = s->late, x = h[--s->nlate];
+	uint32_t i = 0, n = s->nlate;
 
 	for (;;) {
 		uint32_t c = 2 * i + 1;
@@ -219,31 +246,82 @@ mshr_pop(SmMem *s)
 		h[i] = x;
 }
 
-/* the cycle >= t at which a sector request gets an MSHR */
-static uint64_t
-mshr_alloc(SmMem *s, uint64_t t)
-{
-	while (s->nmshr && s->mshr[0] <= t)
-		mshr_pop(s);
-	if (s->nmshr == s->cmshr) {
-		t = s->mshr[0];
-		mshr_pop(s);
-	}
-	return t;
-}
-
-/* the request holds its MSHR until release */
 static void
-mshr_push(SmMem *s, uint64_t release)
+late_push(SmMem *s, uint64_t release)
 {
-	uint64_t *h = s->mshr;
-	uint32_t i = s->nmshr++;
+	uint64_t *h = s->late;
+	uint32_t i = s->nlate++;
 
 	while (i && h[(i - 1) / 2] > release) {
 		h[i] = h[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
 	h[i] = release;
+}
+
+/* Every outstanding request completes at or after b, which becomes the window's start: the
+ * window's requests before b are dropped (complete), and late ones move into the window. */
+static void
+mshr_advance(SmMem *s, uint64_t b)
+{
+	for (uint64_t v = s->mbase; s->nwin && v < b; v++) {
+		uint32_t *c = &s->win[v & (MshrWindow - 1)];
+		s->nwin -= *c;
+		*c = 0;
+	}
+	s->mbase = b;
+	while (s->nlate && s->late[0] < b + MshrWindow) {
+		if (s->late[0] >= b) {
+			s->win[s->late[0] & (MshrWindow - 1)]++;
+			s->nwin++;
+		}
+		late_pop(s);
+	}
+}
+
+/* the cycle >= t at which a sector request gets an MSHR */
+static uint64_t
+mshr_alloc(SmMem *s, uint64_t t)
+{
+	uint64_t v;
+
+	if (t >= s->mbase)
+		mshr_advance(s, t + 1);  /* the requests complete by t free their MSHRs */
+	if (s->nwin + s->nlate < s->cmshr)
+		return t;
+	/* all busy: wait for the first to complete */
+	v = s->mbase;
+	if (s->nwin)
+		while (!s->win[v & (MshrWindow - 1)])
+			v++;
+	else
+		v = s->late[0];
+	mshr_advance(s, v);
+	s->win[v & (MshrWindow - 1)]--;
+	s->nwin--;
+	return v;
+}
+
+/* the request holds its MSHR until release */
+static void
+mshr_push(SmMem *s, uint64_t release)
+{
+	if (release < s->mbase) {
+		/* the window moves down to start at release; what leaves it becomes late */
+		uint64_t lo = release + MshrWindow > s->mbase ? release + MshrWindow : s->mbase;
+		for (uint64_t v = lo; v < s->mbase + MshrWindow; v++)
+			for (uint32_t *c = &s->win[v & (MshrWindow - 1)]; *c; --*c) {
+				late_push(s, v);
+				s->nwin--;
+			}
+		s->mbase = release;
+	}
+	if (release - s->mbase < MshrWindow) {
+		s->win[release & (MshrWindow - 1)]++;
+		s->nwin++;
+	} else {
+		late_push(s, release);
+	}
 }
 
 /* bytes sent to L2 (or returned from it) no earlier than t: the cycle they start to go */
@@ -256,10 +334,12 @@ link_send(SmMem *s, uint64_t t, unsigned bytes)
 	return p / bpc;
 }
 
+/* neighbouring sectors get neighbouring slots (a warp's accesses touch few host cache lines);
+ * the high bits fold in so that strides of the table size spread */
 static size_t
 pend_slot(const SmMem *s, uint64_t key)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (s->cpend - 1);
+	return (size_t)(key ^ key >> 10 ^ key >> 20 ^ key >> 40) & (s->cpend - 1);
 }
 
 static Pend *
@@ -319,6 +399,22 @@ log_add(SmMem *s, uint64_t cycle, uint64_t sector, unsigned kind)
 	s->log[s->nlog++] = (L2Req){cycle, sector, kind, 0};
 }
 
+/* whether sector is in the L2 as of the epoch start; *delay: its slice's queueing delay. The
+ * line looked up last is remembered: the tags do not change during an epoch. */
+static int
+l2_present(SmMem *s, uint64_t sector, uint64_t *delay)
+{
+	uint64_t line = sector >> s->l2_shift;
+
+	if (!s->l2_seen || line != s->l2_line) {
+		s->l2_valid = memsys_l2_line(s->m, line, &s->l2_delay);
+		s->l2_line = line;
+		s->l2_seen = 1;
+	}
+	*delay = s->l2_delay;
+	return s->l2_valid >> (sector & ((1u << s->l2_shift) - 1)) & 1;
+}
+
 /* a sector request that left the SM at tq: when its data is back (loads, atomics) or it is
  * acknowledged (stores) */
 static uint64_t
@@ -327,7 +423,7 @@ l2_access(SmMem *s, uint64_t sector, unsigned kind, uint64_t tq)
 	const SimTiming *t = &s->t;
 	uint64_t delay, lat, ready;
 	Pend *p = pend_find(s, sector);
-	int hit = memsys_l2_lookup(s->m, sector, &delay) || p;
+	int hit = l2_present(s, sector, &delay) || p;
 
 	if (kind == L2Write) {
 		/* write-allocate without a read; dirty evictions compete for DRAM */
@@ -357,8 +453,10 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 {
 	const SimTiming *t = &s->t;
 	uint64_t sec[4 * WarpSize], begin, done, tl = 0, last = 0, ready;
-	unsigned n = 0, nlines = 0, nhit = 0, S = s->sector, spl = s->l1.spl, deg = 1;
-	int cacheable = a->kind == MKLoad && !(a->flags & MAL1Bypass);
+	unsigned n = 0, nlines = 0, nhit = 0, S = s->sector, ss = s->sector_shift, ls = s->l1.shift;
+	unsigned deg = 1;
+	int cacheable = a->kind == MKLoad && !(a->flags & MAL1Bypass) && s->l1.sets;
+	CLine *lset = NULL, *w = NULL;  /* the L1 set of the current line, its way */
 
 	if (local) {
 		/* word w of lane l at ((w x 32) + l) x 4 in the warp's region */
@@ -368,20 +466,27 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 			unsigned l = (unsigned)__builtin_ctz(m);
 			for (unsigned k = 0; k < nw; k++) {
 				uint64_t o = (addr[l] & 0xffffffffu) + 4 * k;
-				sec[n++] = (base + ((o >> 2) * WarpSize + l) * 4 + (o & 3)) / S;
+				sec[n++] = (base + ((o >> 2) * WarpSize + l) * 4 + (o & 3)) >> ss;
 			}
 		}
 	} else {
 		for (uint32_t m = mask; m; m &= m - 1) {
 			uint64_t v = addr[__builtin_ctz(m)];
-			sec[n++] = v / S;
-			if ((v + max1(a->size) - 1) / S != v / S)
-				sec[n++] = (v + a->size - 1) / S;
+			sec[n++] = v >> ss;
+			if ((v + max1(a->size) - 1) >> ss != v >> ss)
+				sec[n++] = (v + a->size - 1) >> ss;
 		}
 	}
 	n = sort_unique(sec, n);
-	for (unsigned i = 0; i < n; i++)
-		nlines += i == 0 || sec[i] / spl != sec[i - 1] / spl;
+	/* start loading what the requests will look at into the host's cache */
+	for (unsigned i = 0; i < n; i++) {
+		if (i == 0 || sec[i] >> ls != sec[i - 1] >> ls) {
+			nlines++;
+			memsys_l2_prefetch(s->m, sec[i] >> s->l2_shift);
+		}
+		if (s->cpend)
+			__builtin_prefetch(&s->pend[pend_slot(s, sec[i])]);
+	}
 	s->g_req++;
 	s->g_sectors += n;
 	begin = umax(c->start, s->pipe_free);
@@ -390,26 +495,28 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 		deg = same_addr_degree(mask, addr);
 	/* one tag lookup per line and cycle; misses leave in order through MSHRs and the link */
 	for (unsigned i = 0, li = 0; i < n; i++) {
-		uint64_t line = sec[i] / spl, tline;
-		uint32_t k = (uint32_t)(sec[i] % spl);
-		CLine *w = NULL;
+		uint64_t line = sec[i] >> ls, tline;
+		uint32_t k = (uint32_t)(sec[i] & (s->l1.spl - 1));
+		int first = i == 0 || line != sec[i - 1] >> ls;
 
-		if (i && line != sec[i - 1] / spl)
-			li++;
+		li += i && first;
 		tline = begin + li;
-		if (a->kind == MKLoad) {
-			if (cacheable && (w = cache_find(&s->l1, line)) && (w->valid >> k & 1)) {
-				uint64_t r = *cache_ready(&s->l1, w, k);
-				w->lru = ++s->l1.stamp;
-				s->l1_hits++;
-				if (r <= tline)
-					nhit++;
-				else
-					done = umax(done, r);  /* in flight: merged with the outstanding miss */
-				continue;
-			}
-			s->l1_misses++;
+		if (cacheable && first) {
+			lset = cache_set(&s->l1, line);
+			w = set_find(&s->l1, lset, line);
 		}
+		if (cacheable && w && (w->valid >> k & 1)) {
+			uint64_t r = *cache_ready(&s->l1, w, k);
+			w->lru = ++s->l1.stamp;
+			s->l1_hits++;
+			if (r <= tline)
+				nhit++;
+			else
+				done = umax(done, r);  /* in flight: merged with the outstanding miss */
+			continue;
+		}
+		if (a->kind == MKLoad)
+			s->l1_misses++;
 		tl = mshr_alloc(s, umax(tl, tline));
 		c->lsu_end = umax(c->lsu_end, tl);
 		last = link_send(s, tl, S);
@@ -418,7 +525,9 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 		mshr_push(s, ready);
 		if (a->kind == MKLoad || a->kind == MKAtomic)
 			done = umax(done, ready);
-		if (cacheable && (w = cache_fill(&s->l1, line))) {
+		if (cacheable) {
+			if (!w)
+				w = set_alloc(&s->l1, lset, line);
 			w->valid |= 1u << k;
 			w->lru = ++s->l1.stamp;
 			*cache_ready(&s->l1, w, k) = ready;
@@ -666,6 +775,8 @@ smmem_new(MemSys *m, const SimConfig *c, unsigned sm_id)
 	s->t = *t;
 	s->id = sm_id;
 	s->sector = memsys_sector_bytes(m);
+	s->sector_shift = (uint32_t)__builtin_ctz(s->sector);
+	s->l2_shift = memsys_line_shift(m);
 	s->banks = (uint32_t)max1(t->smem_banks);
 	if (s->banks > MaxBanks)
 		s->banks = MaxBanks;
@@ -676,13 +787,14 @@ smmem_new(MemSys *m, const SimConfig *c, unsigned sm_id)
 	s->qn = calloc(s->nsub, sizeof *s->qn);
 	s->qhead = calloc(s->nsub, sizeof *s->qhead);
 	s->cmshr = (uint32_t)max1(t->l1_mshr);
-	s->mshr = calloc(s->cmshr, sizeof *s->mshr);
+	s->late = calloc(s->cmshr, sizeof *s->late);
+	s->win = calloc(MshrWindow, sizeof *s->win);
 	s->gen = 1;
 	line = t->l1_line > s->sector ? t->l1_line : s->sector;
 	if (line / s->sector > 32)
 		line = 32 * s->sector;
 	l1_bytes = t->l1_total > t->smem_per_sm ? (uint64_t)t->l1_total - t->smem_per_sm : 0;
-	if (!s->q || !s->qn || !s->qhead || !s->mshr ||
+	if (!s->q || !s->qn || !s->qhead || !s->late || !s->win ||
 	    cache_init(&s->l1, l1_bytes, line, s->sector, (uint32_t)max1(t->l1_assoc)) ||
 	    cache_init(&s->cc, t->const_cache_bytes, ConstLine, ConstLine, ConstWays)) {
 		smmem_free(s);
@@ -699,7 +811,8 @@ smmem_free(SmMem *s)
 	free(s->q);
 	free(s->qn);
 	free(s->qhead);
-	free(s->mshr);
+	free(s->late);
+	free(s->win);
 	free(s->l1.line);
 	free(s->l1.ready);
 	free(s->cc.line);
@@ -721,6 +834,7 @@ smmem_epoch_done(SmMem *s)
 {
 	s->nlog = 0;
 	s->npend = 0;
+	s->l2_seen = 0;
 	if (++s->gen == 0) {
 		if (s->pend)
 			memset(s->pend, 0, s->cpend * sizeof *s->pend);

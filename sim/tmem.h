@@ -17,7 +17,8 @@ enum L2Kind {
 	L2Atomic,              /* ATOM/RED at L2: read (from DRAM on a miss) and write */
 };
 
-/* one L2 access of an SM, in the order it made them */
+/* one L2 access of an SM, in the order it made them, which is cycle order (the link to L2 sends
+ * them one after the other) */
 typedef struct L2Req {
 	uint64_t cycle;        /* when it left the SM */
 	uint64_t sector;       /* sector index: byte address / sector size */
@@ -26,10 +27,13 @@ typedef struct L2Req {
 } L2Req;
 
 /* tl2.c: read-only during an epoch */
-int memsys_l2_lookup(const MemSys *m, uint64_t sector, uint64_t *delay); /* 1 if the sector
-                                    is in L2; *delay: the queueing delay of its slice */
+uint32_t memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay); /* the sectors of
+                                    the L2 line present (bit i: sector i of the line);
+                                    *delay: the queueing delay of its slice */
+void memsys_l2_prefetch(const MemSys *m, uint64_t line); /* a hint: line's set will be read */
 uint64_t memsys_dram_delay(const MemSys *m);  /* queueing delay of a DRAM access */
-unsigned memsys_sector_bytes(const MemSys *m);
+unsigned memsys_sector_bytes(const MemSys *m);  /* a power of two */
+unsigned memsys_line_shift(const MemSys *m);    /* log2 of the L2's sectors per line */
 
 /* tmem.c: for memsys_epoch_end */
 const L2Req *smmem_l2_log(const SmMem *s, size_t *n);  /* this epoch's accesses, in order */
