@@ -308,6 +308,8 @@ merge_logs(MemSys *m, SmMem *const *sms, unsigned n, size_t total)
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t len, range, k = 0;
 
+	if (!total)
+		return 0;
 	if (grow((void **)&m->merged, &m->cmerged, total, sizeof *m->merged))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
