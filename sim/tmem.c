@@ -558,23 +558,30 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 static unsigned
 wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
 {
-	uint64_t w[4 * WarpSize];
+	enum { HashSize = 256 };             /* > 4 x 32 words: the probe always ends */
+	uint64_t set[HashSize], used[HashSize / 64] = {0};
 	uint8_t cnt[MaxBanks] = {0};
-	unsigned n = 0, best = 0, bb = s->bank_bytes;
+	unsigned best = 0, bb = s->bank_bytes;
 	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
 
 	if (nw > 4)
 		nw = 4;
+	/* distinct words per bank, counted with a small open-addressed set of the words seen */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint64_t first = addr[__builtin_ctz(m)] / bb;
-		for (unsigned k = 0; k < nw; k++)
-			w[n++] = first + k;
-	}
-	n = sort_unique(w, n);
-	for (unsigned i = 0; i < n; i++) {
-		unsigned b = (unsigned)(w[i] % s->banks);
-		if (++cnt[b] > best)
-			best = cnt[b];
+		for (unsigned k = 0; k < nw; k++) {
+			uint64_t x = first + k;
+			unsigned h = (unsigned)((x * 0x9e3779b97f4a7c15ull) >> 56), b;
+			while ((used[h / 64] >> (h % 64) & 1) && set[h] != x)
+				h = (h + 1) % HashSize;
+			if (used[h / 64] >> (h % 64) & 1)
+				continue;                /* the same word again: a broadcast */
+			used[h / 64] |= 1ull << (h % 64);
+			set[h] = x;
+			b = (unsigned)(x % s->banks);
+			if (++cnt[b] > best)
+				best = cnt[b];
+		}
 	}
 	return best;
 }
