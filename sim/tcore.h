@@ -48,6 +48,7 @@ typedef struct TIns {
 	uint8_t depbar_sb;     /* DEPBAR: counter, 255 none */
 	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
+	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
 	uint16_t ii;           /* cycles the pipe is busy */
 	uint16_t lat;          /* result latency (KAlu, KMio) */
 } TIns;

@@ -282,6 +282,10 @@ tins_build(TLaunch *L)
 		} else {
 			ti->kind = KAlu;
 			alu_timing(L, d, ti);
+			/* IMAD.WIDE writes its low half a cycle before the high half: nvcc's schedules
+			 * read it after lat_imad - 1 */
+			ti->wide_lo_early = (d->op == OIMAD || d->op == OIMUL) && d->ndst &&
+			                    d->dst[0].kind == DR && d->dst[0].n == 2 && ti->lat > 1;
 		}
 		if (ti->kind != KAlu && !ti->lat)
 			ti->lat = 1;
@@ -844,11 +848,14 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			sb_push(tw, wsb, ti->kind == KLdgsts ? src_read : done, ti->cls, now);
 		if (rsb < NSb)
 			sb_push(tw, rsb, src_read, TcMem, now);
-		if (L->hazard_check)
+		if (L->hazard_check) {
 			for (unsigned k = 0; k < ti->ndst; k++) {
 				tw->rready[ti->dst[k]] = done;
 				tw->rcls[ti->dst[k]] = ti->cls;
 			}
+			if (ti->wide_lo_early)
+				tw->rready[ti->dst[0]] = done - 1;
+		}
 	} else {
 		tw->stall_until = now + 1;
 		tw->yielded = 0;
@@ -857,6 +864,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			tw->rready[ti->dst[k]] = done;
 			tw->rcls[ti->dst[k]] = ti->cls;
 		}
+		if (ti->wide_lo_early)
+			tw->rready[ti->dst[0]] = done - 1;
 		/* the register sources of a store or LDGSTS may be overwritten once read */
 		if (ti->kind == KLdgdepbar)
 			sb_push(tw, 0, done, TcMem, now);
