@@ -77,6 +77,8 @@ typedef struct fiberStats {
 	uint64_t cycles;              /* simulated cycles; 0 in functional mode */
 	uint64_t warp_instructions;   /* warp instructions issued */
 	uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+	uint64_t hazards;             /* timing mode: registers read before their producer's latency
+	                                 (control bits shorter than the model's latencies) */
 } fiberStats;
 
 /* a kernel's static properties */

@@ -143,6 +143,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	d->stats.launches++;
 	d->stats.cycles += l.t.cycles;
 	d->stats.warp_instructions += l.t.warp_instructions;
+	d->stats.hazards += l.t.hazards;
 	d->stats.thread_instructions += l.t.thread_instructions;
 	rt_launch_record(d, &l);
 	if (rc < 0) {

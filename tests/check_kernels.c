@@ -340,6 +340,9 @@ dev_close(Dev *v)
 	ck_assert_msg(s.launches > 0 && s.cycles > 0 && s.cycles < s.warp_instructions * 1000,
 	              "%s: %llu cycles for %llu warp instructions", v->what,
 	              (unsigned long long)s.cycles, (unsigned long long)s.warp_instructions);
+	/* nvcc's control bits never read a register before the model's latency for it: the
+	 * configured fixed latencies agree with the compiler's */
+	ck_assert_msg(s.hazards == 0, "%s: %llu hazards", v->what, (unsigned long long)s.hazards);
 
 	if (v->verbose && fiberGetStats(v->dev, &s) == FIBER_SUCCESS)
 		fprintf(stderr, "kernels: %s: %llu launches, %llu warp instructions, %llu thread "
