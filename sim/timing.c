@@ -669,8 +669,12 @@ warp_done(TSm *s, TWarp *tw, uint64_t now)
 	sub_remove(&s->sub[tw->sub], tw);
 	tw->next_pc = PeekDone;
 	s->nlive--;
+	/* the kernel is complete when its warps have exited and their memory operations (stores,
+	 * reductions) have completed */
 	if (now + 1 > s->last_done)
 		s->last_done = now + 1;
+	if (tw->mem_done > s->last_done)
+		s->last_done = tw->mem_done;
 	if (--tc->live == 0) {
 		tc->busy = 0;
 		tc->freed_at = now + 1;
@@ -802,6 +806,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			smmem_access(s->mem, &s->mlog, now, &mt);
 			done = mt.done;
 			src_read = mt.src_read;
+			if (mt.drained > tw->mem_done)
+				tw->mem_done = mt.drained;
 		} else {
 			done = src_read = smmem_mio_start(s->mem) + 1;
 		}

@@ -130,6 +130,8 @@ typedef struct SmMem SmMem;
 typedef struct MemTiming {
 	uint64_t src_read;             /* cycle the instruction's sources have been read (rsb, WAR) */
 	uint64_t done;                 /* cycle the result is written / the access is complete (wsb) */
+	uint64_t drained;              /* cycle its stores and reductions are acknowledged by L2
+	                                  (MEMBAR, the kernel's end); done for loads */
 } MemTiming;
 
 MemSys *memsys_new(const SimConfig *c);

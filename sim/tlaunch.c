@@ -171,6 +171,11 @@ collect(TLaunch *L, SimTStats *st)
 	for (uint32_t i = 0; i < L->nsm; i++) {
 		TSm *s = L->sms[i];
 		uint64_t excess;
+		if (s && s->now < st->cycles) {
+			/* the last stores drained after the last epoch: no warp was resident */
+			st->sm[i].cpi[CpiIdle] += (st->cycles - s->now) * L->nsub;
+			st->cpi[CpiIdle] += (st->cycles - s->now) * L->nsub;
+		}
 		if (!s || s->now <= st->cycles)
 			continue;
 		excess = (s->now - st->cycles) * L->nsub;

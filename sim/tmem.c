@@ -87,6 +87,7 @@ struct SmMem {
 typedef struct Ctx {
 	uint64_t start;        /* MIO start */
 	uint64_t lsu_end;      /* the last request the L1 accepted: the MIO waits for it */
+	uint64_t acked;        /* the last store or reduction acknowledged by L2 */
 	uint32_t warp;         /* hardware warp slot (local addresses) */
 } Ctx;
 
@@ -525,6 +526,8 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 		mshr_push(s, ready);
 		if (a->kind == MKLoad || a->kind == MKAtomic)
 			done = umax(done, ready);
+		else
+			c->acked = umax(c->acked, ready);
 		if (cacheable) {
 			if (!w)
 				w = set_alloc(&s->l1, lset, line);
@@ -695,6 +698,7 @@ smmem_access(SmMem *s, const MemLog *log, uint64_t now, MemTiming *t)
 
 	c.start = s->taken && s->take_now == now ? s->take_start : now;
 	c.lsu_end = c.start;
+	c.acked = 0;
 	c.warp = log->warp;
 	s->taken = 0;
 	done = c.start;
@@ -722,6 +726,7 @@ smmem_access(SmMem *s, const MemLog *log, uint64_t now, MemTiming *t)
 	s->mio_next = umax(s->mio_next, c.lsu_end);
 	t->src_read = c.start + cf->lat_src_read;
 	t->done = umax(done, t->src_read);
+	t->drained = umax(t->done, c.acked);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -481,6 +481,26 @@ START_TEST(test_threads_are_deterministic)
 }
 END_TEST
 
+START_TEST(test_global_atomics_run_on_one_thread)
+{
+	Text t;
+	Run *r;
+
+	begin(&t, 1);
+	/* every CTA adds its thread index to out[tid]: the order of the additions is the SMs' */
+	ins(&t, ctl(1, 0, 7, 0, 0, 0), "RED.E.ADD.STRONG.GPU [R2.64], R0");
+	ins(&t, C(5), "EXIT");
+	r = load(t.buf);
+	ck_assert_int_eq(launch(r, 200, 64, 4), 0);
+	ck_assert_uint_eq(r->st.threads, 1);
+	ck_assert_ptr_nonnull(r->st.threads_note);
+	ck_assert_uint_eq(word(r, 0), 0);
+	ck_assert_uint_eq(word(r, 63), 200 * 63);
+	ck_assert_uint_gt(r->st.cycles, 200);      /* RED goes to L2: longer than its latency */
+	done(r);
+}
+END_TEST
+
 START_TEST(test_deadlock_in_timing_mode)
 {
 	Text t;
@@ -519,6 +539,7 @@ timing_suite(void)
 	tcase_add_test(drv, test_cpi_stack_accounts_for_every_cycle);
 	tcase_add_test(drv, test_occupancy_limits);
 	tcase_add_test(drv, test_threads_are_deterministic);
+	tcase_add_test(drv, test_global_atomics_run_on_one_thread);
 	tcase_add_test(drv, test_deadlock_in_timing_mode);
 	tcase_set_timeout(drv, 60);
 	suite_add_tcase(s, ctl_bits);
