@@ -34,17 +34,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fp.h"
-#include "sim.h"
+#include "alu.h"
 
 static const uint32_t zeros[WarpSize];
-
-/* lane values of R<r>; RZ reads 0 */
-static inline const uint32_t *
-rreg(Exec *x, unsigned r)
-{
-	return r == RegRZ ? zeros : sim_reg(x, r);
-}
 
 /* register k of operand o (RZ stays RZ) */
 static inline const uint32_t *
@@ -74,25 +66,16 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Element conversions.
- */
-/* IEEE half to double, exactly (bit manipulation: this is on the HMMA fast path) */
-static inline double
-h2d(uint32_t h)
-{
-	uint32_t sgn = (h & 0x8000) << 16, mag = (h & 0x7fff) << 13;
-
-	if (mag >= 0x0f800000u)       /* Inf, NaN */
-		return f32_of(sgn | 0x7f800000u | (mag & 0x007fe000u));
-	/* the magnitude bits as a binary32 are the value times 2^-112 (normal or subnormal);
-	 * the product is exact */
-	return f32_of(f32_bits(f32_of(mag) * 0x1p112f) | sgn);
-}
-
-
-/* ---------------------------------------------------------------------------------------------
- * MMA: HMMA, IMMA, BMMA, DMMA. dst[0] D, src[0] A, src[1] B, src[2] C (RZ: zero).
+ * MMA: HMMA, QMMA, IMMA, BMMA, DMMA. dst[0] D, src[0] A, src[1] B, src[2] C (RZ: zero).
  * aux: M | N << 8 | K << 16; mod: the operand types and flags below.
+ *
+ * Each operand is read once per instruction into a dense matrix, one tile row (the 128 bits of
+ * lanes 4g..4g+3 in one register) at a time: A as a[m][k], B as b[k][p], C and D as [m][p], the
+ * columns in the order p = 0..7 <-> n = 0, 2, 4, 6, 1, 3, 5, 7 of the accumulator registers:
+ * lanes 4g..4g+3 of registers 2h and 2h+1 hold the even and the odd columns of row g + 8h. A row
+ * of sums is then two vectors of four columns, each added to and stored as four consecutive lanes
+ * of one register. Tile rows are read as bytes in memory order, which is the element order on
+ * the little-endian hosts that the simulator runs on (ex_ldsm makes the same assumption).
  */
 enum ElemType {
 	EF16, EBF16, ETF32, ES8, EU8, ES4, EU4, EB1, EF64, EF32, ES32, EE4M3, EE5M2, NElem
@@ -115,10 +98,333 @@ enum {
 #define BTY(d) ((d)->mod >> 4 & 15)
 #define CTY(d) ((d)->mod >> 8 & 15)
 
-enum { MaxM = 16, MaxN = 8, MaxK = 256 };
+enum {
+	MaxM = 16, MaxN = 8, MaxK = 256,
+	MaxKf = 32,            /* K of HMMA and QMMA */
+	MaxKi = 64,            /* K of IMMA */
+	MaxKd = 16,            /* K of DMMA */
+	NAcc = MaxM * MaxN / WarpSize, /* registers of a 32-bit accumulator */
+};
+
+/* GCC and Clang vectors: each lane one IEEE operation, as the scalar code would do it */
+typedef uint8_t V8b __attribute__((vector_size(8)));
+typedef uint16_t V8h __attribute__((vector_size(16)));
+typedef uint32_t V4u __attribute__((vector_size(16)));
+typedef float V4f __attribute__((vector_size(16)));
+typedef double V2d __attribute__((vector_size(16)));
+typedef double V4d __attribute__((vector_size(32)));
+typedef uint32_t V8u __attribute__((vector_size(32)));
+typedef int32_t V8i __attribute__((vector_size(32)));
+typedef float V8f __attribute__((vector_size(32)));
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* column p of the accumulator order (above) of column n, and back */
+INLINE unsigned pcol(unsigned n) { return (n & 1) * 4 + (n >> 1); }
+INLINE unsigned ncol(unsigned p) { return 2 * (p & 3) + (p >> 2); }
+
+/* first row and column of tile i of an M-row fragment whose tile rows are width elements: the
+ * tiles of M = 16 go down, then across */
+INLINE void
+tile_at(unsigned M, unsigned i, unsigned width, unsigned *row, unsigned *col)
+{
+	*row = M == 16 ? 8 * (i & 1) : 0;
+	*col = (M == 16 ? i >> 1 : i) * width;
+}
+
+/* binary16 (the low 16 bits of each lane) to binary32, exactly: the magnitude bits placed in a
+ * binary32 are the value times 2^-112, normal or subnormal, so one exact product */
+INLINE void
+f16x8(const V8u *h, V8f *out)
+{
+	V8u sgn = (*h & 0x8000) << 16, mag = (*h & 0x7fff) << 13;
+	V8u fin = (V8u)((V8f)mag * 0x1p112f) | sgn;
+	V8u inf = (V8u)(mag >= 0x0f800000u);    /* Inf, NaN */
+
+	*out = (V8f)((fin & ~inf) | ((sgn | 0x7f800000u | (mag & 0x007fe000u)) & inf));
+}
+
+/* fp8 E4M3 (bias 7, no infinities, S.1111.111 is NaN) to binary32 by the same scaling */
+INLINE void
+e4m3x8(const V8u *b, V8f *out)
+{
+	V8u sgn = (*b & 0x80) << 24, mag = (*b & 0x7f) << 20;
+	V8u fin = (V8u)((V8f)mag * 0x1p120f) | sgn;
+	V8u nan = (V8u)(mag == 0x7fu << 20);
+
+	*out = (V8f)((fin & ~nan) | (F32_CNAN & nan));
+}
+
+/* four binary32 to out[0], out[st], ... out[3 st] as doubles */
+INLINE void
+put4(const float *f, double *out, unsigned st)
+{
+	V4f h;
+	V4d v;
+
+	memcpy(&h, f, sizeof h);
+	v = __builtin_convertvector(h, V4d);
+	if (st == 1) {
+		memcpy(out, &v, sizeof v);
+		return;
+	}
+	for (unsigned e = 0; e < 4; e++)
+		out[e * st] = v[e];
+}
+
+INLINE void
+put8(const V8f *f, double *out, unsigned st)
+{
+	put4((const float *)f, out, st);
+	put4((const float *)f + 4, out + 4 * st, st);
+}
+
+/* the elements of the float type ty in a tile row w as 128 / bits doubles, exactly (TF32: the
+ * top 19 bits of each word), to out[0], out[st], ... */
+INLINE void
+row_f(const uint32_t *w, unsigned ty, double *out, unsigned st)
+{
+	V8h h;
+	V8b b;
+	V4u u;
+	V8u e;
+	V8f f;
+
+	switch (ty) {
+	case EF16:
+	case EBF16:
+		memcpy(&h, w, sizeof h);
+		e = __builtin_convertvector(h, V8u);
+		if (ty == EF16)
+			f16x8(&e, &f);
+		else
+			f = (V8f)(e << 16);
+		put8(&f, out, st);
+		break;
+	case ETF32:
+		memcpy(&u, w, sizeof u);
+		u &= 0xffffe000u;
+		put4((const float *)&u, out, st);
+		break;
+	default:               /* E4M3, E5M2 (the high byte of a binary16) */
+		for (unsigned k = 0; k < 2; k++) {
+			memcpy(&b, (const uint8_t *)w + 8 * k, sizeof b);
+			e = __builtin_convertvector(b, V8u);
+			if (ty == EE4M3) {
+				e4m3x8(&e, &f);
+			} else {
+				e <<= 8;
+				f16x8(&e, &f);
+			}
+			put8(&f, out + 8 * k * st, st);
+		}
+	}
+}
+
+/* the A (rows = M) operand of an HMMA/QMMA, nreg tiles of elements of type ty (a constant
+ * after inlining) from o, into v as a[m][k] (MaxKf columns); or, with trans, the B operand,
+ * whose tiles are those of B^T (M = 8 rows n), into v as b[k][pcol(n)] */
+INLINE void
+gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double *v, int trans)
+{
+	for (unsigned i = 0; i < nreg; i++) {
+		const uint32_t *r = oreg(x, o, i);
+		unsigned row, col;
+		tile_at(M, i, 128 / elems[ty].bits, &row, &col);
+		for (unsigned g = 0; g < 8; g++)
+			if (trans)
+				row_f(r + 4 * g, ty, &v[col * MaxN + pcol(row + g)], MaxN);
+			else
+				row_f(r + 4 * g, ty, &v[(row + g) * MaxKf + col], 1);
+	}
+}
+
+INLINE void
+gather_any(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double *v, int trans)
+{
+	switch (ty) {
+	case EF16: gather_f(x, o, M, nreg, EF16, v, trans); break;
+	case EBF16: gather_f(x, o, M, nreg, EBF16, v, trans); break;
+	case ETF32: gather_f(x, o, M, nreg, ETF32, v, trans); break;
+	case EE4M3: gather_f(x, o, M, nreg, EE4M3, v, trans); break;
+	default: gather_f(x, o, M, nreg, EE5M2, v, trans); break;
+	}
+}
+
+/* the n registers of an accumulator C into c[i][lane] (RZ: zeros): D may overlap them */
+INLINE void
+read_c(Exec *x, const DIns *d, unsigned n, uint32_t (*c)[WarpSize])
+{
+	for (unsigned i = 0; i < n; i++)
+		memcpy(c[i], oreg(x, &d->src[2], i), sizeof c[i]);
+}
+
+/* the n registers dv[i][lane] of D to the executing lanes */
+static void
+write_d(Exec *x, const DIns *d, unsigned n, uint32_t (*dv)[WarpSize], uint32_t mask)
+{
+	unsigned r = d->dst[0].reg;
+
+	if (r == RegRZ)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t *o = sim_reg(x, r + i);
+		if (mask == ~0u) {
+			memcpy(o, dv[i], sizeof dv[i]);
+			continue;
+		}
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			o[l] = dv[i][l];
+		}
+	}
+}
+
+/* the register and lane of the 32-bit accumulator element [m][p] */
+INLINE unsigned acc_reg(unsigned m, unsigned p) { return 2 * (m >> 3) + (p >> 2); }
+INLINE unsigned acc_lane(unsigned m, unsigned p) { return 4 * (m & 7) + (p & 3); }
+
+/* s[m][p] = the products a[m][k] b[k][p] summed in ascending k from +0, each an IEEE double
+ * sum as a scalar loop would do it; eight vectors of sums in flight: four rows of 256-bit
+ * vectors (wide, the AVX2 build), or two rows of 128-bit ones, which the generic build (SSE2,
+ * NEON) keeps in registers */
+INLINE void
+sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN], int wide)
+{
+	for (unsigned m = 0; wide && m < M; m += 4) {
+		V4d s00 = {0}, s01 = {0}, s10 = {0}, s11 = {0}, s20 = {0}, s21 = {0}, s30 = {0}, s31 = {0};
+		for (unsigned k = 0; k < K; k++) {
+			V4d b0, b1;
+			double e0 = a[m][k], e1 = a[m + 1][k], e2 = a[m + 2][k], e3 = a[m + 3][k];
+			memcpy(&b0, &b[k][0], sizeof b0);
+			memcpy(&b1, &b[k][4], sizeof b1);
+			s00 += (V4d){e0, e0, e0, e0} * b0;
+			s01 += (V4d){e0, e0, e0, e0} * b1;
+			s10 += (V4d){e1, e1, e1, e1} * b0;
+			s11 += (V4d){e1, e1, e1, e1} * b1;
+			s20 += (V4d){e2, e2, e2, e2} * b0;
+			s21 += (V4d){e2, e2, e2, e2} * b1;
+			s30 += (V4d){e3, e3, e3, e3} * b0;
+			s31 += (V4d){e3, e3, e3, e3} * b1;
+		}
+		memcpy(&s[m][0], &s00, sizeof s00);
+		memcpy(&s[m][4], &s01, sizeof s01);
+		memcpy(&s[m + 1][0], &s10, sizeof s10);
+		memcpy(&s[m + 1][4], &s11, sizeof s11);
+		memcpy(&s[m + 2][0], &s20, sizeof s20);
+		memcpy(&s[m + 2][4], &s21, sizeof s21);
+		memcpy(&s[m + 3][0], &s30, sizeof s30);
+		memcpy(&s[m + 3][4], &s31, sizeof s31);
+	}
+	for (unsigned m = 0; !wide && m < M; m += 2) {
+		V2d s00 = {0}, s01 = {0}, s02 = {0}, s03 = {0}, s10 = {0}, s11 = {0}, s12 = {0}, s13 = {0};
+		for (unsigned k = 0; k < K; k++) {
+			V2d b0, b1, b2, b3;
+			double e0 = a[m][k], e1 = a[m + 1][k];
+			memcpy(&b0, &b[k][0], sizeof b0);
+			memcpy(&b1, &b[k][2], sizeof b1);
+			memcpy(&b2, &b[k][4], sizeof b2);
+			memcpy(&b3, &b[k][6], sizeof b3);
+			s00 += (V2d){e0, e0} * b0;
+			s01 += (V2d){e0, e0} * b1;
+			s02 += (V2d){e0, e0} * b2;
+			s03 += (V2d){e0, e0} * b3;
+			s10 += (V2d){e1, e1} * b0;
+			s11 += (V2d){e1, e1} * b1;
+			s12 += (V2d){e1, e1} * b2;
+			s13 += (V2d){e1, e1} * b3;
+		}
+		memcpy(&s[m][0], &s00, sizeof s00);
+		memcpy(&s[m][2], &s01, sizeof s01);
+		memcpy(&s[m][4], &s02, sizeof s02);
+		memcpy(&s[m][6], &s03, sizeof s03);
+		memcpy(&s[m + 1][0], &s10, sizeof s10);
+		memcpy(&s[m + 1][2], &s11, sizeof s11);
+		memcpy(&s[m + 1][4], &s12, sizeof s12);
+		memcpy(&s[m + 1][6], &s13, sizeof s13);
+	}
+}
+
+/* HMMA, QMMA: each element of D is the products in ascending k summed in double from +0, then
+ * C added and the sum rounded once */
+INLINE void
+hmma(Exec *x, const DIns *d, uint32_t mask, unsigned M, unsigned K, unsigned aty, unsigned bty,
+     unsigned cty, int wide)
+{
+	unsigned na = M * K * elems[aty].bits / 1024, nb = 8 * K * elems[bty].bits / 1024;
+	unsigned nd = cty == EF32 ? M / 4 : M / 8;
+	double a[MaxM][MaxKf], b[MaxKf][MaxN], s[MaxM][MaxN];
+	uint32_t c[NAcc][WarpSize], dv[NAcc][WarpSize];
+
+	gather_any(x, &d->src[0], M, na, aty, &a[0][0], 0);
+	gather_any(x, &d->src[1], 8, nb, bty, &b[0][0], 1);
+	read_c(x, d, nd, c);
+	sums_f(M, K, a, b, s, wide);
+	if (cty == EF32) {
+		/* lanes 4g..4g+3 of registers 2h and 2h+1: row g + 8h, p = 0..3 and 4..7 */
+		for (unsigned m = 0; m < M; m++)
+			for (unsigned q = 0; q < 2; q++) {
+				unsigned i = acc_reg(m, 4 * q), l = acc_lane(m, 0);
+				V4u cu, du, nan;
+				V4d v;
+				memcpy(&cu, &c[i][l], sizeof cu);
+				memcpy(&v, &s[m][4 * q], sizeof v);
+				v += __builtin_convertvector((V4f)cu, V4d);
+				du = (V4u)__builtin_convertvector(v, V4f);
+				nan = (V4u)((du & 0x7fffffffu) > 0x7f800000u);
+				du = (du & ~nan) | (F32_CNAN & nan);
+				memcpy(&dv[i][l], &du, sizeof du);
+			}
+	} else {
+		/* register i, lane (g, t): row g + 8i, columns 2t (low half, p = t) and 2t + 1 */
+		for (unsigned m = 0; m < M; m++) {
+			unsigned i = m >> 3, l = 4 * (m & 7);
+			V8u h;
+			V8f f;
+			double v[MaxN];
+			for (unsigned t = 0; t < 4; t++) {
+				h[t] = c[i][l + t] & 0xffff;
+				h[4 + t] = c[i][l + t] >> 16;
+			}
+			f16x8(&h, &f);
+			put8(&f, v, 1);
+			for (unsigned p = 0; p < MaxN; p++)
+				v[p] += s[m][p];
+			for (unsigned t = 0; t < 4; t++)
+				dv[i][l + t] = (uint32_t)fp_from_f64(FpF16, v[t], RmRN, 0) |
+				               (uint32_t)fp_from_f64(FpF16, v[4 + t], RmRN, 0) << 16;
+		}
+	}
+	write_d(x, d, nd, dv, mask);
+}
+
+/* the shapes and types as constants for HMMA.16816.F32 (f16 inputs), nvcc's usual choice */
+INLINE void
+hmma_any(Exec *x, const DIns *d, uint32_t mask, int wide)
+{
+	if (d->aux == (16 | 8 << 8 | 16 << 16) && d->mod == (EF16 | EF16 << 4 | EF32 << 8))
+		hmma(x, d, mask, 16, 16, EF16, EF16, EF32, wide);
+	else
+		hmma(x, d, mask, d->aux & 0xff, d->aux >> 16, ATY(d), BTY(d), CTY(d), wide);
+}
+
+/* the two variants of alu.h's ALU_VARIANTS, for ALU_PICK, with the sums of their vector width */
+static void
+ex_hmma(Exec *x, const DIns *d, uint32_t mask)
+{
+	hmma_any(x, d, mask, 0);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx2,fma"))) static void
+ex_hmma_avx2(Exec *x, const DIns *d, uint32_t mask)
+{
+	hmma_any(x, d, mask, 1);
+}
+#endif
 
 /* element e (bits wide) of register word w, sign-extended for signed types */
-static inline int32_t
+INLINE int32_t
 ielem(uint32_t w, unsigned ty, unsigned e)
 {
 	switch (ty) {
@@ -129,312 +435,139 @@ ielem(uint32_t w, unsigned ty, unsigned e)
 	}
 }
 
-static inline double
-felem(uint32_t w, unsigned ty, unsigned e)
-{
-	switch (ty) {
-	case EF16: return h2d(w >> 16 * e & 0xffff);
-	case EBF16: return f32_of((w >> 16 * e & 0xffff) << 16);
-	case EE4M3: return fp_to_f64(FpE4M3, w >> 8 * e & 0xff);
-	case EE5M2: return fp_to_f64(FpE5M2, w >> 8 * e & 0xff);
-	default: return f32_of(w & 0xffffe000u);   /* tf32: the top 19 bits */
-	}
-}
-
-/* row of A register i of lane group g (M rows) */
-static inline unsigned
-arow(unsigned M, unsigned i, unsigned g)
-{
-	return M == 16 ? g + 8 * (i & 1) : g;
-}
-
-/* first column of A register i for thread t, in elements of epr per register */
-static inline unsigned
-acol(unsigned M, unsigned i, unsigned t, unsigned epr)
-{
-	return ((M == 16 ? i >> 1 : i) * 4 + t) * epr;
-}
-
-/* row and column of the 32-bit accumulator register i of lane (g, t) */
-static inline unsigned
-crow(unsigned M, unsigned i, unsigned g)
-{
-	return M == 16 ? g + 8 * (i >> 1) : g;
-}
-
-static inline unsigned
-ccol(unsigned i, unsigned t)
-{
-	return 2 * t + (i & 1);
-}
-
-/* the accumulator C of the 32-bit types (raw words) into c[M][N] */
-static inline __attribute__((always_inline)) void
-gather_c32(Exec *x, const DIns *d, unsigned M, uint32_t c[MaxM][MaxN])
-{
-	unsigned nc = M * 8 / 32;
-
-	for (unsigned i = 0; i < nc; i++) {
-		const uint32_t *r = oreg(x, &d->src[2], i);
-		for (unsigned l = 0; l < WarpSize; l++)
-			c[crow(M, i, l >> 2)][ccol(i, l & 3)] = r[l];
-	}
-}
-
-/* write D (raw 32-bit words dv[M][N]) to the executing lanes */
-static inline __attribute__((always_inline)) void
-scatter_d32(Exec *x, const DIns *d, unsigned M, uint32_t dv[MaxM][MaxN], uint32_t mask)
-{
-	unsigned nd = M * 8 / 32, r = d->dst[0].reg;
-
-	if (r == RegRZ)
-		return;
-	for (unsigned i = 0; i < nd; i++) {
-		uint32_t *o = sim_reg(x, r + i);
-		if (mask == ~0u) {
-			for (unsigned l = 0; l < WarpSize; l++)
-				o[l] = dv[crow(M, i, l >> 2)][ccol(i, l & 3)];
-			continue;
-		}
-		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
-			o[l] = dv[crow(M, i, l >> 2)][ccol(i, l & 3)];
-		}
-	}
-}
-
-/* the A (rows = M) or B (rows = N, the fragment of B^T) operand of an HMMA/QMMA: nreg
- * registers from o, elements of type ty (a constant after inlining) into x[row][k] */
-static inline __attribute__((always_inline)) void
-gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double (*v)[32])
+/* the A or B operand of an IMMA (as gather_f) */
+INLINE void
+gather_i(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, int32_t (*v)[MaxKi])
 {
 	unsigned epr = 32 / elems[ty].bits;
 
 	for (unsigned i = 0; i < nreg; i++) {
 		const uint32_t *r = oreg(x, o, i);
-		for (unsigned l = 0; l < WarpSize; l++) {
-			double *p = &v[arow(M, i, l >> 2)][acol(M, i, l & 3, epr)];
-			for (unsigned e = 0; e < epr; e++)
-				p[e] = felem(r[l], ty, e);
-		}
+		unsigned row, col;
+		tile_at(M, i, 4 * epr, &row, &col);
+		for (unsigned g = 0; g < 8; g++)
+			for (unsigned e = 0; e < 4 * epr; e++)
+				v[row + g][col + e] = ielem(r[4 * g + e / epr], ty, e % epr);
 	}
 }
 
-static void
-gather_any(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double (*v)[32])
+INLINE void
+gather_int(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, int32_t (*v)[MaxKi])
 {
-	/* the common shapes with M and nreg constants: fixed index arithmetic, unrolled loops */
-	if (ty == EF16 && M == 16 && nreg == 4)
-		gather_f(x, o, 16, 4, EF16, v);
-	else if (ty == EF16 && M == 8 && nreg == 2)
-		gather_f(x, o, 8, 2, EF16, v);
-	else if (ty == EF16 && M == 16 && nreg == 2)
-		gather_f(x, o, 16, 2, EF16, v);
-	else if (ty == EF16 && M == 8 && nreg == 1)
-		gather_f(x, o, 8, 1, EF16, v);
-	else if (ty == EBF16 && M == 16 && nreg == 4)
-		gather_f(x, o, 16, 4, EBF16, v);
-	else if (ty == EBF16 && M == 8 && nreg == 2)
-		gather_f(x, o, 8, 2, EBF16, v);
-	else switch (ty) {
-	case EF16: gather_f(x, o, M, nreg, EF16, v); break;
-	case EBF16: gather_f(x, o, M, nreg, EBF16, v); break;
-	case ETF32: gather_f(x, o, M, nreg, ETF32, v); break;
-	default: gather_f(x, o, M, nreg, ty, v); break;
+	switch (ty) {
+	case ES8: gather_i(x, o, M, nreg, ES8, v); break;
+	case EU8: gather_i(x, o, M, nreg, EU8, v); break;
+	case ES4: gather_i(x, o, M, nreg, ES4, v); break;
+	default: gather_i(x, o, M, nreg, EU4, v); break;
 	}
 }
 
-/* two doubles side by side (SSE2): each lane an independent IEEE sum, as the scalar code */
-typedef double V2d __attribute__((vector_size(16)));
-
-static void
-ex_hmma(Exec *x, const DIns *d, uint32_t mask)
+/* IMMA: the products sum exactly in int32 (at most 32 of magnitude at most 255^2, or 64 of
+ * 15^2), C is added in int64, and the result wraps or, with .SAT, clamps */
+ALU_BODY(ex_imma)
 {
 	unsigned M = d->aux & 0xff, K = d->aux >> 16, aty = ATY(d), bty = BTY(d);
-	unsigned epr = 32 / elems[aty].bits, na = M * K / (32 * epr), nb = 8 * K / (32 * epr);
-	double a[MaxM][32], bt[MaxN][32], b[32][MaxN], c[MaxM][MaxN];
-	uint32_t dv[MaxM][MaxN];
+	unsigned na = M * K * elems[aty].bits / 1024, nb = 8 * K * elems[bty].bits / 1024;
+	int32_t a[MaxM][MaxKi], bt[MaxN][MaxKi], b[MaxKi][MaxN];
+	uint32_t c[NAcc][WarpSize], dv[NAcc][WarpSize];
 
-	/* B is gathered transposed (row n = column n of B): its fragment is A's with M = 8 */
-	gather_any(x, &d->src[0], M, na, aty, a);
-	gather_any(x, &d->src[1], 8, nb, bty, bt);
-	if (CTY(d) == EF32) {
-		uint32_t cw[MaxM][MaxN];
-		if (M == 16)
-			gather_c32(x, d, 16, cw);
-		else
-			gather_c32(x, d, M, cw);
-		for (unsigned m = 0; m < M; m++)
-			for (unsigned n = 0; n < 8; n++)
-				c[m][n] = f32_of(cw[m][n]);
-	} else {
-		for (unsigned i = 0; i < 2; i++) {
-			const uint32_t *r = oreg(x, &d->src[2], i);
-			for (unsigned l = 0; l < WarpSize; l++)
-				for (unsigned e = 0; e < 2; e++)
-					c[(l >> 2) + 8 * i][2 * (l & 3) + e] = h2d(r[l] >> 16 * e & 0xffff);
-		}
-	}
-	/* B row-major (b[k][n]): the eight column sums of a row of D are one vector */
+	gather_int(x, &d->src[0], M, na, aty, a);
+	gather_int(x, &d->src[1], 8, nb, bty, bt);
 	for (unsigned k = 0; k < K; k++)
 		for (unsigned n = 0; n < MaxN; n++)
-			b[k][n] = bt[n][k];
+			b[k][pcol(n)] = bt[n][k];
+	read_c(x, d, M / 4, c);
 	for (unsigned m = 0; m < M; m++) {
-		/* each element: the products in ascending k, then C; the eight columns are eight
-		 * independent sums, side by side */
-		V2d s01 = {0, 0}, s23 = {0, 0}, s45 = {0, 0}, s67 = {0, 0}, bk;
-		double s[MaxN];
+		V8i s = {0}, bk;
 		for (unsigned k = 0; k < K; k++) {
-			V2d av = {a[m][k], a[m][k]};
-			memcpy(&bk, &b[k][0], sizeof bk);
-			s01 += av * bk;
-			memcpy(&bk, &b[k][2], sizeof bk);
-			s23 += av * bk;
-			memcpy(&bk, &b[k][4], sizeof bk);
-			s45 += av * bk;
-			memcpy(&bk, &b[k][6], sizeof bk);
-			s67 += av * bk;
+			int32_t e = a[m][k];
+			memcpy(&bk, b[k], sizeof bk);
+			s += (V8i){e, e, e, e, e, e, e, e} * bk;
 		}
-		memcpy(&s[0], &s01, sizeof s01);
-		memcpy(&s[2], &s23, sizeof s23);
-		memcpy(&s[4], &s45, sizeof s45);
-		memcpy(&s[6], &s67, sizeof s67);
-		for (unsigned n = 0; n < MaxN; n++) {
-			double v = s[n] + c[m][n];
-			if (CTY(d) == EF32)
-				dv[m][n] = isnan(v) ? F32_CNAN : f32_bits((float)v);
-			else
-				dv[m][n] = (uint32_t)fp_from_f64(FpF16, v, RmRN, 0);
-		}
-	}
-	if (CTY(d) == EF32) {
-		if (M == 16)
-			scatter_d32(x, d, 16, dv, mask);
-		else
-			scatter_d32(x, d, M, dv, mask);
-		return;
-	}
-	if (d->dst[0].reg == RegRZ)
-		return;
-	for (unsigned i = 0; i < 2; i++) {
-		uint32_t *o = sim_reg(x, d->dst[0].reg + i);
-		for (uint32_t mm = mask; mm; mm &= mm - 1) {
-			unsigned l = (unsigned)__builtin_ctz(mm), g = l >> 2, t = l & 3;
-			o[l] = dv[g + 8 * i][2 * t] | dv[g + 8 * i][2 * t + 1] << 16;
-		}
-	}
-}
-
-static void
-ex_imma(Exec *x, const DIns *d, uint32_t mask)
-{
-	unsigned M = d->aux & 0xff, K = d->aux >> 16, aty = ATY(d), bty = BTY(d);
-	unsigned epr = 32 / elems[aty].bits, na = M * K / (32 * epr), nb = 8 * K / (32 * epr);
-	int32_t a[MaxM][64], b[64][MaxN];
-	uint32_t c[MaxM][MaxN], dv[MaxM][MaxN];
-
-	for (unsigned i = 0; i < na; i++) {
-		const uint32_t *r = oreg(x, &d->src[0], i);
-		for (unsigned l = 0; l < WarpSize; l++)
-			for (unsigned e = 0; e < epr; e++)
-				a[arow(M, i, l >> 2)][acol(M, i, l & 3, epr) + e] = ielem(r[l], aty, e);
-	}
-	for (unsigned j = 0; j < nb; j++) {
-		const uint32_t *r = oreg(x, &d->src[1], j);
-		for (unsigned l = 0; l < WarpSize; l++)
-			for (unsigned e = 0; e < epr; e++)
-				b[(j * 4 + (l & 3)) * epr + e][l >> 2] = ielem(r[l], bty, e);
-	}
-	gather_c32(x, d, M, c);
-	for (unsigned m = 0; m < M; m++) {
-		int64_t acc[MaxN];
-		for (unsigned n = 0; n < MaxN; n++)
-			acc[n] = (int32_t)c[m][n];
-		for (unsigned k = 0; k < K; k++)
-			for (unsigned n = 0; n < MaxN; n++)
-				acc[n] += a[m][k] * b[k][n];   /* |a b| <= 2^15: exact in int32 */
-		for (unsigned n = 0; n < MaxN; n++) {
-			int64_t v = acc[n];
+		for (unsigned p = 0; p < MaxN; p++) {
+			unsigned i = acc_reg(m, p), l = acc_lane(m, p);
+			int64_t v = (int64_t)(int32_t)c[i][l] + s[p];
 			if (d->mod & MSat)
 				v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
-			dv[m][n] = (uint32_t)v;
+			dv[i][l] = (uint32_t)v;
 		}
 	}
-	scatter_d32(x, d, M, dv, mask);
+	write_d(x, d, M / 4, dv, mask);
 }
+ALU_VARIANTS(ex_imma)
 
 static void
 ex_bmma(Exec *x, const DIns *d, uint32_t mask)
 {
 	unsigned M = d->aux & 0xff, K = d->aux >> 16, na = M * K / 1024, nb = 8 * K / 1024;
-	uint32_t a[MaxM][MaxK / 32], b[MaxN][MaxK / 32], c[MaxM][MaxN], dv[MaxM][MaxN];
+	uint32_t a[MaxM][MaxK / 32], b[MaxN][MaxK / 32], c[NAcc][WarpSize], dv[NAcc][WarpSize];
+	unsigned row, col;
 
 	for (unsigned i = 0; i < na; i++) {
-		const uint32_t *r = oreg(x, &d->src[0], i);
-		for (unsigned l = 0; l < WarpSize; l++)
-			a[arow(M, i, l >> 2)][acol(M, i, l & 3, 1)] = r[l];
+		tile_at(M, i, 4, &row, &col);
+		for (unsigned g = 0; g < 8; g++)
+			memcpy(&a[row + g][col], oreg(x, &d->src[0], i) + 4 * g, 16);
 	}
-	for (unsigned j = 0; j < nb; j++) {
-		const uint32_t *r = oreg(x, &d->src[1], j);
-		for (unsigned l = 0; l < WarpSize; l++)
-			b[l >> 2][j * 4 + (l & 3)] = r[l];
-	}
-	gather_c32(x, d, M, c);
+	for (unsigned j = 0; j < nb; j++)
+		for (unsigned g = 0; g < 8; g++)
+			memcpy(&b[g][4 * j], oreg(x, &d->src[1], j) + 4 * g, 16);
+	read_c(x, d, M / 4, c);
 	for (unsigned m = 0; m < M; m++)
-		for (unsigned n = 0; n < 8; n++) {
-			uint32_t s = c[m][n];
+		for (unsigned p = 0; p < MaxN; p++) {
+			unsigned i = acc_reg(m, p), l = acc_lane(m, p), n = ncol(p);
+			uint32_t s = c[i][l];
 			for (unsigned w = 0; w < K / 32; w++)
-				s += sim_popc(d->mod & MXor ? a[m][w] ^ b[n][w] :
-				                                                  a[m][w] & b[n][w]);
-			dv[m][n] = s;
+				s += sim_popc(d->mod & MXor ? a[m][w] ^ b[n][w] : a[m][w] & b[n][w]);
+			dv[i][l] = s;
 		}
-	scatter_d32(x, d, M, dv, mask);
+	write_d(x, d, M / 4, dv, mask);
 }
 
-static void
-ex_dmma(Exec *x, const DIns *d, uint32_t mask)
+/* DMMA: element i of a lane is the register pair 2i, 2i+1; A tile i (8 rows of four doubles)
+ * as the 128-bit tiles, B tile j rows 4j..4j+3 of B^T, C and D in the accumulator order. Each
+ * element is a chain of fused multiply-adds in ascending k from C. */
+ALU_BODY(ex_dmma)
 {
 	unsigned M = d->aux & 0xff, K = d->aux >> 16, na = M * K / 32, nb = 8 * K / 32;
-	unsigned nc = M * 8 / 32, r = d->dst[0].reg;
-	double a[MaxM][16], b[16][MaxN], c[MaxM][MaxN];
+	double a[MaxM][MaxKd], bt[MaxN][MaxKd], b[MaxKd][MaxN], s[MaxN];
+	uint32_t c[2 * NAcc][WarpSize], dv[2 * NAcc][WarpSize];
 
 	for (unsigned i = 0; i < na; i++) {
 		const uint32_t *lo = oreg(x, &d->src[0], 2 * i), *hi = oreg(x, &d->src[0], 2 * i + 1);
+		unsigned row, col;
+		tile_at(M, i, 4, &row, &col);
 		for (unsigned l = 0; l < WarpSize; l++)
-			a[arow(M, i, l >> 2)][(l & 3) + 4 * (M == 16 ? i >> 1 : i)] =
-			    f64_of(lo[l] | (uint64_t)hi[l] << 32);
+			a[row + (l >> 2)][col + (l & 3)] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
 	}
 	for (unsigned j = 0; j < nb; j++) {
 		const uint32_t *lo = oreg(x, &d->src[1], 2 * j), *hi = oreg(x, &d->src[1], 2 * j + 1);
 		for (unsigned l = 0; l < WarpSize; l++)
-			b[(l & 3) + 4 * j][l >> 2] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
+			bt[l >> 2][4 * j + (l & 3)] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
 	}
-	for (unsigned i = 0; i < nc; i++) {
-		const uint32_t *lo = oreg(x, &d->src[2], 2 * i), *hi = oreg(x, &d->src[2], 2 * i + 1);
-		for (unsigned l = 0; l < WarpSize; l++)
-			c[crow(M, i, l >> 2)][ccol(i, l & 3)] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
-	}
-	for (unsigned m = 0; m < M; m++)
-		for (unsigned n = 0; n < 8; n++) {
-			double s = c[m][n];
-			for (unsigned k = 0; k < K; k++)
-				s = fma(a[m][k], b[k][n], s);
-			c[m][n] = s;
+	for (unsigned k = 0; k < K; k++)
+		for (unsigned n = 0; n < MaxN; n++)
+			b[k][pcol(n)] = bt[n][k];
+	read_c(x, d, M / 2, c);
+	for (unsigned m = 0; m < M; m++) {
+		for (unsigned p = 0; p < MaxN; p++) {
+			unsigned i = acc_reg(m, p), l = acc_lane(m, p);
+			s[p] = f64_of(c[2 * i][l] | (uint64_t)c[2 * i + 1][l] << 32);
 		}
-	if (r == RegRZ)
-		return;
-	for (unsigned i = 0; i < nc; i++) {
-		uint32_t *lo = sim_reg(x, r + 2 * i), *hi = sim_reg(x, r + 2 * i + 1);
-		for (uint32_t mm = mask; mm; mm &= mm - 1) {
-			unsigned l = (unsigned)__builtin_ctz(mm);
-			uint64_t v = f64_bits(c[crow(M, i, l >> 2)][ccol(i, l & 3)]);
+		for (unsigned k = 0; k < K; k++)
+			for (unsigned p = 0; p < MaxN; p++)
+				s[p] = fma(a[m][k], b[k][p], s[p]);
+		for (unsigned p = 0; p < MaxN; p++) {
+			unsigned i = acc_reg(m, p), l = acc_lane(m, p);
+			uint64_t v = f64_bits(s[p]);
 			if (f64_isnan(v))
 				v = F64_CNAN;
-			lo[l] = (uint32_t)v;
-			hi[l] = (uint32_t)(v >> 32);
+			dv[2 * i][l] = (uint32_t)v;
+			dv[2 * i + 1][l] = (uint32_t)(v >> 32);
 		}
 	}
+	write_d(x, d, M / 2, dv, mask);
 }
+ALU_VARIANTS(ex_dmma)
 
 /* shape modifier "16816" or "16x8x16" into M, N, K; 0 if it is not a shape of the family */
 static int
@@ -573,8 +706,8 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	d->nsrc = 3;
 	d->aux = M | N << 8 | K << 16;
 	d->mod = aty | bty << 4 | cty << 8 | flags;
-	d->exec = op == OHMMA || op == OQMMA ? ex_hmma : op == OIMMA ? ex_imma :
-	          op == OBMMA ? ex_bmma : ex_dmma;
+	d->exec = op == OHMMA || op == OQMMA ? ALU_PICK(ex_hmma) : op == OIMMA ? ALU_PICK(ex_imma) :
+	          op == OBMMA ? ex_bmma : ALU_PICK(ex_dmma);
 	c->split_ok = 1;
 	return 0;
 }
@@ -607,6 +740,8 @@ saddr(Exec *x, const DOp *o, unsigned lane)
 static int
 row_ptrs(Exec *x, const DOp *o, unsigned nrow, int write, uint8_t *p[32])
 {
+	const Cta *c = x->cta;
+
 	for (unsigned r = 0; r < nrow; r++) {
 		uint32_t a = saddr(x, o, r);
 		if (a & 15) {
@@ -614,7 +749,10 @@ row_ptrs(Exec *x, const DOp *o, unsigned nrow, int write, uint8_t *p[32])
 			          "misaligned matrix row address 0x%x (16-byte rows) in shared memory", a);
 			return -1;
 		}
-		if (!(p[r] = sim_shared(x, a, 16, r, write)))
+		/* inside the CTA's window without a call; sim_shared reports the fault otherwise */
+		if (a < c->smem_size && 16 <= c->smem_size - a)
+			p[r] = c->smem + a;
+		else if (!(p[r] = sim_shared(x, a, 16, r, write)))
 			return -1;
 	}
 	return 0;
@@ -635,16 +773,10 @@ rows_log(Exec *x, const DIns *d, uint32_t mask, unsigned kind)
 	sim_mlog(x, MSShared, kind, 16, 0, nrow >= WarpSize ? ~0u : (1u << nrow) - 1, a);
 }
 
-static inline uint32_t
-half(const uint8_t *row, unsigned col)
-{
-	return (uint32_t)row[2 * col] | (uint32_t)row[2 * col + 1] << 8;
-}
-
 static void
 ex_ldsm(Exec *x, const DIns *d, uint32_t mask)
 {
-	unsigned nm = d->aux, r = d->dst[0].reg;
+	unsigned nm = d->aux;
 	uint8_t *p[32];
 	uint32_t v[4][WarpSize];
 
@@ -653,28 +785,25 @@ ex_ldsm(Exec *x, const DIns *d, uint32_t mask)
 	if (row_ptrs(x, &d->src[0], 8 * nm, 0, p))
 		return;
 	if (d->mod & LTrans) {
+		/* lanes (g, t), g = 0..7: half g of rows 2t (low) and 2t + 1 (high) */
 		for (unsigned m = 0; m < nm; m++)
-			for (unsigned l = 0; l < WarpSize; l++) {
-				unsigned g = l >> 2, t = l & 3;
-				v[m][l] = half(p[8 * m + 2 * t], g) | half(p[8 * m + 2 * t + 1], g) << 16;
+			for (unsigned t = 0; t < 4; t++) {
+				V8h lo, hi;
+				V8u w;
+				memcpy(&lo, p[8 * m + 2 * t], sizeof lo);
+				memcpy(&hi, p[8 * m + 2 * t + 1], sizeof hi);
+				w = __builtin_convertvector(lo, V8u) | __builtin_convertvector(hi, V8u) << 16;
+				for (unsigned g = 0; g < 8; g++)
+					v[m][4 * g + t] = w[g];
 			}
 	} else {
-		/* halves 2t and 2t+1 of row g: the little-endian word at byte 4t */
+		/* lanes 4g..4g+3: the 16 bytes of row g, halves 2t and 2t + 1 the little-endian word
+		 * at byte 4t */
 		for (unsigned m = 0; m < nm; m++)
-			for (unsigned l = 0; l < WarpSize; l++)
-				memcpy(&v[m][l], p[8 * m + (l >> 2)] + 4 * (l & 3), 4);
+			for (unsigned g = 0; g < 8; g++)
+				memcpy(&v[m][4 * g], p[8 * m + g], 16);
 	}
-	if (r == RegRZ)
-		return;
-	for (unsigned m = 0; m < nm; m++) {
-		uint32_t *o = sim_reg(x, r + m);
-		if (mask == ~0u) {
-			memcpy(o, v[m], sizeof v[m]);
-			continue;
-		}
-		for (uint32_t mm = mask; mm; mm &= mm - 1)
-			o[(unsigned)__builtin_ctz(mm)] = v[m][(unsigned)__builtin_ctz(mm)];
-	}
+	write_d(x, d, nm, v, mask);
 }
 
 static inline void

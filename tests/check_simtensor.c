@@ -506,6 +506,164 @@ START_TEST(test_mma)
 }
 END_TEST
 
+/* random element bits of every class (normal values of a narrow or of the whole exponent range,
+ * zeros of both signs, subnormals, now and then an infinity or a NaN; TF32 with junk in its low
+ * 13 bits) through the float MMAs, against a reference of the documented numerics: the exact
+ * products summed in double in ascending k from +0, C added and the sum rounded once (DMMA: a
+ * chain of fused multiply-adds from C), NaN results canonical */
+typedef struct RType {
+	uint64_t (*enc)(double);   /* the case's encoder names the type */
+	unsigned bits, ebits;
+	double (*dec)(uint64_t);
+} RType;
+
+static double dec_h(uint64_t h) { return (h & 0x7c00) == 0x7c00 ? (h & 0x3ff ? NAN : h & 0x8000 ? -INFINITY : INFINITY) : dec_f16(h); }
+static double dec_bf(uint64_t h) { return u2f((uint32_t)h << 16); }
+static double dec_tf(uint64_t w) { return u2f((uint32_t)w & 0xffffe000u); }
+static double dec_f(uint64_t w) { return u2f((uint32_t)w); }
+static double dec_d(uint64_t w) { double v; memcpy(&v, &w, 8); return v; }
+static double dec_e5(uint64_t b) { return dec_h(b << 8); }
+static double
+dec_e4(uint64_t b)
+{
+	unsigned e = b >> 3 & 15, m = b & 7;
+	double v = e == 15 && m == 7 ? NAN : e ? ldexp(8 + m, (int)e - 10) : ldexp(m, -9);
+
+	return b & 0x80 ? -v : v;
+}
+
+static const RType rtypes[] = {
+	{enc_f16, 16, 5, dec_h}, {enc_bf16, 16, 8, dec_bf}, {enc_tf32, 32, 8, dec_tf},
+	{enc_f32, 32, 8, dec_f}, {enc_e4m3, 8, 4, dec_e4}, {enc_e5m2, 8, 5, dec_e5},
+	{enc_f64, 64, 11, dec_d},
+};
+
+static const RType *
+rtype(uint64_t (*enc)(double))
+{
+	for (unsigned k = 0; k < sizeof rtypes / sizeof rtypes[0]; k++)
+		if (rtypes[k].enc == enc)
+			return &rtypes[k];
+	ck_abort_msg("no random elements for this type");
+	return NULL;
+}
+
+static uint64_t
+rnd64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* random element bits of type rt; wide: exponents over the whole finite range, else near 1 */
+static uint64_t
+relem(const RType *rt, int wide, uint64_t *s)
+{
+	uint64_t r = rnd64(s), r2 = rnd64(s);
+	unsigned mbits = rt->bits - 1 - rt->ebits, emax = (1u << rt->ebits) - 1, bias = emax / 2;
+	uint64_t sign = (r & 1) << (rt->bits - 1), mant = (r >> 1) & ((1ull << mbits) - 1), e;
+	unsigned cls = r2 % 64;
+
+	if (cls == 0)
+		e = emax, mant = 0;                   /* infinity (E4M3: 256) */
+	else if (cls == 1)
+		e = emax, mant |= 1;                  /* NaN (E4M3: a normal, unless mant is 7) */
+	else if (cls < 6)
+		e = 0, mant = cls < 4 ? 0 : mant;     /* zero, subnormal */
+	else
+		e = wide ? 1 + r2 / 64 % (emax - 1) : bias - 2 + r2 / 64 % 5;
+	return sign | e << mbits | mant;
+}
+
+/* v rounded to the nearest binary16, ties to even (the reference of the f16 accumulators) */
+static uint64_t
+ref_f16(double v)
+{
+	int e;
+	double q;
+
+	if (isnan(v))
+		return 0x7fff;
+	if (fabs(v) >= 65520)                   /* 65504 + half an ulp */
+		return signbit(v) ? 0xfc00 : 0x7c00;
+	if (v == 0)
+		return signbit(v) ? 0x8000 : 0;
+	frexp(v, &e);                           /* |v| in [2^(e-1), 2^e) */
+	q = ldexp(1, (e - 1 < -14 ? -14 : e - 1) - 10);
+	return f2h((float)(nearbyint(v / q) * q));
+}
+
+START_TEST(test_mma_random)
+{
+	static uint64_t a[16 * 32], b[32 * 8], cc[16 * 8];
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+	for (unsigned ci = 0; ci < sizeof mma_cases / sizeof mma_cases[0]; ci++) {
+		const MmaCase *c = &mma_cases[ci];
+		const Frag *f = &c->f;
+		const RType *ra, *rb, *rc;
+		int noc = strstr(c->ins, "RZ ;") != NULL;
+
+		if (c->kind != 0)
+			continue;
+		ra = rtype(c->enca);
+		rb = rtype(c->encb ? c->encb : c->enca);
+		rc = rtype(c->encc);
+		for (unsigned trial = 0; trial < 8; trial++) {
+			Smt *t = smt_new(c->ins, 0, 0);
+			for (unsigned k = 0; k < f->m * f->k; k++)
+				a[k] = relem(ra, trial & 1, &seed);
+			for (unsigned k = 0; k < f->k * f->n; k++)
+				b[k] = relem(rb, trial & 2, &seed);
+			for (unsigned k = 0; k < f->m * f->n; k++)
+				cc[k] = noc ? 0 : relem(rc, trial & 4, &seed);
+			for (unsigned l = 0; l < WarpSize; l++) {
+				unsigned row, col;
+				for (unsigned i = 0; i < f->m * f->k / 32; i++) {
+					f->pos('A', l >> 2, l & 3, i, &row, &col);
+					put_elem(t, 20, l, i, f->abits, a[row * f->k + col]);
+				}
+				for (unsigned i = 0; i < f->k * f->n / 32; i++) {
+					f->pos('B', l >> 2, l & 3, i, &row, &col);
+					put_elem(t, 40, l, i, f->abits, b[row * f->n + col]);
+				}
+				for (unsigned i = 0; i < f->m * f->n / 32; i++) {
+					f->pos('C', l >> 2, l & 3, i, &row, &col);
+					put_elem(t, 60, l, i, f->cbits, cc[row * f->n + col]);
+				}
+			}
+			ck_assert_int_eq(smt_exec(t, 0, ~0u), FaultNone);
+			for (unsigned l = 0; l < WarpSize; l++)
+				for (unsigned i = 0; i < f->m * f->n / 32; i++) {
+					unsigned row, col;
+					double s = 0, cv;
+					uint64_t want, got;
+					f->pos('C', l >> 2, l & 3, i, &row, &col);
+					cv = noc ? 0 : rc->dec(cc[row * f->n + col]);
+					if (f->cbits == 64) {
+						s = cv;
+						for (unsigned k = 0; k < f->k; k++)
+							s = fma(ra->dec(a[row * f->k + k]), rb->dec(b[k * f->n + col]), s);
+						want = isnan(s) ? 0x7fffffffffffffffull : enc_f64(s);
+					} else {
+						for (unsigned k = 0; k < f->k; k++)
+							s += ra->dec(a[row * f->k + k]) * rb->dec(b[k * f->n + col]);
+						s += cv;
+						want = f->cbits == 16 ? ref_f16(s) : isnan(s) ? 0x7fffffff : f2u((float)s);
+					}
+					got = get_elem(t, 4, l, i, f->cbits);
+					ck_assert_msg(got == want, "%s trial %u lane %u elem %u (%u,%u): 0x%llx, want 0x%llx",
+					              c->ins, trial, l, i, row, col, (unsigned long long)got,
+					              (unsigned long long)want);
+				}
+			smt_free(t);
+		}
+	}
+}
+END_TEST
+
 /* C = RZ reads zeros; lanes outside the mask keep D; D may overlap A */
 START_TEST(test_mma_rz_mask)
 {
@@ -1084,6 +1242,7 @@ simtensor_suite(void)
 	TCase *tc = tcase_create("mma");
 
 	tcase_add_loop_test(tc, test_mma, 0, sizeof mma_cases / sizeof mma_cases[0]);
+	tcase_add_test(tc, test_mma_random);
 	tcase_add_test(tc, test_mma_rz_mask);
 	tcase_add_test(tc, test_hmma_rounding);
 	tcase_add_test(tc, test_mma_reject);
