@@ -75,6 +75,8 @@ typedef struct TWarp {
 	uint32_t next_pc;      /* what it issues next: an instruction, PeekBlocked, PeekDone */
 	uint64_t ready_at;     /* its own conditions for next_pc hold from this cycle (TNever: blocked) */
 	uint8_t why;           /* CpiReason while not ready */
+	uint8_t in_sub;        /* resident in its sub-partition's list (at index idx) */
+	uint32_t idx;          /* its index in TSub.warps */
 	uint8_t yielded;       /* the last instruction set the yield bit */
 	uint8_t sbcls[NSb];    /* TClass of the last producer on each counter */
 	uint8_t nsb[NSb];      /* pending events per counter */
@@ -92,6 +94,8 @@ typedef struct TWarp {
 
 typedef struct TSub {
 	TWarp **warps;         /* resident, oldest first */
+	uint64_t *ready;       /* their ready_at, in the same order (a compact scan) */
+	uint8_t *why;          /* their why */
 	uint32_t n;
 	TWarp *greedy;         /* GTO: the warp that issued last */
 	uint32_t rr;           /* LRR: position after the last issue */

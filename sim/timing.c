@@ -326,6 +326,8 @@ tsm_new(TLaunch *L, unsigned id)
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
 		u->warps = xmalloc((nslot / L->nsub + 1) * sizeof *u->warps);
+		u->ready = xmalloc((nslot / L->nsub + 1) * sizeof *u->ready);
+		u->why = xmalloc(nslot / L->nsub + 1);
 		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
 		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
 		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
@@ -363,6 +365,8 @@ tsm_free(TSm *s)
 	}
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		free(s->sub[p].warps);
+		free(s->sub[p].ready);
+		free(s->sub[p].why);
 		free(s->sub[p].itag);
 	}
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
@@ -465,6 +469,19 @@ fetch_check(TSm *s, TWarp *tw, const DIns *d, uint64_t now, uint64_t *t, uint8_t
 	}
 }
 
+/* the warp's own readiness, mirrored in its sub-partition's compact arrays */
+static void
+set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
+{
+	tw->ready_at = t;
+	tw->why = (uint8_t)why;
+	if (tw->in_sub) {
+		TSub *u = &s->sub[tw->sub];
+		u->ready[tw->idx] = t;
+		u->why[tw->idx] = (uint8_t)why;
+	}
+}
+
 static void
 compute_ready(TSm *s, TWarp *tw, uint64_t now)
 {
@@ -520,8 +537,7 @@ compute_ready(TSm *s, TWarp *tw, uint64_t now)
 			}
 	}
 	fetch_check(s, tw, d, now, &t, &why);
-	tw->ready_at = t;
-	tw->why = why;
+	set_ready(s, tw, t, why);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -587,7 +603,12 @@ trace_close(TSm *s, TWarp *tw)
 static void
 sub_add(TSub *u, TWarp *tw)
 {
-	u->warps[u->n++] = tw;     /* launched last: youngest */
+	tw->idx = u->n;            /* launched last: youngest */
+	tw->in_sub = 1;
+	u->warps[u->n] = tw;
+	u->ready[u->n] = tw->ready_at;
+	u->why[u->n] = tw->why;
+	u->n++;
 	u->wake = 0;
 }
 
@@ -601,7 +622,12 @@ sub_remove(TSub *u, TWarp *tw)
 	if (k == u->n)
 		return;
 	memmove(&u->warps[k], &u->warps[k + 1], (u->n - k - 1) * sizeof *u->warps);
+	memmove(&u->ready[k], &u->ready[k + 1], (u->n - k - 1) * sizeof *u->ready);
+	memmove(&u->why[k], &u->why[k + 1], (u->n - k - 1) * sizeof *u->why);
 	u->n--;
+	for (uint32_t j = k; j < u->n; j++)
+		u->warps[j]->idx = j;
+	tw->in_sub = 0;
 	if (u->greedy == tw)
 		u->greedy = NULL;
 	if (u->rr > k)
@@ -702,7 +728,7 @@ barrier_released(TSm *s, TCta *tc, uint64_t now)
 		tw->yielded = 0;
 		compute_ready(s, tw, now);
 		if (tw->why == CpiStall)
-			tw->why = CpiBarrier;
+			set_ready(s, tw, tw->ready_at, CpiBarrier);
 		s->sub[tw->sub].wake = 0;
 	}
 }
@@ -887,8 +913,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		warp_done(s, tw, now);
 	} else if (tw->next_pc == PeekBlocked) {
 		const Warp *w = tw->w;
-		tw->ready_at = TNever;
-		tw->why = w->wait_bar ? CpiBarrier : CpiSync;
+		set_ready(s, tw, TNever, w->wait_bar ? CpiBarrier : CpiSync);
 		tw->tr_why = tw->why;
 		if (x->bar_progress)
 			x->bar_progress = 0;
@@ -920,28 +945,35 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 		return u->wake_why;
 	}
 	for (uint32_t i = 0; i <= n; i++) {
+		uint32_t k;            /* index in u->warps of the candidate */
 		TWarp *tw;
 		const TIns *ti;
 		uint64_t at;
 
-		if (i == 0) {
-			if (L->t->sched_policy == SchedGTO && !u->greedy)
-				continue;
-			tw = L->t->sched_policy == SchedGTO ? u->greedy : u->warps[(u->rr) % n];
+		if (L->t->sched_policy == SchedGTO) {
+			/* the greedy warp, then the others oldest first */
+			if (i == 0) {
+				if (!u->greedy)
+					continue;
+				k = u->greedy->idx;
+			} else {
+				k = i - 1;
+				if (u->greedy && k == u->greedy->idx)
+					continue;
+			}
 		} else {
-			tw = L->t->sched_policy == SchedGTO ? u->warps[i - 1] : u->warps[(u->rr + i) % n];
-			if (L->t->sched_policy == SchedGTO && tw == u->greedy)
-				continue;
-			if (L->t->sched_policy == SchedLRR && i == n)
+			if (i == n)
 				break;
+			k = (u->rr + i) % n;
 		}
-		if (tw->ready_at > now) {
-			if (tw->ready_at < next)
-				next = tw->ready_at;
+		if (u->ready[k] > now) {
+			if (u->ready[k] < next)
+				next = u->ready[k];
 			if (why < 0)
-				why = tw->why;
+				why = u->why[k];
 			continue;
 		}
+		tw = u->warps[k];
 		ti = &L->ti[tw->next_pc];
 		if (ti->pipe == PMio) {
 			at = smmem_mio_ready(s->mem, p, now);
@@ -960,11 +992,8 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 				why = CpiPipe;
 			continue;
 		}
-		if (L->t->sched_policy == SchedLRR) {
-			for (uint32_t k = 0; k < n; k++)
-				if (u->warps[k] == tw)
-					u->rr = k + 1;
-		}
+		if (L->t->sched_policy == SchedLRR)
+			u->rr = k + 1;
 		issue(s, u, tw, now);
 		u->wake = 0;
 		return CpiIssue;
