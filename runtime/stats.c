@@ -345,6 +345,19 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	for (int k = 0; k < 5 && total > 0 && t->cpi[order[k]] > 0; k++)
 		fprintf(fp, "%s %s %.1f%%", k ? "," : "", cpi_name[order[k]], 100.0 * t->cpi[order[k]] / total);
 	fputc('\n', fp);
+	if (total > 0 && t->cpi[CpiIdle] > total / 2 && total > (double)t->cpi[CpiIdle]) {
+		/* mostly idle (a small grid on a large GPU): the stack of the busy sub-partitions */
+		uint64_t busy[NCpi];
+		double btotal = total - (double)t->cpi[CpiIdle];
+		memcpy(busy, t->cpi, sizeof busy);
+		busy[CpiIdle] = 0;
+		cpi_order(busy, order);
+		fputs("  without idle:", fp);
+		for (int k = 0; k < 5 && busy[order[k]] > 0; k++)
+			fprintf(fp, "%s %s %.1f%%", k ? "," : "", cpi_name[order[k]],
+			        100.0 * busy[order[k]] / btotal);
+		fputc('\n', fp);
+	}
 	fputs("  memory: L1 hit ", fp);
 	if (t->l1_hits + t->l1_misses)
 		fprintf(fp, "%.1f%%", 100.0 * t->l1_hits / (double)(t->l1_hits + t->l1_misses));
