@@ -338,7 +338,7 @@ ifeq ($(SAN),1)
 simbench:
 	@$(MAKE) --no-print-directory SAN=0 simbench
 else ifneq ($(RT_SRCS),)
-$(BENCH_B)/simbench: $(B)/bench/simbench.o $(LIBFIBERRT)
+$(BENCH_B)/simbench: $(B)/bench/simbench.o $(B)/bench/benchutil.o $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
 simbench: $(BENCH_B)/simbench
@@ -358,7 +358,7 @@ ifeq ($(SAN),1)
 timebench:
 	@$(MAKE) --no-print-directory SAN=0 timebench
 else
-$(BENCH_B)/timebench: $(B)/bench/timebench.o $(LIBFIBERRT)
+$(BENCH_B)/timebench: $(B)/bench/timebench.o $(B)/bench/benchutil.o $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lm
 timebench: $(BENCH_B)/timebench

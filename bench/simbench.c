@@ -18,9 +18,11 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "benchutil.h"
 #include "fiber.h"
+
+const char *bench_prog = "simbench";
 
 enum {
 	MaxReps = 101,           /* repetitions accepted by -r */
@@ -44,23 +46,6 @@ struct Work {
 /* parameter values of the workloads (the launch reads them through params[]) */
 static int32_t pi[4];
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int
-cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static long
 peak_rss_kb(void)
 {
@@ -70,42 +55,13 @@ peak_rss_kb(void)
 	return ru.ru_maxrss;
 }
 
-static void
-die(fiberDevice dev, const char *what)
-{
-	fprintf(stderr, "simbench: %s: %s\n%s", what, fiberGetLastErrorMessage(dev),
-	        dev ? fiberGetLastErrorLog(dev) : "");
-	exit(2);
-}
-
-/* a device buffer of n bytes filled with a repeating pattern (fp16 values in [-4, 4)) */
-static fiberDevicePtr
-buf(fiberDevice dev, size_t n, uint32_t seed)
-{
-	fiberDevicePtr p;
-	uint16_t *h;
-
-	if (fiberMalloc(dev, &p, n) != FIBER_SUCCESS)
-		die(dev, "malloc");
-	h = malloc(n);
-	for (size_t i = 0; i < n / 2; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		/* sign, exponent 13..16 (2^-2 .. 2^1), random mantissa: a normal fp16 value */
-		h[i] = (uint16_t)(((seed >> 16) & 0x8000) | (0x3400 + ((seed >> 8) & 0x0fff)));
-	}
-	if (fiberMemcpyHtoD(dev, p, h, n) != FIBER_SUCCESS)
-		die(dev, "copy");
-	free(h);
-	return p;
-}
-
 /* alu_loop(float *out, int iters): 64 blocks of 256 threads, 1024 iterations of 11 instructions */
 static size_t
 setup_alu(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t n = 64 * 256 * sizeof(float);
 
-	bufs[0] = buf(dev, n, 1);
+	bufs[0] = bench_f16_buffer(dev, n, 1);
 	pi[0] = 1024;
 	params[0] = &bufs[0];
 	params[1] = &pi[0];
@@ -120,8 +76,8 @@ setup_stream(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 	static float a = 0.5f;
 	size_t n = (size_t)16 << 20;
 
-	bufs[0] = buf(dev, n, 8);
-	bufs[1] = buf(dev, n, 9);
+	bufs[0] = bench_f16_buffer(dev, n, 8);
+	bufs[1] = bench_f16_buffer(dev, n, 9);
 	pi[0] = 1 << 20;
 	params[0] = &bufs[0];
 	params[1] = &bufs[1];
@@ -137,9 +93,9 @@ setup_silu(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t n = (size_t)4 << 20;
 
-	bufs[0] = buf(dev, n, 2);
-	bufs[1] = buf(dev, n, 3);
-	bufs[2] = buf(dev, n, 4);
+	bufs[0] = bench_f16_buffer(dev, n, 2);
+	bufs[1] = bench_f16_buffer(dev, n, 3);
+	bufs[2] = bench_f16_buffer(dev, n, 4);
 	pi[0] = 1 << 20;
 	params[0] = &bufs[0];
 	params[1] = &bufs[1];
@@ -154,9 +110,9 @@ setup_gemm(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t nab = 256 * 256 * 2, nc = 256 * 256 * 4;
 
-	bufs[0] = buf(dev, nab, 5);
-	bufs[1] = buf(dev, nab, 6);
-	bufs[2] = buf(dev, nc, 7);
+	bufs[0] = bench_f16_buffer(dev, nab, 5);
+	bufs[1] = bench_f16_buffer(dev, nab, 6);
+	bufs[2] = bench_f16_buffer(dev, nc, 7);
 	pi[0] = pi[1] = pi[2] = 256;
 	params[0] = &bufs[0];
 	params[1] = &bufs[1];
@@ -232,27 +188,27 @@ main(int argc, char **argv)
 		snprintf(rel, sizeof rel, k->file, arch);
 		snprintf(path, sizeof path, "%s/%s", root, rel);
 		if (fiberDeviceCreate(&dev, arch == 80 ? "a100" : "h100") != FIBER_SUCCESS)
-			die(NULL, "device");
+			bench_die(NULL, "device");
 		if (fiberDeviceSetMode(dev, FIBER_MODE_FUNCTIONAL) != FIBER_SUCCESS)
-			die(dev, "functional mode");
+			bench_die(dev, "functional mode");
 		if (fiberModuleLoadFile(&mod, dev, path) != FIBER_SUCCESS)
-			die(dev, path);
+			bench_die(dev, path);
 		if (fiberModuleGetFunction(&fn, mod, k->kernel) != FIBER_SUCCESS)
-			die(dev, k->kernel);
+			bench_die(dev, k->kernel);
 		bytes = k->setup(dev, params, bufs);
 		for (int r = 0; r < reps; r++) {
 			double t0;
 
 			fiberGetStats(dev, &s0);
-			t0 = now();
+			t0 = bench_now();
 			if (fiberLaunchKernel(fn, k->grid, k->block, 0, params) != FIBER_SUCCESS)
-				die(dev, k->kernel);
-			t[r] = now() - t0;
+				bench_die(dev, k->kernel);
+			t[r] = bench_now() - t0;
 			fiberGetStats(dev, &s1);
 			wi = s1.warp_instructions - s0.warp_instructions;
 			ti = s1.thread_instructions - s0.thread_instructions;
 		}
-		qsort(t, (size_t)reps, sizeof t[0], cmpd);
+		qsort(t, (size_t)reps, sizeof t[0], bench_cmpd);
 		rate = wi / t[reps / 2];
 		printf("  %-30s %-11s %12llu %10.4f %10.2f %10.1f %6ld MB   %s\n", k->name, k->kind,
 		       (unsigned long long)wi, t[reps / 2], rate * 1e-6, ti / t[reps / 2] * 1e-6,

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
+#include "benchutil.h"
 #include "fiber.h"
+
+const char *bench_prog = "timebench";
 
 enum {
 	MaxReps = 101,
@@ -39,60 +41,15 @@ typedef struct Work {
 static int32_t pi[4];
 static float pf[2];
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int
-cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void
-die(fiberDevice dev, const char *what)
-{
-	fprintf(stderr, "timebench: %s: %s\n%s", what, fiberGetLastErrorMessage(dev),
-	        dev ? fiberGetLastErrorLog(dev) : "");
-	exit(2);
-}
-
-/* n bytes of fp16 values in [-4, 4) */
-static fiberDevicePtr
-buf(fiberDevice dev, size_t n, uint32_t seed)
-{
-	fiberDevicePtr p;
-	uint16_t *h;
-
-	if (fiberMalloc(dev, &p, n) != FIBER_SUCCESS)
-		die(dev, "malloc");
-	h = malloc(n);
-	for (size_t i = 0; i < n / 2; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		h[i] = (uint16_t)(((seed >> 16) & 0x8000) | (0x3400 + ((seed >> 8) & 0x0fff)));
-	}
-	if (fiberMemcpyHtoD(dev, p, h, n) != FIBER_SUCCESS)
-		die(dev, "copy");
-	free(h);
-	return p;
-}
-
 /* gemm_f16_tc(A, B, C, M, N, K), 512^3: 8 x 8 CTAs of 4 warps */
 static size_t
 setup_gemm(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t nab = 512 * 512 * 2, nc = 512 * 512 * 4;
 
-	bufs[0] = buf(dev, nab, 5);
-	bufs[1] = buf(dev, nab, 6);
-	bufs[2] = buf(dev, nc, 7);
+	bufs[0] = bench_f16_buffer(dev, nab, 5);
+	bufs[1] = bench_f16_buffer(dev, nab, 6);
+	bufs[2] = bench_f16_buffer(dev, nc, 7);
 	pi[0] = pi[1] = pi[2] = 512;
 	for (int k = 0; k < 3; k++)
 		params[k] = &bufs[k];
@@ -108,10 +65,10 @@ setup_attn(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t nqkv = 2048 * 64 * 2, no = 2048 * 64 * 4;
 
-	bufs[0] = buf(dev, nqkv, 11);
-	bufs[1] = buf(dev, nqkv, 12);
-	bufs[2] = buf(dev, nqkv, 13);
-	bufs[3] = buf(dev, no, 14);
+	bufs[0] = bench_f16_buffer(dev, nqkv, 11);
+	bufs[1] = bench_f16_buffer(dev, nqkv, 12);
+	bufs[2] = bench_f16_buffer(dev, nqkv, 13);
+	bufs[3] = bench_f16_buffer(dev, no, 14);
 	pi[0] = 2048;
 	pf[0] = 0.125f;
 	pi[1] = 0;
@@ -129,8 +86,8 @@ setup_stream(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 {
 	size_t n = (size_t)16 << 20;
 
-	bufs[0] = buf(dev, n, 8);
-	bufs[1] = buf(dev, n, 9);
+	bufs[0] = bench_f16_buffer(dev, n, 8);
+	bufs[1] = bench_f16_buffer(dev, n, 9);
 	pf[0] = 0.5f;
 	pi[0] = 1 << 20;
 	params[0] = &bufs[0];
@@ -147,7 +104,7 @@ setup_silu(fiberDevice dev, void **params, fiberDevicePtr *bufs)
 	size_t n = (size_t)4 << 20;
 
 	for (int k = 0; k < 3; k++) {
-		bufs[k] = buf(dev, n, 2 + (uint32_t)k);
+		bufs[k] = bench_f16_buffer(dev, n, 2 + (uint32_t)k);
 		params[k] = &bufs[k];
 	}
 	pi[0] = 1 << 20;
@@ -189,29 +146,29 @@ measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, 
 	snprintf(rel, sizeof rel, w->file, arch);
 	snprintf(path, sizeof path, "%s/%s", root, rel);
 	if (fiberDeviceCreate(&dev, arch == 80 ? "a100" : "h100") != FIBER_SUCCESS)
-		die(NULL, "device");
+		bench_die(NULL, "device");
 	if (fiberDeviceSetMode(dev, mode) != FIBER_SUCCESS ||
 	    fiberDeviceSetThreads(dev, threads) != FIBER_SUCCESS ||
 	    fiberDeviceSetSampling(dev, sample_sms, sample_ctas) != FIBER_SUCCESS)
-		die(dev, "device settings");
+		bench_die(dev, "device settings");
 	if (fiberModuleLoadFile(&mod, dev, path) != FIBER_SUCCESS)
-		die(dev, path);
+		bench_die(dev, path);
 	if (fiberModuleGetFunction(&fn, mod, w->kernel) != FIBER_SUCCESS)
-		die(dev, w->kernel);
+		bench_die(dev, w->kernel);
 	w->setup(dev, params, bufs);
 	for (int r = 0; r < reps; r++) {
 		double t0;
 
 		fiberGetStats(dev, &s0);
-		t0 = now();
+		t0 = bench_now();
 		if (fiberLaunchKernel(fn, w->grid, w->block, 0, params) != FIBER_SUCCESS)
-			die(dev, w->kernel);
-		t[r] = now() - t0;
+			bench_die(dev, w->kernel);
+		t[r] = bench_now() - t0;
 		fiberGetStats(dev, &s1);
 		m.wi = s1.warp_instructions - s0.warp_instructions;
 		m.cycles = s1.cycles - s0.cycles;
 	}
-	qsort(t, (size_t)reps, sizeof t[0], cmpd);
+	qsort(t, (size_t)reps, sizeof t[0], bench_cmpd);
 	m.sec = t[reps / 2];
 	fiberDeviceDestroy(dev);
 	return m;

@@ -103,13 +103,10 @@ umax(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* sort v[0..n) (nearly sorted in practice: addresses ascend with lanes) and drop duplicates;
- * returns the new count */
-static unsigned
-sort_unique(uint64_t *v, unsigned n)
+/* insertion sort of v[0..n): nearly sorted in practice (addresses ascend with lanes) */
+static void
+sort_small(uint64_t *v, unsigned n)
 {
-	unsigned k = 0;
-
 	for (unsigned i = 1; i < n; i++) {
 		uint64_t x = v[i];
 		unsigned j = i;
@@ -117,6 +114,15 @@ sort_unique(uint64_t *v, unsigned n)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
+}
+
+/* sort v[0..n) and drop duplicates; returns the new count */
+static unsigned
+sort_unique(uint64_t *v, unsigned n)
+{
+	unsigned k = 0;
+
+	sort_small(v, n);
 	for (unsigned i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
@@ -132,13 +138,7 @@ same_addr_degree(uint32_t mask, const uint64_t *addr)
 
 	for (uint32_t m = mask; m; m &= m - 1)
 		v[n++] = addr[__builtin_ctz(m)];
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	sort_small(v, n);
 	for (unsigned i = 0; i < n; i++) {
 		run = i && v[i] == v[i - 1] ? run + 1 : 1;
 		best = run > best ? run : best;
