@@ -165,11 +165,17 @@ demo: deps
 	@sh scripts/sass-normalize.sh $(B)/demo.sass > $(B)/demo.out.norm
 	@cmp -s $(B)/demo.in.norm $(B)/demo.out.norm && echo 'yes: identical' || { echo 'NO: differs'; exit 1; }
 	@$(MAKE) --no-print-directory $(FIBERSIM) $(LIBFIBERRT)
-	@echo '== fibersim runs the SASS that fiberc emitted: softmax of 8 zero rows of 256 (each 1/256)'
+	@echo '== fibersim times the SASS that fiberc emitted on an A100 model: softmax of 8 zero rows'
+	@echo '   of 256 (each 1/256); the summary is on stderr, everything in the stats JSON'
 	$(FIBERSIM) run $(B)/demo.sass --kernel softmax_rows --grid 2 --block 128 --arg zeros:8192 \
-	  --arg zeros:8192 --arg i32:8 --arg i32:256 --out 1:$(B)/demo.y.bin --stats $(B)/demo.stats.json
+	  --arg zeros:8192 --arg i32:8 --arg i32:256 --out 1:$(B)/demo.y.bin --stats $(B)/demo.stats.json \
+	  --cpi-svg $(B)/demo.cpi.svg
 	@od -A d -t f4 -N 16 $(B)/demo.y.bin
-	@cat $(B)/demo.stats.json
+	@echo '   statistics: $(B)/demo.stats.json (docs/sim-stats.md); CPI chart: $(B)/demo.cpi.svg'
+	@echo '== the same kernel on the H100 and B200 models (sm_90 listing)'
+	@for c in h100 b200; do $(FIBERSIM) run examples/softmax/softmax.sm_90.sass --config $$c \
+	  --kernel softmax_rows --grid 2 --block 128 --arg zeros:8192 --arg zeros:8192 --arg i32:8 \
+	  --arg i32:256 2>&1 | sed -n 1,2p; done
 	@echo '== examples/host: a host program on runtime/fiber.h, random input, checked against a CPU softmax'
 	@$(MAKE) --no-print-directory -C examples/host FIBER_ROOT=$(CURDIR) FIBER_BUILD=$(CURDIR)/$(B) run
 
