@@ -784,6 +784,25 @@ bank_bubble(TSm *s, TSub *u, TWarp *tw, const DIns *d, const TIns *ti)
 	return (worst - 1) * t->rf_bank_bubble;
 }
 
+/* NANOSLEEP's duration in cycles (its operand in nanoseconds, for the warp's first live lane;
+ * PTX bounds it to 1 ms) */
+static uint64_t
+sleep_cycles(TSm *s, Exec *x, const DIns *d)
+{
+	uint32_t tmp[WarpSize], live = x->w->present & ~x->w->exited;
+	const uint32_t *v;
+	uint64_t ns;
+
+	if (!live || (d->src[0].kind != DImm && d->src[0].kind != DR && d->src[0].kind != DCBank &&
+	              d->src[0].kind != DUR))
+		return 0;
+	v = sim_src(x, &d->src[0], tmp);
+	ns = v[__builtin_ctz(live)];
+	if (ns > 1000000)
+		ns = 1000000;
+	return ns * s->L->t->clock_mhz / 1000;
+}
+
 static void
 issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 {
@@ -793,7 +812,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	const DIns *d = &L->prog->ins[pc];
 	const TIns *ti = &L->ti[pc];
 	Exec *x = &s->x;
-	uint64_t done = now + ti->lat, src_read = now + 1;
+	uint64_t done = now + ti->lat, src_read = now + 1, sleep = 0;
 	unsigned bubble;
 	int r;
 
@@ -811,6 +830,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	x->now = now;
 	x->w = tw->w;
 	x->cta = &tw->tc->c;
+	if (d->op == ONANOSLEEP && d->nsrc)
+		sleep = sleep_cycles(s, x, d);
 	{
 		uint64_t before = x->nthread_instr;
 		r = sim_step(x);
@@ -903,6 +924,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			sb_push(tw, 0, done, TcMem, now);
 	}
 
+	if (sleep && tw->stall_until < now + sleep)
+		tw->stall_until = now + sleep;
 	tw->next_pc = sim_peek(tw->w);
 	if (x->bar_progress) {
 		x->bar_progress = 0;
@@ -919,6 +942,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			x->bar_progress = 0;
 	} else {
 		compute_ready(s, tw, now);
+		if (sleep && tw->ready_at == tw->stall_until)
+			set_ready(s, tw, tw->ready_at, CpiSync);
 		tw->tr_why = tw->why;
 	}
 }

@@ -390,6 +390,25 @@ START_TEST(test_depbar_le)
 }
 END_TEST
 
+static void
+body_sleep(Text *t)
+{
+	ins(t, C(1), "NANOSLEEP 0x3e8");
+}
+
+START_TEST(test_nanosleep)
+{
+	SimConfig c;
+	SimTStats st;
+
+	config(&c);
+	/* 1000 ns at the configured clock */
+	ck_assert_uint_eq(timed("sleep", 1, body_sleep, &c, &st), 1 + 1000 * c.t.clock_mhz / 1000);
+	ck_assert_uint_gt(st.cpi[CpiSync], 1000);
+	simtstats_free(&st);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------------
  * Occupancy, CPI stack, determinism with threads, values against the functional driver.
  */
@@ -536,6 +555,7 @@ timing_suite(void)
 	tcase_add_test(ctl_bits, test_wait_mask_on_write_scoreboard);
 	tcase_add_test(ctl_bits, test_hazard_count);
 	tcase_add_test(ctl_bits, test_depbar_le);
+	tcase_add_test(ctl_bits, test_nanosleep);
 	tcase_add_test(drv, test_cpi_stack_accounts_for_every_cycle);
 	tcase_add_test(drv, test_occupancy_limits);
 	tcase_add_test(drv, test_threads_are_deterministic);
