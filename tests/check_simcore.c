@@ -14,6 +14,7 @@
 
 #include "frontend.h"
 #include "sim.h"
+#include "timing.h"
 
 typedef struct Run {
 	Src *src;              /* the listing */
@@ -91,21 +92,48 @@ loaded(Run *r)
 	return 0;
 }
 
-/* launch with out = nout words filled with 0xdeadbeef; returns sim_launch's result */
-static int
-launch(Run *r, uint32_t gx, uint32_t bx, uint32_t by, uint32_t nout)
+/* out = nout words of 0xdeadbeef */
+static void
+fill_out(Run *r, uint32_t nout)
 {
-	LaunchParams lp = { { gx, 1, 1 }, { bx, by, 1 }, 0, NULL, 8 };
 	uint32_t *fill = malloc(nout * 4);
 
 	for (uint32_t k = 0; k < nout; k++)
 		fill[k] = 0xdeadbeef;
-	ck_assert_int_eq(gpu_malloc(r->g, nout * 4, &r->out), 0);
 	ck_assert_int_eq(gpu_write(r->g, r->out, fill, nout * 4), 0);
 	free(fill);
+}
+
+/* launch with out = nout words filled with 0xdeadbeef; returns sim_launch's result. The timing
+ * driver runs the same launch first: it must end the same way (success, or a fault of the same
+ * kind) and leave the same output. */
+static int
+launch(Run *r, uint32_t gx, uint32_t bx, uint32_t by, uint32_t nout)
+{
+	LaunchParams lp = { { gx, 1, 1 }, { bx, by, 1 }, 0, NULL, 8 };
+	uint32_t *timed = malloc(nout * 4), *func = malloc(nout * 4);
+	SimTStats tst;
+	SimFault tf;
+	int trc, rc;
+
+	ck_assert_int_eq(gpu_malloc(r->g, nout * 4, &r->out), 0);
 	r->nout = nout;
 	lp.params = &r->out;
-	return sim_launch(r->g, r->sm, r->k, &lp, &r->st, &r->f);
+	fill_out(r, nout);
+	trc = sim_launch_timed(r->g, r->sm, r->k, &lp, NULL, &tst, &tf);
+	simtstats_free(&tst);
+	ck_assert_int_eq(gpu_read(r->g, r->out, timed, nout * 4), 0);
+	fill_out(r, nout);
+	rc = sim_launch(r->g, r->sm, r->k, &lp, &r->st, &r->f);
+	ck_assert_int_eq(gpu_read(r->g, r->out, func, nout * 4), 0);
+	ck_assert_msg(trc == rc && tf.kind == r->f.kind, "timing driver: %d (%s), functional: %d (%s)",
+	              trc, tf.msg, rc, r->f.msg);
+	if (rc == 0)
+		ck_assert_msg(memcmp(timed, func, nout * 4) == 0,
+		              "the timing driver's output differs from the functional driver's");
+	free(timed);
+	free(func);
+	return rc;
 }
 
 static uint32_t
