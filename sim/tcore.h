@@ -156,5 +156,7 @@ void tsm_free(TSm *s);
 void tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot */
 void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end) */
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
+uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
+                                                    none can without another warp's help) */
 
 #endif /* FIBER_TCORE_H */

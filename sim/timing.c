@@ -733,6 +733,19 @@ barrier_released(TSm *s, TCta *tc, uint64_t now)
 	}
 }
 
+uint64_t
+tsm_next_event(const TSm *s)
+{
+	uint64_t ev = TNever;
+
+	for (uint32_t p = 0; p < s->L->nsub; p++) {
+		const TSub *u = &s->sub[p];
+		for (uint32_t k = 0; k < u->n; k++)
+			ev = u->ready[k] < ev ? u->ready[k] : ev;
+	}
+	return ev;
+}
+
 TCta *
 tsm_stuck(TSm *s)
 {

@@ -404,6 +404,18 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 			break;
 		}
 		dispatch(&L, &next, nrun, end, ev_limit);
+		{
+			/* nothing can happen for whole epochs (warps asleep or waiting on long memory
+			 * latencies everywhere): go straight to the epoch holding the next event */
+			uint64_t ev = TNever, ep = cfg.t.epoch ? cfg.t.epoch : 128;
+			for (uint32_t i = 0; i < L.nsm; i++)
+				if (L.sms[i]) {
+					uint64_t e = tsm_next_event(L.sms[i]);
+					ev = e < ev ? e : ev;
+				}
+			if (ev != TNever && ev >= end + ep)
+				end += (ev - end) / ep * ep;
+		}
 	}
 
 	if (nthreads > 1) {

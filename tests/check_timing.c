@@ -409,6 +409,33 @@ START_TEST(test_nanosleep)
 }
 END_TEST
 
+static void
+body_sleep_loop(Text *t)
+{
+	/* 300 sleeps of 1 ms: 423 million cycles at 1410 MHz, which the driver must skip over
+	 * rather than step through epoch by epoch */
+	ins(t, C(4), "MOV R8, 0x12c");
+	t->n += (size_t)snprintf(t->buf + t->n, sizeof t->buf - t->n, ".L_x_0:\n");
+	ins(t, C(1), "NANOSLEEP 0xf4240");
+	ins(t, C(4), "IADD3 R8, R8, -0x1, RZ");
+	ins(t, C(13), "ISETP.NE.AND P0, PT, R8, RZ, PT");
+	ins(t, C(5), "@P0 BRA `(.L_x_0)");
+}
+
+START_TEST(test_long_sleep_is_skipped)
+{
+	SimConfig c;
+	uint64_t want;
+	uint32_t v;
+
+	config(&c);
+	want = 300ull * 1000000 * c.t.clock_mhz / 1000;
+	v = timed("sleep loop", 1, body_sleep_loop, &c, NULL);
+	ck_assert_uint_ge(v, want);
+	ck_assert_uint_lt(v, want + 300 * 100);
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------------
  * Occupancy, CPI stack, determinism with threads, values against the functional driver.
  */
@@ -556,6 +583,7 @@ timing_suite(void)
 	tcase_add_test(ctl_bits, test_hazard_count);
 	tcase_add_test(ctl_bits, test_depbar_le);
 	tcase_add_test(ctl_bits, test_nanosleep);
+	tcase_add_test(ctl_bits, test_long_sleep_is_skipped);
 	tcase_add_test(drv, test_cpi_stack_accounts_for_every_cycle);
 	tcase_add_test(drv, test_occupancy_limits);
 	tcase_add_test(drv, test_threads_are_deterministic);
