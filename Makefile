@@ -273,7 +273,8 @@ $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(RT_LIBS) $(LDLIBS)
 
 # seeds: the listings cut into pieces, and the IR text fiberc makes of the sm_80 ones; then the
-# runtime's targets, FUZZ_SECONDS each, each writing its own built-in seeds (a small cubin and
+# runtime's targets, FUZZ_SECONDS each (fuzz_load also launches every kernel that loads, on the
+# timing driver), each writing its own built-in seeds (a small cubin and
 # listing; command lines and configuration files) into FUZZ_SEED_DIR before it starts
 fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	rm -rf $(FUZZ_B)/seed $(FUZZ_B)/ir
@@ -292,7 +293,7 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	  rm -rf $(FUZZ_B)/seed-$$t; mkdir -p $(FUZZ_B)/seed-$$t $(FUZZ_B)/corpus-$$t || exit 1; \
 	  echo "== $$t"; \
 	  FUZZ_SEED_DIR=$(FUZZ_B)/seed-$$t ASAN_OPTIONS=detect_leaks=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FIBER_NVDISASM= \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FIBER_NVDISASM= FIBER_FUZZ_LAUNCH=1 \
 	  $(FUZZ_B)/$$t -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/$$t- \
 	  $(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t $$([ $$t = fuzz_load ] && echo $(FUZZ_B)/seed) \
