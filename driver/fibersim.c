@@ -217,14 +217,22 @@ results(const CliRun *r, fiberDevice dev)
 	return ExitOk;
 }
 
-/* the device's configuration keys (--set), mode, threads, sampling and trace from the options */
+/* the device's configuration keys (--set) */
+static int
+set_keys(const CliRun *r, fiberDevice dev)
+{
+	for (unsigned k = 0; k < r->nset; k++)
+		if (fiberDeviceSetConfigValue(dev, r->set[k]) != FIBER_SUCCESS)
+			return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
+	return ExitOk;
+}
+
+/* the device's mode, threads, sampling and trace from the options */
 static int
 settings(const CliRun *r, fiberDevice dev)
 {
 	fiberStatus s = FIBER_SUCCESS;
 
-	for (unsigned k = 0; k < r->nset && s == FIBER_SUCCESS; k++)
-		s = fiberDeviceSetConfigValue(dev, r->set[k]);
 	if (s == FIBER_SUCCESS && r->functional)
 		s = fiberDeviceSetMode(dev, FIBER_MODE_FUNCTIONAL);
 	if (s == FIBER_SUCCESS && r->threads)
@@ -395,7 +403,9 @@ run(const CliRun *r)
 		return error(ExitUsage, "--arch sm_%d conflicts with --config %s, which executes sm_%d",
 		             r->arch, r->config, p.arch);
 	}
-	if ((status = settings(r, dev)) != ExitOk) {
+	/* --set applies to the chosen configuration: now, or once the module has chosen it */
+	if ((config && (status = set_keys(r, dev)) != ExitOk) ||
+	    (status = settings(r, dev)) != ExitOk) {
 		fiberDeviceDestroy(dev);
 		return status;
 	}
@@ -407,6 +417,10 @@ run(const CliRun *r)
 			error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
 		return ExitUser;
+	}
+	if (!config && (status = set_keys(r, dev)) != ExitOk) {
+		fiberDeviceDestroy(dev);
+		return status;
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */

@@ -127,6 +127,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	l.clock_mhz = d->cfg.t.clock_mhz;
 	l.sample_sms = d->sample_sms;
 	l.sample_ctas = d->sample_ctas;
+	l.cfg = d->cfg;
 	memset(&d->fault, 0, sizeof d->fault);
 	if (d->mode == FIBER_MODE_FUNCTIONAL) {
 		SimStats st;

@@ -41,6 +41,7 @@ typedef struct RtLaunch {
 	uint32_t subpartitions;
 	uint32_t clock_mhz;
 	uint32_t sample_sms, sample_ctas; /* the sampling asked for (0: all) */
+	SimConfig cfg;             /* the configuration it ran on, every key (reproducibility) */
 	int traced;                /* its events are in the trace */
 	uint64_t trace_start;      /* its start on the trace's time line, cycles */
 } RtLaunch;

@@ -3,6 +3,7 @@
  * launch (fiberPrintSummary). Derived figures (IPC, hit rates, bandwidth, fractions) are computed
  * here from the simulator's counters; a figure whose denominator is 0 is written as null.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "rt.h"
 
 #include <errno.h>
@@ -234,6 +235,48 @@ write_timing(FILE *fp, const RtLaunch *l)
 	fputs(t->nsm && t->sm ? "\n      ]" : "]", fp);
 }
 
+/* every configuration key as it was for the launch: "key": value, numbers as numbers */
+static void
+write_config(FILE *fp, const SimConfig *c)
+{
+	char *text = NULL, *line, *next;
+	size_t n = 0;
+	FILE *mem = open_memstream(&text, &n);
+	int first = 1;
+
+	if (!mem) {
+		fputs("null", fp);
+		return;
+	}
+	simcfg_print(c, mem);
+	fclose(mem);
+	fputc('{', fp);
+	for (line = text; line && *line; line = next) {
+		char *eq, *val, *end;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (*line == '#' || !(eq = strstr(line, " = ")))
+			continue;
+		*eq = 0;
+		val = eq + 3;
+		if ((end = strchr(val, '#')))
+			*end = 0;
+		for (end = val + strlen(val); end > val && end[-1] == ' '; )
+			*--end = 0;
+		fprintf(fp, "%s\n        ", first ? "" : ",");
+		jstr(fp, line);
+		fputs(": ", fp);
+		if (*val && strspn(val, "0123456789") == strlen(val))
+			fputs(val, fp);
+		else
+			jstr(fp, val);
+		first = 0;
+	}
+	fputs("\n      }", fp);
+	free(text);
+}
+
 static void
 write_kernel(FILE *fp, const RtLaunch *l)
 {
@@ -257,6 +300,8 @@ write_kernel(FILE *fp, const RtLaunch *l)
 	jint(fp, l->subpartitions);
 	key(fp, "clock_mhz");
 	jint(fp, l->clock_mhz);
+	key(fp, "configuration");
+	write_config(fp, &l->cfg);
 	key(fp, "cycles");
 	jint(fp, l->t.cycles);
 	key(fp, "warp_instructions");

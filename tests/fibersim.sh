@@ -357,6 +357,19 @@ runs "--trace --trace-limit 3" $S80 "$tmp/ytr.bin" --trace "$tmp/trace3.json" --
 expect 1 "cannot write the trace '/nonexistent/t.json'" "a --trace that cannot be written" -- \
 	run $S80 $RUN $ARGS --trace /nonexistent/t.json
 expect 1 "no_such_key" "--set with an unknown key" -- run $S80 $RUN $ARGS --set no_such_key=1
+# --set without --config applies to the configuration the listing chose, and the stats JSON
+# records every key as it ran
+if "$SIM" run $S80 $RUN $ARGS --set lat_dram=1500 --set lat_l2=700 --stats "$tmp/set.json" \
+    --quiet > /dev/null 2> "$tmp/err" &&
+   grep -q '"lat_dram": 1500' "$tmp/set.json" && grep -q '"lat_l2": 700' "$tmp/set.json"; then
+	c0=$(sed -n 's/^  "cycles": \([0-9]*\),*$/\1/p' "$tmp/s80.json")
+	c1=$(sed -n 's/^  "cycles": \([0-9]*\),*$/\1/p' "$tmp/set.json")
+	[ -n "$c0" ] && [ -n "$c1" ] && [ "$c1" -gt "$c0" ] &&
+		ok "--set on the listing's configuration: longer memory latencies, more cycles ($c0 -> $c1)" ||
+		bad "--set lat_dram/lat_l2 did not lengthen the run ($c0 -> $c1)"
+else
+	bad "--set without --config"; show "$tmp/err"
+fi
 runs "--cpi-svg" $S80 "$tmp/ysvg.bin" --cpi-svg "$tmp/c1.svg" --quiet
 grep -q '<svg' "$tmp/c1.svg" && grep -q '</svg>' "$tmp/c1.svg" && grep -q 'issue' "$tmp/c1.svg" &&
 	ok "--cpi-svg writes an SVG chart" || { bad "--cpi-svg"; show "$tmp/c1.svg"; }
