@@ -83,7 +83,9 @@ typedef struct TWarp {
 	uint64_t stall_until;  /* stall count */
 	uint64_t ldgsts_done;  /* latest completion of the open LDGSTS group */
 	uint64_t mem_done;     /* latest completion of its memory instructions (MEMBAR) */
-	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter */
+	uint64_t sb_last[NSb]; /* issue cycle of each counter's newest event (its increment lands
+	                          sb_inc_delay cycles later) */
+	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter, oldest first */
 	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
 	uint8_t *rcls;         /* TClass of each register's producer */
 	/* trace span being built */

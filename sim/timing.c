@@ -409,6 +409,18 @@ sb_push(TWarp *tw, unsigned sb, uint64_t t, unsigned cls, uint64_t now)
 	}
 	tw->nsb[sb] = n;
 	tw->sbcls[sb] = (uint8_t)cls;
+	tw->sb_last[sb] = now;
+}
+
+/* the latest pending completion on counter sb other than the newest event (pruned by sb_when) */
+static uint64_t
+sb_older(const TWarp *tw, unsigned sb)
+{
+	uint64_t m = 0;
+
+	for (uint8_t j = 0; j + 1 < tw->nsb[sb]; j++)
+		m = tw->sb[sb][j] > m ? tw->sb[sb][j] : m;
+	return m;
 }
 
 /* cycle from which counter sb is at most le */
@@ -493,11 +505,16 @@ compute_ready(TSm *s, TWarp *tw, uint64_t now)
 
 	if (L->ctrl == CtrlBits) {
 		unsigned wait = CTRL_WAIT(d->ctrl);
+		uint64_t t0 = t;     /* the earliest issue the stall count allows */
 		for (unsigned sb = 0; wait; sb++, wait >>= 1) {
 			uint64_t w;
 			if (!(wait & 1) || !tw->nsb[sb])
 				continue;
 			w = sb_when(tw, sb, 0, now);
+			/* an increment lands sb_inc_delay cycles after its issue: an instruction issued
+			 * before that does not see it (too short a stall count, a hazard) */
+			if (t0 <= tw->sb_last[sb] + L->t->sb_inc_delay && sb_older(tw, sb) <= t0)
+				continue;
 			if (w > t) {
 				t = w;
 				why = cls_why[tw->sbcls[sb]];
@@ -927,8 +944,12 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		tw->yielded = 0;
 		u->greedy = tw;
 		for (unsigned k = 0; k < ti->ndst; k++) {
-			tw->rready[ti->dst[k]] = done;
-			tw->rcls[ti->dst[k]] = ti->cls;
+			unsigned unit = ti->dst[k];
+			/* a predicate of a fixed-latency producer reaches its consumers after lat_pred */
+			int pred = (unit >= UnitOfP && unit < UnitOfUR) || unit >= UnitOfUP;
+			tw->rready[unit] = pred && ti->kind == KAlu && ti->cls == TcFixed ? now + t->lat_pred
+			                                                                 : done;
+			tw->rcls[unit] = ti->cls;
 		}
 		if (ti->wide_lo_early)
 			tw->rready[ti->dst[0]] = done - 1;

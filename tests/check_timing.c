@@ -327,8 +327,9 @@ END_TEST
 static void
 body_sb_wait(Text *t)
 {
-	/* MUFU writes SB3 (variable latency); the consumer waits on it */
-	ins(t, ctl(1, 0, 3, 7, 0, 0), "MUFU.RCP R8, R0");
+	/* MUFU writes SB3 (variable latency); the consumer waits on it (stall 2: the increment
+	 * lands a cycle after issue) */
+	ins(t, ctl(2, 0, 3, 7, 0, 0), "MUFU.RCP R8, R0");
 	ins(t, ctl(1, 0, 7, 7, 1u << 3, 0), "FADD R9, R8, 1");
 }
 
@@ -357,12 +358,31 @@ body_hazard(Text *t)
 	ins(t, C(1), "FADD R9, R8, 1");
 }
 
+static void
+body_sb_too_soon(Text *t)
+{
+	/* the wait comes one cycle after the producer: its SB increment has not landed yet, so the
+	 * FADD issues at once and reads R8 early (a hazard) */
+	ins(t, ctl(1, 0, 3, 7, 0, 0), "MUFU.RCP R8, R0");
+	ins(t, ctl(1, 0, 7, 7, 1u << 3, 0), "FADD R9, R8, 1");
+}
+
 START_TEST(test_hazard_count)
 {
+	SimConfig c;
 	SimTStats st;
 
 	timed("hazard", 1, body_hazard, NULL, &st);
 	ck_assert_uint_eq(st.hazards, 1);
+	simtstats_free(&st);
+	config(&c);
+	ck_assert_uint_eq(c.t.sb_inc_delay, 1);
+	ck_assert_uint_eq(timed("too soon", 1, body_sb_too_soon, &c, &st), 1 + 1 + 1);
+	ck_assert_uint_eq(st.hazards, 1);
+	simtstats_free(&st);
+	c.t.sb_inc_delay = 0;      /* an increment seen at once: the FADD waits */
+	ck_assert_uint_eq(timed("at once", 1, body_sb_too_soon, &c, &st), 1 + c.t.lat_mufu + 1);
+	ck_assert_uint_eq(st.hazards, 0);
 	simtstats_free(&st);
 }
 END_TEST
