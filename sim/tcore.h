@@ -71,7 +71,6 @@ typedef struct TWarp {
 	TCta *tc;              /* its CTA */
 	uint32_t slot;         /* hardware warp slot */
 	uint32_t sub;          /* sub-partition: slot % subpartitions */
-	uint64_t age;          /* launch order (GTO: oldest first) */
 	uint32_t next_pc;      /* what it issues next: an instruction, PeekBlocked, PeekDone */
 	uint64_t ready_at;     /* its own conditions for next_pc hold from this cycle (TNever: blocked) */
 	uint8_t why;           /* CpiReason while not ready */
@@ -127,8 +126,6 @@ struct TSm {
 	uint32_t nfree;        /* free CTA slots */
 	uint64_t now;          /* next cycle to simulate */
 	uint64_t last_done;    /* cycle after its last warp finished */
-	uint64_t age;          /* warps launched so far */
-	uint64_t issued_epoch; /* instructions issued in the current epoch */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
 	TraceEv *ev;           /* trace events of this SM */

@@ -690,7 +690,6 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		memset(rc, 0, NRegUnit);
 		tw->w = w;
 		tw->tc = tc;
-		tw->age = s->age++;
 		tw->stall_until = start;
 		tw->next_pc = sim_peek(w);
 		if (tw->next_pc >= PeekBlocked)
@@ -868,7 +867,6 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		s->thread_instr += x->nthread_instr - before;
 	}
 	s->st.warp_instructions++;
-	s->issued_epoch++;
 	if (L->trace)
 		trace_issue(s, tw, now, d->addr);
 	if (r == StepFault)
@@ -963,8 +961,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	tw->next_pc = sim_peek(tw->w);
 	if (x->bar_progress) {
 		x->bar_progress = 0;
-		if (tw->next_pc != PeekBlocked)
-			barrier_released(s, tw->tc, now);
+		barrier_released(s, tw->tc, now);
 	}
 	if (tw->next_pc == PeekDone) {
 		warp_done(s, tw, now);
@@ -972,8 +969,6 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		const Warp *w = tw->w;
 		set_ready(s, tw, TNever, w->wait_bar ? CpiBarrier : CpiSync);
 		tw->tr_why = tw->why;
-		if (x->bar_progress)
-			x->bar_progress = 0;
 	} else {
 		compute_ready(s, tw, now);
 		if (sleep && tw->ready_at == tw->stall_until)

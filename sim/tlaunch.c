@@ -249,6 +249,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	Pool pl;
 	Worker wk[MaxThreads];
 	uint64_t next = 0, nrun, end = 0, ninstr, ev_limit;
+	SmMem **mems;              /* the SMs' memory models, for the epoch merge */
 	double t0 = wall_now();
 	const char *limit = "ctas";
 	unsigned nthreads;
@@ -301,6 +302,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	L.mem = memsys_new(&cfg);
 	L.sms = xmalloc(L.nsm * sizeof *L.sms);
 	memset(L.sms, 0, L.nsm * sizeof *L.sms);
+	mems = xmalloc(L.nsm * sizeof *mems);
 	ev_limit = L.trace ? o->trace->limit / L.nsm + 1 : 0;
 
 	nthreads = o->threads ? o->threads : 1;
@@ -345,15 +347,11 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 			run_share(&pl, 0);
 		}
 		{
-			SmMem *mems[1024];
-			SmMem **mv = L.nsm <= 1024 ? mems : xmalloc(L.nsm * sizeof *mv);
 			unsigned nm = 0;
 			for (uint32_t i = 0; i < L.nsm; i++)
 				if (L.sms[i])
-					mv[nm++] = L.sms[i]->mem;
-			memsys_epoch_end(L.mem, mv, nm, end);
-			if (mv != mems)
-				free(mv);
+					mems[nm++] = L.sms[i]->mem;
+			memsys_epoch_end(L.mem, mems, nm, end);
 		}
 		ninstr = 0;
 		for (uint32_t i = 0; i < L.nsm; i++) {
@@ -458,6 +456,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	for (uint32_t i = 0; i < L.nsm; i++)
 		tsm_free(L.sms[i]);
 	free(L.sms);
+	free(mems);
 	memsys_free(L.mem);
 	free(L.ti);
 	launch_end(&L.lc);
