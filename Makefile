@@ -116,7 +116,8 @@ $(LIBFIBER): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(LIBFIBER)
+# fiberc writes its files as fibersim does: through runtime/outfile.c (libc only)
+$(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/runtime/outfile.o $(LIBFIBER)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

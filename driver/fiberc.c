@@ -10,8 +10,10 @@
 #include "frontend.h"
 #include "backend.h"
 #include "passlist.h"
+#include "outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,6 +248,16 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 	fprintf(stderr, "  module memory: %zu bytes\n", arena_bytes(m->arena));
 }
 
+/* a signal while writing: remove the temporary files (the targets stay as they were), then die
+ * of the signal as if not caught */
+static void
+on_signal(int sig)
+{
+	outfile_cleanup_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -253,11 +265,14 @@ main(int argc, char **argv)
 	Diag d;
 	Src *src;
 	Module *m;
-	FILE *out = stdout, *dot = NULL;
+	FILE *out = stdout;
+	OutFile outf = {.slot = -1}, dot = {.slot = -1};
 	double time[MaxPasses] = {0}, t0, parse_s, emit_s = 0;
 	int status = ExitOk, found = 0;
 
 	parse_args(argc, argv, &o);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	diag_init(&d, NULL, stderr);
 	if (!(src = src_read(o.input, &d)))
 		return ExitUser;
@@ -273,7 +288,7 @@ main(int argc, char **argv)
 	}
 	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
 		die("architecture table out of sync");
-	if (o.dump_cfg && !(dot = fopen(o.dump_cfg, "w"))) {
+	if (o.dump_cfg && outfile_open(&dot, o.dump_cfg) < 0) {
 		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
 		status = ExitUser;
 		goto done;
@@ -289,17 +304,20 @@ main(int argc, char **argv)
 			status = ExitUser;
 		else if (pass_run(f, o.pass, o.npass, &o.popt, &d) < 0)
 			status = ExitUser;
-		else if (dot && (f->blk || (cfg_build(f, &d) == 0 && (dom_build(f), 1))))
-			cfg_dot(dot, f);
+		else if (dot.fp && (f->blk || (cfg_build(f, &d) == 0 && (dom_build(f), 1))))
+			cfg_dot(dot.fp, f);
 	}
 	if (status == ExitOk && o.kernel && !found) {
 		error_plain(&d, "no kernel named '%s' in '%s'", o.kernel, o.input);
 		status = ExitUser;
 	}
-	if (status == ExitOk && o.output && !(out = fopen(o.output, "w"))) {
-		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
-		out = stdout;
-		status = ExitUser;
+	if (status == ExitOk && o.output) {
+		if (outfile_open(&outf, o.output) < 0) {
+			error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+			status = ExitUser;
+		} else {
+			out = outf.fp;
+		}
 	}
 	if (status == ExitOk) {
 		t0 = now_seconds();
@@ -308,20 +326,33 @@ main(int argc, char **argv)
 		else if (emit_sass(out, m, o.kernel, &d) < 0)
 			status = ExitUser;
 		emit_s = now_seconds() - t0;
-		if (fflush(out) != 0 || ferror(out)) {
+		if (status == ExitOk && out == stdout && (fflush(out) != 0 || ferror(out))) {
 			error_plain(&d, "cannot write the output: %s", strerror(errno));
 			status = ExitUser;
 		}
 	}
+	/* the files replace their targets only when everything worked; else the targets stay */
+	if (status == ExitOk && outfile_flush(&outf) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && outfile_flush(&dot) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && outf.fp && outfile_commit(&outf) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && dot.fp && outfile_commit(&dot) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+	}
 	if (status == ExitOk && o.stats)
 		print_stats(&o, m, time, parse_s, emit_s);
 done:
-	if (out != stdout)
-		fclose(out);
-	if (status != ExitOk && o.output && out != stdout)
-		remove(o.output);
-	if (dot)
-		fclose(dot);
+	outfile_abort(&outf);
+	outfile_abort(&dot);
 	module_free(m);
 	src_free(src);
 	return status;

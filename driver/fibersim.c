@@ -13,6 +13,7 @@
  */
 #include "cli.h"
 #include "fiber.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -157,45 +158,44 @@ fail:
 static int
 write_all(const char *path, const void *data, size_t n)
 {
-	FILE *fp = fopen(path, "wb");
+	OutFile o;
 
-	if (!fp)
+	if (outfile_open(&o, path) < 0)
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(data, 1, n, fp) != n || fflush(fp) != 0) {
+	if (fwrite(data, 1, n, o.fp) != n) {
 		int e = errno;
-		fclose(fp);
+		outfile_abort(&o);
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(e));
 	}
-	if (fclose(fp) != 0)
+	if (outfile_commit(&o) < 0)
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
 	return ExitOk;
 }
 
-/* the CPI stack chart of the statistics JSON json_path into svg_path */
+/* the CPI stack chart of the statistics JSON json_path into svg_path; on any error svg_path is
+ * as it was */
 static int
 write_svg(const char *json_path, const char *svg_path, const char *title)
 {
 	unsigned char *text;
 	size_t len;
 	char err[512];
-	FILE *fp;
+	OutFile o;
 	int failed;
 
 	if (!(text = read_all(json_path, &len)))
 		return ExitUser;
-	if (!(fp = fopen(svg_path, "w"))) {
+	if (outfile_open(&o, svg_path) < 0) {
 		free(text);
 		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	}
-	failed = cli_cpi_svg((const char *)text, len, title, fp, err, sizeof err) < 0;
+	failed = cli_cpi_svg((const char *)text, len, title, o.fp, err, sizeof err) < 0;
 	free(text);
 	if (failed) {
-		fclose(fp);
-		remove(svg_path);
+		outfile_abort(&o);
 		return error(ExitUser, "'%s': %s", json_path, err);
 	}
-	failed = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || failed)
+	if (outfile_commit(&o) < 0)
 		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	return ExitOk;
 }
