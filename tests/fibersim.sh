@@ -396,6 +396,62 @@ printf 'base = a100\nwatchdog = 100\n' > "$tmp/wd.cfg"
 expect 3 'fibersim: error: .*watchdog' "the watchdog of a configuration file" -- \
 	run $S80 $RUN $ARGS --config "$tmp/wd.cfg"
 
+# --- a runaway kernel: the watchdog, max_cycles, Ctrl-C, the progress line -----------------------
+# spin: one warp adding 1 forever (no parameters, no .nv.info: a warning, then it runs)
+printf '\t.section\t.text.spin,"ax",@progbits\nspin:\n.L_x_0:\n        IADD3 R0, R0, 0x1, RZ ;\n        BRA `(.L_x_0) ;\n' > "$tmp/spin.sass"
+SPIN="run $tmp/spin.sass --kernel spin --grid 1 --block 32 --arch sm_80"
+# json_fault FILE NAME: the statistics JSON records the launch's fault NAME
+json_fault() { grep -q "\"fault\": \"$2\"" "$1" 2> /dev/null; }
+for mode in --functional ""; do
+	rm -f "$tmp/wd.json"
+	expect 3 'watchdog: kernel .spin.*1000000 warp instructions.*--set watchdog=N' \
+		"a runaway kernel ${mode:-(timing)} with --set watchdog=1000000" -- $SPIN $mode \
+		--set watchdog=1000000 --stats "$tmp/wd.json"
+	json_fault "$tmp/wd.json" watchdog && grep -q '"warp_instructions": 1000000' "$tmp/wd.json" &&
+		ok "... still writes --stats, with \"fault\": \"watchdog\"" ||
+		{ bad "no --stats with the watchdog fault ${mode:-(timing)}"; show "$tmp/wd.json"; }
+done
+expect 3 'watchdog: kernel .spin.: [0-9]* cycles .*--set max_cycles=N' "max_cycles stops a timed run" -- \
+	$SPIN --set max_cycles=100000 --stats "$tmp/mc.json" --cpi-svg "$tmp/mc.svg" --trace "$tmp/mc.trace"
+json_fault "$tmp/mc.json" watchdog && grep -q '<svg' "$tmp/mc.svg" && grep -q '"traceEvents"' "$tmp/mc.trace" &&
+	ok "... and the statistics, chart and trace are written" || bad "a timed fault wrote no statistics, chart or trace"
+t0=$(date +%s)
+expect 3 'watchdog: .*268435456 warp instructions' "the default watchdog (2^28) stops a runaway kernel" -- \
+	$SPIN --functional --quiet
+t1=$(date +%s)
+echo "     (in $((t1 - t0)) s)"
+if command -v timeout > /dev/null 2>&1; then
+	for mode in --functional ""; do
+		rm -f "$tmp/int.json" "$tmp/int.svg" "$tmp/int.trace"
+		extra=
+		[ -z "$mode" ] && extra="--cpi-svg $tmp/int.svg --trace $tmp/int.trace"
+		timeout --preserve-status -s INT 2 "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
+			--set max_cycles=0 --stats "$tmp/int.json" $extra > /dev/null 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 130 ] && grep -q 'interrupted: kernel .spin.' "$tmp/err" &&
+		    json_fault "$tmp/int.json" interrupted &&
+		    { [ -n "$mode" ] || { grep -q '<svg' "$tmp/int.svg" && grep -q '"traceEvents"' "$tmp/int.trace"; }; }; then
+			ok "SIGINT ${mode:-(timing)}: exit 130, \"fault\": \"interrupted\", outputs written"
+		else
+			bad "SIGINT ${mode:-(timing)}: exit $rc"; show "$tmp/err"
+		fi
+	done
+fi
+if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 2>&1; then
+	# 2.5 s of a timed run under a pseudo-terminal, then Ctrl-C: the line appears after 1 s
+	long="$SPIN --set watchdog=0x7fffffffffffffff --set max_cycles=0"
+	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long" /dev/null > "$tmp/pty" 2>&1
+	grep -q 'fibersim: spin: .* cycles, .* warp instructions, CTAs 0/1, .* instructions/s, [0-9]* s' "$tmp/pty" &&
+		ok "a progress line on a terminal (script -qc)" || { bad "no progress line on a terminal"; show "$tmp/pty"; }
+	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long --quiet" /dev/null > "$tmp/pty" 2>&1
+	! grep -q 'warp instructions, CTAs' "$tmp/pty" && ok "--quiet: no progress line" ||
+		bad "--quiet still draws the progress line"
+fi
+timeout --preserve-status -s INT 2.5 "$SIM" $SPIN --set watchdog=0x7fffffffffffffff \
+	--set max_cycles=0 > /dev/null 2> "$tmp/err"
+! grep -q 'warp instructions, CTAs' "$tmp/err" && ok "no progress line when standard error is a file" ||
+	{ bad "a progress line into a file"; show "$tmp/err"; }
+
 # --- the example host program -----------------------------------------------------------------------
 sanflags=
 [ "$san" = 1 ] && sanflags="-fsanitize=address,undefined -fno-omit-frame-pointer"
