@@ -10,6 +10,7 @@
 #include "frontend.h"
 #include "backend.h"
 #include "passlist.h"
+#include "passes.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -53,7 +54,8 @@ usage(FILE *out)
 	    "  --print-after-all     print the IR after every pass (on stderr)\n"
 	    "  --verify-each         run the verifier after every pass that changes the IR\n"
 	    "  --dump-cfg=FILE.dot   write each kernel's control-flow graph for Graphviz\n"
-	    "  --stats               instruction, block and value counts and pass times on stderr\n"
+	    "  --stats               instruction, block, value counts, registers live at most\n"
+	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
 	    "  --help                this text\n"
 	    "  --version             the version\n"
@@ -215,13 +217,16 @@ static void
 print_stats(const Options *o, Module *m, double *time, double parse_s, double emit_s)
 {
 	uint64_t nins = 0, nblk = 0, nval = 0, nphi = 0;
+	int live, maxlive = -1;
+	char lbuf[16];
 
 	if (m->sm)
 		fprintf(stderr, "fiberc: statistics for %s (sm_%d%s)\n", o->input, m->sm,
 		        m->sm_suffix == 'a' ? "a" : m->sm_suffix == 'f' ? "f" : "");
 	else
 		fprintf(stderr, "fiberc: statistics for %s (unknown architecture)\n", o->input);
-	fprintf(stderr, "  %-40s %8s %7s %8s %7s\n", "function", "ins", "blocks", "values", "phis");
+	fprintf(stderr, "  %-40s %8s %7s %8s %7s %8s\n", "function", "ins", "blocks", "values", "phis",
+	        "maxlive");
 	for (uint32_t k = 0; k < m->nfn; k++) {
 		Fn *f = m->fn[k];
 		uint32_t phis = 0;
@@ -231,15 +236,27 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 		for (uint32_t b = 0; b < f->nblk; b++)
 			for (Phi *p = f->blk[b]->phi; p; p = p->link)
 				phis++;
-		fprintf(stderr, "  %-40.40s %8u %7u %8u %7u\n", mstr(m, f->name), f->nins, f->nblk,
-		        f->nval ? f->nval - 1 : 0, phis);
+		live = f->blk ? live_max_regs(f) : -1;   /* R registers live at once (liveness.c) */
+		if (live > maxlive)
+			maxlive = live;
+		if (live >= 0)
+			snprintf(lbuf, sizeof lbuf, "%d", live);
+		else
+			snprintf(lbuf, sizeof lbuf, "-");
+		fprintf(stderr, "  %-40.40s %8u %7u %8u %7u %8s\n", mstr(m, f->name), f->nins, f->nblk,
+		        f->nval ? f->nval - 1 : 0, phis, lbuf);
 		nins += f->nins;
 		nblk += f->nblk;
 		nval += f->nval ? f->nval - 1 : 0;
 		nphi += phis;
 	}
-	fprintf(stderr, "  %-40s %8llu %7llu %8llu %7llu\n", "total", (unsigned long long)nins,
-	        (unsigned long long)nblk, (unsigned long long)nval, (unsigned long long)nphi);
+	if (maxlive >= 0)
+		snprintf(lbuf, sizeof lbuf, "%d", maxlive);
+	else
+		snprintf(lbuf, sizeof lbuf, "-");
+	fprintf(stderr, "  %-40s %8llu %7llu %8llu %7llu %8s\n", "total (maxlive: largest)",
+	        (unsigned long long)nins, (unsigned long long)nblk, (unsigned long long)nval,
+	        (unsigned long long)nphi, lbuf);
 	fprintf(stderr, "  pass times (seconds, all functions):\n");
 	fprintf(stderr, "    %-16s %10.6f\n", "parse", parse_s);
 	for (int k = 0; k < o->npass; k++)

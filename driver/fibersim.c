@@ -62,7 +62,7 @@ run_usage(FILE *out)
 	    "\n"
 	    "  FILE                 SASS listing (nvdisasm -hex or cuobjdump -sass), fiberc output\n"
 	    "                       (SASS or IR text), or a cubin (needs FIBER_NVDISASM or nvdisasm)\n"
-	    "  --kernel NAME        the kernel's symbol\n"
+	    "  --kernel NAME        the kernel's symbol (without it: the list of FILE's kernels)\n"
 	    "  --grid X[,Y[,Z]]     grid dimensions (x 1..2147483647, y and z 1..65535)\n"
 	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
 	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
@@ -114,16 +114,24 @@ svg_usage(FILE *out)
 	    "SVG stacked bar chart: each reason's share of the sub-partition cycles.\n");
 }
 
+/* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
+ * error: ...", as configuration files and --set give) is printed as it is, not with a second
+ * "error:" */
 static int
 error(int status, const char *fmt, ...)
 {
 	va_list ap;
+	char msg[1024];
+	const char *e;
 
-	fputs("fibersim: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	e = strstr(msg, ": error: ");
+	if (e && e > msg && !memchr(msg, ' ', (size_t)(e - msg)))
+		fprintf(stderr, "%s\n", msg);
+	else
+		fprintf(stderr, "fibersim: error: %s\n", msg);
 	return status;
 }
 
@@ -522,6 +530,23 @@ out:
 	return status;
 }
 
+/* no --kernel: a usage error that names the kernels there are */
+static int
+list_kernels(const char *file, fiberModule mod)
+{
+	unsigned n = 0;
+	const char *name;
+
+	fiberModuleGetFunctionCount(mod, &n);
+	fprintf(stderr, "fibersim: error: --kernel NAME is required; '%s' has %u kernel%s%s", file, n,
+	        n == 1 ? "" : "s", n ? ":" : "");
+	for (unsigned k = 0; k < n; k++)
+		if (fiberModuleGetFunctionName(mod, k, &name) == FIBER_SUCCESS)
+			fprintf(stderr, "%s %s", k ? "," : "", name);
+	fputs("\nfibersim: try 'fibersim run --help'\n", stderr);
+	return ExitUsage;
+}
+
 static int
 run(const CliRun *r)
 {
@@ -565,7 +590,9 @@ run(const CliRun *r)
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */
-	if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
+	if (!r->kernel)
+		status = list_kernels(r->file, mod);
+	else if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	else
 		status = launch(r, dev, fn);

@@ -128,7 +128,10 @@ expect 2 "unknown command 'frob'" "an unknown command" -- frob
 expect 2 "unknown option '--frob'" "an unknown option" -- run $S80 $RUN --frob
 expect 2 'no input file' "no FILE" -- run $RUN
 expect 2 'more than one input file' "two FILEs" -- run $S80 $S90 $RUN
-expect 2 '--kernel NAME is required' "no --kernel" -- run $S80 --grid 1 --block 32
+expect 2 "--kernel NAME is required; '$S80' has 1 kernel: softmax_rows$" "no --kernel lists the kernels" -- \
+	run $S80 --grid 1 --block 32
+expect 2 "has 4 kernels: k_atom_gen, k_atom_s, k_red_g, k_atom_g$" "fibersim run FILE alone lists the kernels" -- \
+	run tests/corpus/atomics.sm_80.sass
 expect 2 '--grid X' "no --grid" -- run $S80 --kernel k --block 32
 expect 2 '--block X' "no --block" -- run $S80 --kernel k --grid 1
 expect 2 "option '--stats' needs a value" "an option without its value" -- run $S80 $RUN --stats
@@ -216,8 +219,13 @@ expect 1 "sm_80 code but device 'h100' executes sm_90" "sm_80 code with --arch s
 	run $S80 $RUN $ARGS --arch sm_90
 expect 1 "unknown configuration 'v100'" "an unknown --config" -- run $S80 $RUN $ARGS --config v100
 printf 'base = a100\nsmz = 4\n' > "$tmp/bad.cfg"
-expect 1 "bad.cfg:2:1: error: unknown key 'smz'" "a configuration file with a bad key" -- \
+expect 1 "^$tmp/bad.cfg:2:1: error: unknown key 'smz'" "a configuration file with a bad key" -- \
 	run $S80 $RUN $ARGS --config "$tmp/bad.cfg"
+[ "$(grep -o 'error:' "$tmp/err" | wc -l)" -eq 1 ] && ok "... says error: once" ||
+	{ bad "a configuration error says error: more than once"; show "$tmp/err"; }
+expect 1 "^--set:1:5: error: 'sms' must be" "a bad --set value" -- run $S80 $RUN $ARGS --set sms=0
+[ "$(grep -o 'error:' "$tmp/err" | wc -l)" -eq 1 ] && ok "... says error: once" ||
+	{ bad "a --set error says error: more than once"; show "$tmp/err"; }
 expect 1 "launch bound of kernel 'softmax_rows' (128 threads)" "a block over the launch bound" -- \
 	run $S80 --kernel softmax_rows --grid 2 --block 256 $ARGS
 expect 1 "exceeds the limit of device 'a100' (1024 threads)" "a block over the device's limit" -- \
