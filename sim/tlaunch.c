@@ -308,8 +308,15 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	nthreads = o->threads ? o->threads : 1;
 	if (nthreads > MaxThreads)
 		nthreads = MaxThreads;
-	if (nthreads > L.nsm)
-		nthreads = L.nsm;
+	{
+		/* the first round gives one CTA to each SM in order: the SMs with work */
+		uint64_t busy = nrun < L.nsm ? nrun : L.nsm;
+		if (nthreads > busy && busy) {
+			nthreads = (unsigned)busy;
+			st->threads_note = "fewer SMs have work (CTAs) than threads were asked for: one "
+			                   "thread per SM with work";
+		}
+	}
 	if (nthreads > 1 && has_global_atomics(k)) {
 		nthreads = 1;
 		st->threads_note = "global atomics: simulated on one thread so that their order, and "

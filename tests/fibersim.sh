@@ -345,6 +345,10 @@ cmp -s "$tmp/yt1.bin" "$tmp/yt2.bin" && cmp -s "$tmp/t1.cmp" "$tmp/t2.cmp" &&
 	grep -q '"cycles": [1-9]' "$tmp/t1.cmp" &&
 	ok "--threads 2 gives the same output bytes and statistics as --threads 1" ||
 	{ bad "--threads 2 differs from --threads 1"; diff "$tmp/t1.cmp" "$tmp/t2.cmp" | head -n 8; }
+runs "--threads 4 on a grid of 2 CTAs" $S80 "$tmp/yt4.bin" --threads 4 --stats "$tmp/t4.json"
+grep -q '"threads": 2, "threads_note": "fewer SMs have work' "$tmp/t4.json" &&
+	ok "--threads 4 with 2 SMs with work: 2 threads, and threads_note says why" ||
+	{ bad "--threads 4 on 2 CTAs: $(grep -o '"threads": [^,]*, "threads_note": [^,]*' "$tmp/t4.json")"; }
 runs "--trace" $S80 "$tmp/ytr.bin" --trace "$tmp/trace.json" --quiet
 if [ -s "$tmp/trace.json" ]; then
 	grep -q '"traceEvents"' "$tmp/trace.json" && grep -q '"ph": "X"' "$tmp/trace.json" &&
