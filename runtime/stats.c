@@ -384,6 +384,9 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	fprintf(fp, "%s; IPC %.3f (%.4f per SM); %llu warp instructions\n",
 	        t->sampled ? " (extrapolated from a sample)" : "", isfinite(ipc) ? ipc : 0.0,
 	        isfinite(ipc) && l->nsm ? ipc / l->nsm : 0.0, (unsigned long long)t->warp_instructions);
+	if (t->ctrl_mode == CtrlScoreboard && l->cfg.t.ctrl_mode == CtrlAuto)
+		fputs("  scoreboard fallback: the listing has no encoding words (so no control bits); "
+		      "dependences wait on the configured latencies (nvdisasm -hex keeps the words)\n", fp);
 	cpi_order(t->cpi, order);
 	fputs("  CPI stack:", fp);
 	for (int k = 0; k < 5 && total > 0 && t->cpi[order[k]] > 0; k++)

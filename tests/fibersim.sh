@@ -259,6 +259,13 @@ runs "softmax with a configuration file" $S80 "$tmp/y.bin" --config "$tmp/mini.c
 runs "softmax from the cuobjdump listing" examples/softmax/softmax.sm_80.cuobjdump.sass "$tmp/ycu.bin"
 grep -q 'warning: .*no parameter layout' "$tmp/err" && ok "the cuobjdump run warns that it cannot check" ||
 	bad "no warning for the cuobjdump listing"
+grep -q 'scoreboard fallback' "$tmp/err" && bad "the summary of a listing with control bits says scoreboard" ||
+	ok "a listing with encoding words: no scoreboard note"
+sed 's|/\* 0x[0-9a-f]\{16\} \*/||g' $S80 > "$tmp/noenc.sass"     # nvdisasm without -hex
+runs "softmax from a listing without encoding words" "$tmp/noenc.sass" "$tmp/ynoenc.bin"
+grep -q '^  scoreboard fallback: the listing has no encoding words' "$tmp/err" &&
+	ok "... the summary says it ran on the scoreboard fallback" ||
+	{ bad "the summary does not mention the scoreboard fallback"; show "$tmp/err"; }
 cmp -s "$tmp/y80.bin" "$tmp/ycu.bin" && ok "cuobjdump and nvdisasm listings give the same bytes" ||
 	bad "cuobjdump and nvdisasm listings give different bytes"
 if [ -x "$root/$B/bin/fiberc" ]; then
