@@ -10,8 +10,11 @@
 #include "frontend.h"
 #include "backend.h"
 #include "passlist.h"
+#include "passes.h"
+#include "outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +54,8 @@ usage(FILE *out)
 	    "  --print-after-all     print the IR after every pass (on stderr)\n"
 	    "  --verify-each         run the verifier after every pass that changes the IR\n"
 	    "  --dump-cfg=FILE.dot   write each kernel's control-flow graph for Graphviz\n"
-	    "  --stats               instruction, block and value counts and pass times on stderr\n"
+	    "  --stats               instruction, block, value counts, registers live at most\n"
+	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
 	    "  --help                this text\n"
 	    "  --version             the version\n"
@@ -213,13 +217,16 @@ static void
 print_stats(const Options *o, Module *m, double *time, double parse_s, double emit_s)
 {
 	uint64_t nins = 0, nblk = 0, nval = 0, nphi = 0;
+	int live, maxlive = -1;
+	char lbuf[16];
 
 	if (m->sm)
 		fprintf(stderr, "fiberc: statistics for %s (sm_%d%s)\n", o->input, m->sm,
 		        m->sm_suffix == 'a' ? "a" : m->sm_suffix == 'f' ? "f" : "");
 	else
 		fprintf(stderr, "fiberc: statistics for %s (unknown architecture)\n", o->input);
-	fprintf(stderr, "  %-40s %8s %7s %8s %7s\n", "function", "ins", "blocks", "values", "phis");
+	fprintf(stderr, "  %-40s %8s %7s %8s %7s %8s\n", "function", "ins", "blocks", "values", "phis",
+	        "maxlive");
 	for (uint32_t k = 0; k < m->nfn; k++) {
 		Fn *f = m->fn[k];
 		uint32_t phis = 0;
@@ -229,21 +236,43 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 		for (uint32_t b = 0; b < f->nblk; b++)
 			for (Phi *p = f->blk[b]->phi; p; p = p->link)
 				phis++;
-		fprintf(stderr, "  %-40.40s %8u %7u %8u %7u\n", mstr(m, f->name), f->nins, f->nblk,
-		        f->nval ? f->nval - 1 : 0, phis);
+		live = f->blk ? live_max_regs(f) : -1;   /* R registers live at once (liveness.c) */
+		if (live > maxlive)
+			maxlive = live;
+		if (live >= 0)
+			snprintf(lbuf, sizeof lbuf, "%d", live);
+		else
+			snprintf(lbuf, sizeof lbuf, "-");
+		fprintf(stderr, "  %-40.40s %8u %7u %8u %7u %8s\n", mstr(m, f->name), f->nins, f->nblk,
+		        f->nval ? f->nval - 1 : 0, phis, lbuf);
 		nins += f->nins;
 		nblk += f->nblk;
 		nval += f->nval ? f->nval - 1 : 0;
 		nphi += phis;
 	}
-	fprintf(stderr, "  %-40s %8llu %7llu %8llu %7llu\n", "total", (unsigned long long)nins,
-	        (unsigned long long)nblk, (unsigned long long)nval, (unsigned long long)nphi);
+	if (maxlive >= 0)
+		snprintf(lbuf, sizeof lbuf, "%d", maxlive);
+	else
+		snprintf(lbuf, sizeof lbuf, "-");
+	fprintf(stderr, "  %-40s %8llu %7llu %8llu %7llu %8s\n", "total (maxlive: largest)",
+	        (unsigned long long)nins, (unsigned long long)nblk, (unsigned long long)nval,
+	        (unsigned long long)nphi, lbuf);
 	fprintf(stderr, "  pass times (seconds, all functions):\n");
 	fprintf(stderr, "    %-16s %10.6f\n", "parse", parse_s);
 	for (int k = 0; k < o->npass; k++)
 		fprintf(stderr, "    %-16s %10.6f\n", o->pass[k]->name, time[k]);
 	fprintf(stderr, "    %-16s %10.6f\n", "emit", emit_s);
 	fprintf(stderr, "  module memory: %zu bytes\n", arena_bytes(m->arena));
+}
+
+/* a signal while writing: remove the temporary files (the targets stay as they were), then die
+ * of the signal as if not caught */
+static void
+on_signal(int sig)
+{
+	outfile_cleanup_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 int
@@ -253,11 +282,14 @@ main(int argc, char **argv)
 	Diag d;
 	Src *src;
 	Module *m;
-	FILE *out = stdout, *dot = NULL;
+	FILE *out = stdout;
+	OutFile outf = {.slot = -1}, dot = {.slot = -1};
 	double time[MaxPasses] = {0}, t0, parse_s, emit_s = 0;
 	int status = ExitOk, found = 0;
 
 	parse_args(argc, argv, &o);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	diag_init(&d, NULL, stderr);
 	if (!(src = src_read(o.input, &d)))
 		return ExitUser;
@@ -273,7 +305,7 @@ main(int argc, char **argv)
 	}
 	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
 		die("architecture table out of sync");
-	if (o.dump_cfg && !(dot = fopen(o.dump_cfg, "w"))) {
+	if (o.dump_cfg && outfile_open(&dot, o.dump_cfg) < 0) {
 		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
 		status = ExitUser;
 		goto done;
@@ -289,17 +321,20 @@ main(int argc, char **argv)
 			status = ExitUser;
 		else if (pass_run(f, o.pass, o.npass, &o.popt, &d) < 0)
 			status = ExitUser;
-		else if (dot && (f->blk || (cfg_build(f, &d) == 0 && (dom_build(f), 1))))
-			cfg_dot(dot, f);
+		else if (dot.fp && (f->blk || (cfg_build(f, &d) == 0 && (dom_build(f), 1))))
+			cfg_dot(dot.fp, f);
 	}
 	if (status == ExitOk && o.kernel && !found) {
 		error_plain(&d, "no kernel named '%s' in '%s'", o.kernel, o.input);
 		status = ExitUser;
 	}
-	if (status == ExitOk && o.output && !(out = fopen(o.output, "w"))) {
-		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
-		out = stdout;
-		status = ExitUser;
+	if (status == ExitOk && o.output) {
+		if (outfile_open(&outf, o.output) < 0) {
+			error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+			status = ExitUser;
+		} else {
+			out = outf.fp;
+		}
 	}
 	if (status == ExitOk) {
 		t0 = now_seconds();
@@ -308,20 +343,33 @@ main(int argc, char **argv)
 		else if (emit_sass(out, m, o.kernel, &d) < 0)
 			status = ExitUser;
 		emit_s = now_seconds() - t0;
-		if (fflush(out) != 0 || ferror(out)) {
+		if (status == ExitOk && out == stdout && (fflush(out) != 0 || ferror(out))) {
 			error_plain(&d, "cannot write the output: %s", strerror(errno));
 			status = ExitUser;
 		}
 	}
+	/* the files replace their targets only when everything worked; else the targets stay */
+	if (status == ExitOk && outfile_flush(&outf) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && outfile_flush(&dot) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && outf.fp && outfile_commit(&outf) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
+		status = ExitUser;
+	}
+	if (status == ExitOk && dot.fp && outfile_commit(&dot) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+	}
 	if (status == ExitOk && o.stats)
 		print_stats(&o, m, time, parse_s, emit_s);
 done:
-	if (out != stdout)
-		fclose(out);
-	if (status != ExitOk && o.output && out != stdout)
-		remove(o.output);
-	if (dot)
-		fclose(dot);
+	outfile_abort(&outf);
+	outfile_abort(&dot);
 	module_free(m);
 	src_free(src);
 	return status;

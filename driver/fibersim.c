@@ -7,20 +7,28 @@
  * list against the kernel's parameter layout (.nv.info EIATTR_KPARAM_INFO), makes a device buffer
  * for every buf:/zeros: argument, launches once in timing mode (or --functional), then writes the
  * --out buffers, the --stats JSON, the --cpi-svg chart, the --trace file and, unless --quiet, a
- * summary on standard error. cpi-svg: the chart of a --stats file. Exit status: 0 success, 1 bad
- * input (files, kernel, arguments that do not match the kernel, limits of the device,
- * configuration keys), 2 usage (the command line itself), 3 the kernel faulted in the simulator.
+ * summary on standard error; after a fault or Ctrl-C still the --stats, --cpi-svg and --trace
+ * files, as far as the run got. Every output goes through outfile.c (a temporary file renamed on
+ * success). cpi-svg: the chart of a --stats file. Exit status: 0 success, 1 bad input (files,
+ * kernel, arguments that do not match the kernel, limits of the device, configuration keys),
+ * 2 usage (the command line itself), 3 the kernel faulted in the simulator, 128 + the signal
+ * after Ctrl-C (SIGINT: 130) or SIGTERM.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "fiber.h"
+#include "outfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3 };
+enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitSignal = 128 };
 enum { MaxBufBytes = 1u << 30 };
 
 static void
@@ -36,7 +44,8 @@ usage(FILE *out)
 	    "(or values only with --functional). See 'fibersim run --help' and fibersim(1).\n"
 	    "cpi-svg: draw the CPI stacks of a 'run --stats' file as an SVG bar chart.\n"
 	    "\n"
-	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted\n");
+	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted,\n"
+	    "             130 interrupted (Ctrl-C)\n");
 }
 
 static void
@@ -53,7 +62,7 @@ run_usage(FILE *out)
 	    "\n"
 	    "  FILE                 SASS listing (nvdisasm -hex or cuobjdump -sass), fiberc output\n"
 	    "                       (SASS or IR text), or a cubin (needs FIBER_NVDISASM or nvdisasm)\n"
-	    "  --kernel NAME        the kernel's symbol\n"
+	    "  --kernel NAME        the kernel's symbol (without it: the list of FILE's kernels)\n"
 	    "  --grid X[,Y[,Z]]     grid dimensions (x 1..2147483647, y and z 1..65535)\n"
 	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
 	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
@@ -80,13 +89,19 @@ run_usage(FILE *out)
 	    "  --sample-sms N       simulate only N SMs' share of the CTAs and extrapolate the cycles\n"
 	    "  --sample-ctas N      simulate only the first N CTAs and extrapolate the cycles\n"
 	    "  --functional         values only, faster: no timing (cycles are 0)\n"
-	    "  --quiet              no summary on standard error (timing mode prints one)\n"
+	    "  --quiet              no summary on standard error (timing mode prints one) and no\n"
+	    "                       progress line (drawn on a terminal during a long launch)\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
+	    "\n"
+	    "A runaway kernel stops after 2^28 warp instructions (--set watchdog=N raises it) or, timed,\n"
+	    "2^32 cycles (--set max_cycles=N, 0: none). Ctrl-C stops the launch; after it or a fault\n"
+	    "the --stats, --cpi-svg and --trace files are written as far as the run got.\n"
+	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...)\n");
+	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n");
 }
 
 static void
@@ -99,17 +114,134 @@ svg_usage(FILE *out)
 	    "SVG stacked bar chart: each reason's share of the sub-partition cycles.\n");
 }
 
+/* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
+ * error: ...", as configuration files and --set give) is printed as it is, not with a second
+ * "error:" */
 static int
 error(int status, const char *fmt, ...)
 {
 	va_list ap;
+	char msg[1024];
+	const char *e;
 
-	fputs("fibersim: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	e = strstr(msg, ": error: ");
+	if (e && e > msg && !memchr(msg, ' ', (size_t)(e - msg)))
+		fprintf(stderr, "%s\n", msg);
+	else
+		fprintf(stderr, "fibersim: error: %s\n", msg);
 	return status;
+}
+
+/* --- Ctrl-C and the progress line ----------------------------------------------------------------
+ * During a launch the first SIGINT (or SIGTERM) only sets `interrupted`: the progress callback
+ * then stops the launch (fault "interrupted"), the statistics, trace and chart are written as far
+ * as it got, and fibersim exits with 128 + the signal. Any other time, or a second signal, removes
+ * the temporary files of outputs being written and dies of the signal. */
+static volatile sig_atomic_t interrupted, in_launch;
+
+static void
+on_signal(int sig)
+{
+	if (in_launch && !interrupted) {
+		interrupted = sig;
+		return;
+	}
+	outfile_cleanup_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+typedef struct Progress {
+	const char *kernel;
+	int show;                  /* draw the line: standard error is a terminal, no --quiet */
+	double t0;                 /* the launch's start, seconds */
+	double last;               /* the last line drawn */
+	int width;                 /* characters of the line on the terminal, 0 none */
+} Progress;
+
+enum { ProgressAfterMs = 1000, ProgressEveryMs = 250 };
+
+static double
+seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* "12.3M"-style: three significant figures */
+static void
+human(char *buf, size_t n, double v)
+{
+	static const char unit[] = " kMGTP";
+	int u = 0;
+
+	while (v >= 999.5 && u < 5) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, v < 9.995 ? "%.2f%c" : v < 99.95 ? "%.1f%c" : "%.0f%c", v, unit[u]);
+}
+
+/* fiberProgressFn: stop on Ctrl-C; a progress line on the terminal after the first second */
+static int
+on_progress(void *arg, const fiberProgress *p)
+{
+	Progress *pg = arg;
+	char line[200], cyc[16], ins[16], rate[16];
+	double t, el;
+	int n;
+
+	if (interrupted)
+		return 1;
+	if (!pg->show)
+		return 0;
+	t = seconds();
+	el = t - pg->t0;
+	if (el * 1000 < ProgressAfterMs || (t - pg->last) * 1000 < ProgressEveryMs)
+		return 0;
+	pg->last = t;
+	human(cyc, sizeof cyc, (double)p->cycles);
+	human(ins, sizeof ins, (double)p->warp_instructions);
+	human(rate, sizeof rate, (double)p->warp_instructions / el);
+	n = snprintf(line, sizeof line, "fibersim: %.40s: %s%s%s warp instructions, CTAs %llu/%llu, "
+	             "%s instructions/s, %.0f s", pg->kernel, p->cycles ? cyc : "",
+	             p->cycles ? " cycles, " : "", ins, (unsigned long long)p->ctas_done,
+	             (unsigned long long)p->ctas, rate, el);
+	if (n < 0)
+		return 0;
+	fprintf(stderr, "\r%s%*s", line, pg->width > n ? pg->width - n : 0, "");
+	fflush(stderr);
+	if (n > pg->width)
+		pg->width = n;
+	return 0;
+}
+
+static void
+progress_clear(Progress *pg)
+{
+	if (pg->width)
+		fprintf(stderr, "\r%*s\r", pg->width, "");
+	pg->width = 0;
 }
 
 /* the whole of a file; NULL after reporting */
@@ -157,53 +289,53 @@ fail:
 static int
 write_all(const char *path, const void *data, size_t n)
 {
-	FILE *fp = fopen(path, "wb");
+	OutFile o;
 
-	if (!fp)
+	if (outfile_open(&o, path) < 0)
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
-	if (fwrite(data, 1, n, fp) != n || fflush(fp) != 0) {
+	if (fwrite(data, 1, n, o.fp) != n) {
 		int e = errno;
-		fclose(fp);
+		outfile_abort(&o);
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(e));
 	}
-	if (fclose(fp) != 0)
+	if (outfile_commit(&o) < 0)
 		return error(ExitUser, "cannot write '%s': %s", path, strerror(errno));
 	return ExitOk;
 }
 
-/* the CPI stack chart of the statistics JSON json_path into svg_path */
+/* the CPI stack chart of the statistics JSON json_path into svg_path; on any error svg_path is
+ * as it was */
 static int
 write_svg(const char *json_path, const char *svg_path, const char *title)
 {
 	unsigned char *text;
 	size_t len;
 	char err[512];
-	FILE *fp;
+	OutFile o;
 	int failed;
 
 	if (!(text = read_all(json_path, &len)))
 		return ExitUser;
-	if (!(fp = fopen(svg_path, "w"))) {
+	if (outfile_open(&o, svg_path) < 0) {
 		free(text);
 		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	}
-	failed = cli_cpi_svg((const char *)text, len, title, fp, err, sizeof err) < 0;
+	failed = cli_cpi_svg((const char *)text, len, title, o.fp, err, sizeof err) < 0;
 	free(text);
 	if (failed) {
-		fclose(fp);
-		remove(svg_path);
+		outfile_abort(&o);
 		return error(ExitUser, "'%s': %s", json_path, err);
 	}
-	failed = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || failed)
+	if (outfile_commit(&o) < 0)
 		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	return ExitOk;
 }
 
-/* after a successful launch: --stats, --cpi-svg (drawn from the statistics JSON, written first to
- * the chart's own file when there is no --stats), the summary */
+/* after a launch, also one that faulted or was interrupted (its figures go as far as it got):
+ * --stats, --cpi-svg (drawn from the statistics JSON, written first to the chart's own file when
+ * there is no --stats), and after a successful one the summary */
 static int
-results(const CliRun *r, fiberDevice dev)
+results(const CliRun *r, fiberDevice dev, int faulted)
 {
 	const char *json = r->stats ? r->stats : r->cpi_svg;
 	int status;
@@ -212,7 +344,7 @@ results(const CliRun *r, fiberDevice dev)
 		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	if (r->cpi_svg && (status = write_svg(json, r->cpi_svg, r->kernel)) != ExitOk)
 		return status;
-	if (!r->quiet && !r->functional)
+	if (!faulted && !r->quiet && !r->functional)
 		fiberPrintSummary(dev, stderr);
 	return ExitOk;
 }
@@ -332,6 +464,7 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	size_t *off = calloc(r->narg + 1, sizeof *off), *len = calloc(r->narg + 1, sizeof *len), size = 0;
 	fiberDevicePtr *buf = calloc(r->narg + 1, sizeof *buf);
 	unsigned char *block = NULL;
+	Progress pg = {0};
 	fiberStatus s;
 	int status;
 
@@ -351,10 +484,26 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
 			block[off[k] + b] = (unsigned char)(v >> (8 * b));
 	}
+	pg.kernel = r->kernel;
+	pg.show = !r->quiet && isatty(2);
+	pg.t0 = pg.last = seconds();
+	fiberDeviceSetProgress(dev, on_progress, &pg);
+	in_launch = 1;
 	s = fiberLaunchKernelPacked(fn, r->grid, r->block, r->dyn_smem, block, size);
+	in_launch = 0;
+	progress_clear(&pg);
+	fiberDeviceSetProgress(dev, NULL, NULL);
+	if (s == FIBER_ERROR_LAUNCH_FAILED) {
+		fiberFault f;
+		fiberGetLastFault(dev, &f);
+		status = f.kind == FIBER_FAULT_INTERRUPTED ? ExitSignal + (interrupted ? interrupted : SIGINT)
+		                                           : ExitFault;
+		error(status, "%s", fiberGetLastErrorMessage(dev));
+		results(r, dev, 1);        /* an output error is reported; the status stays the fault's */
+		goto out;
+	}
 	if (s != FIBER_SUCCESS) {
-		status = error(s == FIBER_ERROR_LAUNCH_FAILED ? ExitFault : ExitUser, "%s",
-		               fiberGetLastErrorMessage(dev));
+		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 		goto out;
 	}
 	for (unsigned k = 0; k < r->nout && status == ExitOk; k++) {
@@ -370,7 +519,7 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		free(data);
 	}
 	if (status == ExitOk)
-		status = results(r, dev);
+		status = results(r, dev, 0);
 out:
 	for (unsigned k = 0; buf && k < r->narg; k++)
 		fiberFree(dev, buf[k]);
@@ -379,6 +528,23 @@ out:
 	free(len);
 	free(off);
 	return status;
+}
+
+/* no --kernel: a usage error that names the kernels there are */
+static int
+list_kernels(const char *file, fiberModule mod)
+{
+	unsigned n = 0;
+	const char *name;
+
+	fiberModuleGetFunctionCount(mod, &n);
+	fprintf(stderr, "fibersim: error: --kernel NAME is required; '%s' has %u kernel%s%s", file, n,
+	        n == 1 ? "" : "s", n ? ":" : "");
+	for (unsigned k = 0; k < n; k++)
+		if (fiberModuleGetFunctionName(mod, k, &name) == FIBER_SUCCESS)
+			fprintf(stderr, "%s %s", k ? "," : "", name);
+	fputs("\nfibersim: try 'fibersim run --help'\n", stderr);
+	return ExitUsage;
 }
 
 static int
@@ -424,7 +590,9 @@ run(const CliRun *r)
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */
-	if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
+	if (!r->kernel)
+		status = list_kernels(r->file, mod);
+	else if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	else
 		status = launch(r, dev, fn);
@@ -480,6 +648,7 @@ main(int argc, char **argv)
 	char err[512];
 	int rc;
 
+	catch_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return ExitUsage;

@@ -13,7 +13,7 @@ static const Pass pass_table[] = {
 	{"verify", "check CFG, dominance of definitions over uses, phis and operand slots",
 	 PNeedCfg, pass_verify},
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
-	{"liveness", "live registers per block; the maximum is shown by --stats", PNeedCfg,
+	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
 	 pass_liveness},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},

@@ -49,15 +49,26 @@ FIBERCFLAGS ?=
 # program found on PATH (nothing if there is none: the recipe then fails with a clear message)
 FIBERC_DEP := $(if $(findstring /,$(FIBERC)),$(FIBERC),$(shell command -v $(FIBERC) 2>/dev/null))
 
+# a CUDA tool that is missing: say where to get it instead of the shell's bare "not found"
+FIBER_NVCC_HELP     := nvcc is in the CUDA toolkit (https://developer.nvidia.com/cuda-downloads; \
+                       often /usr/local/cuda/bin): put it on PATH or set NVCC=/path/to/nvcc
+FIBER_NVDISASM_HELP := nvdisasm is in the CUDA toolkit (often /usr/local/cuda/bin) and in the pip \
+                       package nvidia-cuda-nvdisasm (pip install nvidia-cuda-nvdisasm): put it on \
+                       PATH or set NVDISASM=/path/to/nvdisasm
+fiber_need = @command -v $(firstword $(1)) > /dev/null 2>&1 || \
+  { echo "fiber.mk: $(firstword $(1)): not found. $(2)" >&2; exit 127; }
+
 # canned recipes: $< is the input, $@ the output; $@.tmp is renamed only after success
 define fiber_cubin
 @mkdir -p $(@D)
+$(call fiber_need,$(NVCC),$(FIBER_NVCC_HELP))
 $(NVCC) $(NVCCFLAGS) -cubin -arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef
 
 define fiber_disasm
 @mkdir -p $(@D)
+$(call fiber_need,$(NVDISASM),$(FIBER_NVDISASM_HELP))
 $(NVDISASM) -hex $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef

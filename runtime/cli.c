@@ -403,7 +403,7 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 	if (!r->file)
 		return fail(err, n, "no input file");
 	if (!r->kernel)
-		return fail(err, n, "--kernel NAME is required");
+		return 0;       /* the driver loads FILE to list its kernels with the error */
 	if (!grid)
 		return fail(err, n, "--grid X[,Y[,Z]] is required");
 	if (!block)

@@ -77,7 +77,8 @@ typedef struct CliRun {
 } CliRun;
 
 /* argv: the words after `run`. 0 ok, 1 help asked for, -1 with a one-line message in err;
- * cli_free(r) after any of them */
+ * cli_free(r) after any of them. 0 with r->kernel NULL: FILE but no --kernel (the rest is not
+ * checked): the caller says --kernel is required and lists FILE's kernels. */
 int cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n);
 void cli_free(CliRun *r);
 int cli_parse_spec(const char *s, CliArg *a, char *err, size_t n);  /* 0 or -1 */

@@ -169,6 +169,16 @@ fiberDeviceSetMode(fiberDevice d, fiberSimMode mode)
 }
 
 fiberStatus
+fiberDeviceSetProgress(fiberDevice d, fiberProgressFn fn, void *arg)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetProgress: not a live device");
+	d->progress = fn;
+	d->progress_arg = arg;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
 fiberDeviceSetThreads(fiberDevice d, unsigned n)
 {
 	if (!rt_live(d, RtDevice))

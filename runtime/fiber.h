@@ -63,6 +63,7 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_BAD_ARGS = 7,         /* launch arguments do not match the kernel */
 	FIBER_FAULT_LIMIT = 8,            /* block or shared memory over the device's limits */
 	FIBER_FAULT_INTERNAL = 9,         /* a simulator bug */
+	FIBER_FAULT_INTERRUPTED = 10,     /* the progress callback asked the launch to stop */
 } fiberFaultKind;
 
 typedef struct fiberFault {
@@ -188,6 +189,19 @@ FIBER_API fiberStatus fiberDeviceSetSampling(fiberDevice dev, unsigned sms, unsi
 /* record a Chrome trace-event JSON of the following launches into path (NULL: stop); written
  * when the device is destroyed or tracing is turned off; at most max_events spans (0: 1000000) */
 FIBER_API fiberStatus fiberDeviceSetTrace(fiberDevice dev, const char *path, uint64_t max_events);
+/* progress of a running launch, for the callback of fiberDeviceSetProgress */
+typedef struct fiberProgress {
+	uint64_t cycles;              /* simulated cycles so far; 0 in functional mode */
+	uint64_t warp_instructions;   /* warp instructions issued so far */
+	uint64_t ctas_done;           /* CTAs finished */
+	uint64_t ctas;                /* CTAs the launch simulates (fewer when sampling) */
+} fiberProgress;
+/* fn(arg, progress) is called during every following launch, about every 2^20 warp instructions
+ * (functional mode) or 2048 cycles (timing mode); a nonzero return stops the launch with
+ * FIBER_FAULT_INTERRUPTED (FIBER_ERROR_LAUNCH_FAILED; its statistics go as far as it got).
+ * NULL: none. fibersim uses it for its progress line and for Ctrl-C. */
+typedef int (*fiberProgressFn)(void *arg, const fiberProgress *progress);
+FIBER_API fiberStatus fiberDeviceSetProgress(fiberDevice dev, fiberProgressFn fn, void *arg);
 /* statistics of every launch so far as JSON (docs/sim-stats.md) */
 FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
 /* a human-readable summary of the last launch (several lines) */

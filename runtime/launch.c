@@ -25,7 +25,8 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_TRAP == (int)FaultTrap
                && (int)FIBER_FAULT_BAD_ARGS == (int)FaultBadArgs
                && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
-               && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal,
+               && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal
+               && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus
@@ -99,6 +100,16 @@ run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
 	return rc;
 }
 
+/* the simulator's poll hook, to the device's fiberProgressFn */
+static int
+progress(void *arg, const SimProgress *p)
+{
+	fiberDevice d = arg;
+	fiberProgress fp = {p->cycles, p->warp_instructions, p->ctas_done, p->ctas};
+
+	return d->progress(d->progress_arg, &fp);
+}
+
 static fiberStatus
 run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn,
     const void *params, uint32_t size)
@@ -129,6 +140,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	l.sample_ctas = d->sample_ctas;
 	l.cfg = d->cfg;
 	memset(&d->fault, 0, sizeof d->fault);
+	gpu_set_poll(d->gpu, d->progress ? progress : NULL, d);
 	if (d->mode == FIBER_MODE_FUNCTIONAL) {
 		SimStats st;
 		memset(&st, 0, sizeof st);

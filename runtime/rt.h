@@ -75,6 +75,8 @@ struct fiberDevice_st {
 	RtLaunch *launch;          /* every launch, oldest first */
 	uint32_t nlaunch, claunch;
 	RtTrace trace;
+	fiberProgressFn progress;  /* fiberDeviceSetProgress, NULL none */
+	void *progress_arg;
 };
 
 struct fiberModule_st {

@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "rt.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -343,18 +344,16 @@ write_stats(FILE *fp, fiberDevice d)
 fiberStatus
 fiberWriteStatsJSON(fiberDevice d, const char *path)
 {
-	FILE *fp;
-	int failed;
+	OutFile o;
 
 	if (!rt_live(d, RtDevice))
 		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberWriteStatsJSON: not a live device");
 	if (!path || !*path)
 		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberWriteStatsJSON: no path");
-	if (!(fp = fopen(path, "w")))
+	if (outfile_open(&o, path) < 0)
 		return rt_err(d, FIBER_ERROR_IO, "cannot write '%s': %s", path, strerror(errno));
-	write_stats(fp, d);
-	failed = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || failed)
+	write_stats(o.fp, d);
+	if (outfile_commit(&o) < 0)
 		return rt_err(d, FIBER_ERROR_IO, "cannot write '%s': %s", path, strerror(errno));
 	return FIBER_SUCCESS;
 }
@@ -385,6 +384,9 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	fprintf(fp, "%s; IPC %.3f (%.4f per SM); %llu warp instructions\n",
 	        t->sampled ? " (extrapolated from a sample)" : "", isfinite(ipc) ? ipc : 0.0,
 	        isfinite(ipc) && l->nsm ? ipc / l->nsm : 0.0, (unsigned long long)t->warp_instructions);
+	if (t->ctrl_mode == CtrlScoreboard && l->cfg.t.ctrl_mode == CtrlAuto)
+		fputs("  scoreboard fallback: the listing has no encoding words (so no control bits); "
+		      "dependences wait on the configured latencies (nvdisasm -hex keeps the words)\n", fp);
 	cpi_order(t->cpi, order);
 	fputs("  CPI stack:", fp);
 	for (int k = 0; k < 5 && total > 0 && t->cpi[order[k]] > 0; k++)

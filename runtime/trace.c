@@ -10,6 +10,7 @@
  * limit are counted and reported in an instant event at the end.
  */
 #include "rt.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -169,19 +170,17 @@ fiberStatus
 rt_trace_finish(fiberDevice d)
 {
 	RtTrace *t = &d->trace;
-	FILE *fp;
-	int failed;
+	OutFile o;
 
 	if (!t->path)
 		return FIBER_SUCCESS;
-	if (!(fp = fopen(t->path, "w"))) {
+	if (outfile_open(&o, t->path) < 0) {
 		rt_err(d, FIBER_ERROR_IO, "cannot write the trace '%s': %s", t->path, strerror(errno));
 		trace_reset(t);
 		return FIBER_ERROR_IO;
 	}
-	write_trace(fp, d);
-	failed = fflush(fp) != 0 || ferror(fp);
-	if (fclose(fp) != 0 || failed) {
+	write_trace(o.fp, d);
+	if (outfile_commit(&o) < 0) {
 		rt_err(d, FIBER_ERROR_IO, "cannot write the trace '%s': %s", t->path, strerror(errno));
 		trace_reset(t);
 		return FIBER_ERROR_IO;

@@ -19,12 +19,13 @@ static const char *const fault_names[] = {
 	[FaultBadArgs] = "bad launch arguments",
 	[FaultLimit] = "launch exceeds a limit",
 	[FaultInternal] = "internal error",
+	[FaultInterrupted] = "interrupted",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultInternal)
+	if (kind < 0 || kind > FaultInterrupted)
 		return "unknown fault";
 	return fault_names[kind];
 }

@@ -23,9 +23,10 @@ gpu_new(const SimConfig *c)
 {
 	Gpu *g = xmalloc(sizeof *g);
 
+	memset(g, 0, sizeof *g);
 	g->cfg = *c;
 	if (!g->cfg.watchdog)
-		g->cfg.watchdog = (uint64_t)1 << 32;
+		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
 		g->cfg.regs_per_sm = SmVRegs * WarpSize;
 	g->next_base = SimGlobalBase;
@@ -38,7 +39,7 @@ gpu_set_config(Gpu *g, const SimConfig *c)
 {
 	g->cfg = *c;
 	if (!g->cfg.watchdog)
-		g->cfg.watchdog = (uint64_t)1 << 32;
+		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
 		g->cfg.regs_per_sm = SmVRegs * WarpSize;
 }
@@ -55,6 +56,13 @@ gpu_free(Gpu *g)
 	free(g->alloc);
 	free(g->sm.rf);
 	free(g);
+}
+
+void
+gpu_set_poll(Gpu *g, SimPollFn fn, void *arg)
+{
+	g->poll = fn;
+	g->poll_arg = arg;
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -145,9 +145,37 @@ sim_deadlock(Exec *x, Cta *c)
 	          c->ctaid[1], c->ctaid[2], buf);
 }
 
+/* the functional driver's polls of the progress hook (Gpu.poll) */
+typedef struct Poll {
+	Gpu *g;
+	uint64_t next;         /* poll when Exec.ninstr reaches this (UINT64_MAX: no hook) */
+	uint64_t ctas_done, ctas;
+} Poll;
+
+enum { PollInstr = 1 << 20 }; /* warp instructions between two polls */
+
+/* 1 if the hook asks the launch to stop: FaultInterrupted is then filled */
+static int
+poll_stop(Exec *x, Poll *p)
+{
+	SimProgress pr = {0, x->ninstr, p->ctas_done, p->ctas};
+	int n;
+
+	p->next = x->ninstr + PollInstr;
+	if (!p->g->poll(p->g->poll_arg, &pr))
+		return 0;
+	x->fault->kind = FaultInterrupted;
+	n = snprintf(x->fault->msg, sizeof x->fault->msg, "%s: kernel '%s': stopped after %llu warp "
+	             "instructions, %llu of %llu CTAs done", sim_fault_name(FaultInterrupted),
+	             x->prog->name, (unsigned long long)x->ninstr, (unsigned long long)p->ctas_done,
+	             (unsigned long long)p->ctas);
+	(void)n;
+	return 1;
+}
+
 /* run one CTA to completion: 0, or -1 with the fault filled */
 static int
-run_cta(Exec *x, Cta *c)
+run_cta(Exec *x, Cta *c, Poll *p)
 {
 	for (;;) {
 		int progress = 0, alldone = 1;
@@ -162,6 +190,8 @@ run_cta(Exec *x, Cta *c)
 				return -1;
 			if (r != StepDone)
 				alldone = 0;
+			if (x->ninstr >= p->next && poll_stop(x, p))
+				return -1;
 		}
 		if (alldone)
 			return 0;
@@ -219,7 +249,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	x->gpu = g;
 	x->prog = k;
 	x->fault = fault;
-	x->watchdog = g->cfg.watchdog ? g->cfg.watchdog : (uint64_t)1 << 32;
+	x->watchdog = g->cfg.watchdog ? g->cfg.watchdog : SimWatchdogDefault;
 	x->cbank[0] = bank0;
 	x->cbank_size[0] = bank0_size;
 	for (unsigned b = 1; b < NumCBanks; b++) {
@@ -287,6 +317,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	LaunchCx lc;
 	Exec *x = &lc.x;
 	Cta cta;
+	Poll poll;
 	int rc = 0;
 
 	if (st)
@@ -302,9 +333,13 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	g->sm.ncta = 1;
 	g->sm.rf_used = lc.nwarp * lc.nreg_alloc;
 	x->cta = &cta;
+	poll.g = g;
+	poll.next = g->poll ? PollInstr : UINT64_MAX;
+	poll.ctas = lc.nctas;
 	for (uint64_t i = 0; i < lc.nctas && !rc; i++) {
 		cta_start(&lc, x, &cta, i, 0);
-		rc = run_cta(x, &cta);
+		poll.ctas_done = i;
+		rc = run_cta(x, &cta, &poll);
 	}
 	if (st) {
 		st->cycles = 0;

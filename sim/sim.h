@@ -294,6 +294,7 @@ enum SimFaultKind {
 	FaultBadArgs,          /* launch arguments do not match the kernel */
 	FaultLimit,            /* block too large, shared memory over the limit */
 	FaultInternal,
+	FaultInterrupted,      /* the poll hook (gpu_set_poll) asked the launch to stop */
 };
 
 struct SimFault {
@@ -520,11 +521,25 @@ typedef struct LaunchParams {
 	uint32_t params_size;  /* bytes; checked against EIATTR_CBANK_PARAM_SIZE */
 } LaunchParams;
 
+enum { SimWatchdogDefault = 1 << 28 }; /* warp instructions, when SimConfig.watchdog is 0 */
+
+/* Progress of a running launch, given to the poll hook (about every 2^20 warp instructions in
+ * functional mode, every 16 epochs in timing mode); the hook returns nonzero to stop the launch
+ * with FaultInterrupted (its statistics then go as far as the run got). */
+typedef struct SimProgress {
+	uint64_t cycles;       /* simulated so far; 0 in functional mode */
+	uint64_t warp_instructions; /* issued so far */
+	uint64_t ctas_done;    /* CTAs finished */
+	uint64_t ctas;         /* CTAs the launch simulates */
+} SimProgress;
+typedef int (*SimPollFn)(void *arg, const SimProgress *p);
+
 void simconfig_default(SimConfig *c, int sm);      /* a100-like for 80, h100-like for 90 */
 Gpu *gpu_new(const SimConfig *c);
 void gpu_set_config(Gpu *g, const SimConfig *c);     /* a new configuration (fibersim --set) for
                                                       the following launches */
 void gpu_free(Gpu *g);
+void gpu_set_poll(Gpu *g, SimPollFn fn, void *arg);  /* NULL: none (the default) */
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
 int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
@@ -550,6 +565,8 @@ struct Gpu {
 	uint64_t bytes;        /* live bytes allocated */
 	Alloc *last;           /* last allocation hit (cache) */
 	Sm sm;                 /* the SM the functional driver runs CTAs on */
+	SimPollFn poll;        /* progress and interruption hook, NULL none */
+	void *poll_arg;
 };
 
 /* fault.c */

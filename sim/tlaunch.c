@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MaxThreads = 256 };
+enum { MaxThreads = 256, PollEpochs = 16 /* epochs between two polls of Gpu.poll */ };
 
 void
 simtstats_free(SimTStats *s)
@@ -248,7 +248,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	TLaunch L;
 	Pool pl;
 	Worker wk[MaxThreads];
-	uint64_t next = 0, nrun, end = 0, ninstr, ev_limit;
+	uint64_t next = 0, nrun, end = 0, ninstr, ev_limit, polls = 0;
 	SmMem **mems;              /* the SMs' memory models, for the epoch merge */
 	double t0 = wall_now();
 	const char *limit = "ctas";
@@ -308,8 +308,15 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	nthreads = o->threads ? o->threads : 1;
 	if (nthreads > MaxThreads)
 		nthreads = MaxThreads;
-	if (nthreads > L.nsm)
-		nthreads = L.nsm;
+	{
+		/* the first round gives one CTA to each SM in order: the SMs with work */
+		uint64_t busy = nrun < L.nsm ? nrun : L.nsm;
+		if (nthreads > busy && busy) {
+			nthreads = (unsigned)busy;
+			st->threads_note = "fewer SMs have work (CTAs) than threads were asked for: one "
+			                   "thread per SM with work";
+		}
+	}
 	if (nthreads > 1 && has_global_atomics(k)) {
 		nthreads = 1;
 		st->threads_note = "global atomics: simulated on one thread so that their order, and "
@@ -371,7 +378,8 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 		if (ninstr >= L.lc.x.watchdog) {
 			fault->kind = FaultWatchdog;
 			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu warp instructions "
-			         "issued without the kernel finishing (limit %llu)",
+			         "issued without the kernel finishing (limit %llu: the configuration key "
+			         "watchdog, fibersim --set watchdog=N)",
 			         sim_fault_name(FaultWatchdog), k->name, (unsigned long long)ninstr,
 			         (unsigned long long)L.lc.x.watchdog);
 			rc = -1;
@@ -380,13 +388,32 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 		if (cfg.t.max_cycles && end >= cfg.t.max_cycles) {
 			fault->kind = FaultWatchdog;
 			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu cycles without the "
-			         "kernel finishing (max_cycles)", sim_fault_name(FaultWatchdog), k->name,
-			         (unsigned long long)end);
+			         "kernel finishing (limit %llu: the configuration key max_cycles, fibersim "
+			         "--set max_cycles=N, 0 for none)", sim_fault_name(FaultWatchdog), k->name,
+			         (unsigned long long)end, (unsigned long long)cfg.t.max_cycles);
 			rc = -1;
 			break;
 		}
 		if (!live && next >= nrun)
 			break;
+		if (g->poll && ++polls % PollEpochs == 0) {
+			uint64_t resident = 0;
+			SimProgress pr;
+			for (uint32_t i = 0; i < L.nsm; i++)
+				if (L.sms[i])
+					resident += L.ctas_per_sm - L.sms[i]->nfree;
+			pr = (SimProgress){end, ninstr, next - resident, nrun};
+			if (g->poll(g->poll_arg, &pr)) {
+				fault->kind = FaultInterrupted;
+				snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': stopped at cycle %llu "
+				         "after %llu warp instructions, %llu of %llu CTAs done",
+				         sim_fault_name(FaultInterrupted), k->name, (unsigned long long)end,
+				         (unsigned long long)ninstr, (unsigned long long)pr.ctas_done,
+				         (unsigned long long)nrun);
+				rc = -1;
+				break;
+			}
+		}
 		for (uint32_t i = 0; i < L.nsm && !bad; i++) {
 			TCta *tc = L.sms[i] ? tsm_stuck(L.sms[i]) : NULL;
 			if (tc) {

@@ -146,7 +146,8 @@ static int
 watchdog(Exec *x, uint32_t active)
 {
 	sim_fault(x, FaultWatchdog, (unsigned)__builtin_ctz(active),
-	          "%llu warp instructions issued without the kernel finishing (limit %llu)",
+	          "%llu warp instructions issued without the kernel finishing (limit %llu: the "
+	          "configuration key watchdog, fibersim --set watchdog=N)",
 	          (unsigned long long)x->ninstr, (unsigned long long)x->watchdog);
 	return StepFault;
 }

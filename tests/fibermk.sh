@@ -122,6 +122,17 @@ elif [ -e "$c.sass" ] || [ -e "$c.sass.tmp" ]; then
 else
 	ok "a failed nvdisasm leaves no .sass"
 fi
+# a missing tool: where to get it, not only the shell's "nvdisasm: not found"
+make --no-print-directory -C "$w/examples" O="$o" NVDISASM=/nonexistent/nvdisasm "$c.sass" \
+	> "$tmp/log" 2>&1
+grep -q 'nvdisasm: not found\. nvdisasm is in the CUDA toolkit.*pip install nvidia-cuda-nvdisasm.*NVDISASM=' \
+	"$tmp/log" && ok "no nvdisasm: fiber.mk says where to get one" ||
+	{ bad "no nvdisasm: no advice"; sed -n '1,4s/^/  | /p' "$tmp/log"; }
+printf 'int main(void) { return 0; }\n' > "$o/stub/none.cu"
+make --no-print-directory -C "$w/examples" O="$o" NVCC=/nonexistent/nvcc "$o/stub/none.cubin" \
+	> "$tmp/log" 2>&1
+grep -q 'nvcc: not found\. nvcc is in the CUDA toolkit.*NVCC=' "$tmp/log" &&
+	ok "no nvcc: fiber.mk says where to get one" || { bad "no nvcc: no advice"; sed -n '1,4s/^/  | /p' "$tmp/log"; }
 check "%.sass: %.cubin runs \$(NVDISASM) -hex" \
 	make --no-print-directory -C "$w/examples" O="$o" NVDISASM=echo "$c.sass"
 grep -q -- "^-hex .*$(basename "$c").cubin" "$c.sass" 2>/dev/null &&

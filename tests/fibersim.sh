@@ -128,7 +128,10 @@ expect 2 "unknown command 'frob'" "an unknown command" -- frob
 expect 2 "unknown option '--frob'" "an unknown option" -- run $S80 $RUN --frob
 expect 2 'no input file' "no FILE" -- run $RUN
 expect 2 'more than one input file' "two FILEs" -- run $S80 $S90 $RUN
-expect 2 '--kernel NAME is required' "no --kernel" -- run $S80 --grid 1 --block 32
+expect 2 "--kernel NAME is required; '$S80' has 1 kernel: softmax_rows$" "no --kernel lists the kernels" -- \
+	run $S80 --grid 1 --block 32
+expect 2 "has 4 kernels: k_atom_gen, k_atom_s, k_red_g, k_atom_g$" "fibersim run FILE alone lists the kernels" -- \
+	run tests/corpus/atomics.sm_80.sass
 expect 2 '--grid X' "no --grid" -- run $S80 --kernel k --block 32
 expect 2 '--block X' "no --block" -- run $S80 --kernel k --grid 1
 expect 2 "option '--stats' needs a value" "an option without its value" -- run $S80 $RUN --stats
@@ -216,8 +219,13 @@ expect 1 "sm_80 code but device 'h100' executes sm_90" "sm_80 code with --arch s
 	run $S80 $RUN $ARGS --arch sm_90
 expect 1 "unknown configuration 'v100'" "an unknown --config" -- run $S80 $RUN $ARGS --config v100
 printf 'base = a100\nsmz = 4\n' > "$tmp/bad.cfg"
-expect 1 "bad.cfg:2:1: error: unknown key 'smz'" "a configuration file with a bad key" -- \
+expect 1 "^$tmp/bad.cfg:2:1: error: unknown key 'smz'" "a configuration file with a bad key" -- \
 	run $S80 $RUN $ARGS --config "$tmp/bad.cfg"
+[ "$(grep -o 'error:' "$tmp/err" | wc -l)" -eq 1 ] && ok "... says error: once" ||
+	{ bad "a configuration error says error: more than once"; show "$tmp/err"; }
+expect 1 "^--set:1:5: error: 'sms' must be" "a bad --set value" -- run $S80 $RUN $ARGS --set sms=0
+[ "$(grep -o 'error:' "$tmp/err" | wc -l)" -eq 1 ] && ok "... says error: once" ||
+	{ bad "a --set error says error: more than once"; show "$tmp/err"; }
 expect 1 "launch bound of kernel 'softmax_rows' (128 threads)" "a block over the launch bound" -- \
 	run $S80 --kernel softmax_rows --grid 2 --block 256 $ARGS
 expect 1 "exceeds the limit of device 'a100' (1024 threads)" "a block over the device's limit" -- \
@@ -251,6 +259,13 @@ runs "softmax with a configuration file" $S80 "$tmp/y.bin" --config "$tmp/mini.c
 runs "softmax from the cuobjdump listing" examples/softmax/softmax.sm_80.cuobjdump.sass "$tmp/ycu.bin"
 grep -q 'warning: .*no parameter layout' "$tmp/err" && ok "the cuobjdump run warns that it cannot check" ||
 	bad "no warning for the cuobjdump listing"
+grep -q 'scoreboard fallback' "$tmp/err" && bad "the summary of a listing with control bits says scoreboard" ||
+	ok "a listing with encoding words: no scoreboard note"
+sed 's|/\* 0x[0-9a-f]\{16\} \*/||g' $S80 > "$tmp/noenc.sass"     # nvdisasm without -hex
+runs "softmax from a listing without encoding words" "$tmp/noenc.sass" "$tmp/ynoenc.bin"
+grep -q '^  scoreboard fallback: the listing has no encoding words' "$tmp/err" &&
+	ok "... the summary says it ran on the scoreboard fallback" ||
+	{ bad "the summary does not mention the scoreboard fallback"; show "$tmp/err"; }
 cmp -s "$tmp/y80.bin" "$tmp/ycu.bin" && ok "cuobjdump and nvdisasm listings give the same bytes" ||
 	bad "cuobjdump and nvdisasm listings give different bytes"
 if [ -x "$root/$B/bin/fiberc" ]; then
@@ -337,6 +352,10 @@ cmp -s "$tmp/yt1.bin" "$tmp/yt2.bin" && cmp -s "$tmp/t1.cmp" "$tmp/t2.cmp" &&
 	grep -q '"cycles": [1-9]' "$tmp/t1.cmp" &&
 	ok "--threads 2 gives the same output bytes and statistics as --threads 1" ||
 	{ bad "--threads 2 differs from --threads 1"; diff "$tmp/t1.cmp" "$tmp/t2.cmp" | head -n 8; }
+runs "--threads 4 on a grid of 2 CTAs" $S80 "$tmp/yt4.bin" --threads 4 --stats "$tmp/t4.json"
+grep -q '"threads": 2, "threads_note": "fewer SMs have work' "$tmp/t4.json" &&
+	ok "--threads 4 with 2 SMs with work: 2 threads, and threads_note says why" ||
+	{ bad "--threads 4 on 2 CTAs: $(grep -o '"threads": [^,]*, "threads_note": [^,]*' "$tmp/t4.json")"; }
 runs "--trace" $S80 "$tmp/ytr.bin" --trace "$tmp/trace.json" --quiet
 if [ -s "$tmp/trace.json" ]; then
 	grep -q '"traceEvents"' "$tmp/trace.json" && grep -q '"ph": "X"' "$tmp/trace.json" &&
@@ -395,6 +414,62 @@ expect 3 'fibersim: error: .*out-of-bounds' "an out-of-bounds read" -- \
 printf 'base = a100\nwatchdog = 100\n' > "$tmp/wd.cfg"
 expect 3 'fibersim: error: .*watchdog' "the watchdog of a configuration file" -- \
 	run $S80 $RUN $ARGS --config "$tmp/wd.cfg"
+
+# --- a runaway kernel: the watchdog, max_cycles, Ctrl-C, the progress line -----------------------
+# spin: one warp adding 1 forever (no parameters, no .nv.info: a warning, then it runs)
+printf '\t.section\t.text.spin,"ax",@progbits\nspin:\n.L_x_0:\n        IADD3 R0, R0, 0x1, RZ ;\n        BRA `(.L_x_0) ;\n' > "$tmp/spin.sass"
+SPIN="run $tmp/spin.sass --kernel spin --grid 1 --block 32 --arch sm_80"
+# json_fault FILE NAME: the statistics JSON records the launch's fault NAME
+json_fault() { grep -q "\"fault\": \"$2\"" "$1" 2> /dev/null; }
+for mode in --functional ""; do
+	rm -f "$tmp/wd.json"
+	expect 3 'watchdog: kernel .spin.*1000000 warp instructions.*--set watchdog=N' \
+		"a runaway kernel ${mode:-(timing)} with --set watchdog=1000000" -- $SPIN $mode \
+		--set watchdog=1000000 --stats "$tmp/wd.json"
+	json_fault "$tmp/wd.json" watchdog && grep -q '"warp_instructions": 1000000' "$tmp/wd.json" &&
+		ok "... still writes --stats, with \"fault\": \"watchdog\"" ||
+		{ bad "no --stats with the watchdog fault ${mode:-(timing)}"; show "$tmp/wd.json"; }
+done
+expect 3 'watchdog: kernel .spin.: [0-9]* cycles .*--set max_cycles=N' "max_cycles stops a timed run" -- \
+	$SPIN --set max_cycles=100000 --stats "$tmp/mc.json" --cpi-svg "$tmp/mc.svg" --trace "$tmp/mc.trace"
+json_fault "$tmp/mc.json" watchdog && grep -q '<svg' "$tmp/mc.svg" && grep -q '"traceEvents"' "$tmp/mc.trace" &&
+	ok "... and the statistics, chart and trace are written" || bad "a timed fault wrote no statistics, chart or trace"
+t0=$(date +%s)
+expect 3 'watchdog: .*268435456 warp instructions' "the default watchdog (2^28) stops a runaway kernel" -- \
+	$SPIN --functional --quiet
+t1=$(date +%s)
+echo "     (in $((t1 - t0)) s)"
+if command -v timeout > /dev/null 2>&1; then
+	for mode in --functional ""; do
+		rm -f "$tmp/int.json" "$tmp/int.svg" "$tmp/int.trace"
+		extra=
+		[ -z "$mode" ] && extra="--cpi-svg $tmp/int.svg --trace $tmp/int.trace"
+		timeout --preserve-status -s INT 2 "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
+			--set max_cycles=0 --stats "$tmp/int.json" $extra > /dev/null 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 130 ] && grep -q 'interrupted: kernel .spin.' "$tmp/err" &&
+		    json_fault "$tmp/int.json" interrupted &&
+		    { [ -n "$mode" ] || { grep -q '<svg' "$tmp/int.svg" && grep -q '"traceEvents"' "$tmp/int.trace"; }; }; then
+			ok "SIGINT ${mode:-(timing)}: exit 130, \"fault\": \"interrupted\", outputs written"
+		else
+			bad "SIGINT ${mode:-(timing)}: exit $rc"; show "$tmp/err"
+		fi
+	done
+fi
+if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 2>&1; then
+	# 2.5 s of a timed run under a pseudo-terminal, then Ctrl-C: the line appears after 1 s
+	long="$SPIN --set watchdog=0x7fffffffffffffff --set max_cycles=0"
+	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long" /dev/null > "$tmp/pty" 2>&1
+	grep -q 'fibersim: spin: .* cycles, .* warp instructions, CTAs 0/1, .* instructions/s, [0-9]* s' "$tmp/pty" &&
+		ok "a progress line on a terminal (script -qc)" || { bad "no progress line on a terminal"; show "$tmp/pty"; }
+	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long --quiet" /dev/null > "$tmp/pty" 2>&1
+	! grep -q 'warp instructions, CTAs' "$tmp/pty" && ok "--quiet: no progress line" ||
+		bad "--quiet still draws the progress line"
+fi
+timeout --preserve-status -s INT 2.5 "$SIM" $SPIN --set watchdog=0x7fffffffffffffff \
+	--set max_cycles=0 > /dev/null 2> "$tmp/err"
+! grep -q 'warp instructions, CTAs' "$tmp/err" && ok "no progress line when standard error is a file" ||
+	{ bad "a progress line into a file"; show "$tmp/err"; }
 
 # --- the example host program -----------------------------------------------------------------------
 sanflags=

@@ -2,7 +2,9 @@
 # install.sh: `make install PREFIX=...` puts fiberc, libfiber.a, the headers, fiber.mk and the man
 # page in place; a user Makefile that includes the installed fiber.mk builds a .fsass from an
 # example with the installed fiberc; a C program builds against the installed headers and
-# library; DESTDIR stages; `make uninstall` removes it all.
+# library; the README's `cc prog.c $(pkg-config --cflags --libs fiber)` builds the example host
+# program, and libfiberrt.a links with `pkg-config --static --libs fiber`; DESTDIR stages;
+# `make uninstall` removes it all.
 # Environment: B (build directory; build/san means a SAN=1 build). Prints a line per check, then
 # `N passed, M failed`.
 set -u
@@ -98,6 +100,40 @@ if [ -x "$u/count" ] && "$u/count" "$u/gemm.sass" > "$tmp/out" 2>&1 &&
 	ok "it parses gemm.sass: $(cat "$tmp/out")"
 else
 	bad "it does not parse gemm.sass"; sed 's/^/  | /' "$tmp/out" 2>/dev/null
+fi
+
+# --- a host program with the README's command: cc prog.c $(pkg-config --cflags --libs fiber) ---
+readme_cmd='cc prog.c $(pkg-config --cflags --libs fiber)'
+grep -qF "$readme_cmd" README.md && ok "README.md gives the command: $readme_cmd" ||
+	bad "README.md no longer says '$readme_cmd' (keep this test in step)"
+if ! command -v pkg-config > /dev/null 2>&1; then
+	bad "no pkg-config: cannot check the README's command"
+elif [ ! -f "$p/lib/pkgconfig/fiber.pc" ]; then
+	bad "make install did not install lib/pkgconfig/fiber.pc"
+else
+	cp examples/host/softmax_host.c "$u/prog.c"
+	rm -f "$u/a.out"
+	# exactly the README's command (with the sanitizers of a SAN=1 build, which libfiberrt needs)
+	if (cd "$u" && PKG_CONFIG_PATH="$p/lib/pkgconfig" sh -c "cc $sanflags prog.c \$(pkg-config --cflags --libs fiber)") \
+	    > "$tmp/log" 2>&1 && "$u/a.out" examples/softmax/softmax.sm_80.sass > "$tmp/out" 2>&1 &&
+	    grep -q ': ok$' "$tmp/out"; then
+		ok "the README's command builds examples/host/softmax_host.c, which runs: $(tail -n 1 "$tmp/out")"
+	else
+		bad "the README's command on examples/host/softmax_host.c:"; tail -n 8 "$tmp/log" "$tmp/out" | sed 's/^/  | /'
+	fi
+	st=$(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --static --libs fiber)
+	missing=
+	for l in -lelf -lm -pthread; do
+		case " $st " in *" $l "*) ;; *) missing="$missing $l" ;; esac
+	done
+	[ -z "$missing" ] && ok "pkg-config --static --libs fiber has what libfiberrt.a needs: $st" ||
+		bad "pkg-config --static --libs fiber lacks$missing: $st"
+	if cc -std=c11 $sanflags -I"$p/include/fiber" -o "$u/static" "$u/prog.c" "$p/lib/libfiberrt.a" $st \
+	    > "$tmp/log" 2>&1 && "$u/static" examples/softmax/softmax.sm_80.sass > /dev/null 2>&1; then
+		ok "libfiberrt.a links with pkg-config --static --libs fiber"
+	else
+		bad "libfiberrt.a with pkg-config --static --libs fiber:"; tail -n 8 "$tmp/log" | sed 's/^/  | /'
+	fi
 fi
 
 # --- DESTDIR, uninstall --------------------------------------------------------------------------

@@ -1,0 +1,46 @@
+#!/bin/sh
+# runner.sh: `make check`'s runner (scripts/run-tests.sh) on made-up suites: every script runs even
+# after a failure, the counts of the Check suites and of each script add up, a script that fails
+# without a summary counts as one failure, and the last line is exactly the total,
+# `N passed, M failed`, with a non-zero status when anything failed. Prints a line per check,
+# then `N passed, M failed`.
+set -u
+root=$(pwd)
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+show() { sed 's/^/  | /' "$1" | tail -n 8; }
+
+mkdir -p "$tmp/a/tests" "$tmp/b/tests"
+# a: Check with 2 failures of 7, a script with 3 + 0, one with 1 + 1 (exit 1), one that dies
+printf '#!/bin/sh\necho "71%%: Checks: 7, Failures: 1, Errors: 1"\nexit 1\n' > "$tmp/a/check_all"
+printf 'echo "ok   x"; echo "3 passed, 0 failed"\n' > "$tmp/a/tests/one.sh"
+printf 'echo "filecheck: 1 passed, 1 failed"; exit 1\n' > "$tmp/a/tests/two.sh"
+printf 'echo "half way"; exit 2\n' > "$tmp/a/tests/three.sh"
+printf 'echo "5 passed, 0 failed"\n' > "$tmp/a/tests/four.sh"
+chmod +x "$tmp/a/check_all"
+(cd "$tmp/a" && sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" -ne 0 ] && ok "a failure anywhere: non-zero status" || bad "the runner exits 0 after failures"
+[ "$(tail -n 1 "$tmp/out")" = "14 passed, 4 failed" ] &&
+	ok "the last line is the total of everything: 14 passed, 4 failed" ||
+	{ bad "the last line is not '14 passed, 4 failed'"; show "$tmp/out"; }
+grep -q '^5 passed, 0 failed$' "$tmp/out" && ok "every script ran after the failures" ||
+	bad "the scripts after a failure did not run"
+grep -q 'FAIL tests/three.sh: exit status 2' "$tmp/out" && ok "a script without a summary that fails is named" ||
+	{ bad "the dying script is not reported"; show "$tmp/out"; }
+# b: everything passes
+printf '#!/bin/sh\necho "100%%: Checks: 4, Failures: 0, Errors: 0"\n' > "$tmp/b/check_all"
+printf 'echo "2 passed, 0 failed"\n' > "$tmp/b/tests/one.sh"
+chmod +x "$tmp/b/check_all"
+(cd "$tmp/b" && sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 0 failed" ] &&
+	ok "all passing: status 0, last line '6 passed, 0 failed'" || { bad "all passing: exit $rc"; show "$tmp/out"; }
+grep -q 'scripts/run-tests.sh' Makefile && ok "make check runs scripts/run-tests.sh" ||
+	bad "the Makefile does not use scripts/run-tests.sh"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
