@@ -30,6 +30,7 @@ enum {
 	EifmtHval = 3,             /* a 16-bit value */
 	EifmtSval = 4,             /* a 16-bit size, then that many bytes */
 	EiattrKparamInfo = 0x17,
+	EiattrCbankParamSize = 0x19,
 	MaxKernelName = 4096,
 };
 
@@ -61,9 +62,12 @@ sm_of_flags(uint64_t flags)
 	return sm;
 }
 
-/* the parameters of one .nv.info.<k> section; -1 if the attributes do not tile the section */
-static int
-read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
+/* the parameters of one .nv.info.<k> section; -1 if the attributes do not tile the section.
+ * Each attribute is FMT ATTR, then for EIFMT_BVAL one byte, for EIFMT_HVAL two, for EIFMT_SVAL a
+ * 16-bit size and that many bytes; EIFMT_NVAL has none. Every attribute starts 4-aligned: an
+ * NVAL is followed by two zero bytes and a BVAL by one (nvdisasm prints them as `.zero`). */
+int
+rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k)
 {
 	size_t at = 0;
 
@@ -89,6 +93,8 @@ read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
 		}
 		if (n - at < len)
 			return -1;
+		if (k && fmt == EifmtHval && attr == EiattrCbankParamSize)
+			k->cbank_param_size = (int)(b[at] | b[at + 1] << 8);
 		if (k && fmt == EifmtSval && attr == EiattrKparamInfo && len >= 12) {
 			Param p;
 			uint32_t j;
@@ -106,6 +112,9 @@ read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
 			k->nparam++;
 		}
 		at += len;
+		for (; at % 4 && at < n; at++)
+			if (b[at] != 0)
+				return -1;
 	}
 	return 0;
 }
@@ -176,7 +185,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 			symsh = sh;
 		}
 		if (strncmp(sname, ".nv.info", 8) == 0 && (b = sec_bytes(&sh, copy, size))
-		    && read_nvinfo(b, sh.sh_size, NULL) < 0) {
+		    && rt_nvinfo_read(b, sh.sh_size, NULL) < 0) {
 			s = rt_err(d, FIBER_ERROR_INVALID_SOURCE, "'%s': malformed attributes in '%.64s'", name,
 			           sname);
 			goto out;
@@ -215,6 +224,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 		k = &out->k[out->nk++];
 		memset(k, 0, sizeof *k);
 		k->name = xstrdup(sn);
+		k->cbank_param_size = -1;
 		snprintf(info, sizeof info, ".nv.info.%s", sn);
 		for (Elf_Scn *is = NULL; (is = elf_nextscn(e, is));) {
 			GElf_Shdr ish;
@@ -223,7 +233,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 
 			if (gelf_getshdr(is, &ish) && (in = elf_strptr(e, shstr, ish.sh_name))
 			    && strcmp(in, info) == 0 && (b = sec_bytes(&ish, copy, size)))
-				read_nvinfo(b, ish.sh_size, k);
+				rt_nvinfo_read(b, ish.sh_size, k);
 		}
 	}
 	if (out->nk == 0)

@@ -163,6 +163,12 @@ check_cubin(fiberDevice dev, const char *name, const Cubin *cb, Module *m)
 			return rt_err(dev, FIBER_ERROR_DISASSEMBLER_FAILED,
 			              "kernel '%s' of '%s': %u parameters in the ELF file, %u in the listing",
 			              ck->name, name, ck->nparam, f->info.nparam);
+		if (ck->cbank_param_size >= 0 && f->info.cbank_param_size >= 0
+		    && ck->cbank_param_size != f->info.cbank_param_size)
+			return rt_err(dev, FIBER_ERROR_DISASSEMBLER_FAILED,
+			              "kernel '%s' of '%s': a %d-byte parameter block in the ELF file, %d in "
+			              "the listing", ck->name, name, ck->cbank_param_size,
+			              f->info.cbank_param_size);
 		for (uint32_t j = 0; j < ck->nparam; j++)
 			if (f->info.param[j].offset != ck->param[j].offset
 			    || f->info.param[j].size != ck->param[j].size)

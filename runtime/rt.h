@@ -101,6 +101,7 @@ typedef struct CubinKernel {
 	char *name;                /* symbol name (malloc) */
 	uint32_t nparam;           /* EIATTR_KPARAM_INFO entries */
 	Param *param;              /* sorted by ordinal (malloc) */
+	int cbank_param_size;      /* EIATTR_CBANK_PARAM_SIZE, -1 none */
 } CubinKernel;
 
 typedef struct Cubin {
@@ -136,6 +137,9 @@ int rt_is_elf(const void *data, size_t size);
 fiberStatus rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size,
                           Cubin *out);              /* validate the ELF, find the kernels */
 void rt_cubin_free(Cubin *c);
+int rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k); /* one .nv.info section's
+                              attributes: 0, or -1 if they do not tile it; k (or NULL) gets the
+                              parameters */
 fiberStatus rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size,
                            char **text, size_t *len); /* run nvdisasm -hex on a temp copy */
 
