@@ -11,6 +11,7 @@
  * input (files, kernel, arguments that do not match the kernel, limits of the device,
  * configuration keys), 2 usage (the command line itself), 3 the kernel faulted in the simulator.
  */
+#define _POSIX_C_SOURCE 200809L   /* fileno */
 #include "cli.h"
 #include "fiber.h"
 
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3 };
 enum { MaxBufBytes = 1u << 30 };
@@ -84,6 +86,8 @@ run_usage(FILE *out)
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
+	    "             FIBER_NVDISASM_TIMEOUT  seconds it may run (default 60, 0: no limit)\n"
+	    "limits: FILE and buf: files at most 1 GiB\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
 	    "             access, watchdog, ...)\n");
@@ -119,17 +123,22 @@ read_all(const char *path, size_t *len)
 	FILE *fp = fopen(path, "rb");
 	unsigned char *buf = NULL;
 	size_t cap = 0, got;
+	struct stat st;
 
 	*len = 0;
 	if (!fp) {
 		error(ExitUser, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MaxBufBytes) {
+		error(ExitUser, "'%s' is larger than 1 GiB, the input limit", path);
+		goto fail;
+	}
 	do {
 		if (cap - *len < 65536) {
 			unsigned char *nb;
 			if (cap > MaxBufBytes) {
-				error(ExitUser, "'%s' is larger than 1 GiB", path);
+				error(ExitUser, "'%s' is larger than 1 GiB, the input limit", path);
 				goto fail;
 			}
 			cap = cap ? 2 * cap : 65536;

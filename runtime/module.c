@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { MaxModuleBytes = 1u << 30 };
 
@@ -254,7 +255,8 @@ load(fiberModule *out, fiberDevice dev, const void *data, size_t size, const cha
 	if (size == 0)
 		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is empty", name);
 	if (size > MaxModuleBytes)
-		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB", name);
+		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the input limit",
+		              name);
 	rt_set_log(dev, NULL);
 	if (!rt_is_elf(data, size))
 		return load_text(out, dev, src_new(name, data, size), NULL, name);
@@ -292,8 +294,9 @@ fiberStatus
 fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path)
 {
 	FILE *fp;
-	char *buf = NULL;
+	char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
+	struct stat st;
 	fiberStatus s;
 
 	if (!rt_live(dev, RtDevice))
@@ -304,19 +307,32 @@ fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path)
 	*mod = NULL;
 	if (!(fp = fopen(path, "rb")))
 		return rt_err(dev, FIBER_ERROR_FILE_NOT_FOUND, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MaxModuleBytes) {
+		fclose(fp);
+		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the input limit",
+		              path);
+	}
+	/* a pipe or device that is not a cubin is text: read no further than its first NUL byte,
+	 * which the parser then reports (/dev/zero fails at once) */
 	do {
 		if (cap - len < 65536) {
 			if (cap > MaxModuleBytes) {
 				free(buf);
 				fclose(fp);
-				return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB", path);
+				return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the "
+				              "input limit", path);
 			}
 			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
+			if (!(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(fp);
+				return rt_err(dev, FIBER_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
+			}
+			buf = nb;
 		}
 		got = fread(buf + len, 1, cap - len, fp);
 		len += got;
-	} while (got > 0);
+	} while (got > 0 && (rt_is_elf(buf, len) || !memchr(buf + len - got, 0, got)));
 	if (ferror(fp)) {
 		s = rt_err(dev, FIBER_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
 		free(buf);

@@ -2,18 +2,24 @@
  * committed cubin's .nv.info sections parse and give the parameter layout nvdisasm printed for
  * the same file (NAME.ARCH.params); softmax of every architecture launches through a stub
  * disassembler that prints the committed listing and gives the same output as the listing loaded
- * directly; the attribute reader on hand-made and mutated inputs. Files come from $FIBER_ROOT.
+ * directly; the attribute reader on hand-made and mutated inputs; a disassembler that never
+ * finishes is killed after FIBER_NVDISASM_TIMEOUT, and a signal while it runs leaves no temporary
+ * copy behind. Files come from $FIBER_ROOT.
  */
 #define _GNU_SOURCE
 #include "rt.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *
@@ -307,6 +313,155 @@ START_TEST(test_cubin_nvinfo_mutations)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * A disassembler that never finishes.
+ */
+typedef struct Hang {
+	char tmpdir[64];           /* TMPDIR: where the temporary copy goes */
+	char piddir[64];           /* the stub writes the pid of its own child here */
+	char pidfile[128];
+	char *stub;
+} Hang;
+
+/* a stub that starts `sleep 30` and waits for it; TMPDIR set to an empty directory */
+static void
+hang_setup(Hang *h)
+{
+	char body[512];
+	FILE *fp;
+	int fd;
+
+	strcpy(h->tmpdir, "/tmp/fiber-tmpdir-XXXXXX");
+	strcpy(h->piddir, "/tmp/fiber-piddir-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(h->tmpdir));
+	ck_assert_ptr_nonnull(mkdtemp(h->piddir));
+	snprintf(h->pidfile, sizeof h->pidfile, "%s/pid", h->piddir);
+	snprintf(body, sizeof body, "#!/bin/sh\nsleep 30 &\necho $! > '%s.new'\nmv '%s.new' '%s'\nwait\n",
+	         h->pidfile, h->pidfile, h->pidfile);
+	h->stub = strdup("/tmp/fiber-hang-XXXXXX.sh");
+	ck_assert_int_ge(fd = mkstemps(h->stub, 3), 0);
+	ck_assert_ptr_nonnull(fp = fdopen(fd, "w"));
+	fputs(body, fp);
+	fclose(fp);
+	chmod(h->stub, 0700);
+	setenv("FIBER_NVDISASM", h->stub, 1);
+	setenv("TMPDIR", h->tmpdir, 1);
+}
+
+/* entries of a directory, . and .. left out */
+static int
+entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(dp);
+	while ((de = readdir(dp)))
+		n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	closedir(dp);
+	return n;
+}
+
+/* the stub's sleep is gone (within 5 s: its reaping is asynchronous); the directories removed */
+static void
+hang_check_and_free(Hang *h)
+{
+	FILE *fp = fopen(h->pidfile, "r");
+	int pid = 0, alive = 1;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fscanf(fp, "%d", &pid), 1);
+	fclose(fp);
+	for (int k = 0; k < 500 && alive; k++) {
+		alive = kill(pid, 0) == 0;
+		if (alive)
+			usleep(10000);
+	}
+	if (alive)
+		kill(pid, SIGKILL);
+	ck_assert_msg(!alive, "the disassembler's child %d still runs", pid);
+	ck_assert_msg(entries(h->tmpdir) == 0, "a temporary file is left in %s", h->tmpdir);
+	unlink(h->pidfile);
+	rmdir(h->piddir);
+	rmdir(h->tmpdir);
+	unlink(h->stub);
+	free(h->stub);
+}
+
+static double
+seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+START_TEST(test_cubin_disasm_timeout)
+{
+	char cubin[1200];
+	fiberDevice d;
+	fiberModule m;
+	Hang h;
+	double t0;
+
+	snprintf(cubin, sizeof cubin, "%s/tests/cubins/softmax.sm_80.cubin", root());
+	hang_setup(&h);
+	ck_assert_int_eq(fiberDeviceCreate(&d, "a100"), FIBER_SUCCESS);
+	setenv("FIBER_NVDISASM_TIMEOUT", "x1", 1);
+	ck_assert_int_eq(fiberModuleLoadFile(&m, d, cubin), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "FIBER_NVDISASM_TIMEOUT='x1'"));
+	setenv("FIBER_NVDISASM_TIMEOUT", "1", 1);
+	t0 = seconds();
+	ck_assert_int_eq(fiberModuleLoadFile(&m, d, cubin), FIBER_ERROR_DISASSEMBLER_FAILED);
+	ck_assert_double_lt(seconds() - t0, 10);
+	ck_assert_msg(strstr(fiberGetLastErrorMessage(d), "did not finish within 1 s") != NULL, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "softmax.sm_80.cubin"));
+	hang_check_and_free(&h);
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
+/* SIGINT or SIGTERM while the disassembler runs: the process ends by that signal, as it would
+ * have without us, and neither the temporary copy nor the disassembler's child survives */
+static const int stop_signals[] = {SIGINT, SIGTERM};
+
+START_TEST(test_cubin_disasm_signal)
+{
+	int sig = stop_signals[_i], st = 0, started = 0;
+	char cubin[1200];
+	Hang h;
+	pid_t pid;
+
+	snprintf(cubin, sizeof cubin, "%s/tests/cubins/softmax.sm_80.cubin", root());
+	hang_setup(&h);
+	setenv("FIBER_NVDISASM_TIMEOUT", "0", 1);   /* no limit: only the signal ends it */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		fiberDevice d;
+		fiberModule m;
+		signal(sig, SIG_DFL);
+		if (fiberDeviceCreate(&d, "a100") != FIBER_SUCCESS)
+			_exit(20);
+		fiberModuleLoadFile(&m, d, cubin);
+		_exit(21);
+	}
+	for (int k = 0; k < 1000 && !started; k++) {
+		started = access(h.pidfile, F_OK) == 0 && entries(h.tmpdir) == 1;
+		if (!started)
+			usleep(10000);
+	}
+	ck_assert_msg(started, "the stub disassembler did not start");
+	ck_assert_int_eq(kill(pid, sig), 0);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sig, "status 0x%x, want killed by %d", st, sig);
+	hang_check_and_free(&h);
+}
+END_TEST
+
 Suite *
 cubin_suite(void)
 {
@@ -318,6 +473,11 @@ cubin_suite(void)
 	tcase_add_loop_test(tc, test_cubin_real_launch, 0, sizeof archs / sizeof archs[0]);
 	tcase_add_loop_test(tc, test_cubin_nvinfo_cases, 0, sizeof nvinfo_cases / sizeof nvinfo_cases[0]);
 	tcase_add_test(tc, test_cubin_nvinfo_mutations);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cubin_disasm_timeout);
+	tcase_add_loop_test(tc, test_cubin_disasm_signal, 0, sizeof stop_signals / sizeof stop_signals[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }
