@@ -433,7 +433,11 @@ run(const CliRun *r)
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */
-	if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
+	if ((status = fiberModuleGetFunction(&fn, mod, r->kernel)) == FIBER_ERROR_UNSUPPORTED
+	    && *(log = fiberGetLastErrorLog(dev))) {
+		fputs(log, stderr);          /* the kernel's own diagnostics: source line and caret */
+		status = ExitUser;
+	} else if (status != FIBER_SUCCESS)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	else
 		status = launch(r, dev, fn);

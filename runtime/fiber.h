@@ -130,14 +130,19 @@ FIBER_API fiberStatus fiberGetStats(fiberDevice dev, fiberStats *stats);
 /* --- modules --------------------------------------------------------------------------------- */
 /* path: an nvdisasm or cuobjdump -sass listing, fiberc output (SASS or IR text), or a cubin (ELF;
  * disassembled by the program named by FIBER_NVDISASM, the configuration's nvdisasm key, or
- * nvdisasm on PATH; FIBER_NVDISASM set but empty means none) */
+ * nvdisasm on PATH; FIBER_NVDISASM set but empty means none; killed after FIBER_NVDISASM_TIMEOUT
+ * seconds, default 60). At most 1 GiB. */
 FIBER_API fiberStatus fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path);
 /* the same from memory; name is used in diagnostics (NULL: "<memory>") */
 FIBER_API fiberStatus fiberModuleLoadData(fiberModule *mod, fiberDevice dev, const void *data,
                                           size_t size, const char *name);
 FIBER_API fiberStatus fiberModuleUnload(fiberModule mod);   /* its functions become invalid */
+/* FIBER_ERROR_UNSUPPORTED for a kernel the simulator cannot run (an instruction it lacks) in a
+ * module whose other kernels it can: the message locates the instruction, the log has all of its
+ * diagnostics. A module none of whose kernels can run does not load. */
 FIBER_API fiberStatus fiberModuleGetFunction(fiberFunction *fn, fiberModule mod, const char *name);
-FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *count);
+FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *count); /* the ones
+                                                      that can run */
 /* name of kernel k (0-based, listing order); valid while the module is loaded */
 FIBER_API fiberStatus fiberModuleGetFunctionName(fiberModule mod, unsigned k, const char **name);
 

@@ -85,7 +85,17 @@ struct fiberModule_st {
 	SimModule *sm;             /* the module placed on the simulated device */
 	struct fiberFunction_st *fn; /* its kernels, in listing order */
 	uint32_t nfn;
+	struct RtRejected *rej;    /* kernels the simulator cannot run (the others can) */
+	uint32_t nrej;
 };
+
+/* a kernel of a loaded module that the simulator cannot decode: looking it up fails with the
+ * message its load would have given */
+typedef struct RtRejected {
+	char *name;                /* symbol name (malloc) */
+	char *msg;                 /* the one-line message, `file:line:col: error: ...` (malloc) */
+	char *log;                 /* every diagnostic of its decoding (malloc) */
+} RtRejected;
 
 struct fiberFunction_st {
 	fiberModule mod;           /* owner */

@@ -4,7 +4,8 @@
  * disassembler that prints the committed listing and gives the same output as the listing loaded
  * directly; the attribute reader on hand-made and mutated inputs; a disassembler that never
  * finishes is killed after FIBER_NVDISASM_TIMEOUT, and a signal while it runs leaves no temporary
- * copy behind. Files come from $FIBER_ROOT.
+ * copy behind; a module where some kernels use an instruction the simulator lacks loads, the
+ * others run, and looking one of those up gives its located message. Files come from $FIBER_ROOT.
  */
 #define _GNU_SOURCE
 #include "rt.h"
@@ -314,6 +315,98 @@ START_TEST(test_cubin_nvinfo_mutations)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------------
+ * Modules with kernels the simulator cannot run.
+ */
+
+/* `PATH:LINE:COL: error: unsupported instruction '...` */
+static void
+check_located(const char *msg, const char *path)
+{
+	int line = 0, col = 0, n = 0;
+	size_t len = strlen(path);
+
+	ck_assert_msg(strncmp(msg, path, len) == 0, "'%s' does not start with '%s'", msg, path);
+	ck_assert_msg(sscanf(msg + len, ":%d:%d: error: unsupported instruction '%n", &line, &col, &n) == 2
+	              && n > 0 && line > 0 && col > 0, "not a located message: '%s'", msg);
+}
+
+START_TEST(test_cubin_partial_listing)
+{
+	char path[1200];
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	fiberDevicePtr dout;
+	float out[384];
+	unsigned count = 0, g[3] = {1, 1, 1}, b[3] = {384, 1, 1};
+	void *params[1] = {&dout};
+	const char *const bad[] = {"k_multimem", "k_hop"};
+
+	/* hopper.sm_90a.sass: k_multimem (LDGMC) and k_hop (SYNCS) have instructions the simulator
+	 * lacks; k_fp8mma and k_maxnreg do not */
+	snprintf(path, sizeof path, "%s/tests/corpus/hopper.sm_90a.sass", root());
+	ck_assert_int_eq(fiberDeviceCreate(&d, NULL), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&m, d, path) == FIBER_SUCCESS, "%s", fiberGetLastErrorMessage(d));
+	ck_assert_str_eq(fiberGetLastErrorLog(d), "");
+	ck_assert_int_eq(fiberModuleGetFunctionCount(m, &count), FIBER_SUCCESS);
+	ck_assert_uint_eq(count, 2);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(fiberModuleGetFunction(&f, m, bad[k]), FIBER_ERROR_UNSUPPORTED);
+		ck_assert_ptr_null(f);
+		check_located(fiberGetLastErrorMessage(d), path);
+		ck_assert_ptr_nonnull(strstr(fiberGetLastErrorLog(d), "^"));
+	}
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "'SYNCS."));
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "nope"), FIBER_ERROR_NOT_FOUND);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "k_hop (unsupported)"));
+	/* the others run: k_maxnreg writes 1 for the first 128 threads, 2 for the rest */
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "k_maxnreg"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemset(d, dout, 0, sizeof out), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernel(f, g, b, 0, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberMemcpyDtoH(d, out, dout, sizeof out), FIBER_SUCCESS);
+	for (int t = 0; t < 384; t++)
+		ck_assert_msg(out[t] == (t < 128 ? 1.0f : 2.0f), "out[%d] = %g", t, out[t]);
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "k_fp8mma"), FIBER_SUCCESS);
+	fiberDeviceDestroy(d);
+
+	/* a module none of whose kernels can run still fails to load, as before */
+	snprintf(path, sizeof path, "%s/tests/corpus/tma.sm_90a.sass", root());
+	ck_assert_int_eq(fiberDeviceCreate(&d, NULL), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleLoadFile(&m, d, path), FIBER_ERROR_UNSUPPORTED);
+	check_located(fiberGetLastErrorMessage(d), path);
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
+/* the same through a real cubin: corpus-misc.sm_90, whose k_async uses sm_90 mbarriers */
+START_TEST(test_cubin_partial_cubin)
+{
+	char cubin[1200], listing[1200], located[1300];
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	char *stub;
+
+	snprintf(cubin, sizeof cubin, "%s/tests/cubins/corpus-misc.sm_90.cubin", root());
+	snprintf(listing, sizeof listing, "%s/tests/cubins/corpus-misc.sm_90.sass", root());
+	stub = stub_printing(listing);
+	setenv("FIBER_NVDISASM", stub, 1);
+	ck_assert_int_eq(fiberDeviceCreate(&d, NULL), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&m, d, cubin) == FIBER_SUCCESS, "%s", fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "k_misc"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "k_async"), FIBER_ERROR_UNSUPPORTED);
+	snprintf(located, sizeof located, "%s(nvdisasm)", cubin);
+	check_located(fiberGetLastErrorMessage(d), located);
+	ck_assert_ptr_nonnull(strstr(fiberGetLastErrorMessage(d), "'SYNCS.EXCH.64'"));
+	fiberDeviceDestroy(d);
+	unlink(stub);
+	free(stub);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------
  * A disassembler that never finishes.
  */
 typedef struct Hang {
@@ -473,6 +566,8 @@ cubin_suite(void)
 	tcase_add_loop_test(tc, test_cubin_real_launch, 0, sizeof archs / sizeof archs[0]);
 	tcase_add_loop_test(tc, test_cubin_nvinfo_cases, 0, sizeof nvinfo_cases / sizeof nvinfo_cases[0]);
 	tcase_add_test(tc, test_cubin_nvinfo_mutations);
+	tcase_add_test(tc, test_cubin_partial_listing);
+	tcase_add_test(tc, test_cubin_partial_cubin);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_set_timeout(tc, 60);

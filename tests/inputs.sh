@@ -1,7 +1,9 @@
 #!/bin/sh
 # inputs.sh: the input bounds of fiberc and fibersim (fiberc(1), fibersim(1) LIMITS): an endless
 # device (/dev/zero) is refused at once at its first NUL byte instead of read until memory runs
-# out, and a file over 1 GiB (a sparse one here) is refused before it is read.
+# out, and a file over 1 GiB (a sparse one here) is refused before it is read. A module with
+# kernels the simulator cannot run: the others run, and asking for one of those prints its
+# located diagnostics.
 # Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -42,5 +44,15 @@ expect 1 "larger than 1 GiB, the input limit" "fibersim refuses a 1.1 GiB module
 expect 1 "larger than 1 GiB, the input limit" "fibersim refuses a 1.1 GiB --arg buf: file" -- \
 	"$SIM" run examples/softmax/softmax.sm_80.sass $RUN --arg "buf:$tmp/big.sass" --arg zeros:4 \
 	--arg i32:1 --arg i32:1
+H=tests/corpus/hopper.sm_90a.sass
+expect 1 "^$H:[0-9]*:[0-9]*: error: unsupported instruction 'SYNCS" \
+	"run --kernel k_hop (sm_90 mbarriers) prints its located error" -- "$SIM" run $H --kernel k_hop \
+	--grid 1 --block 32
+grep -q '\^~' "$tmp/err" && ok "... with the source line and caret" || bad "no caret"
+expect 1 "takes 1 parameter" "run --kernel k_maxnreg of the same module gets to the argument check" \
+	-- "$SIM" run $H --kernel k_maxnreg --grid 1 --block 384
+"$SIM" run $H --kernel k_maxnreg --grid 1 --block 384 --arg zeros:1536 --out "0:$tmp/o.bin" \
+	--functional --quiet 2> "$tmp/err" && [ "$(od -A n -t f4 -v "$tmp/o.bin" | tr -s ' ' '\n' |
+	grep -c '^2$')" -eq 256 ] && ok "k_maxnreg runs: 256 threads wrote 2" || bad "k_maxnreg did not run"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
