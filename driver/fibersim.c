@@ -48,6 +48,7 @@ run_usage(FILE *out)
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
+	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--quiet]\n"
 	    "\n"
@@ -71,6 +72,9 @@ run_usage(FILE *out)
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
 	    "  --out I:FILE         after the run, write the buffer of argument I (0-based) to FILE\n"
+	    "  --symbol NAME:FILE   before the run, write FILE's bytes into the __device__ or\n"
+	    "                       __constant__ variable NAME (the sizes must be equal)\n"
+	    "  --symbol-out NAME:FILE  after the run, write variable NAME's bytes to FILE\n"
 	    "  --stats FILE.json    write statistics: cycles, IPC, CPI stack, caches, DRAM, occupancy\n"
 	    "                       (every key: docs/sim-stats.md)\n"
 	    "  --cpi-svg FILE.svg   draw the CPI stack as an SVG bar chart\n"
@@ -390,6 +394,62 @@ out:
 	return status;
 }
 
+/* --symbol NAME:FILE: the file's bytes into the variable, before the launch; sizes must match.
+ * The names of --symbol-out are checked too */
+static int
+symbols_in(const CliRun *r, fiberDevice dev, fiberModule mod)
+{
+	for (unsigned k = 0; k < r->nsym; k++) {
+		const CliSym *y = &r->sym[k];
+		unsigned char *data;
+		size_t len, size;
+		int status = ExitOk;
+
+		if (fiberModuleGetGlobal(NULL, &size, mod, y->name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol %s: %s", y->name, fiberGetLastErrorMessage(dev));
+		if (!(data = read_all(y->path, &len)))
+			return ExitUser;
+		if (len != size)
+			status = error(ExitUser, "--symbol %s:%s: the file has %zu bytes, the variable %zu",
+			               y->name, y->path, len, size);
+		else if (fiberMemcpyToSymbol(mod, y->name, data, len, 0) != FIBER_SUCCESS)
+			status = error(ExitUser, "--symbol %s: %s", y->name, fiberGetLastErrorMessage(dev));
+		free(data);
+		if (status != ExitOk)
+			return status;
+	}
+	for (unsigned k = 0; k < r->nsymout; k++)     /* known before a long run, not after */
+		if (fiberModuleGetGlobal(NULL, NULL, mod, r->symout[k].name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol-out %s: %s", r->symout[k].name,
+			             fiberGetLastErrorMessage(dev));
+	return ExitOk;
+}
+
+/* --symbol-out NAME:FILE: the variable's bytes after the launch */
+static int
+symbols_out(const CliRun *r, fiberModule mod)
+{
+	for (unsigned k = 0; k < r->nsymout; k++) {
+		const CliSym *y = &r->symout[k];
+		unsigned char *data;
+		size_t size;
+		int status;
+
+		if (fiberModuleGetGlobal(NULL, &size, mod, y->name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol-out %s: %s", y->name, fiberGetLastErrorMessage(NULL));
+		if (!(data = malloc(size + 1)))
+			return error(ExitUser, "out of memory");
+		if (fiberMemcpyFromSymbol(mod, y->name, data, size, 0) != FIBER_SUCCESS)
+			status = error(ExitUser, "--symbol-out %s: %s", y->name, fiberGetLastErrorMessage(NULL));
+		else
+			status = write_all(y->path, data, size);
+		free(data);
+		if (status != ExitOk)
+			return status;
+	}
+	return ExitOk;
+}
+
 static int
 run(const CliRun *r)
 {
@@ -433,14 +493,18 @@ run(const CliRun *r)
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */
+	if ((status = symbols_in(r, dev, mod)) != ExitOk) {
+		fiberDeviceDestroy(dev);
+		return status;
+	}
 	if ((status = fiberModuleGetFunction(&fn, mod, r->kernel)) == FIBER_ERROR_UNSUPPORTED
 	    && *(log = fiberGetLastErrorLog(dev))) {
 		fputs(log, stderr);          /* the kernel's own diagnostics: source line and caret */
 		status = ExitUser;
 	} else if (status != FIBER_SUCCESS)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
-	else
-		status = launch(r, dev, fn);
+	else if ((status = launch(r, dev, fn)) == ExitOk)
+		status = symbols_out(r, mod);
 	/* the trace is written when tracing stops; a fault's trace too, to see what led to it */
 	if (r->trace && fiberDeviceSetTrace(dev, NULL, 0) != FIBER_SUCCESS && status == ExitOk)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));

@@ -146,6 +146,23 @@ FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *cou
 /* name of kernel k (0-based, listing order); valid while the module is loaded */
 FIBER_API fiberStatus fiberModuleGetFunctionName(fiberModule mod, unsigned k, const char **name);
 
+/* --- module-scope variables ------------------------------------------------------------------ */
+/* cuModuleGetGlobal: the size of a __device__ or __constant__ variable and, for a __device__ one,
+ * its device address (for fiberMemcpy*). A __constant__ variable lives in a constant bank, not in
+ * device memory: *ptr is 0; read and write it with the two calls below. FIBER_ERROR_NOT_FOUND for
+ * a name the module does not define: the message lists the variables it does. */
+FIBER_API fiberStatus fiberModuleGetGlobal(fiberDevicePtr *ptr, size_t *size, fiberModule mod,
+                                           const char *name);
+/* cudaMemcpyToSymbol/FromSymbol: size bytes at offset in the variable, either kind; the next
+ * launch of any kernel of the module sees them. FIBER_ERROR_INVALID_VALUE if they do not fit */
+FIBER_API fiberStatus fiberMemcpyToSymbol(fiberModule mod, const char *name, const void *src,
+                                          size_t size, size_t offset);
+FIBER_API fiberStatus fiberMemcpyFromSymbol(fiberModule mod, const char *name, void *dst,
+                                            size_t size, size_t offset);
+FIBER_API fiberStatus fiberModuleGetGlobalCount(fiberModule mod, unsigned *count);
+/* name of variable k (0-based, listing order); valid while the module is loaded */
+FIBER_API fiberStatus fiberModuleGetGlobalName(fiberModule mod, unsigned k, const char **name);
+
 /* --- kernels --------------------------------------------------------------------------------- */
 FIBER_API fiberStatus fiberFuncGetAttributes(fiberFunction fn, fiberFuncAttributes *attr);
 FIBER_API fiberStatus fiberFuncGetParamCount(fiberFunction fn, unsigned *count);

@@ -306,8 +306,7 @@ load_text(fiberModule *out, fiberDevice dev, Src *src, const Cubin *cb, const ch
 		goto fail;
 	}
 	mod = xmalloc(sizeof *mod);
-	mod->rej = NULL;
-	mod->nrej = 0;
+	memset(mod, 0, sizeof *mod);
 	mod->sm = sim_module_load(dev->gpu, m, &c.d);
 	if (!mod->sm && (mod->sm = load_runnable(dev, m, src, mod))) {
 		/* the others run; the rejected kernels' messages wait for their lookup */
@@ -466,6 +465,7 @@ fiberModuleUnload(fiberModule mod)
 	src_free(mod->src);
 	free(mod->fn);
 	rejected_free(mod);
+	free(mod->sym);
 	free(mod);
 	return FIBER_SUCCESS;
 }

@@ -87,7 +87,19 @@ struct fiberModule_st {
 	uint32_t nfn;
 	struct RtRejected *rej;    /* kernels the simulator cannot run (the others can) */
 	uint32_t nrej;
+	struct RtSymbol *sym;      /* its variables (symbol.c), built on first use */
+	uint32_t nsym, csym;
+	int sym_built;
 };
+
+/* a module-scope variable (symbol.c) */
+typedef struct RtSymbol {
+	const char *name;          /* the module's atom */
+	int bank;                  /* constant bank of a __constant__ variable; -1 __device__ */
+	uint64_t offset;           /* in the bank, or in its .nv.global section */
+	uint64_t size;             /* bytes */
+	fiberDevicePtr addr;       /* __device__: device address */
+} RtSymbol;
 
 /* a kernel of a loaded module that the simulator cannot decode: looking it up fails with the
  * message its load would have given */
