@@ -7,7 +7,8 @@
 #
 # For every example kernel (examples/*/*.cu) and tests/corpus/*.cu, and each of sm_80 sm_86
 # sm_89 sm_90 sm_90a that nvcc accepts for it (fp8, tma, hopper, more need newer ones):
-#   NAME.ARCH.cubin    nvcc -O3 -cubin -arch=ARCH (fiber.mk's flow), unstripped
+#   NAME.ARCH.cubin    nvcc -O3 -cubin -arch=ARCH, unstripped (fiber.mk's rule less -lineinfo,
+#                      whose line tables would triple the size)
 #   NAME.ARCH.params   what nvdisasm prints of each kernel's .nv.info.K section, one line a
 #                      kernel: `KERNEL cbank=SIZE p=ORDINAL:OFFSET:SIZE ...` (from the
 #                      EIATTR_CBANK_PARAM_SIZE and EIATTR_KPARAM_INFO lines of `nvdisasm -hex`)
