@@ -27,6 +27,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitSignal = 128 };
 enum { MaxBufBytes = 1u << 30 };
@@ -55,6 +56,7 @@ run_usage(FILE *out)
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
 	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
+	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--quiet]\n"
 	    "\n"
@@ -78,6 +80,9 @@ run_usage(FILE *out)
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
 	    "  --out I:FILE         after the run, write the buffer of argument I (0-based) to FILE\n"
+	    "  --symbol NAME:FILE   before the run, write FILE's bytes into the __device__ or\n"
+	    "                       __constant__ variable NAME (the sizes must be equal)\n"
+	    "  --symbol-out NAME:FILE  after the run, write variable NAME's bytes to FILE\n"
 	    "  --stats FILE.json    write statistics: cycles, IPC, CPI stack, caches, DRAM, occupancy\n"
 	    "                       (every key: docs/sim-stats.md)\n"
 	    "  --cpi-svg FILE.svg   draw the CPI stack as an SVG bar chart\n"
@@ -94,6 +99,8 @@ run_usage(FILE *out)
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
+	    "             FIBER_NVDISASM_TIMEOUT  seconds it may run (default 60, 0: no limit)\n"
+	    "limits: FILE and buf: files at most 1 GiB\n"
 	    "\n"
 	    "A runaway kernel stops after 2^28 warp instructions (--set watchdog=N raises it) or, timed,\n"
 	    "2^32 cycles (--set max_cycles=N, 0: none). Ctrl-C stops the launch; after it or a fault\n"
@@ -251,17 +258,22 @@ read_all(const char *path, size_t *len)
 	FILE *fp = fopen(path, "rb");
 	unsigned char *buf = NULL;
 	size_t cap = 0, got;
+	struct stat st;
 
 	*len = 0;
 	if (!fp) {
 		error(ExitUser, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MaxBufBytes) {
+		error(ExitUser, "'%s' is larger than 1 GiB, the input limit", path);
+		goto fail;
+	}
 	do {
 		if (cap - *len < 65536) {
 			unsigned char *nb;
 			if (cap > MaxBufBytes) {
-				error(ExitUser, "'%s' is larger than 1 GiB", path);
+				error(ExitUser, "'%s' is larger than 1 GiB, the input limit", path);
 				goto fail;
 			}
 			cap = cap ? 2 * cap : 65536;
@@ -547,6 +559,62 @@ list_kernels(const char *file, fiberModule mod)
 	return ExitUsage;
 }
 
+/* --symbol NAME:FILE: the file's bytes into the variable, before the launch; sizes must match.
+ * The names of --symbol-out are checked too */
+static int
+symbols_in(const CliRun *r, fiberDevice dev, fiberModule mod)
+{
+	for (unsigned k = 0; k < r->nsym; k++) {
+		const CliSym *y = &r->sym[k];
+		unsigned char *data;
+		size_t len, size;
+		int status = ExitOk;
+
+		if (fiberModuleGetGlobal(NULL, &size, mod, y->name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol %s: %s", y->name, fiberGetLastErrorMessage(dev));
+		if (!(data = read_all(y->path, &len)))
+			return ExitUser;
+		if (len != size)
+			status = error(ExitUser, "--symbol %s:%s: the file has %zu bytes, the variable %zu",
+			               y->name, y->path, len, size);
+		else if (fiberMemcpyToSymbol(mod, y->name, data, len, 0) != FIBER_SUCCESS)
+			status = error(ExitUser, "--symbol %s: %s", y->name, fiberGetLastErrorMessage(dev));
+		free(data);
+		if (status != ExitOk)
+			return status;
+	}
+	for (unsigned k = 0; k < r->nsymout; k++)     /* known before a long run, not after */
+		if (fiberModuleGetGlobal(NULL, NULL, mod, r->symout[k].name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol-out %s: %s", r->symout[k].name,
+			             fiberGetLastErrorMessage(dev));
+	return ExitOk;
+}
+
+/* --symbol-out NAME:FILE: the variable's bytes after the launch */
+static int
+symbols_out(const CliRun *r, fiberModule mod)
+{
+	for (unsigned k = 0; k < r->nsymout; k++) {
+		const CliSym *y = &r->symout[k];
+		unsigned char *data;
+		size_t size;
+		int status;
+
+		if (fiberModuleGetGlobal(NULL, &size, mod, y->name) != FIBER_SUCCESS)
+			return error(ExitUser, "--symbol-out %s: %s", y->name, fiberGetLastErrorMessage(NULL));
+		if (!(data = malloc(size + 1)))
+			return error(ExitUser, "out of memory");
+		if (fiberMemcpyFromSymbol(mod, y->name, data, size, 0) != FIBER_SUCCESS)
+			status = error(ExitUser, "--symbol-out %s: %s", y->name, fiberGetLastErrorMessage(NULL));
+		else
+			status = write_all(y->path, data, size);
+		free(data);
+		if (status != ExitOk)
+			return status;
+	}
+	return ExitOk;
+}
+
 static int
 run(const CliRun *r)
 {
@@ -590,12 +658,18 @@ run(const CliRun *r)
 	}
 	if (*(log = fiberGetLastErrorLog(dev)))
 		fputs(log, stderr);          /* warnings */
-	if (!r->kernel)
+	if (!r->kernel) {
 		status = list_kernels(r->file, mod);
-	else if (fiberModuleGetFunction(&fn, mod, r->kernel) != FIBER_SUCCESS)
-		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
-	else
-		status = launch(r, dev, fn);
+	} else if ((status = symbols_in(r, dev, mod)) == ExitOk) {
+		int rc = fiberModuleGetFunction(&fn, mod, r->kernel);
+		if (rc == FIBER_ERROR_UNSUPPORTED && *(log = fiberGetLastErrorLog(dev))) {
+			fputs(log, stderr);  /* the kernel's own diagnostics: source line and caret */
+			status = ExitUser;
+		} else if (rc != FIBER_SUCCESS)
+			status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
+		else if ((status = launch(r, dev, fn)) == ExitOk)
+			status = symbols_out(r, mod);
+	}
 	/* the trace is written when tracing stops; a fault's trace too, to see what led to it */
 	if (r->trace && fiberDeviceSetTrace(dev, NULL, 0) != FIBER_SUCCESS && status == ExitOk)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));

@@ -17,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { MaxShownLine = 160 };  /* longer source lines are cut around the caret */
+enum {
+	MaxShownLine = 160,        /* longer source lines are cut around the caret */
+	MaxInputBytes = 1u << 30,  /* the largest input read (fiberc(1) documents it) */
+};
 
 /* a Src and how its text is held */
 typedef struct SrcBox {
@@ -90,13 +93,15 @@ src_map(const char *path, int fd, size_t size)
 	return src_box(path, p, size, size);
 }
 
-/* a regular file is mapped, or read in one piece into a block of its exact size; a pipe is
- * read in growing blocks */
+/* a regular file is mapped, or read in one piece into a block of its exact size; a pipe or a
+ * device is read in growing blocks, and only up to the block with the first NUL byte in it (the
+ * lexer reports that byte: `fiberc /dev/zero` stops at once). Inputs over MaxInputBytes (1 GiB)
+ * are refused, as is one that cannot be held in memory. */
 Src *
 src_read(const char *path, Diag *d)
 {
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	char *buf = NULL;
+	char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
 	struct stat st;
 	Src *s;
@@ -105,36 +110,44 @@ src_read(const char *path, Diag *d)
 		error_plain(d, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
-	    (uint64_t)st.st_size < (uint64_t)UINT32_MAX) {
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+		if ((uint64_t)st.st_size > MaxInputBytes) {
+			error_plain(d, "'%s' is larger than 1 GiB, the input limit", path);
+			goto fail;
+		}
 		if (fp != stdin && (s = src_map(path, fileno(fp), (size_t)st.st_size))) {
 			fclose(fp);
 			return s;
 		}
 		/* room for the whole file, its NUL, and one byte more to see the end at once */
 		cap = (size_t)st.st_size + 2;
-		buf = xrealloc(NULL, cap);
+		if (!(buf = malloc(cap))) {
+			error_plain(d, "out of memory reading '%s' (%zu bytes)", path, cap);
+			goto fail;
+		}
 	}
 	for (;;) {
 		if (cap - len < 2) {
 			cap = cap < 65536 ? 65536 : cap * 2;
-			if (cap > (size_t)UINT32_MAX + 2) {
-				error_plain(d, "'%s' is larger than 4 GiB", path);
+			if (cap > (size_t)MaxInputBytes + 2)
+				cap = (size_t)MaxInputBytes + 2;
+			if (cap - len < 2) {
+				error_plain(d, "'%s' is larger than 1 GiB, the input limit", path);
 				goto fail;
 			}
-			buf = xrealloc(buf, cap);
+			if (!(nb = realloc(buf, cap))) {
+				error_plain(d, "out of memory reading '%s' (%zu bytes)", path, cap);
+				goto fail;
+			}
+			buf = nb;
 		}
 		got = fread(buf + len, 1, cap - len - 1, fp);
 		len += got;
-		if (got == 0)
+		if (got == 0 || memchr(buf + len - got, 0, got))
 			break;
 	}
 	if (ferror(fp)) {
 		error_plain(d, "cannot read '%s': %s", path, strerror(errno));
-		goto fail;
-	}
-	if (len > (size_t)UINT32_MAX) {
-		error_plain(d, "'%s' is larger than 4 GiB", path);
 		goto fail;
 	}
 	if (fp != stdin)

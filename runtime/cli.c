@@ -253,6 +253,30 @@ parse_out(const char *s, CliOut *o, char *err, size_t n)
 	return 0;
 }
 
+/* --symbol or --symbol-out NAME:FILE, appended to *v */
+static int
+parse_sym(const char *opt, const char *s, CliSym **v, unsigned *nv, char *err, size_t n)
+{
+	const char *colon = strchr(s, ':');
+	char *name;
+
+	if (!colon || colon == s || !colon[1])
+		return fail(err, n, "bad %s '%.200s': expected NAME:FILE (NAME: a __device__ or "
+		            "__constant__ variable)", opt, s);
+	if (*nv == CliMaxOuts)
+		return fail(err, n, "more than %d %s options", CliMaxOuts, opt);
+	if (*nv % 16 == 0 && !(*v = realloc(*v, (*nv + 16) * sizeof **v)))
+		return fail(err, n, "out of memory");
+	if (!(name = malloc((size_t)(colon - s) + 1)))
+		return fail(err, n, "out of memory");
+	memcpy(name, s, (size_t)(colon - s));
+	name[colon - s] = 0;
+	(*v)[*nv].name = name;
+	(*v)[*nv].path = colon + 1;
+	(*nv)++;
+	return 0;
+}
+
 int
 cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 {
@@ -329,6 +353,12 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			if (parse_out(v, &r->out[r->nout], err, n) < 0)
 				return -1;
 			r->nout++;
+		} else if (!missing && (v = optval(argc, argv, &k, "--symbol", &missing))) {
+			if (parse_sym("--symbol", v, &r->sym, &r->nsym, err, n) < 0)
+				return -1;
+		} else if (!missing && (v = optval(argc, argv, &k, "--symbol-out", &missing))) {
+			if (parse_sym("--symbol-out", v, &r->symout, &r->nsymout, err, n) < 0)
+				return -1;
 		} else if (!missing && (v = optval(argc, argv, &k, "--stats", &missing))) {
 			if (once("--stats", r->stats, err, n) < 0)
 				return -1;
@@ -434,5 +464,11 @@ cli_free(CliRun *r)
 	free(r->arg);
 	free(r->out);
 	free(r->set);
+	for (unsigned k = 0; k < r->nsym; k++)
+		free((char *)r->sym[k].name);
+	for (unsigned k = 0; k < r->nsymout; k++)
+		free((char *)r->symout[k].name);
+	free(r->sym);
+	free(r->symout);
 	memset(r, 0, sizeof *r);
 }

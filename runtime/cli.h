@@ -6,7 +6,7 @@
  *       [--arch sm_80|sm_90] [--config NAME|FILE] [--dynamic-smem BYTES]
  *       [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional] [--quiet]
  *       [--trace FILE.json [--trace-limit N]] [--threads N] [--sample-sms N] [--sample-ctas N]
- *       [--set KEY=VALUE]...  [--cpi-svg FILE.svg]
+ *       [--set KEY=VALUE]...  [--cpi-svg FILE.svg] [--symbol NAME:FILE]... [--symbol-out NAME:FILE]...
  *   fibersim cpi-svg STATS.json -o OUT.svg        (cpisvg.c)
  */
 #ifndef FIBER_CLI_H
@@ -28,7 +28,7 @@ enum CliArgKind {
 
 enum {
 	CliMaxArgs = 8192,         /* --arg options (a 32764-byte parameter block of u32) */
-	CliMaxOuts = 8192,         /* --out options */
+	CliMaxOuts = 8192,         /* --out options; --symbol and --symbol-out options each */
 	CliMaxZeros = 1u << 30,    /* bytes of a zeros: buffer (1 GiB) */
 	CliMaxSets = 4096,         /* --set options */
 	CliMaxThreads = 256,       /* --threads */
@@ -50,6 +50,12 @@ typedef struct CliOut {
 	const char *path;          /* where */
 } CliOut;
 
+typedef struct CliSym {
+	const char *name;          /* the variable */
+	const char *path;          /* its bytes: read before the launch (--symbol) or written after
+	                              (--symbol-out) */
+} CliSym;
+
 typedef struct CliRun {
 	const char *file;          /* the module */
 	const char *kernel;        /* --kernel */
@@ -62,6 +68,10 @@ typedef struct CliRun {
 	unsigned narg;
 	CliOut *out;               /* --out, in order */
 	unsigned nout;
+	CliSym *sym;               /* --symbol NAME:FILE, in order */
+	unsigned nsym;
+	CliSym *symout;            /* --symbol-out NAME:FILE, in order */
+	unsigned nsymout;
 	const char *stats;         /* --stats FILE.json, NULL none */
 	int functional;            /* --functional */
 	int quiet;                 /* --quiet: no summary */

@@ -2,13 +2,18 @@
  * parameter layouts (.symtab, .text.<k>, .nv.info.<k>); the instruction text comes from an
  * external disassembler run as `PROG -hex COPY.cubin` on a private temporary copy, with no shell
  * in between. PROG is $FIBER_NVDISASM (set but empty: none), else the configuration's nvdisasm
- * key, else nvdisasm on PATH, in $CUDA_HOME/bin or in /usr/local/cuda/bin.
+ * key, else nvdisasm on PATH, in $CUDA_HOME/bin or in /usr/local/cuda/bin. It runs in its own
+ * process group and is killed (the group) after $FIBER_NVDISASM_TIMEOUT seconds (default 60,
+ * 0: no limit); SIGINT, SIGTERM and SIGHUP while it runs kill it, remove the copy and are then
+ * delivered as before.
  */
 #define _GNU_SOURCE
 #include "rt.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <spawn.h>
@@ -30,7 +35,9 @@ enum {
 	EifmtHval = 3,             /* a 16-bit value */
 	EifmtSval = 4,             /* a 16-bit size, then that many bytes */
 	EiattrKparamInfo = 0x17,
+	EiattrCbankParamSize = 0x19,
 	MaxKernelName = 4096,
+	DefaultTimeout = 60,       /* seconds the disassembler may run (FIBER_NVDISASM_TIMEOUT) */
 };
 
 int
@@ -61,9 +68,12 @@ sm_of_flags(uint64_t flags)
 	return sm;
 }
 
-/* the parameters of one .nv.info.<k> section; -1 if the attributes do not tile the section */
-static int
-read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
+/* the parameters of one .nv.info.<k> section; -1 if the attributes do not tile the section.
+ * Each attribute is FMT ATTR, then for EIFMT_BVAL one byte, for EIFMT_HVAL two, for EIFMT_SVAL a
+ * 16-bit size and that many bytes; EIFMT_NVAL has none. Every attribute starts 4-aligned: an
+ * NVAL is followed by two zero bytes and a BVAL by one (nvdisasm prints them as `.zero`). */
+int
+rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k)
 {
 	size_t at = 0;
 
@@ -89,6 +99,8 @@ read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
 		}
 		if (n - at < len)
 			return -1;
+		if (k && fmt == EifmtHval && attr == EiattrCbankParamSize)
+			k->cbank_param_size = (int)(b[at] | b[at + 1] << 8);
 		if (k && fmt == EifmtSval && attr == EiattrKparamInfo && len >= 12) {
 			Param p;
 			uint32_t j;
@@ -106,6 +118,9 @@ read_nvinfo(const uint8_t *b, size_t n, CubinKernel *k)
 			k->nparam++;
 		}
 		at += len;
+		for (; at % 4 && at < n; at++)
+			if (b[at] != 0)
+				return -1;
 	}
 	return 0;
 }
@@ -176,7 +191,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 			symsh = sh;
 		}
 		if (strncmp(sname, ".nv.info", 8) == 0 && (b = sec_bytes(&sh, copy, size))
-		    && read_nvinfo(b, sh.sh_size, NULL) < 0) {
+		    && rt_nvinfo_read(b, sh.sh_size, NULL) < 0) {
 			s = rt_err(d, FIBER_ERROR_INVALID_SOURCE, "'%s': malformed attributes in '%.64s'", name,
 			           sname);
 			goto out;
@@ -215,6 +230,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 		k = &out->k[out->nk++];
 		memset(k, 0, sizeof *k);
 		k->name = xstrdup(sn);
+		k->cbank_param_size = -1;
 		snprintf(info, sizeof info, ".nv.info.%s", sn);
 		for (Elf_Scn *is = NULL; (is = elf_nextscn(e, is));) {
 			GElf_Shdr ish;
@@ -223,7 +239,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 
 			if (gelf_getshdr(is, &ish) && (in = elf_strptr(e, shstr, ish.sh_name))
 			    && strcmp(in, info) == 0 && (b = sec_bytes(&ish, copy, size)))
-				read_nvinfo(b, ish.sh_size, k);
+				rt_nvinfo_read(b, ish.sh_size, k);
 		}
 	}
 	if (out->nk == 0)
@@ -274,6 +290,65 @@ find_disassembler(fiberDevice d, char *buf, size_t n, const char **why)
 	return executable(buf);
 }
 
+/* FIBER_NVDISASM_TIMEOUT: seconds, 0 no limit; -1 if it is not a number of seconds */
+static int
+disasm_timeout(void)
+{
+	const char *env = getenv("FIBER_NVDISASM_TIMEOUT");
+	char *end;
+	long v;
+
+	if (!env || !*env)
+		return DefaultTimeout;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || v < 0 || v > 86400)
+		return -1;
+	return (int)v;
+}
+
+/* a signal that arrived while the disassembler ran */
+static volatile sig_atomic_t caught;
+static const int watched[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void
+on_signal(int sig)
+{
+	caught = sig;
+}
+
+/* wait for pid, at most timeout seconds (0: no limit), or until a watched signal; the child's
+ * process group is killed unless it exited. 0: it exited (status in *st); 1: timed out; 2: a
+ * signal (in caught) */
+static int
+wait_child(pid_t pid, int timeout, int *st)
+{
+	struct timespec t0, now, nap = {0, 1000000};
+	pid_t r;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		r = waitpid(pid, st, WNOHANG);
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return 0;
+		if (caught || timeout > 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (caught || now.tv_sec - t0.tv_sec + (now.tv_nsec - t0.tv_nsec) / 1e9 >= timeout) {
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				while (waitpid(pid, st, 0) < 0 && errno == EINTR)
+					;
+				return caught ? 2 : 1;
+			}
+		}
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 20000000)
+			nap.tv_nsec *= 2;
+	}
+}
+
 /* the whole of a temporary file */
 static char *
 slurp(FILE *fp, size_t *len)
@@ -301,20 +376,36 @@ rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size, c
 	const char *why = "", *tmp = getenv("TMPDIR");
 	FILE *out = NULL, *errf = NULL;
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t sa;
+	struct sigaction act, old[sizeof watched / sizeof watched[0]];
 	pid_t pid;
-	int fd, rc, st = 0;
+	int fd, rc, st = 0, timeout = disasm_timeout(), waited, sig = 0;
 	size_t elen;
 	fiberStatus s = FIBER_SUCCESS;
 
 	*text = NULL;
 	*len = 0;
+	if (timeout < 0)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "FIBER_NVDISASM_TIMEOUT='%.40s' is not a "
+		              "number of seconds (0..86400)", getenv("FIBER_NVDISASM_TIMEOUT"));
 	if (!find_disassembler(d, prog, sizeof prog, &why))
 		return rt_err(d, FIBER_ERROR_NO_DISASSEMBLER, "'%s' is a cubin, and reading one needs a "
 		              "disassembler: %s", name, why);
+	/* from here to the end, a signal removes the copy before it takes effect */
+	caught = 0;
+	memset(&act, 0, sizeof act);
+	act.sa_handler = on_signal;
+	sigemptyset(&act.sa_mask);
+	for (size_t k = 0; k < sizeof watched / sizeof watched[0]; k++)
+		if (sigaction(watched[k], NULL, &old[k]) == 0 && old[k].sa_handler != SIG_IGN)
+			sigaction(watched[k], &act, NULL);
 	snprintf(in, sizeof in, "%s/fiber-XXXXXX.cubin", tmp && *tmp ? tmp : "/tmp");
-	if ((fd = mkstemps(in, 6)) < 0)
-		return rt_err(d, FIBER_ERROR_IO, "cannot create a temporary copy of '%s': %s", name,
-		              strerror(errno));
+	if ((fd = mkstemps(in, 6)) < 0) {
+		in[0] = 0;
+		s = rt_err(d, FIBER_ERROR_IO, "cannot create a temporary copy of '%s': %s", name,
+		           strerror(errno));
+		goto out;
+	}
 	for (size_t at = 0; at < size;) {
 		ssize_t w = write(fd, (const char *)data + at, size - at);
 		if (w < 0 && errno == EINTR)
@@ -339,15 +430,28 @@ rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size, c
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, fileno(out), 1);
 	posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
-	rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);   /* a bare name: PATH */
+	posix_spawnattr_init(&sa);
+	posix_spawnattr_setpgroup(&sa, 0);   /* its own group: a timeout kills what it started */
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+	rc = caught ? EINTR : posix_spawnp(&pid, prog, &fa, &sa, argv, environ); /* bare name: PATH */
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0) {
 		s = rt_err(d, FIBER_ERROR_NO_DISASSEMBLER, "cannot run the disassembler '%s' for '%s': %s",
 		           prog, name, strerror(rc));
 		goto out;
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
+	waited = wait_child(pid, timeout, &st);
+	if (waited == 1) {
+		s = rt_err(d, FIBER_ERROR_DISASSEMBLER_FAILED, "'%s -hex' did not finish within %d s on "
+		           "'%s' and was killed (FIBER_NVDISASM_TIMEOUT sets the limit)", prog, timeout, name);
+		goto out;
+	}
+	if (waited == 2) {
+		s = rt_err(d, FIBER_ERROR_DISASSEMBLER_FAILED, "interrupted by signal %d while '%s -hex' "
+		           "ran on '%s'", (int)caught, prog, name);
+		goto out;
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		err = slurp(errf, &elen);
 		err[strcspn(err, "\n")] = 0;
@@ -367,10 +471,16 @@ rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size, c
 		s = rt_err(d, FIBER_ERROR_DISASSEMBLER_FAILED, "'%s -hex' printed nothing for '%s'", prog, name);
 	}
 out:
-	unlink(in);
+	if (in[0])
+		unlink(in);
 	if (out)
 		fclose(out);
 	if (errf)
 		fclose(errf);
+	sig = caught;
+	for (size_t k = 0; k < sizeof watched / sizeof watched[0]; k++)
+		sigaction(watched[k], &old[k], NULL);
+	if (sig)
+		raise(sig);        /* what it would have done, now that the copy is gone */
 	return s;
 }

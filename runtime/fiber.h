@@ -131,16 +131,38 @@ FIBER_API fiberStatus fiberGetStats(fiberDevice dev, fiberStats *stats);
 /* --- modules --------------------------------------------------------------------------------- */
 /* path: an nvdisasm or cuobjdump -sass listing, fiberc output (SASS or IR text), or a cubin (ELF;
  * disassembled by the program named by FIBER_NVDISASM, the configuration's nvdisasm key, or
- * nvdisasm on PATH; FIBER_NVDISASM set but empty means none) */
+ * nvdisasm on PATH; FIBER_NVDISASM set but empty means none; killed after FIBER_NVDISASM_TIMEOUT
+ * seconds, default 60). At most 1 GiB. */
 FIBER_API fiberStatus fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path);
 /* the same from memory; name is used in diagnostics (NULL: "<memory>") */
 FIBER_API fiberStatus fiberModuleLoadData(fiberModule *mod, fiberDevice dev, const void *data,
                                           size_t size, const char *name);
 FIBER_API fiberStatus fiberModuleUnload(fiberModule mod);   /* its functions become invalid */
+/* FIBER_ERROR_UNSUPPORTED for a kernel the simulator cannot run (an instruction it lacks) in a
+ * module whose other kernels it can: the message locates the instruction, the log has all of its
+ * diagnostics. A module none of whose kernels can run does not load. */
 FIBER_API fiberStatus fiberModuleGetFunction(fiberFunction *fn, fiberModule mod, const char *name);
-FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *count);
+FIBER_API fiberStatus fiberModuleGetFunctionCount(fiberModule mod, unsigned *count); /* the ones
+                                                      that can run */
 /* name of kernel k (0-based, listing order); valid while the module is loaded */
 FIBER_API fiberStatus fiberModuleGetFunctionName(fiberModule mod, unsigned k, const char **name);
+
+/* --- module-scope variables ------------------------------------------------------------------ */
+/* cuModuleGetGlobal: the size of a __device__ or __constant__ variable and, for a __device__ one,
+ * its device address (for fiberMemcpy*). A __constant__ variable lives in a constant bank, not in
+ * device memory: *ptr is 0; read and write it with the two calls below. FIBER_ERROR_NOT_FOUND for
+ * a name the module does not define: the message lists the variables it does. */
+FIBER_API fiberStatus fiberModuleGetGlobal(fiberDevicePtr *ptr, size_t *size, fiberModule mod,
+                                           const char *name);
+/* cudaMemcpyToSymbol/FromSymbol: size bytes at offset in the variable, either kind; the next
+ * launch of any kernel of the module sees them. FIBER_ERROR_INVALID_VALUE if they do not fit */
+FIBER_API fiberStatus fiberMemcpyToSymbol(fiberModule mod, const char *name, const void *src,
+                                          size_t size, size_t offset);
+FIBER_API fiberStatus fiberMemcpyFromSymbol(fiberModule mod, const char *name, void *dst,
+                                            size_t size, size_t offset);
+FIBER_API fiberStatus fiberModuleGetGlobalCount(fiberModule mod, unsigned *count);
+/* name of variable k (0-based, listing order); valid while the module is loaded */
+FIBER_API fiberStatus fiberModuleGetGlobalName(fiberModule mod, unsigned k, const char **name);
 
 /* --- kernels --------------------------------------------------------------------------------- */
 FIBER_API fiberStatus fiberFuncGetAttributes(fiberFunction fn, fiberFuncAttributes *attr);

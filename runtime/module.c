@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { MaxModuleBytes = 1u << 30 };
 
@@ -163,6 +164,12 @@ check_cubin(fiberDevice dev, const char *name, const Cubin *cb, Module *m)
 			return rt_err(dev, FIBER_ERROR_DISASSEMBLER_FAILED,
 			              "kernel '%s' of '%s': %u parameters in the ELF file, %u in the listing",
 			              ck->name, name, ck->nparam, f->info.nparam);
+		if (ck->cbank_param_size >= 0 && f->info.cbank_param_size >= 0
+		    && ck->cbank_param_size != f->info.cbank_param_size)
+			return rt_err(dev, FIBER_ERROR_DISASSEMBLER_FAILED,
+			              "kernel '%s' of '%s': a %d-byte parameter block in the ELF file, %d in "
+			              "the listing", ck->name, name, ck->cbank_param_size,
+			              f->info.cbank_param_size);
 		for (uint32_t j = 0; j < ck->nparam; j++)
 			if (f->info.param[j].offset != ck->param[j].offset
 			    || f->info.param[j].size != ck->param[j].size)
@@ -171,6 +178,97 @@ check_cubin(fiberDevice dev, const char *name, const Cubin *cb, Module *m)
 				              "and the listing", ck->name, name, j);
 	}
 	return FIBER_SUCCESS;
+}
+
+static void
+rejected_free(fiberModule mod)
+{
+	for (uint32_t k = 0; k < mod->nrej; k++) {
+		free(mod->rej[k].name);
+		free(mod->rej[k].msg);
+		free(mod->rej[k].log);
+	}
+	free(mod->rej);
+	mod->rej = NULL;
+	mod->nrej = 0;
+}
+
+/* the first error line of a log and how many more there are, as cap_fail says it (malloc) */
+static char *
+first_error(const char *log, int nerr)
+{
+	const char *line = strstr(log, ": error: "), *eol;
+	size_t n;
+	char *msg;
+
+	while (line && line > log && line[-1] != '\n')
+		line--;
+	if (!line)
+		line = log;
+	eol = strchr(line, '\n');
+	n = eol ? (size_t)(eol - line) : strlen(line);
+	msg = xmalloc(n + 32);
+	memcpy(msg, line, n);
+	msg[n] = 0;
+	if (nerr > 1)
+		snprintf(msg + n, 32, " (and %d more error%s)", nerr - 1, nerr > 2 ? "s" : "");
+	return msg;
+}
+
+/* The whole module did not load. If some of its kernels decode on their own and others do not
+ * (an instruction the simulator lacks), load the module with those that do and record the others
+ * in mod->rej; NULL if that does not help. */
+static SimModule *
+load_runnable(fiberDevice dev, Module *m, Src *src, fiberModule mod)
+{
+	int any_entry = 0, arch = m->sm ? m->sm : (int)dev->cfg.sm, ngood = 0;
+	uint8_t *good = xmalloc(m->nfn + 1), *was = xmalloc(m->nfn + 1);
+	SimModule *sm = NULL;
+	Capture c;
+
+	for (uint32_t k = 0; k < m->nfn; k++)
+		any_entry |= m->fn[k]->info.is_entry;
+	mod->rej = xmalloc((m->nfn + 1) * sizeof *mod->rej);
+	mod->nrej = 0;
+	for (uint32_t k = 0; k < m->nfn; k++) {
+		Fn *f = m->fn[k];
+		Prog *p;
+
+		good[k] = 0;
+		was[k] = (uint8_t)f->info.is_entry;
+		if (any_entry && !f->info.is_entry)
+			continue;
+		cap_open(&c, src);
+		if ((p = sim_decode(f, arch, &c.d))) {
+			prog_free(p);
+			good[k] = 1;
+			ngood++;
+		} else {
+			RtRejected *r = &mod->rej[mod->nrej++];
+			fflush(c.mem);
+			r->name = xstrdup(mstr(m, f->name));
+			r->log = xstrdup(c.buf ? c.buf : "");
+			r->msg = first_error(r->log, c.d.nerr);
+		}
+		fclose(c.mem);
+		free(c.buf);
+	}
+	if (ngood > 0 && mod->nrej > 0) {
+		/* the simulator decodes the entries only: make them the runnable kernels for a moment */
+		for (uint32_t k = 0; k < m->nfn; k++)
+			m->fn[k]->info.is_entry = good[k];
+		cap_open(&c, src);
+		sm = sim_module_load(dev->gpu, m, &c.d);
+		fclose(c.mem);
+		free(c.buf);
+		for (uint32_t k = 0; k < m->nfn; k++)
+			m->fn[k]->info.is_entry = was[k];
+	}
+	if (!sm)
+		rejected_free(mod);
+	free(good);
+	free(was);
+	return sm;
 }
 
 /* parse text (a listing or IR text) and place it on the device; takes src */
@@ -208,7 +306,15 @@ load_text(fiberModule *out, fiberDevice dev, Src *src, const Cubin *cb, const ch
 		goto fail;
 	}
 	mod = xmalloc(sizeof *mod);
-	if (!(mod->sm = sim_module_load(dev->gpu, m, &c.d))) {
+	memset(mod, 0, sizeof *mod);
+	mod->sm = sim_module_load(dev->gpu, m, &c.d);
+	if (!mod->sm && (mod->sm = load_runnable(dev, m, src, mod))) {
+		/* the others run; the rejected kernels' messages wait for their lookup */
+		fclose(c.mem);
+		free(c.buf);
+		cap_open(&c, src);
+	}
+	if (!mod->sm) {
 		free(mod);
 		if (c.d.nerr == 0)
 			cap_error(&c, name, "the simulator cannot load it");
@@ -248,7 +354,8 @@ load(fiberModule *out, fiberDevice dev, const void *data, size_t size, const cha
 	if (size == 0)
 		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is empty", name);
 	if (size > MaxModuleBytes)
-		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB", name);
+		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the input limit",
+		              name);
 	rt_set_log(dev, NULL);
 	if (!rt_is_elf(data, size))
 		return load_text(out, dev, src_new(name, data, size), NULL, name);
@@ -286,8 +393,9 @@ fiberStatus
 fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path)
 {
 	FILE *fp;
-	char *buf = NULL;
+	char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
+	struct stat st;
 	fiberStatus s;
 
 	if (!rt_live(dev, RtDevice))
@@ -298,19 +406,32 @@ fiberModuleLoadFile(fiberModule *mod, fiberDevice dev, const char *path)
 	*mod = NULL;
 	if (!(fp = fopen(path, "rb")))
 		return rt_err(dev, FIBER_ERROR_FILE_NOT_FOUND, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > MaxModuleBytes) {
+		fclose(fp);
+		return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the input limit",
+		              path);
+	}
+	/* a pipe or device that is not a cubin is text: read no further than its first NUL byte,
+	 * which the parser then reports (/dev/zero fails at once) */
 	do {
 		if (cap - len < 65536) {
 			if (cap > MaxModuleBytes) {
 				free(buf);
 				fclose(fp);
-				return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB", path);
+				return rt_err(dev, FIBER_ERROR_INVALID_SOURCE, "'%s' is larger than 1 GiB, the "
+				              "input limit", path);
 			}
 			cap = cap ? 2 * cap : 65536;
-			buf = xrealloc(buf, cap);
+			if (!(nb = realloc(buf, cap))) {
+				free(buf);
+				fclose(fp);
+				return rt_err(dev, FIBER_ERROR_OUT_OF_MEMORY, "out of memory reading '%s'", path);
+			}
+			buf = nb;
 		}
 		got = fread(buf + len, 1, cap - len, fp);
 		len += got;
-	} while (got > 0);
+	} while (got > 0 && (rt_is_elf(buf, len) || !memchr(buf + len - got, 0, got)));
 	if (ferror(fp)) {
 		s = rt_err(dev, FIBER_ERROR_IO, "cannot read '%s': %s", path, strerror(errno));
 		free(buf);
@@ -343,6 +464,8 @@ fiberModuleUnload(fiberModule mod)
 	module_free(mod->m);
 	src_free(mod->src);
 	free(mod->fn);
+	rejected_free(mod);
+	free(mod->sym);
 	free(mod);
 	return FIBER_SUCCESS;
 }
@@ -364,9 +487,17 @@ fiberModuleGetFunction(fiberFunction *fn, fiberModule mod, const char *name)
 			*fn = &mod->fn[k];
 			return FIBER_SUCCESS;
 		}
+	for (uint32_t k = 0; k < mod->nrej; k++)
+		if (strcmp(mod->rej[k].name, name) == 0) {
+			rt_set_log(mod->dev, xstrdup(mod->rej[k].log));
+			return rt_err(mod->dev, FIBER_ERROR_UNSUPPORTED, "%s", mod->rej[k].msg);
+		}
 	list[0] = 0;
 	for (uint32_t k = 0; k < mod->nfn && n < sizeof list; k++)
 		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", k ? ", " : "", mod->fn[k].name);
+	for (uint32_t k = 0; k < mod->nrej && n < sizeof list; k++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s (unsupported)", n ? ", " : "",
+		                      mod->rej[k].name);
 	if (module_fn(mod->m, name))
 		return rt_err(mod->dev, FIBER_ERROR_NOT_FOUND, "'%s' in '%s' is not a kernel (kernels: %s)",
 		              name, mod->src->name, list);

@@ -87,7 +87,29 @@ struct fiberModule_st {
 	SimModule *sm;             /* the module placed on the simulated device */
 	struct fiberFunction_st *fn; /* its kernels, in listing order */
 	uint32_t nfn;
+	struct RtRejected *rej;    /* kernels the simulator cannot run (the others can) */
+	uint32_t nrej;
+	struct RtSymbol *sym;      /* its variables (symbol.c), built on first use */
+	uint32_t nsym, csym;
+	int sym_built;
 };
+
+/* a module-scope variable (symbol.c) */
+typedef struct RtSymbol {
+	const char *name;          /* the module's atom */
+	int bank;                  /* constant bank of a __constant__ variable; -1 __device__ */
+	uint64_t offset;           /* in the bank, or in its .nv.global section */
+	uint64_t size;             /* bytes */
+	fiberDevicePtr addr;       /* __device__: device address */
+} RtSymbol;
+
+/* a kernel of a loaded module that the simulator cannot decode: looking it up fails with the
+ * message its load would have given */
+typedef struct RtRejected {
+	char *name;                /* symbol name (malloc) */
+	char *msg;                 /* the one-line message, `file:line:col: error: ...` (malloc) */
+	char *log;                 /* every diagnostic of its decoding (malloc) */
+} RtRejected;
 
 struct fiberFunction_st {
 	fiberModule mod;           /* owner */
@@ -103,6 +125,7 @@ typedef struct CubinKernel {
 	char *name;                /* symbol name (malloc) */
 	uint32_t nparam;           /* EIATTR_KPARAM_INFO entries */
 	Param *param;              /* sorted by ordinal (malloc) */
+	int cbank_param_size;      /* EIATTR_CBANK_PARAM_SIZE, -1 none */
 } CubinKernel;
 
 typedef struct Cubin {
@@ -138,6 +161,9 @@ int rt_is_elf(const void *data, size_t size);
 fiberStatus rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size,
                           Cubin *out);              /* validate the ELF, find the kernels */
 void rt_cubin_free(Cubin *c);
+int rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k); /* one .nv.info section's
+                              attributes: 0, or -1 if they do not tile it; k (or NULL) gets the
+                              parameters */
 fiberStatus rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size,
                            char **text, size_t *len); /* run nvdisasm -hex on a temp copy */
 

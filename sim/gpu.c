@@ -347,6 +347,15 @@ sim_module_kernel(const SimModule *sm, const char *name)
 	return NULL;
 }
 
+uint8_t *
+sim_module_bank(SimModule *sm, unsigned bank, uint32_t *size)
+{
+	if (bank >= NumCBanks || !sm->cb[bank])
+		return NULL;
+	*size = sm->cbsize[bank];
+	return sm->cb[bank];
+}
+
 int
 sim_module_symbol(const SimModule *sm, const char *name, uint64_t *addr)
 {

@@ -548,6 +548,9 @@ SimModule *sim_module_load(Gpu *g, Module *m, Diag *d); /* decodes every kernel,
                                                            module-scope data; NULL after errors */
 void sim_module_free(SimModule *sm);
 const Prog *sim_module_kernel(const SimModule *sm, const char *name); /* NULL if absent */
+uint8_t *sim_module_bank(SimModule *sm, unsigned bank, uint32_t *size); /* module-wide constant
+                                                      bank (.nv.constantN; writable: the kernels
+                                                      read it at launch); NULL if none */
 int sim_module_symbol(const SimModule *sm, const char *name, uint64_t *addr); /* device address
                                                       of a module-scope variable; -1 if none */
 int sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
