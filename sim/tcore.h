@@ -56,6 +56,28 @@ typedef struct TIns {
 typedef struct TSm TSm;
 typedef struct TLaunch TLaunch;
 
+/* thazard.c: the hazard block of control-bits mode. Per warp, for each vector register: the
+ * instruction that wrote it last, the cycle it issued and the warp's stall-count clock then (the
+ * sum of the stall counts nvcc encoded on the instructions the warp has issued, 0 counting as 1);
+ * per SM, the hazards seen as (producer pc, consumer pc, distance) pairs. */
+typedef struct THazWarp {
+	uint32_t *prod;        /* NumR: pc of the last producer */
+	uint32_t *issued;      /* NumR: its issue cycle (low 32 bits) */
+	uint32_t *enc;         /* NumR: the stall-count clock at its issue */
+	uint32_t enc_now;      /* the warp's stall-count clock */
+} THazWarp;
+
+typedef struct THazPair {
+	uint32_t prod, cons;   /* pcs */
+	uint32_t lat, stall;   /* modelled latency, nvcc's distance */
+	uint64_t count;
+} THazPair;
+
+typedef struct THazSm {
+	THazPair *v;
+	uint32_t n, cap;
+} THazSm;
+
 typedef struct TCta {
 	Cta c;                 /* functional state */
 	int busy;              /* holds a CTA */
@@ -87,6 +109,7 @@ typedef struct TWarp {
 	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter, oldest first */
 	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
 	uint8_t *rcls;         /* TClass of each register's producer */
+	THazWarp hz;           /* hazard block (control-bits mode) */
 	/* trace span being built */
 	uint64_t tr_start, tr_last;
 	uint32_t tr_pc, tr_count;
@@ -128,6 +151,7 @@ struct TSm {
 	uint64_t last_done;    /* cycle after its last warp finished */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
+	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;
 };
@@ -157,5 +181,18 @@ void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
                                                     none can without another warp's help) */
+
+/* thazard.c */
+void thaz_warp_new(THazWarp *h);
+void thaz_warp_free(THazWarp *h);
+void thaz_warp_reset(THazWarp *h);                 /* a new warp in the slot */
+/* the instruction at pc issues at cycle now: count a hazard if it reads a vector register
+ * before its producer's latency (one per instruction), and a pair for each such producer */
+void thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now);
+/* then: it writes its destinations and advances the stall-count clock by stall (0 as 1) */
+void thaz_write(TWarp *tw, const TIns *ti, uint32_t pc, uint64_t now, unsigned stall);
+void thaz_sm_free(THazSm *h);
+/* the launch's hazard rows by opcode, from every SM's pairs (st->hazard_rows) */
+void thaz_collect(const TLaunch *L, SimTStats *st);
 
 #endif /* FIBER_TCORE_H */

@@ -322,6 +322,8 @@ tsm_new(TLaunch *L, unsigned id)
 		tw->sub = k % L->nsub;
 		tw->rready = xmalloc(NRegUnit * sizeof *tw->rready);
 		tw->rcls = xmalloc(NRegUnit);
+		if (L->hazard_check)
+			thaz_warp_new(&tw->hz);
 	}
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
@@ -362,7 +364,9 @@ tsm_free(TSm *s)
 	for (uint32_t k = 0; k < nslot; k++) {
 		free(s->tw[k].rready);
 		free(s->tw[k].rcls);
+		thaz_warp_free(&s->tw[k].hz);
 	}
+	thaz_sm_free(&s->hz);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		free(s->sub[p].warps);
 		free(s->sub[p].ready);
@@ -679,11 +683,14 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		Warp *w = &tc->c.warp[k];
 		uint64_t *rr = tw->rready;
 		uint8_t *rc = tw->rcls;
+		THazWarp hz = tw->hz;
 		uint32_t slot = tw->slot, sub = tw->sub;
 
 		memset(tw, 0, sizeof *tw);
 		tw->rready = rr;
 		tw->rcls = rc;
+		tw->hz = hz;
+		thaz_warp_reset(&tw->hz);
 		tw->slot = slot;
 		tw->sub = sub;
 		memset(rr, 0, NRegUnit * sizeof *rr);
@@ -846,11 +853,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	int r;
 
 	if (L->hazard_check)
-		for (unsigned k = 0; k < ti->nsrc; k++)
-			if (ti->src[k] < UnitOfP && tw->rready[ti->src[k]] > now) {
-				s->hazards++;
-				break;
-			}
+		thaz_read(s, tw, pc, now);
 	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
 	u->busy_until = now + 1 + bubble;
 
@@ -936,6 +939,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			}
 			if (ti->wide_lo_early)
 				tw->rready[ti->dst[0]] = done - 1;
+			thaz_write(tw, ti, pc, now, stall);
 		}
 	} else {
 		tw->stall_until = now + 1;

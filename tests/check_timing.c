@@ -187,6 +187,7 @@ timed(const char *what, int enc, void (*body)(Text *), const SimConfig *c, SimTS
 	if (st) {
 		*st = r->st;
 		r->st.sm = NULL;
+		r->st.hazard_rows = NULL;
 	}
 	done(r);
 	return v;
@@ -372,10 +373,18 @@ START_TEST(test_hazard_count)
 	SimConfig c;
 	SimTStats st;
 
+	config(&c);
 	timed("hazard", 1, body_hazard, NULL, &st);
 	ck_assert_uint_eq(st.hazards, 1);
+	/* the row names the pair, the model's latency and the distance the stall counts gave */
+	ck_assert_uint_eq(st.nhazard_rows, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "MUFU.RCP");
+	ck_assert_str_eq(st.hazard_rows[0].consumer, "FADD");
+	ck_assert_uint_eq(st.hazard_rows[0].latency, c.t.lat_mufu);
+	ck_assert_uint_eq(st.hazard_rows[0].stall, 1);
+	ck_assert_uint_eq(st.hazard_rows[0].count, 1);
+	ck_assert_uint_eq(st.hazard_rows[0].consumer_addr, st.hazard_rows[0].producer_addr + 16);
 	simtstats_free(&st);
-	config(&c);
 	ck_assert_uint_eq(c.t.sb_inc_delay, 1);
 	ck_assert_uint_eq(timed("too soon", 1, body_sb_too_soon, &c, &st), 1 + 1 + 1);
 	ck_assert_uint_eq(st.hazards, 1);
@@ -523,6 +532,7 @@ START_TEST(test_threads_are_deterministic)
 	ck_assert_int_eq(launch(r, Grid, Block, 1), 0);
 	one = r->st;
 	r->st.sm = NULL;
+	r->st.hazard_rows = NULL;
 	v1 = malloc(Grid * Block * 4);
 	v2 = malloc(Grid * Block * 4);
 	ck_assert_int_eq(gpu_read(r->g, r->out, v1, Grid * Block * 4), 0);
