@@ -16,6 +16,9 @@ enum {
 	MaxSub = 4,            /* sub-partitions per SM at most */
 	MaxBanks = 8,          /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
+	/* reads later than issue, from nvcc's schedules (docs/calibration.md) */
+	WideCLate = 2,         /* IMAD.WIDE: the high half of its 64-bit addend */
+	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
 };
 #define TNever UINT64_MAX
 
@@ -49,6 +52,8 @@ typedef struct TIns {
 	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
+	uint8_t src_late[MaxTSrc]; /* cycles after issue at which src[k] is read (hazard check):
+	                          IMAD.WIDE's addend high half, a store's data */
 	uint16_t ii;           /* cycles the pipe is busy */
 	uint16_t lat;          /* result latency (KAlu, KMio) */
 } TIns;

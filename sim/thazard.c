@@ -77,7 +77,7 @@ thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 
 	for (unsigned k = 0; k < ti->nsrc; k++) {
 		unsigned u = ti->src[k], j;
-		if (u >= NumR || tw->rready[u] <= now)
+		if (u >= NumR || tw->rready[u] <= now + ti->src_late[k])
 			continue;
 		if (!nseen)
 			s->hazards++;
