@@ -141,6 +141,7 @@ static const Key keys[] = {
 	LAT(lat_fp16, "HFMA2, HADD2"),
 	LAT(lat_fp64, "DFMA"),
 	LAT(lat_uniform, "uniform datapath"),
+	LAT(lat_umov, "ULDC, UMOV, VOTEU (uniform moves), to a dependent read"),
 	LAT(lat_pred, "a predicate written by ISETP and the like, to its use"),
 	LAT(lat_hmma, "HMMA and QMMA of HMMA.16816's operand volume (HMMA.1688.TF32 too)"),
 	LAT(lat_hmma_small, "any MMA of half that volume (HMMA.1688, HMMA.1684.TF32, IMMA.16816)"),

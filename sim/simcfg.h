@@ -79,6 +79,7 @@ typedef struct SimTiming {
 	uint32_t lat_fp16;             /* HFMA2, HADD2 */
 	uint32_t lat_fp64;             /* DFMA */
 	uint32_t lat_uniform;          /* uniform datapath */
+	uint32_t lat_umov;             /* ULDC, UMOV, VOTEU: uniform moves */
 	uint32_t lat_pred;             /* predicate written by ISETP and the like, to its use */
 	/* tensor-core latencies by operand volume, m x n x k x (bits of A) relative to HMMA.16816's
 	 * 16 x 8 x 16 x 16 (nvcc's schedules, docs/calibration.md) */

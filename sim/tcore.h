@@ -61,14 +61,14 @@ typedef struct TIns {
 typedef struct TSm TSm;
 typedef struct TLaunch TLaunch;
 
-/* thazard.c: the hazard block of control-bits mode. Per warp, for each vector register: the
+/* thazard.c: the hazard block of control-bits mode. Per warp, for each register unit: the
  * instruction that wrote it last, the cycle it issued and the warp's stall-count clock then (the
  * sum of the stall counts nvcc encoded on the instructions the warp has issued, 0 counting as 1);
  * per SM, the hazards seen as (producer pc, consumer pc, distance) pairs. */
 typedef struct THazWarp {
-	uint32_t *prod;        /* NumR: pc of the last producer */
-	uint32_t *issued;      /* NumR: its issue cycle (low 32 bits) */
-	uint32_t *enc;         /* NumR: the stall-count clock at its issue */
+	uint32_t *prod;        /* NRegUnit: pc of the last producer */
+	uint32_t *issued;      /* NRegUnit: its issue cycle (low 32 bits) */
+	uint32_t *enc;         /* NRegUnit: the stall-count clock at its issue */
 	uint32_t enc_now;      /* the warp's stall-count clock */
 } THazWarp;
 
@@ -191,8 +191,9 @@ uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp ma
 void thaz_warp_new(THazWarp *h);
 void thaz_warp_free(THazWarp *h);
 void thaz_warp_reset(THazWarp *h);                 /* a new warp in the slot */
-/* the instruction at pc issues at cycle now: count a hazard if it reads a vector register
- * before its producer's latency (one per instruction), and a pair for each such producer */
+/* the instruction at pc issues at cycle now: count a hazard if it reads a register
+ * (R, P, UR, UP) before its producer's latency (one per instruction), and a pair for each such
+ * producer */
 void thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now);
 /* then: it writes its destinations and advances the stall-count clock by stall (0 as 1) */
 void thaz_write(TWarp *tw, const TIns *ti, uint32_t pc, uint64_t now, unsigned stall);

@@ -1,5 +1,5 @@
 /* thazard.c: the hazard block of the timing model's control-bits mode. An instruction that reads
- * a vector register before its producer's modelled latency (TWarp.rready) is a hazard: nvcc's
+ * a register (R, P, UR, UP) before its producer's modelled latency (TWarp.rready) is a hazard: nvcc's
  * stall counts say the hardware has the value sooner than the configuration does (a latency too
  * long), or the model tracks the dependency wrongly. Besides the count (SimTStats.hazards), each
  * hazard is kept as a (producer pc, consumer pc, latency, distance) pair, where the distance is
@@ -17,9 +17,9 @@
 void
 thaz_warp_new(THazWarp *h)
 {
-	h->prod = xmalloc(NumR * sizeof *h->prod);
-	h->issued = xmalloc(NumR * sizeof *h->issued);
-	h->enc = xmalloc(NumR * sizeof *h->enc);
+	h->prod = xmalloc(NRegUnit * sizeof *h->prod);
+	h->issued = xmalloc(NRegUnit * sizeof *h->issued);
+	h->enc = xmalloc(NRegUnit * sizeof *h->enc);
 	thaz_warp_reset(h);
 }
 
@@ -37,9 +37,9 @@ thaz_warp_reset(THazWarp *h)
 {
 	if (!h->prod)
 		return;
-	memset(h->prod, 0, NumR * sizeof *h->prod);
-	memset(h->issued, 0, NumR * sizeof *h->issued);
-	memset(h->enc, 0, NumR * sizeof *h->enc);
+	memset(h->prod, 0, NRegUnit * sizeof *h->prod);
+	memset(h->issued, 0, NRegUnit * sizeof *h->issued);
+	memset(h->enc, 0, NRegUnit * sizeof *h->enc);
 	h->enc_now = 0;
 }
 
@@ -77,7 +77,7 @@ thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 
 	for (unsigned k = 0; k < ti->nsrc; k++) {
 		unsigned u = ti->src[k], j;
-		if (u >= NumR || tw->rready[u] <= now + ti->src_late[k])
+		if (tw->rready[u] <= now + ti->src_late[k])
 			continue;
 		if (!nseen)
 			s->hazards++;
@@ -103,7 +103,7 @@ thaz_write(TWarp *tw, const TIns *ti, uint32_t pc, uint64_t now, unsigned stall)
 		return;
 	for (unsigned k = 0; k < ti->ndst; k++) {
 		unsigned u = ti->dst[k];
-		if (u < NumR) {
+		if (u < NRegUnit) {
 			h->prod[u] = pc;
 			h->issued[u] = (uint32_t)now;
 			h->enc[u] = h->enc_now;

@@ -161,7 +161,8 @@ alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
 	case UMufu: pipe = PMufu; lanes = t->mufu_lanes; lat = t->lat_mufu; cls = TcLong; break;
 	case UConv: pipe = PConv; lanes = t->conv_lanes; lat = t->lat_conv; cls = TcLong; break;
 	case UUniform: pipe = PUniform; lanes = 32 / (t->uniform_ii ? t->uniform_ii : 1);
-		lat = t->lat_uniform; break;
+		lat = d->op == OULDC || d->op == OUMOV || d->op == OVOTEU ? t->lat_umov : t->lat_uniform;
+		break;
 	case UBranch: pipe = PBranch; lanes = 32 / (t->branch_ii ? t->branch_ii : 1);
 		lat = t->lat_branch; break;
 	case UTensor:
@@ -963,8 +964,12 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			sb_push(tw, rsb, src_read, TcMem, now);
 		if (L->hazard_check) {
 			for (unsigned k = 0; k < ti->ndst; k++) {
-				tw->rready[ti->dst[k]] = done;
-				tw->rcls[ti->dst[k]] = ti->cls;
+				unsigned unit = ti->dst[k];
+				/* a memory instruction's predicate (the global-or-not of a generic ATOM) is
+				 * known at address translation: nvcc reads it 5 cycles later, unwaited */
+				int pred = (unit >= UnitOfP && unit < UnitOfUR) || unit >= UnitOfUP;
+				tw->rready[unit] = pred && ti->kind == KMem ? now + t->lat_int : done;
+				tw->rcls[unit] = ti->cls;
 			}
 			if (ti->wide_lo_early)
 				tw->rready[ti->dst[0]] = done - 1;

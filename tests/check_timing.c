@@ -434,6 +434,29 @@ body_store_data(Text *t)
 	ins(t, C(4), "STG.E [R2.64], R8");
 }
 
+static void
+body_umov(Text *t)
+{
+	/* uniform moves: nvcc reads them 2 cycles later */
+	ins(t, C(2), "ULDC UR4, c[0x0][0x160]");
+	ins(t, C(4), "UIADD3 UR5, UR4, 0x1, URZ");
+}
+
+static void
+body_umov_1(Text *t)
+{
+	ins(t, C(1), "ULDC UR4, c[0x0][0x160]");
+	ins(t, C(4), "UIADD3 UR5, UR4, 0x1, URZ");
+}
+
+static void
+body_pred_1(Text *t)
+{
+	/* predicates are checked too: ISETP's P0 read the next cycle */
+	ins(t, C(1), "ISETP.GT.AND P0, PT, R0, 0x3, PT");
+	ins(t, C(4), "@P0 IADD3 R8, R0, 0x1, RZ");
+}
+
 START_TEST(test_hazard_rules_from_nvcc)
 {
 	SimConfig c;
@@ -454,6 +477,19 @@ START_TEST(test_hazard_rules_from_nvcc)
 	simtstats_free(&st);
 	timed("store data", 1, body_store_data, &c, &st);
 	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("umov", 1, body_umov, &c, &st);
+	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("umov 1", 1, body_umov_1, &c, &st);
+	ck_assert_uint_eq(st.hazards, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "ULDC");
+	ck_assert_uint_eq(st.hazard_rows[0].latency, c.t.lat_umov);
+	simtstats_free(&st);
+	timed("predicate", 1, body_pred_1, &c, &st);
+	ck_assert_uint_eq(st.hazards, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "ISETP.GT.AND");
+	ck_assert_str_eq(st.hazard_rows[0].consumer, "IADD3");
 	simtstats_free(&st);
 }
 END_TEST
