@@ -904,7 +904,8 @@ START_TEST(test_kernel)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------------
- * The hazard corpus (tests/corpus/latency/, and the tensor-core kernels of tests/corpus/mma.cu):
+ * The hazard corpus (tests/corpus/latency/, the tensor-core kernels of tests/corpus/mma.cu and
+ * examples/microbench/mma_shapes.cu):
  * every kernel run once in timing mode, pointers to zero-filled buffers, 4-byte scalars 16. nvcc's
  * stall counts must never read a register before the configured latency of its producer
  * (docs/calibration.md derives the latencies from these schedules). b200 runs the sm_90 ones.
@@ -920,6 +921,9 @@ static const struct { const char *file; const char *config; } hcase[] = {
 	{"latency/mem.sm_80", "a100"}, {"latency/mem.sm_90", "h100"},
 	{"mma.sm_80", "a100"}, {"mma.sm_90", "h100"}, {"latency/half.sm_90", "b200"},
 	{"latency/double.sm_90", "b200"}, {"mma.sm_90", "b200"},
+	/* every tensor-core shape nvcc emits (calibration microbenchmarks) */
+	{"../../examples/microbench/mma_shapes.sm_80", "a100"},
+	{"../../examples/microbench/mma_shapes.sm_90", "h100"},
 };
 
 START_TEST(test_hazard_corpus)
