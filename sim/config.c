@@ -130,7 +130,7 @@ static const Key keys[] = {
 	TINT(tensor_ops_i4, 1, 1u << 20, "OP/cycle", "dense INT4 tensor operations per SM"),
 	TINT(tensor_ops_b1, 1, 1u << 20, "OP/cycle", "binary (BMMA) tensor operations per SM"),
 	TINT(tensor_flops_f64, 1, 1u << 20, "FLOP/cycle", "DMMA FLOP per SM"),
-	TINT(tensor_flops_f8, 0, 1u << 20, "FLOP/cycle", "dense FP8 (QMMA) FLOP per SM; 0: none"),
+	TINT(tensor_flops_f8, 0, 1u << 20, "FLOP/cycle", "dense FP8 (QMMA) FLOP per SM; 0: twice tensor_flops_f16"),
 	TINT(mio_ii, 1, 64, "cycles", "between MIO instructions (memory, SHFL, LDSM) per SM"),
 	TINT(mio_queue, 1, 64, "instructions", "memory instructions buffered per sub-partition"),
 

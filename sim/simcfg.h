@@ -68,7 +68,7 @@ typedef struct SimTiming {
 	uint32_t tensor_ops_i4;        /* dense INT4 (IMMA.*.S4/U4) OP per cycle per SM */
 	uint32_t tensor_ops_b1;        /* binary (BMMA) OP per cycle per SM */
 	uint32_t tensor_flops_f64;     /* DMMA FLOP per cycle per SM */
-	uint32_t tensor_flops_f8;      /* FP8 (QMMA) FLOP per cycle per SM; 0: not supported */
+	uint32_t tensor_flops_f8;      /* FP8 (QMMA) FLOP per cycle per SM; 0: twice tensor_flops_f16 */
 	uint32_t mio_ii;               /* cycles between MIO (memory, SHFL, LDSM) instructions per SM */
 	uint32_t mio_queue;            /* memory instructions buffered per sub-partition: 5 */
 
