@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ref/ref.h"
 
@@ -989,6 +990,64 @@ START_TEST(test_hazard_corpus)
 }
 END_TEST
 
+/* the hazard rows through the runtime: fiberGetHazard, the statistics JSON and the summary, with
+ * lat_fp16 raised above nvcc's spacing of the half-precision chain */
+START_TEST(test_hazard_rows_reported)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char path[512], jpath[] = "/tmp/fiber-hazard-XXXXXX", *text = NULL;
+	fiberDevice dev;
+	fiberModule mod;
+	fiberFunction fn;
+	fiberDevicePtr out, in;
+	int n = 16, fd;
+	void *params[3] = {&out, &in, &n};
+	unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1}, nh = 0;
+	fiberHazard h;
+	fiberStats st;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/tests/corpus/latency/half.sm_80.sass", root ? root : ".");
+	ck_assert_int_eq(fiberDeviceCreate(&dev, "a100"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetConfigValue(dev, "lat_fp16=40"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleLoadFile(&mod, dev, path), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "lat_half_chain"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(dev, &out, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(dev, &in, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemset(dev, in, 0, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernel(fn, g, b, 0, params), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberGetStats(dev, &st), FIBER_SUCCESS);
+	ck_assert_uint_gt(st.hazards, 0);
+	ck_assert_int_eq(fiberGetHazardCount(dev, &nh), FIBER_SUCCESS);
+	ck_assert_uint_gt(nh, 0);
+	ck_assert_int_eq(fiberGetHazard(dev, 0, &h), FIBER_SUCCESS);
+	ck_assert_uint_eq(h.latency, 40);
+	ck_assert_uint_lt(h.stall, 40);
+	ck_assert_uint_gt(h.count, 0);
+	ck_assert_int_eq(fiberGetHazard(dev, nh, &h), FIBER_ERROR_INVALID_VALUE);
+	fd = mkstemp(jpath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(fiberWriteStatsJSON(dev, jpath), FIBER_SUCCESS);
+	f = fopen(jpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(getdelim(&text, &len, 0, f), 0);
+	fclose(f);
+	unlink(jpath);
+	ck_assert_ptr_nonnull(strstr(text, "\"hazards_by_opcode\": [\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\"latency\": 40, \"stall\": "));
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(fiberPrintSummary(dev, f), FIBER_SUCCESS);
+	fclose(f);
+	ck_assert_msg(strstr(text, "hazards: ") && strstr(text, "(latency 40, stall "), "%s", text);
+	free(text);
+	fiberDeviceDestroy(dev);
+}
+END_TEST
+
 static void
 kernels_add_run(Suite *s)
 {
@@ -1012,6 +1071,7 @@ kernels_add_run(Suite *s)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hazard corpus");
 	tcase_add_loop_test(tc, test_hazard_corpus, 0, (int)NELEM(hcase));
+	tcase_add_test(tc, test_hazard_rows_reported);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 }
