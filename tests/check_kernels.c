@@ -920,6 +920,8 @@ static const struct { const char *file; const char *config; } hcase[] = {
 	{"latency/warp.sm_80", "a100"}, {"latency/warp.sm_90", "h100"},
 	{"latency/atom.sm_80", "a100"}, {"latency/atom.sm_90", "h100"},
 	{"latency/mem.sm_80", "a100"}, {"latency/mem.sm_90", "h100"},
+	{"latency/uniform.sm_80", "a100"}, {"latency/uniform.sm_90", "h100"},
+	{"latency/mma_chain.sm_80", "a100"}, {"latency/mma_chain.sm_90", "h100"},
 	{"mma.sm_80", "a100"}, {"mma.sm_90", "h100"}, {"latency/half.sm_90", "b200"},
 	{"latency/double.sm_90", "b200"}, {"mma.sm_90", "b200"},
 	/* every tensor-core shape nvcc emits (calibration microbenchmarks) */
