@@ -460,8 +460,8 @@ endif
 #   make hazards [HAZARDS_ARGS='--set lat_fp64=8']
 .PHONY: hazards
 HAZARDS_ARGS ?=
-HAZARD_FILES = $(sort $(wildcard tests/corpus/latency/*.sass examples/*/*.sm_80.sass \
-                 examples/*/*.sm_90.sass))
+HAZARD_FILES = $(sort $(wildcard tests/corpus/latency/*.sass tests/corpus/mma.*.sass \
+                 tests/corpus/fp8.*.sass examples/*/*.sm_80.sass examples/*/*.sm_90.sass))
 ifneq ($(RT_SRCS),)
 $(B)/bench/hazards: $(B)/bench/hazards.o $(LIBFIBERRT)
 	@mkdir -p $(@D)
