@@ -455,3 +455,19 @@ $(B)/bench/calibrate: $(B)/bench/calibrate.o $(LIBFIBERRT)
 calibrate: $(B)/bench/calibrate
 	$(B)/bench/calibrate --root $(CURDIR) $(CALIBRATE_ARGS)
 endif
+
+# `make hazards` runs every kernel of the hazard corpus (tests/corpus/latency/, the examples and
+# the microbenchmarks) on the configuration of its architecture and prints hazards_by_opcode
+# summed over them (bench/hazards.c; docs/calibration.md, "Latencies from nvcc's schedules").
+#   make hazards [HAZARDS_ARGS='--set lat_fp64=8']
+.PHONY: hazards
+HAZARDS_ARGS ?=
+HAZARD_FILES = $(sort $(wildcard tests/corpus/latency/*.sass tests/corpus/mma.*.sass \
+                 tests/corpus/fp8.*.sass examples/*/*.sm_80.sass examples/*/*.sm_90.sass))
+ifneq ($(RT_SRCS),)
+$(B)/bench/hazards: $(B)/bench/hazards.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lpthread
+hazards: $(B)/bench/hazards
+	$(B)/bench/hazards $(HAZARDS_ARGS) $(HAZARD_FILES)
+endif

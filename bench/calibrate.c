@@ -63,7 +63,7 @@ struct Bench {
 	fiberDeviceProps props;
 	const char *root;
 	int functional;
-	fiberModule mod[4][2];   /* per listing file and architecture (80, 90) */
+	fiberModule mod[5][2];   /* per listing file and architecture (80, 90) */
 };
 
 /* what a row measured */
@@ -79,7 +79,7 @@ typedef struct Handler {
 	int (*run)(Bench *b, fiberFunction fn, const Row *r, Result *res);
 } Handler;
 
-static const char *const files[] = {"alu", "memory", "mma", "bandwidth"};
+static const char *const files[] = {"alu", "memory", "mma", "bandwidth", "mma_shapes"};
 
 static const char *const configs[] = {"a100", "h100", "b200"};
 
@@ -441,6 +441,50 @@ run_mma_tput(Bench *b, fiberFunction fn, const Row *r, Result *res)
 	return 0;
 }
 
+/* --- mma_shapes.cu: tput_<shape> ------------------------------------------------------------- */
+
+/* FLOP (or OP) per cycle of one SM of one tensor-core shape: out[5w..5w+4] = start, end, every
+ * accumulator right, its MMAs, FLOP of one MMA */
+static int
+run_mma_shape(Bench *b, fiberFunction fn, const Row *r, Result *res)
+{
+	long long out[5 * MaxWarps], t0 = INT64_MAX, t1 = INT64_MIN, mmas = 0, flop = 0;
+	unsigned long long iters;
+	unsigned warps = r->block / 32;
+	fiberDevicePtr d;
+	int32_t it;
+	void *params[2];
+
+	if (grid_of(b, r) != 1 || r->block % 32 || !warps || warps > MaxWarps)
+		return fail(r, "line %d: %s runs one CTA of 32 to %d x 32 threads", r->line, r->kernel,
+		            MaxWarps);
+	if (arg(r, "iters", &iters) || alloc(b, r, &d, 5 * warps * 8))
+		return -1;
+	it = (int32_t)iters;
+	params[0] = &d;
+	params[1] = &it;
+	if (launch(b, fn, r, 1, params, NULL) ||
+	    fiberMemcpyDtoH(b->dev, out, d, 5 * warps * 8) != FIBER_SUCCESS)
+		return fiber_fail(b, r, "output");
+	fiberFree(b->dev, d);
+	for (unsigned w = 0; w < warps; w++) {
+		const long long *o = out + 5 * w;
+		if (o[2] != 1)
+			return fail(r, "warp %u: an accumulator element is wrong", w);
+		if (o[3] != 2 * (long long)iters * 8 || o[4] <= 0 || (w && o[4] != flop))
+			return fail(r, "warp %u: recorded %lld MMAs of %lld FLOP", w, o[3], o[4]);
+		flop = o[4];
+		t0 = o[0] < t0 ? o[0] : t0;
+		t1 = o[1] > t1 ? o[1] : t1;
+		mmas += o[3];
+	}
+	if (t1 <= t0)
+		return fail(r, "no time passed");
+	res->value = (double)mmas * (double)flop / (double)(t1 - t0);
+	snprintf(res->note, sizeof res->note, "%u warps, %lld MMAs of %lld", warps, mmas, flop);
+	return 0;
+}
+
 /* --- bandwidth.cu ---------------------------------------------------------------------------- */
 
 /* bytes over cycles: GB/s at the configuration's clock, and bytes per clock in the note */
@@ -581,9 +625,14 @@ static const Handler handlers[] = {
 	{"copy_f4", 3, run_copy}, {"read_f4", 3, run_read},
 };
 
+/* every tput_<shape> of mma_shapes.cu */
+static const Handler shape_handler = {"tput_", 4, run_mma_shape};
+
 static const Handler *
 handler(const char *kernel)
 {
+	if (!strncmp(kernel, "tput_", 5))
+		return &shape_handler;
 	for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
 		if (!strcmp(handlers[i].kernel, kernel))
 			return &handlers[i];

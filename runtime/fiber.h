@@ -127,6 +127,21 @@ FIBER_API fiberStatus fiberDeviceCreate(fiberDevice *dev, const char *config);
 FIBER_API fiberStatus fiberDeviceDestroy(fiberDevice dev);  /* unloads its modules */
 FIBER_API fiberStatus fiberDeviceGetProperties(fiberDevice dev, fiberDeviceProps *props);
 FIBER_API fiberStatus fiberGetStats(fiberDevice dev, fiberStats *stats);
+/* one row of the last launch's hazards by opcode (docs/sim-stats.md, hazards_by_opcode): reads
+ * of a register before the modelled latency of its producer, grouped by producer (opcode and
+ * modifiers), consumer opcode, latency and the cycles nvcc's stall counts gave */
+typedef struct fiberHazard {
+	char producer[48];            /* "IMAD.WIDE.U32" */
+	char consumer[24];            /* "IADD3" */
+	unsigned latency;             /* the producer's latency in the configuration, cycles */
+	unsigned stall;               /* the sum of the stall counts from producer to consumer */
+	uint64_t count;               /* reads */
+	unsigned producer_pc, consumer_pc; /* byte addresses of one example */
+} fiberHazard;
+/* *n: the rows of the last launch (0 in functional mode or before a launch) */
+FIBER_API fiberStatus fiberGetHazardCount(fiberDevice dev, unsigned *n);
+/* row k (0-based, most frequent first) of the last launch */
+FIBER_API fiberStatus fiberGetHazard(fiberDevice dev, unsigned k, fiberHazard *row);
 
 /* --- modules --------------------------------------------------------------------------------- */
 /* path: an nvdisasm or cuobjdump -sass listing, fiberc output (SASS or IR text), or a cubin (ELF;

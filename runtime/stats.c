@@ -154,6 +154,25 @@ hit_miss(FILE *fp, const char *name, uint64_t hits, uint64_t misses)
 	fputc('}', fp);
 }
 
+/* hazards_by_opcode: [{"producer", "consumer", "latency", "stall", "count", "producer_pc",
+ * "consumer_pc"}, ...], most frequent first */
+static void
+hazard_rows(FILE *fp, const SimTStats *t)
+{
+	fputc('[', fp);
+	for (uint32_t k = 0; k < t->nhazard_rows; k++) {
+		const SimHazard *h = &t->hazard_rows[k];
+		fputs(k ? ",\n        {\"producer\": " : "\n        {\"producer\": ", fp);
+		jstr(fp, h->producer);
+		fputs(", \"consumer\": ", fp);
+		jstr(fp, h->consumer);
+		fprintf(fp, ", \"latency\": %u, \"stall\": %u, \"count\": %llu, \"producer_pc\": "
+		        "\"0x%04x\", \"consumer_pc\": \"0x%04x\"}", h->latency, h->stall,
+		        (unsigned long long)h->count, h->producer_addr, h->consumer_addr);
+	}
+	fputs(t->nhazard_rows ? "\n      ]" : "]", fp);
+}
+
 /* the sections only a timed launch has */
 static void
 write_timing(FILE *fp, const RtLaunch *l)
@@ -171,6 +190,8 @@ write_timing(FILE *fp, const RtLaunch *l)
 	jstr(fp, t->ctrl_mode == CtrlScoreboard ? "scoreboard" : "control-bits");
 	key(fp, "hazards");
 	jint(fp, t->hazards);
+	key(fp, "hazards_by_opcode");
+	hazard_rows(fp, t);
 	key(fp, "occupancy");
 	fprintf(fp, "{\"ctas_per_sm\": %u, \"limit\": ", t->ctas_per_sm);
 	jstr(fp, t->occupancy_limit);
@@ -422,6 +443,17 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	fprintf(fp, "  tensor pipes %.1f%% busy; occupancy %u CTAs/SM (limit: %s), %u wave%s of %u CTAs\n",
 	        sp_cycles(l) > 0 ? 100.0 * t->tensor_busy / sp_cycles(l) : 0.0, t->ctas_per_sm,
 	        t->occupancy_limit ? t->occupancy_limit : "-", t->waves, t->waves == 1 ? "" : "s", t->ctas);
+	if (t->hazards) {
+		/* the three most frequent rows: what a calibration would look at first */
+		fprintf(fp, "  hazards: %llu reads before the modelled latency:",
+		        (unsigned long long)t->hazards);
+		for (uint32_t k = 0; k < t->nhazard_rows && k < 3; k++) {
+			const SimHazard *h = &t->hazard_rows[k];
+			fprintf(fp, "%s %s -> %s (latency %u, stall %u) x%llu", k ? ";" : "", h->producer,
+			        h->consumer, h->latency, h->stall, (unsigned long long)h->count);
+		}
+		fputc('\n', fp);
+	}
 	fprintf(fp, "  simulator: %.3f s, %u thread%s", t->wall_seconds, t->threads,
 	        t->threads == 1 ? "" : "s");
 	if (t->wall_seconds > 0)
@@ -430,6 +462,40 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	if (t->threads_note)
 		fprintf(fp, " (%s)", t->threads_note);
 	fputc('\n', fp);
+}
+
+fiberStatus
+fiberGetHazardCount(fiberDevice d, unsigned *n)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberGetHazardCount: not a live device");
+	if (!n)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberGetHazardCount: n is NULL");
+	*n = d->nlaunch ? d->launch[d->nlaunch - 1].t.nhazard_rows : 0;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberGetHazard(fiberDevice d, unsigned k, fiberHazard *row)
+{
+	const SimHazard *h;
+
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberGetHazard: not a live device");
+	if (!row)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberGetHazard: row is NULL");
+	if (!d->nlaunch || k >= d->launch[d->nlaunch - 1].t.nhazard_rows)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberGetHazard: no row %u", k);
+	h = &d->launch[d->nlaunch - 1].t.hazard_rows[k];
+	memset(row, 0, sizeof *row);
+	snprintf(row->producer, sizeof row->producer, "%s", h->producer);
+	snprintf(row->consumer, sizeof row->consumer, "%s", h->consumer);
+	row->latency = h->latency;
+	row->stall = h->stall;
+	row->count = h->count;
+	row->producer_pc = h->producer_addr;
+	row->consumer_pc = h->consumer_addr;
+	return FIBER_SUCCESS;
 }
 
 fiberStatus

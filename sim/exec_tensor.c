@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "alu.h"
+#include "mmashape.h"
 
 static const uint32_t zeros[WarpSize];
 
@@ -77,17 +78,6 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
  * of one register. Tile rows are read as bytes in memory order, which is the element order on
  * the little-endian hosts that the simulator runs on (ex_ldsm makes the same assumption).
  */
-enum ElemType {
-	EF16, EBF16, ETF32, ES8, EU8, ES4, EU4, EB1, EF64, EF32, ES32, EE4M3, EE5M2, NElem
-};
-
-static const struct { const char *name; uint8_t bits; } elems[NElem] = {
-	[EF16] = {"F16", 16}, [EBF16] = {"BF16", 16}, [ETF32] = {"TF32", 32}, [ES8] = {"S8", 8},
-	[EU8] = {"U8", 8}, [ES4] = {"S4", 4}, [EU4] = {"U4", 4}, [EB1] = {"B1", 1},
-	[EF64] = {"F64", 64}, [EF32] = {"F32", 32}, [ES32] = {"S32", 32}, [EE4M3] = {"E4M3", 8},
-	[EE5M2] = {"E5M2", 8},
-};
-
 /* mod: A type bits 0..3, B type bits 4..7, accumulator type bits 8..11, flags above */
 enum {
 	MSat = 1 << 12,        /* IMMA .SAT: clamp to int32 */
@@ -230,7 +220,7 @@ gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double *
 	for (unsigned i = 0; i < nreg; i++) {
 		const uint32_t *r = oreg(x, o, i);
 		unsigned row, col;
-		tile_at(M, i, 128 / elems[ty].bits, &row, &col);
+		tile_at(M, i, 128 / mma_elem_bits(ty), &row, &col);
 		for (unsigned g = 0; g < 8; g++)
 			if (trans)
 				row_f(r + 4 * g, ty, &v[col * MaxN + pcol(row + g)], MaxN);
@@ -351,7 +341,7 @@ INLINE void
 hmma(Exec *x, const DIns *d, uint32_t mask, unsigned M, unsigned K, unsigned aty, unsigned bty,
      unsigned cty, int wide)
 {
-	unsigned na = M * K * elems[aty].bits / 1024, nb = 8 * K * elems[bty].bits / 1024;
+	unsigned na = M * K * mma_elem_bits(aty) / 1024, nb = 8 * K * mma_elem_bits(bty) / 1024;
 	unsigned nd = cty == EF32 ? M / 4 : M / 8;
 	double a[MaxM][MaxKf], b[MaxKf][MaxN], s[MaxM][MaxN];
 	uint32_t c[NAcc][WarpSize], dv[NAcc][WarpSize];
@@ -439,7 +429,7 @@ ielem(uint32_t w, unsigned ty, unsigned e)
 INLINE void
 gather_i(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, int32_t (*v)[MaxKi])
 {
-	unsigned epr = 32 / elems[ty].bits;
+	unsigned epr = 32 / mma_elem_bits(ty);
 
 	for (unsigned i = 0; i < nreg; i++) {
 		const uint32_t *r = oreg(x, o, i);
@@ -467,7 +457,7 @@ gather_int(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, int32_
 ALU_BODY(ex_imma)
 {
 	unsigned M = d->aux & 0xff, K = d->aux >> 16, aty = ATY(d), bty = BTY(d);
-	unsigned na = M * K * elems[aty].bits / 1024, nb = 8 * K * elems[bty].bits / 1024;
+	unsigned na = M * K * mma_elem_bits(aty) / 1024, nb = 8 * K * mma_elem_bits(bty) / 1024;
 	int32_t a[MaxM][MaxKi], bt[MaxN][MaxKi], b[MaxKi][MaxN];
 	uint32_t c[NAcc][WarpSize], dv[NAcc][WarpSize];
 
@@ -569,45 +559,6 @@ ALU_BODY(ex_dmma)
 }
 ALU_VARIANTS(ex_dmma)
 
-/* shape modifier "16816" or "16x8x16" into M, N, K; 0 if it is not a shape of the family */
-static int
-shapeof(const char *s, int op, unsigned *M, unsigned *N, unsigned *K)
-{
-	static const struct { const char *name; uint16_t m, n, k; int op; } t[] = {
-		{"16816", 16, 8, 16, OHMMA}, {"1688", 16, 8, 8, OHMMA}, {"1684", 16, 8, 4, OHMMA},
-		{"8816", 8, 8, 16, OIMMA}, {"16816", 16, 8, 16, OIMMA}, {"16832", 16, 8, 32, OIMMA},
-		{"8832", 8, 8, 32, OIMMA}, {"16864", 16, 8, 64, OIMMA}, {"88128", 8, 8, 128, OBMMA},
-		{"168128", 16, 8, 128, OBMMA}, {"168256", 16, 8, 256, OBMMA}, {"884", 8, 8, 4, ODMMA},
-		{"16832", 16, 8, 32, OQMMA}, {"16816", 16, 8, 16, OQMMA},
-	};
-	unsigned a, b, c;
-	int len = 0;
-
-	for (unsigned k = 0; k < sizeof t / sizeof t[0]; k++)
-		if (t[k].op == op && strcmp(s, t[k].name) == 0) {
-			*M = t[k].m;
-			*N = t[k].n;
-			*K = t[k].k;
-			return 1;
-		}
-	if (sscanf(s, "%ux%ux%u%n", &a, &b, &c, &len) == 3 && s[len] == 0) {
-		*M = a;
-		*N = b;
-		*K = c;
-		return 1;
-	}
-	return 0;
-}
-
-static int
-elemof(const char *s)
-{
-	for (int k = 0; k < NElem; k++)
-		if (strcmp(s, elems[k].name) == 0)
-			return k;
-	return -1;
-}
-
 /* HMMA.16816.F32.BF16 R16, R12, R6, R16; IMMA.16832.U8.S8.SAT R16, R12.ROW, R6.COL, R16;
  * BMMA.168256.AND.POPC ...; DMMA.884 R20, R18, R24, R20 */
 static int
@@ -620,10 +571,19 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 
 	for (unsigned k = 0; k < i->nmod; k++) {
 		const char *s = mstr(c->fn->mod, i->mod[k]);
-		int e;
-		if (!shaped && shapeof(s, op, &M, &N, &K))
+		MmaShape sh;
+		int e, r = shaped ? 0 : mma_shape_parse(s, op, &sh);
+		if (r < 0) {
+			char why[64];
+			snprintf(why, sizeof why, "unknown shape '%s' for %s", s, optab[op].name);
+			return sim_unsupported_why(c, i, why);
+		}
+		if (r > 0) {
+			M = sh.m;
+			N = sh.n;
+			K = sh.k;
 			shaped = 1;
-		else if ((e = elemof(s)) >= 0 && nt < 3)
+		} else if ((e = mma_elem_of(s)) >= 0 && nt < 3)
 			types[nt++] = e;
 		else if (op == OIMMA && strcmp(s, "SAT") == 0)
 			flags |= MSat;
@@ -660,7 +620,7 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 		break;
 	case OIMMA:
 		if (nt != 2 || types[0] < ES8 || types[0] > EU4 || types[1] < ES8 || types[1] > EU4 ||
-		    elems[types[0]].bits != elems[types[1]].bits)
+		    mma_elem_bits((unsigned)types[0]) != mma_elem_bits((unsigned)types[1]))
 			return sim_unsupported_why(c, i, "expected two integer input types of one width");
 		aty = (unsigned)types[0];
 		bty = (unsigned)types[1];
@@ -685,10 +645,10 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	if (N != 8 || (M != 8 && M != 16) || K > MaxK)
 		return sim_unsupported_why(c, i, "unknown shape");
 	/* integer and b1 fragments: rows of 128 bits, or 256 bits when M = 16 */
-	if ((op == OIMMA || op == OBMMA || op == OQMMA) && K * elems[aty].bits != 128 &&
-	    !(M == 16 && K * elems[aty].bits == 256))
+	if ((op == OIMMA || op == OBMMA || op == OQMMA) && K * mma_elem_bits(aty) != 128 &&
+	    !(M == 16 && K * mma_elem_bits(aty) == 256))
 		return sim_unsupported_why(c, i, "shape and types do not match");
-	epr = 32 / elems[aty].bits;
+	epr = 32 / mma_elem_bits(aty);
 	if (aty == EF64) {
 		na = M * K / 16;
 		nb = 8 * K / 16;
@@ -704,8 +664,8 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 		return i->nopnd != 4 ? sim_unsupported_why(c, i, "expected D, A, B, C") : -1;
 	d->ndst = 1;
 	d->nsrc = 3;
-	d->aux = M | N << 8 | K << 16;
-	d->mod = aty | bty << 4 | cty << 8 | flags;
+	d->aux = MMA_AUX(M, N, K);
+	d->mod = MMA_MOD(aty, bty, cty) | flags;
 	d->exec = op == OHMMA || op == OQMMA ? ALU_PICK(ex_hmma) : op == OIMMA ? ALU_PICK(ex_imma) :
 	          op == OBMMA ? ex_bmma : ALU_PICK(ex_dmma);
 	c->split_ok = 1;

@@ -64,8 +64,11 @@ typedef struct SimTiming {
 	uint32_t branch_ii;            /* cycles between branch-unit instructions */
 	uint32_t tensor_flops_f16;     /* dense FP16/BF16 tensor FLOP per cycle per SM */
 	uint32_t tensor_ops_i8;        /* dense INT8 tensor OP per cycle per SM */
+	uint32_t tensor_flops_tf32;    /* dense TF32 (HMMA.*.TF32) FLOP per cycle per SM */
+	uint32_t tensor_ops_i4;        /* dense INT4 (IMMA.*.S4/U4) OP per cycle per SM */
+	uint32_t tensor_ops_b1;        /* binary (BMMA) OP per cycle per SM */
 	uint32_t tensor_flops_f64;     /* DMMA FLOP per cycle per SM */
-	uint32_t tensor_flops_f8;      /* FP8 (QMMA) FLOP per cycle per SM; 0: not supported */
+	uint32_t tensor_flops_f8;      /* FP8 (QMMA) FLOP per cycle per SM; 0: twice tensor_flops_f16 */
 	uint32_t mio_ii;               /* cycles between MIO (memory, SHFL, LDSM) instructions per SM */
 	uint32_t mio_queue;            /* memory instructions buffered per sub-partition: 5 */
 
@@ -76,17 +79,21 @@ typedef struct SimTiming {
 	uint32_t lat_fp16;             /* HFMA2, HADD2 */
 	uint32_t lat_fp64;             /* DFMA */
 	uint32_t lat_uniform;          /* uniform datapath */
+	uint32_t lat_umov;             /* ULDC, UMOV, VOTEU: uniform moves */
 	uint32_t lat_pred;             /* predicate written by ISETP and the like, to its use */
-	uint32_t lat_hmma;             /* HMMA.16816 (dependent accumulate) */
-	uint32_t lat_hmma_small;       /* HMMA.1688 and other m8/k8 shapes */
-	uint32_t lat_imma;             /* IMMA */
+	/* tensor-core latencies by operand volume, m x n x k x (bits of A) relative to HMMA.16816's
+	 * 16 x 8 x 16 x 16 (nvcc's schedules, docs/calibration.md) */
+	uint32_t lat_hmma;             /* HMMA, QMMA of the full volume: HMMA.16816, HMMA.1688.TF32 */
+	uint32_t lat_hmma_small;       /* any MMA of half the volume: HMMA.1688, IMMA.16816, ... */
+	uint32_t lat_imma;             /* IMMA, BMMA of the full volume: IMMA.16832 (8-bit), ... */
+	uint32_t lat_mma_quarter;      /* any MMA of a quarter: IMMA.8816, IMMA.8832, BMMA.88128 */
 	uint32_t lat_dmma;             /* DMMA.884 */
 	/* variable latencies, issue to writeback */
 	uint32_t lat_mufu;             /* MUFU */
 	uint32_t lat_conv;             /* I2F, F2I, F2F */
 	uint32_t lat_s2r;              /* S2R */
 	uint32_t lat_shfl;             /* SHFL */
-	uint32_t lat_vote;             /* VOTE, MATCH, REDUX */
+	uint32_t lat_vote;             /* MATCH, REDUX (VOTE: lat_int) */
 	uint32_t lat_branch;           /* BRA, BSSY, BSYNC, ...: to the target's issue */
 	uint32_t lat_bar;              /* BAR.SYNC: last arrival to the release of the waiters */
 	uint32_t lat_src_read;         /* memory instruction issue to its sources read (WAR, rsb) */

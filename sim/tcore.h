@@ -16,6 +16,9 @@ enum {
 	MaxSub = 4,            /* sub-partitions per SM at most */
 	MaxBanks = 8,          /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
+	/* reads later than issue, from nvcc's schedules (docs/calibration.md) */
+	WideCLate = 2,         /* IMAD.WIDE: the high half of its 64-bit addend */
+	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
 };
 #define TNever UINT64_MAX
 
@@ -49,12 +52,36 @@ typedef struct TIns {
 	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
+	uint8_t src_late[MaxTSrc]; /* cycles after issue at which src[k] is read (hazard check):
+	                          IMAD.WIDE's addend high half, a store's data */
 	uint16_t ii;           /* cycles the pipe is busy */
 	uint16_t lat;          /* result latency (KAlu, KMio) */
 } TIns;
 
 typedef struct TSm TSm;
 typedef struct TLaunch TLaunch;
+
+/* thazard.c: the hazard block of control-bits mode. Per warp, for each register unit: the
+ * instruction that wrote it last, the cycle it issued and the warp's stall-count clock then (the
+ * sum of the stall counts nvcc encoded on the instructions the warp has issued, 0 counting as 1);
+ * per SM, the hazards seen as (producer pc, consumer pc, distance) pairs. */
+typedef struct THazWarp {
+	uint32_t *prod;        /* NRegUnit: pc of the last producer */
+	uint32_t *issued;      /* NRegUnit: its issue cycle (low 32 bits) */
+	uint32_t *enc;         /* NRegUnit: the stall-count clock at its issue */
+	uint32_t enc_now;      /* the warp's stall-count clock */
+} THazWarp;
+
+typedef struct THazPair {
+	uint32_t prod, cons;   /* pcs */
+	uint32_t lat, stall;   /* modelled latency, nvcc's distance */
+	uint64_t count;
+} THazPair;
+
+typedef struct THazSm {
+	THazPair *v;
+	uint32_t n, cap;
+} THazSm;
 
 typedef struct TCta {
 	Cta c;                 /* functional state */
@@ -87,6 +114,7 @@ typedef struct TWarp {
 	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter, oldest first */
 	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
 	uint8_t *rcls;         /* TClass of each register's producer */
+	THazWarp hz;           /* hazard block (control-bits mode) */
 	/* trace span being built */
 	uint64_t tr_start, tr_last;
 	uint32_t tr_pc, tr_count;
@@ -128,6 +156,7 @@ struct TSm {
 	uint64_t last_done;    /* cycle after its last warp finished */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
+	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;
 };
@@ -157,5 +186,19 @@ void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
                                                     none can without another warp's help) */
+
+/* thazard.c */
+void thaz_warp_new(THazWarp *h);
+void thaz_warp_free(THazWarp *h);
+void thaz_warp_reset(THazWarp *h);                 /* a new warp in the slot */
+/* the instruction at pc issues at cycle now: count a hazard if it reads a register
+ * (R, P, UR, UP) before its producer's latency (one per instruction), and a pair for each such
+ * producer */
+void thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now);
+/* then: it writes its destinations and advances the stall-count clock by stall (0 as 1) */
+void thaz_write(TWarp *tw, const TIns *ti, uint32_t pc, uint64_t now, unsigned stall);
+void thaz_sm_free(THazSm *h);
+/* the launch's hazard rows by opcode, from every SM's pairs (st->hazard_rows) */
+void thaz_collect(const TLaunch *L, SimTStats *st);
 
 #endif /* FIBER_TCORE_H */

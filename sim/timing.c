@@ -11,6 +11,7 @@
  * issues and jumps to the next possible issue otherwise.
  */
 #include "tcore.h"
+#include "mmashape.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,52 +100,45 @@ div_up(unsigned a, unsigned b)
 	return b ? (a + b - 1) / b : a;
 }
 
-/* m x n x k of an mma shape modifier ("16816"), 0 if not one */
-static unsigned
-mma_macs(const char *s)
-{
-	static const struct { const char *name; unsigned m, n, k; } shapes[] = {
-		{"16816", 16, 8, 16}, {"1688", 16, 8, 8}, {"16832", 16, 8, 32}, {"8816", 8, 8, 16},
-		{"8832", 8, 8, 32}, {"884", 8, 8, 4}, {"16864", 16, 8, 64}, {"168128", 16, 8, 128},
-		{"1684", 16, 8, 4}, {"16884", 16, 8, 4}, {"16888", 16, 8, 8}, {"168816", 16, 8, 16},
-	};
-	for (unsigned k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
-		if (strcmp(s, shapes[k].name) == 0)
-			return shapes[k].m * shapes[k].n * shapes[k].k;
-	return 0;
-}
-
+/* a tensor-core instruction: its shape and types were decoded once (mmashape.h, exec_tensor.c;
+ * an unknown shape fails the load). The pipe is busy 2 m n k / (rate / sub-partitions) cycles at
+ * the rate of its input type; the latency follows the operand volume m n k x bits(A) relative
+ * to HMMA.16816's, as nvcc's schedules do (docs/calibration.md). */
 static void
 tensor_timing(const TLaunch *L, const DIns *d, TIns *ti)
 {
 	const SimTiming *t = L->t;
-	unsigned macs = 16 * 8 * 16, rate;
-	const Ins *in = d->ir;
+	unsigned m = MMA_M(d->aux), n = MMA_N(d->aux), k = MMA_K(d->aux), aty = MMA_ATY(d->mod);
+	unsigned macs = m * n * k, rate, bits = mma_elem_bits(aty);
+	uint64_t vol = (uint64_t)macs * bits, full = 16 * 8 * 16 * 16;
+	unsigned lat;
 
-	for (unsigned k = 0; in && k < in->nmod; k++) {
-		unsigned m = mma_macs(mstr(L->prog->fn->mod, in->mod[k]));
-		if (m) {
-			macs = m;
-			break;
-		}
+	ti->cls = TcTensor;
+	if (!macs) {               /* HGMMA and friends: not executed (docs/sim.md) */
+		ti->ii = 1;
+		ti->lat = (uint16_t)t->lat_hmma;
+		return;
 	}
 	switch (d->op) {
-	case OIMMA: rate = t->tensor_ops_i8; ti->lat = (uint16_t)t->lat_imma; break;
-	case ODMMA: rate = t->tensor_flops_f64; ti->lat = (uint16_t)t->lat_dmma; break;
-	case OQMMA:
-		rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16;
-		ti->lat = (uint16_t)t->lat_hmma;
-		break;
-	default:
-		rate = t->tensor_flops_f16;
-		ti->lat = (uint16_t)(macs >= 16 * 8 * 16 ? t->lat_hmma : t->lat_hmma_small);
-		break;
+	case OIMMA: rate = bits == 4 ? t->tensor_ops_i4 : t->tensor_ops_i8; break;
+	case OBMMA: rate = t->tensor_ops_b1; break;
+	case ODMMA: rate = t->tensor_flops_f64; break;
+	case OQMMA: rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16; break;
+	default: rate = aty == ETF32 ? t->tensor_flops_tf32 : t->tensor_flops_f16; break;
 	}
+	if (d->op == ODMMA)
+		lat = t->lat_dmma;
+	else if (vol >= full)
+		lat = d->op == OIMMA || d->op == OBMMA ? t->lat_imma : t->lat_hmma;
+	else if (2 * vol >= full)
+		lat = t->lat_hmma_small;
+	else
+		lat = t->lat_mma_quarter;
+	ti->lat = (uint16_t)lat;
 	rate = div_up(rate, L->nsub);
 	ti->ii = (uint16_t)(rate ? div_up(2 * macs, rate) : 1);
 	if (!ti->ii)
 		ti->ii = 1;
-	ti->cls = TcTensor;
 }
 
 /* pipe, initiation interval, latency and class of a non-memory instruction */
@@ -167,7 +161,8 @@ alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
 	case UMufu: pipe = PMufu; lanes = t->mufu_lanes; lat = t->lat_mufu; cls = TcLong; break;
 	case UConv: pipe = PConv; lanes = t->conv_lanes; lat = t->lat_conv; cls = TcLong; break;
 	case UUniform: pipe = PUniform; lanes = 32 / (t->uniform_ii ? t->uniform_ii : 1);
-		lat = t->lat_uniform; break;
+		lat = d->op == OULDC || d->op == OUMOV || d->op == OVOTEU ? t->lat_umov : t->lat_uniform;
+		break;
 	case UBranch: pipe = PBranch; lanes = 32 / (t->branch_ii ? t->branch_ii : 1);
 		lat = t->lat_branch; break;
 	case UTensor:
@@ -179,6 +174,10 @@ alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
 		if (d->op == OS2R || d->op == OS2UR) {
 			lat = t->lat_s2r;
 			cls = TcLong;
+		} else if (d->op == OVOTE && optab[d->op].lat != LVar) {
+			/* VOTE is a fixed-latency ALU instruction: nvcc reads its result 4 cycles later
+			 * without a scoreboard (docs/calibration.md) */
+			lat = t->lat_int;
 		} else if (d->op == OVOTE || d->op == OREDUX || d->op == OMATCH) {
 			lat = t->lat_vote;
 			cls = optab[d->op].lat == LVar ? TcLong : TcFixed;
@@ -191,6 +190,29 @@ alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
 	ti->ii = (uint16_t)(lanes ? div_up(32, lanes) : 1);
 	ti->lat = (uint16_t)(lat ? lat : 1);
 	ti->cls = (uint8_t)cls;
+}
+
+/* register unit u of ti's sources is read late cycles after issue */
+static void
+late_unit(TIns *ti, unsigned u, unsigned late)
+{
+	for (unsigned k = 0; k < ti->nsrc; k++)
+		if (ti->src[k] == u)
+			ti->src_late[k] = (uint8_t)late;
+}
+
+/* a store's data operand o */
+static void
+store_data_late(TIns *ti, const DOp *o)
+{
+	unsigned cnt = o->n ? o->n : 1;
+
+	if (o->reg == RegRZ)
+		return;
+	if ((o->flags & DFWide) && cnt < 2)
+		cnt = 2;
+	for (unsigned k = 0; k < cnt && o->reg + k < RegRZ; k++)
+		late_unit(ti, o->reg + k, StoreDataLate);
 }
 
 static void
@@ -269,6 +291,10 @@ tins_build(TLaunch *L)
 			ti->cls = TcMem;
 			ti->ii = 1;
 		} else if (d->unit == ULsu && (flags & (OFLoad | OFStore | OFAtomic))) {
+			if ((flags & OFStore) && !(flags & (OFLoad | OFAtomic)))
+				for (unsigned k = 0; k < d->nsrc; k++)
+					if (d->src[k].kind == DR)
+						store_data_late(ti, &d->src[k]);
 			ti->kind = KMem;
 			ti->pipe = PMio;
 			ti->cls = TcMem;
@@ -286,6 +312,10 @@ tins_build(TLaunch *L)
 			 * read it after lat_imad - 1 */
 			ti->wide_lo_early = (d->op == OIMAD || d->op == OIMUL) && d->ndst &&
 			                    d->dst[0].kind == DR && d->dst[0].n == 2 && ti->lat > 1;
+			/* and reads the high half of its 64-bit addend WideCLate cycles after the rest */
+			if (ti->wide_lo_early && d->nsrc > 2 && d->src[2].kind == DR &&
+			    d->src[2].reg < RegRZ - 1 && (d->src[2].n == 2 || (d->src[2].flags & DFWide)))
+				late_unit(ti, d->src[2].reg + 1u, WideCLate);
 		}
 		if (ti->kind != KAlu && !ti->lat)
 			ti->lat = 1;
@@ -322,6 +352,8 @@ tsm_new(TLaunch *L, unsigned id)
 		tw->sub = k % L->nsub;
 		tw->rready = xmalloc(NRegUnit * sizeof *tw->rready);
 		tw->rcls = xmalloc(NRegUnit);
+		if (L->hazard_check)
+			thaz_warp_new(&tw->hz);
 	}
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
@@ -362,7 +394,9 @@ tsm_free(TSm *s)
 	for (uint32_t k = 0; k < nslot; k++) {
 		free(s->tw[k].rready);
 		free(s->tw[k].rcls);
+		thaz_warp_free(&s->tw[k].hz);
 	}
+	thaz_sm_free(&s->hz);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		free(s->sub[p].warps);
 		free(s->sub[p].ready);
@@ -679,11 +713,14 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		Warp *w = &tc->c.warp[k];
 		uint64_t *rr = tw->rready;
 		uint8_t *rc = tw->rcls;
+		THazWarp hz = tw->hz;
 		uint32_t slot = tw->slot, sub = tw->sub;
 
 		memset(tw, 0, sizeof *tw);
 		tw->rready = rr;
 		tw->rcls = rc;
+		tw->hz = hz;
+		thaz_warp_reset(&tw->hz);
 		tw->slot = slot;
 		tw->sub = sub;
 		memset(rr, 0, NRegUnit * sizeof *rr);
@@ -846,11 +883,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	int r;
 
 	if (L->hazard_check)
-		for (unsigned k = 0; k < ti->nsrc; k++)
-			if (ti->src[k] < UnitOfP && tw->rready[ti->src[k]] > now) {
-				s->hazards++;
-				break;
-			}
+		thaz_read(s, tw, pc, now);
 	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
 	u->busy_until = now + 1 + bubble;
 
@@ -931,11 +964,16 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			sb_push(tw, rsb, src_read, TcMem, now);
 		if (L->hazard_check) {
 			for (unsigned k = 0; k < ti->ndst; k++) {
-				tw->rready[ti->dst[k]] = done;
-				tw->rcls[ti->dst[k]] = ti->cls;
+				unsigned unit = ti->dst[k];
+				/* a memory instruction's predicate (the global-or-not of a generic ATOM) is
+				 * known at address translation: nvcc reads it 5 cycles later, unwaited */
+				int pred = (unit >= UnitOfP && unit < UnitOfUR) || unit >= UnitOfUP;
+				tw->rready[unit] = pred && ti->kind == KMem ? now + t->lat_int : done;
+				tw->rcls[unit] = ti->cls;
 			}
 			if (ti->wide_lo_early)
 				tw->rready[ti->dst[0]] = done - 1;
+			thaz_write(tw, ti, pc, now, stall);
 		}
 	} else {
 		tw->stall_until = now + 1;

@@ -41,6 +41,20 @@ typedef struct SimSmStats {
 	uint64_t cpi[NCpi];            /* sub-partition cycles per reason */
 } SimSmStats;
 
+/* control-bits mode: reads of a register before its producer's modelled latency, grouped by
+ * producer (opcode with modifiers), consumer opcode, the producer's latency and the cycles nvcc's
+ * stall counts put between the two (thazard.c; docs/sim-stats.md, hazards_by_opcode) */
+typedef struct SimHazard {
+	char producer[48];             /* "IMAD.WIDE.U32" */
+	char consumer[24];             /* "IADD3" */
+	uint32_t latency;              /* the producer's latency in the model, cycles */
+	uint32_t stall;                /* sum of the stall counts from the producer to the consumer
+	                                  (0 counts as 1): the distance nvcc's schedule gives */
+	uint64_t count;                /* instructions that read the producer's result early */
+	uint32_t producer_addr;        /* byte addresses of one example pair */
+	uint32_t consumer_addr;
+} SimHazard;
+
 /* one launch in timing mode */
 typedef struct SimTStats {
 	uint64_t cycles;               /* kernel start to the last CTA's end */
@@ -50,6 +64,8 @@ typedef struct SimTStats {
 	int ctrl_mode;                 /* CtrlBits or CtrlScoreboard: what was used */
 	uint64_t hazards;              /* control-bits mode: reads of a register before its producer's
 	                                  modelled latency (the listing's control bits are too short) */
+	SimHazard *hazard_rows;        /* nhazard_rows, most frequent first (owned, simtstats_free) */
+	uint32_t nhazard_rows;
 	/* occupancy */
 	uint32_t ctas;                 /* CTAs in the grid */
 	uint32_t ctas_per_sm;          /* resident CTAs per SM allowed */

@@ -25,6 +25,9 @@ simtstats_free(SimTStats *s)
 	free(s->sm);
 	s->sm = NULL;
 	s->nsm = 0;
+	free(s->hazard_rows);
+	s->hazard_rows = NULL;
+	s->nhazard_rows = 0;
 }
 
 static double
@@ -167,6 +170,7 @@ collect(TLaunch *L, SimTStats *st)
 		smmem_stats(s->mem, st);
 	}
 	memsys_stats(L->mem, st);
+	thaz_collect(L, st);
 	/* an SM ran to the end of the last epoch: what lies past the kernel's end was idle */
 	for (uint32_t i = 0; i < L->nsm; i++) {
 		TSm *s = L->sms[i];

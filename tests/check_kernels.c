@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ref/ref.h"
 
@@ -903,6 +904,156 @@ START_TEST(test_kernel)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * The hazard corpus (tests/corpus/latency/, the tensor-core kernels of tests/corpus/mma.cu and
+ * examples/microbench/mma_shapes.cu):
+ * every kernel run once in timing mode, pointers to zero-filled buffers, 4-byte scalars 16. nvcc's
+ * stall counts must never read a register before the configured latency of its producer
+ * (docs/calibration.md derives the latencies from these schedules). b200 runs the sm_90 ones.
+ */
+static const struct { const char *file; const char *config; } hcase[] = {
+	{"latency/int.sm_80", "a100"}, {"latency/int.sm_90", "h100"},
+	{"latency/float.sm_80", "a100"}, {"latency/float.sm_90", "h100"},
+	{"latency/double.sm_80", "a100"}, {"latency/double.sm_90", "h100"},
+	{"latency/half.sm_80", "a100"}, {"latency/half.sm_90", "h100"},
+	{"latency/conv.sm_80", "a100"}, {"latency/conv.sm_90", "h100"},
+	{"latency/warp.sm_80", "a100"}, {"latency/warp.sm_90", "h100"},
+	{"latency/atom.sm_80", "a100"}, {"latency/atom.sm_90", "h100"},
+	{"latency/mem.sm_80", "a100"}, {"latency/mem.sm_90", "h100"},
+	{"latency/uniform.sm_80", "a100"}, {"latency/uniform.sm_90", "h100"},
+	{"latency/mma_chain.sm_80", "a100"}, {"latency/mma_chain.sm_90", "h100"},
+	{"mma.sm_80", "a100"}, {"mma.sm_90", "h100"}, {"fp8.sm_89", "a100"},
+	{"latency/int.sm_90", "b200"}, {"latency/float.sm_90", "b200"},
+	{"latency/double.sm_90", "b200"}, {"latency/half.sm_90", "b200"},
+	{"latency/conv.sm_90", "b200"}, {"latency/warp.sm_90", "b200"},
+	{"latency/atom.sm_90", "b200"}, {"latency/mem.sm_90", "b200"},
+	{"latency/uniform.sm_90", "b200"}, {"latency/mma_chain.sm_90", "b200"}, {"mma.sm_90", "b200"},
+	/* every tensor-core shape nvcc emits (calibration microbenchmarks) */
+	{"../../examples/microbench/mma_shapes.sm_80", "a100"},
+	{"../../examples/microbench/mma_shapes.sm_90", "h100"},
+};
+
+START_TEST(test_hazard_corpus)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char path[512];
+	fiberDevice dev;
+	fiberModule mod;
+	unsigned nfn = 0;
+
+	snprintf(path, sizeof path, "%s/tests/corpus/%s.sass", root ? root : ".", hcase[_i].file);
+	ck_assert_int_eq(fiberDeviceCreate(&dev, hcase[_i].config), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS, "%s: %s", path,
+	              fiberGetLastErrorMessage(dev));
+	ck_assert_int_eq(fiberModuleGetFunctionCount(mod, &nfn), FIBER_SUCCESS);
+	ck_assert_uint_gt(nfn, 0);
+	for (unsigned f = 0; f < nfn; f++) {
+		const char *name;
+		fiberFunction fn;
+		unsigned np = 0, nh = 0, g[3] = {2, 1, 1}, b[3] = {128, 1, 1};
+		fiberDevicePtr ptr[16];
+		uint64_t val[16];
+		void *params[16];
+		fiberStats s0, s1;
+
+		ck_assert_int_eq(fiberModuleGetFunctionName(mod, f, &name), FIBER_SUCCESS);
+		ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, name), FIBER_SUCCESS);
+		ck_assert_int_eq(fiberFuncGetParamCount(fn, &np), FIBER_SUCCESS);
+		ck_assert_uint_le(np, 16);
+		for (unsigned k = 0; k < np; k++) {
+			size_t off, size;
+			ck_assert_int_eq(fiberFuncGetParamInfo(fn, k, &off, &size), FIBER_SUCCESS);
+			ptr[k] = 0;
+			val[k] = size == 4 ? 16 : 0;
+			params[k] = &val[k];
+			if (size == 8) {
+				ck_assert_int_eq(fiberMalloc(dev, &ptr[k], 1 << 20), FIBER_SUCCESS);
+				ck_assert_int_eq(fiberMemset(dev, ptr[k], 0, 1 << 20), FIBER_SUCCESS);
+				val[k] = ptr[k];
+			}
+		}
+		fiberGetStats(dev, &s0);
+		ck_assert_msg(fiberLaunchKernel(fn, g, b, 0, params) == FIBER_SUCCESS, "%s %s: %s",
+		              path, name, fiberGetLastErrorMessage(dev));
+		fiberGetStats(dev, &s1);
+		ck_assert_uint_gt(s1.cycles, s0.cycles);
+		ck_assert_int_eq(fiberGetHazardCount(dev, &nh), FIBER_SUCCESS);
+		for (unsigned k = 0; k < nh; k++) {
+			fiberHazard h;
+			ck_assert_int_eq(fiberGetHazard(dev, k, &h), FIBER_SUCCESS);
+			fprintf(stderr, "hazards: %s %s on %s: %s -> %s (latency %u, stall %u) x%llu at "
+			        "0x%04x\n", hcase[_i].file, name, hcase[_i].config, h.producer,
+			        h.consumer, h.latency, h.stall, (unsigned long long)h.count,
+			        h.consumer_pc);
+		}
+		ck_assert_msg(s1.hazards == s0.hazards, "%s %s on %s: %llu hazards", hcase[_i].file,
+		              name, hcase[_i].config, (unsigned long long)(s1.hazards - s0.hazards));
+		for (unsigned k = 0; k < np; k++)
+			if (ptr[k])
+				fiberFree(dev, ptr[k]);
+	}
+	fiberDeviceDestroy(dev);
+}
+END_TEST
+
+/* the hazard rows through the runtime: fiberGetHazard, the statistics JSON and the summary, with
+ * lat_fp16 raised above nvcc's spacing of the half-precision chain */
+START_TEST(test_hazard_rows_reported)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char path[512], jpath[] = "/tmp/fiber-hazard-XXXXXX", *text = NULL;
+	fiberDevice dev;
+	fiberModule mod;
+	fiberFunction fn;
+	fiberDevicePtr out, in;
+	int n = 16, fd;
+	void *params[3] = {&out, &in, &n};
+	unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1}, nh = 0;
+	fiberHazard h;
+	fiberStats st;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/tests/corpus/latency/half.sm_80.sass", root ? root : ".");
+	ck_assert_int_eq(fiberDeviceCreate(&dev, "a100"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetConfigValue(dev, "lat_fp16=40"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleLoadFile(&mod, dev, path), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "lat_half_chain"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(dev, &out, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(dev, &in, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemset(dev, in, 0, 4096), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernel(fn, g, b, 0, params), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberGetStats(dev, &st), FIBER_SUCCESS);
+	ck_assert_uint_gt(st.hazards, 0);
+	ck_assert_int_eq(fiberGetHazardCount(dev, &nh), FIBER_SUCCESS);
+	ck_assert_uint_gt(nh, 0);
+	ck_assert_int_eq(fiberGetHazard(dev, 0, &h), FIBER_SUCCESS);
+	ck_assert_uint_eq(h.latency, 40);
+	ck_assert_uint_lt(h.stall, 40);
+	ck_assert_uint_gt(h.count, 0);
+	ck_assert_int_eq(fiberGetHazard(dev, nh, &h), FIBER_ERROR_INVALID_VALUE);
+	fd = mkstemp(jpath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(fiberWriteStatsJSON(dev, jpath), FIBER_SUCCESS);
+	f = fopen(jpath, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(getdelim(&text, &len, 0, f), 0);
+	fclose(f);
+	unlink(jpath);
+	ck_assert_ptr_nonnull(strstr(text, "\"hazards_by_opcode\": [\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\"latency\": 40, \"stall\": "));
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	ck_assert_int_eq(fiberPrintSummary(dev, f), FIBER_SUCCESS);
+	fclose(f);
+	ck_assert_msg(strstr(text, "hazards: ") && strstr(text, "(latency 40, stall "), "%s", text);
+	free(text);
+	fiberDeviceDestroy(dev);
+}
+END_TEST
+
 static void
 kernels_add_run(Suite *s)
 {
@@ -923,6 +1074,11 @@ kernels_add_run(Suite *s)
 			}
 	tcase_add_loop_test(tc, test_kernel, 0, n);
 	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("hazard corpus");
+	tcase_add_loop_test(tc, test_hazard_corpus, 0, (int)NELEM(hcase));
+	tcase_add_test(tc, test_hazard_rows_reported);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 }
 #endif /* FIBER_HAVE_SIM */

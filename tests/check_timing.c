@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "mmashape.h"
 #include "timing.h"
 
 /* control field: stall, yield (1: yield), write SB, read SB (7: none), wait mask, reuse */
@@ -187,6 +188,7 @@ timed(const char *what, int enc, void (*body)(Text *), const SimConfig *c, SimTS
 	if (st) {
 		*st = r->st;
 		r->st.sm = NULL;
+		r->st.hazard_rows = NULL;
 	}
 	done(r);
 	return v;
@@ -372,10 +374,18 @@ START_TEST(test_hazard_count)
 	SimConfig c;
 	SimTStats st;
 
+	config(&c);
 	timed("hazard", 1, body_hazard, NULL, &st);
 	ck_assert_uint_eq(st.hazards, 1);
+	/* the row names the pair, the model's latency and the distance the stall counts gave */
+	ck_assert_uint_eq(st.nhazard_rows, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "MUFU.RCP");
+	ck_assert_str_eq(st.hazard_rows[0].consumer, "FADD");
+	ck_assert_uint_eq(st.hazard_rows[0].latency, c.t.lat_mufu);
+	ck_assert_uint_eq(st.hazard_rows[0].stall, 1);
+	ck_assert_uint_eq(st.hazard_rows[0].count, 1);
+	ck_assert_uint_eq(st.hazard_rows[0].consumer_addr, st.hazard_rows[0].producer_addr + 16);
 	simtstats_free(&st);
-	config(&c);
 	ck_assert_uint_eq(c.t.sb_inc_delay, 1);
 	ck_assert_uint_eq(timed("too soon", 1, body_sb_too_soon, &c, &st), 1 + 1 + 1);
 	ck_assert_uint_eq(st.hazards, 1);
@@ -384,6 +394,226 @@ START_TEST(test_hazard_count)
 	ck_assert_uint_eq(timed("at once", 1, body_sb_too_soon, &c, &st), 1 + c.t.lat_mufu + 1);
 	ck_assert_uint_eq(st.hazards, 0);
 	simtstats_free(&st);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------
+ * Hazard rules learnt from nvcc's schedules (docs/calibration.md) and tensor-core shapes.
+ */
+static void
+body_wide_addend(Text *t)
+{
+	/* nvcc's sm_90 k_atom_s: the high half of IMAD.WIDE's addend written 2 cycles before */
+	ins(t, C(4), "IMAD.MOV.U32 R8, RZ, RZ, 0x10");
+	ins(t, C(2), "IADD3 R9, RZ, RZ, RZ");
+	ins(t, C(4), "IMAD.WIDE R10, R0, 0x4, R8");
+}
+
+static void
+body_wide_addend_1(Text *t)
+{
+	/* one cycle is too soon: read at 1 + 2 (IADD3 on the INT pipe, IMAD on the FMA pipe) */
+	ins(t, C(4), "IMAD.MOV.U32 R8, RZ, RZ, 0x10");
+	ins(t, C(1), "IADD3 R9, RZ, RZ, RZ");
+	ins(t, C(4), "IMAD.WIDE R10, R0, 0x4, R8");
+}
+
+static void
+body_vote(Text *t)
+{
+	/* VOTE is fixed latency: nvcc reads a ballot 4 cycles later */
+	ins(t, C(4), "VOTE.ANY R8, PT, PT");
+	ins(t, C(4), "POPC R9, R8");
+}
+
+static void
+body_store_data(Text *t)
+{
+	/* a store reads its data a cycle after issue: FFMA (4) then STG 3 cycles later */
+	ins(t, C(3), "FFMA R8, R0, R0, R0");
+	ins(t, C(4), "STG.E [R2.64], R8");
+}
+
+static void
+body_umov(Text *t)
+{
+	/* uniform moves: nvcc reads them 2 cycles later */
+	ins(t, C(2), "ULDC UR4, c[0x0][0x160]");
+	ins(t, C(4), "UIADD3 UR5, UR4, 0x1, URZ");
+}
+
+static void
+body_umov_1(Text *t)
+{
+	ins(t, C(1), "ULDC UR4, c[0x0][0x160]");
+	ins(t, C(4), "UIADD3 UR5, UR4, 0x1, URZ");
+}
+
+static void
+body_pred_1(Text *t)
+{
+	/* predicates are checked too: ISETP's P0 read the next cycle */
+	ins(t, C(1), "ISETP.GT.AND P0, PT, R0, 0x3, PT");
+	ins(t, C(4), "@P0 IADD3 R8, R0, 0x1, RZ");
+}
+
+START_TEST(test_hazard_rules_from_nvcc)
+{
+	SimConfig c;
+	SimTStats st;
+
+	config(&c);
+	timed("wide addend", 1, body_wide_addend, &c, &st);
+	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("wide addend 1", 1, body_wide_addend_1, &c, &st);
+	ck_assert_uint_eq(st.hazards, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "IADD3");
+	ck_assert_str_eq(st.hazard_rows[0].consumer, "IMAD");
+	ck_assert_uint_eq(st.hazard_rows[0].stall, 1);
+	simtstats_free(&st);
+	timed("vote", 1, body_vote, &c, &st);
+	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("store data", 1, body_store_data, &c, &st);
+	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("umov", 1, body_umov, &c, &st);
+	ck_assert_uint_eq(st.hazards, 0);
+	simtstats_free(&st);
+	timed("umov 1", 1, body_umov_1, &c, &st);
+	ck_assert_uint_eq(st.hazards, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "ULDC");
+	ck_assert_uint_eq(st.hazard_rows[0].latency, c.t.lat_umov);
+	simtstats_free(&st);
+	timed("predicate", 1, body_pred_1, &c, &st);
+	ck_assert_uint_eq(st.hazards, 1);
+	ck_assert_str_eq(st.hazard_rows[0].producer, "ISETP.GT.AND");
+	ck_assert_str_eq(st.hazard_rows[0].consumer, "IADD3");
+	simtstats_free(&st);
+}
+END_TEST
+
+START_TEST(test_mma_shape_spellings)
+{
+	MmaShape sh;
+
+	ck_assert_int_eq(mma_shape_parse("16816", OHMMA, &sh), 1);
+	ck_assert_uint_eq(sh.m, 16);
+	ck_assert_uint_eq(sh.n, 8);
+	ck_assert_uint_eq(sh.k, 16);
+	ck_assert_int_eq(mma_shape_parse("884", ODMMA, &sh), 1);
+	ck_assert_uint_eq(sh.m * 100 + sh.n * 10 + sh.k, 884);
+	ck_assert_int_eq(mma_shape_parse("8x8x4", ODMMA, &sh), 1);
+	ck_assert_uint_eq(sh.m * 100 + sh.n * 10 + sh.k, 884);
+	ck_assert_int_eq(mma_shape_parse("16x8x16", ODMMA, &sh), 1);
+	ck_assert_uint_eq(sh.k, 16);
+	ck_assert_int_eq(mma_shape_parse("168256", OBMMA, &sh), 1);
+	ck_assert_uint_eq(sh.k, 256);
+	ck_assert_int_eq(mma_shape_parse("8816", OIMMA, &sh), 1);
+	ck_assert_uint_eq(sh.m, 8);
+	ck_assert_int_eq(mma_shape_parse("16832", OQMMA, &sh), 1);
+	/* spelt as shapes but not the family's */
+	ck_assert_int_eq(mma_shape_parse("8x8x8", ODMMA, &sh), -1);
+	ck_assert_int_eq(mma_shape_parse("884", OIMMA, &sh), -1);
+	ck_assert_int_eq(mma_shape_parse("16x8", ODMMA, &sh), -1);
+	ck_assert_int_eq(mma_shape_parse("1x2x3x4", ODMMA, &sh), -1);
+	/* not shapes at all */
+	ck_assert_int_eq(mma_shape_parse("F32", OHMMA, &sh), 0);
+	ck_assert_int_eq(mma_shape_parse("SAT", OIMMA, &sh), 0);
+}
+END_TEST
+
+/* one MMA between the clocks; the tensor pipe's busy cycles */
+static const char *mma_text;
+
+static void
+body_one_mma(Text *t)
+{
+	ins(t, ctl(1, 0, 4, 7, 0, 0), "%s", mma_text);
+	ins(t, ctl(1, 0, 7, 7, 1u << 4, 0), "NOP");
+}
+
+/* on the a100 configuration (sm_80 code) with the tensor rates of arch's */
+static uint64_t
+mma_busy(const char *text, int arch)
+{
+	SimConfig c, r;
+	SimTStats st;
+	uint64_t busy;
+
+	config(&c);
+	simconfig_default(&r, arch);
+	c.t.tensor_flops_f16 = r.t.tensor_flops_f16;
+	c.t.tensor_flops_tf32 = r.t.tensor_flops_tf32;
+	c.t.tensor_ops_i8 = r.t.tensor_ops_i8;
+	c.t.tensor_ops_i4 = r.t.tensor_ops_i4;
+	c.t.tensor_ops_b1 = r.t.tensor_ops_b1;
+	c.t.tensor_flops_f64 = r.t.tensor_flops_f64;
+	mma_text = text;
+	timed(text, 1, body_one_mma, &c, &st);
+	busy = st.tensor_busy;
+	simtstats_free(&st);
+	return busy;
+}
+
+START_TEST(test_tensor_shape_timing)
+{
+	SimConfig a, h;
+
+	simconfig_default(&a, 80);
+	simconfig_default(&h, 90);
+	/* 2 m n k / (rate / 4): both spellings of m8n8k4 FP64, and m16n8k16 */
+	ck_assert_uint_eq(mma_busy("DMMA.884 R16, R20, R22, R16", 90),
+	                  2 * 8 * 8 * 4 / (h.t.tensor_flops_f64 / 4));
+	ck_assert_uint_eq(mma_busy("DMMA.8x8x4 R16, R20, R22, R16", 90),
+	                  2 * 8 * 8 * 4 / (h.t.tensor_flops_f64 / 4));
+	ck_assert_uint_eq(mma_busy("DMMA.16x8x16 R32, R40, R56, R32", 90),
+	                  2 * 16 * 8 * 16 / (h.t.tensor_flops_f64 / 4));
+	/* each input type at its own rate */
+	ck_assert_uint_eq(mma_busy("HMMA.1688.F32.TF32 R16, R20, R24, R16", 80),
+	                  2 * 16 * 8 * 8 / (a.t.tensor_flops_tf32 / 4));
+	ck_assert_uint_eq(mma_busy("HMMA.1688.F32 R16, R20, R24, R16", 80),
+	                  2 * 16 * 8 * 8 / (a.t.tensor_flops_f16 / 4));
+	ck_assert_uint_eq(mma_busy("IMMA.16864.S4.S4 R16, R20, R24, R16", 80),
+	                  2 * 16 * 8 * 64 / (a.t.tensor_ops_i4 / 4));
+	ck_assert_uint_eq(mma_busy("BMMA.168256.AND.POPC R16, R20, R24, R16", 80),
+	                  2 * 16 * 8 * 256 / (a.t.tensor_ops_b1 / 4));
+}
+END_TEST
+
+START_TEST(test_unknown_mma_shape_is_a_load_error)
+{
+	Text t;
+	Src *src;
+	Module *m;
+	Diag d;
+	FILE *errf;
+	char *err = NULL;
+	size_t nerr = 0;
+	SimConfig c;
+	Gpu *g;
+
+	begin(&t, 1);
+	ins(&t, C(1), "DMMA.8x8x8 R16, R20, R22, R16");
+	finish(&t);
+	src = src_new("timing.sass", t.buf, strlen(t.buf));
+	errf = open_memstream(&err, &nerr);
+	diag_init(&d, src, errf);
+	m = sass_parse(src, &d);
+	ck_assert_ptr_nonnull(m);
+	config(&c);
+	g = gpu_new(&c);
+	ck_assert_ptr_null(sim_module_load(g, m, &d));
+	fflush(errf);
+	/* located at the instruction (line 14: the header, 4 setup instructions of 2 lines) */
+	ck_assert_msg(strstr(err, "timing.sass:") && strstr(err, "error:") &&
+	              strstr(err, "unknown shape '8x8x8' for DMMA"), "%s", err);
+	gpu_free(g);
+	module_free(m);
+	src_free(src);
+	fclose(errf);
+	free(err);
 }
 END_TEST
 
@@ -523,6 +753,7 @@ START_TEST(test_threads_are_deterministic)
 	ck_assert_int_eq(launch(r, Grid, Block, 1), 0);
 	one = r->st;
 	r->st.sm = NULL;
+	r->st.hazard_rows = NULL;
 	v1 = malloc(Grid * Block * 4);
 	v2 = malloc(Grid * Block * 4);
 	ck_assert_int_eq(gpu_read(r->g, r->out, v1, Grid * Block * 4), 0);
@@ -601,6 +832,10 @@ timing_suite(void)
 	tcase_add_test(ctl_bits, test_register_scoreboard_without_encodings);
 	tcase_add_test(ctl_bits, test_wait_mask_on_write_scoreboard);
 	tcase_add_test(ctl_bits, test_hazard_count);
+	tcase_add_test(ctl_bits, test_hazard_rules_from_nvcc);
+	tcase_add_test(ctl_bits, test_mma_shape_spellings);
+	tcase_add_test(ctl_bits, test_tensor_shape_timing);
+	tcase_add_test(ctl_bits, test_unknown_mma_shape_is_a_load_error);
 	tcase_add_test(ctl_bits, test_depbar_le);
 	tcase_add_test(ctl_bits, test_nanosleep);
 	tcase_add_test(ctl_bits, test_long_sleep_is_skipped);
