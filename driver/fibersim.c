@@ -47,7 +47,7 @@ run_usage(FILE *out)
 	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
-	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--quiet]\n"
+	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -80,6 +80,8 @@ run_usage(FILE *out)
 	    "  --sample-sms N       simulate only N SMs' share of the CTAs and extrapolate the cycles\n"
 	    "  --sample-ctas N      simulate only the first N CTAs and extrapolate the cycles\n"
 	    "  --functional         values only, faster: no timing (cycles are 0)\n"
+	    "  --cooperative        a cooperative launch (this_grid().sync()): the whole grid\n"
+	    "                       resident at once; refused if it does not fit the GPU\n"
 	    "  --quiet              no summary on standard error (timing mode prints one)\n"
 	    "  --help               this text\n"
 	    "\n"
@@ -351,7 +353,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
 			block[off[k] + b] = (unsigned char)(v >> (8 * b));
 	}
-	s = fiberLaunchKernelPacked(fn, r->grid, r->block, r->dyn_smem, block, size);
+	s = (r->cooperative ? fiberLaunchCooperativeKernelPacked : fiberLaunchKernelPacked)
+	        (fn, r->grid, r->block, r->dyn_smem, block, size);
 	if (s != FIBER_SUCCESS) {
 		status = error(s == FIBER_ERROR_LAUNCH_FAILED ? ExitFault : ExitUser, "%s",
 		               fiberGetLastErrorMessage(dev));

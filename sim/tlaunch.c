@@ -1,10 +1,10 @@
-/* tlaunch.c: the timing driver's launch: occupancy (CTAs per SM from warps, threads, registers
- * and shared memory), the CTA dispatcher, and the epoch loop. SMs are simulated one epoch
- * (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
+/* tlaunch.c: the timing driver's launch: the CTA dispatcher and the epoch loop. SMs are
+ * simulated one epoch (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
  * memory system merges what every SM did (tmem.c), faults, the watchdog and deadlocks are checked,
  * and free CTA slots get the next CTAs in SM order. Nothing an SM does during an epoch depends on
  * another SM's progress in it, so SMs may be simulated by several host threads and the result is
- * the same for any number. Sampling simulates a subset and extrapolates.
+ * the same for any number. Sampling simulates a subset and extrapolates. Occupancy is
+ * launch_occupancy (launch.c), which a cooperative launch checks too.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tcore.h"
@@ -34,41 +34,6 @@ wall_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t
-round_up(uint64_t v, uint64_t unit)
-{
-	return unit ? (v + unit - 1) / unit * unit : v;
-}
-
-/* resident CTAs per SM and what limits them; 0 if one CTA does not fit */
-static uint32_t
-occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
-{
-	const SimTiming *t = &c->t;
-	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
-	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
-	uint64_t smem = round_up((uint64_t)lc->smem_size + t->smem_reserved_per_cta, t->smem_alloc_unit);
-
-	*limit = "ctas";
-	if ((v = t->max_warps_per_sm / nwarp) < best) {
-		best = v;
-		*limit = "warps";
-	}
-	if ((v = t->max_threads_per_sm / (nwarp * WarpSize)) < best) {
-		best = v;
-		*limit = "threads";
-	}
-	if ((v = c->regs_per_sm / (regs_warp * nwarp)) < best) {
-		best = v;
-		*limit = "registers";
-	}
-	if (smem && (v = t->smem_per_sm / smem) < best) {
-		best = v;
-		*limit = "shared";
-	}
-	return (uint32_t)best;
 }
 
 /* control bits when every instruction carries its encoding */
@@ -261,19 +226,29 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	memset(&L, 0, sizeof L);
 	if (launch_begin(g, sm, k, lp, fault, &L.lc) < 0)
 		return -1;
+	if (L.lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)cfg.nsm) ||
+	                         (o->sample_ctas && o->sample_ctas < L.lc.nctas))) {
+		fault->kind = FaultLimit;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a cooperative launch cannot "
+		         "be sampled: its grid barrier needs every CTA of the grid",
+		         sim_fault_name(FaultLimit), k->name);
+		launch_end(&L.lc);
+		return -1;
+	}
 	L.cfg = &cfg;
 	L.t = &cfg.t;
 	L.prog = k;
 	L.nsub = cfg.t.subpartitions ? cfg.t.subpartitions : 4;
 	if (L.nsub > MaxSub)
 		L.nsub = MaxSub;
-	L.ctas_per_sm = occupancy(&cfg, &L.lc, &limit);
+	L.ctas_per_sm = L.lc.ctas_per_sm;
+	limit = L.lc.occ_limit;
 	if (!L.ctas_per_sm) {
 		fault->kind = FaultLimit;
 		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a CTA of %u warps with %u "
 		         "registers per thread and %u bytes of shared memory does not fit an SM of "
 		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L.lc.nwarp,
-		         L.lc.nreg_alloc, L.lc.smem_size, cfg.name ? cfg.name : "?", limit);
+		         L.lc.nreg_alloc, L.lc.smem_user, cfg.name ? cfg.name : "?", limit);
 		launch_end(&L.lc);
 		return -1;
 	}
