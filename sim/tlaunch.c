@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tcore.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,53 @@ trace_collect(TLaunch *L, TraceBuf *tb)
 			tb->ev[tb->n++] = s->ev[k];
 		}
 	}
+}
+
+/* An estimate of the relative error of a sampled cycle count, from what the sample cannot see
+ * (docs/sim-timing.md "Sampling"); load(n, m) is the most CTAs an SM runs when n CTAs go to m
+ * SMs, ceil(n / m), within the first wave.
+ * - CTAs (all SMs, the first nsim CTAs): below one wave the sample leaves the SMs less to do
+ *   than the full run's first wave: the larger of 1 - nsim / first (throughput-bound: time
+ *   follows the work) and 1 - load(nsim, sms) / load(first, sms) (the most loaded SM decides).
+ *   From one wave on the extrapolation counts whole waves; the estimate is its distance from
+ *   counting by CTAs (a partial last wave).
+ * - SMs (M SMs with their share): the full GPU's end lies between the sample's earliest and
+ *   latest SM finish (its tail may run faster with the whole GPU's bandwidth), so up to
+ *   (latest - earliest) / earliest over; and under by 1 - load(nsim, M) / load(ctas, sms) when
+ *   the full GPU's most loaded SM has more CTAs than the sample's. */
+static double
+sample_error(const TLaunch *L, uint64_t nsim, int by_ctas)
+{
+	double slots = (double)L->ctas_per_sm * L->nsm, all = (double)L->lc.nctas, s = (double)nsim;
+	double full_sms = (double)L->cfg->nsm, e = 0, v;
+
+	if (by_ctas) {
+		double first = all < slots ? all : slots;
+		if (s < first) {
+			e = 1 - s / first;
+			v = 1 - ceil(s / L->nsm) / ceil(first / L->nsm);
+			e = v > e ? v : e;
+		} else {
+			double whole = ceil(all / slots) / ceil(s / slots), exact = all / s;
+			e = fabs(whole - exact) / whole;
+		}
+	} else {
+		uint64_t lo = TNever, hi = 0;
+		double full_slots = (double)L->ctas_per_sm * full_sms;
+		double first = all < full_slots ? all : full_slots, mine = s < slots ? s : slots;
+		for (uint32_t i = 0; i < L->nsm; i++) {
+			const TSm *sm = L->sms[i];
+			if (!sm || !sm->st.ctas)
+				continue;
+			lo = sm->last_done < lo ? sm->last_done : lo;
+			hi = sm->last_done > hi ? sm->last_done : hi;
+		}
+		if (hi && lo)
+			e = (double)(hi - lo) / (double)lo;
+		v = 1 - ceil(mine / L->nsm) / ceil(first / full_sms);
+		e = v > e ? v : e;
+	}
+	return e;
 }
 
 /* SM i, made when it first receives a CTA: idle SMs cost nothing */
@@ -421,6 +469,8 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 			st->sampled = 1;
 			if (o->sample_ctas && L.nsm == (uint32_t)cfg.nsm)
 				st->cycles = wsim ? st->cycles * wall / wsim : st->cycles;
+			st->sample_error = sample_error(&L, st->ctas_simulated,
+			                                L.nsm == (uint32_t)cfg.nsm);
 			st->warp_instructions = (uint64_t)((double)st->warp_instructions * f);
 			st->thread_instructions = (uint64_t)((double)st->thread_instructions * f);
 		}

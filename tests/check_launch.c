@@ -3,8 +3,10 @@
  * cooperative groups wider than a warp keep their barrier and scratch in (tiled_partition<64>,
  * <128>, <256> with cg::reduce and sync, against CPU references, functional and timing), and
  * the cooperative launch: this_grid().sync() in a two-phase reduction, the co-residency check
- * and what a plain launch of the same kernel does. Files come from $FIBER_ROOT.
+ * and what a plain launch of the same kernel does; the error estimate of sampled timing runs.
+ * Files come from $FIBER_ROOT.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "fiber.h"
 
 #include <check.h>
@@ -262,6 +264,82 @@ START_TEST(test_launch_coop_no_sampling)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * Sampling reports an error estimate: a 256-CTA GEMM (examples/gemm_tc, 1024 x 1024 x 256, one
+ * wave of 7 CTAs per SM on a100) sampled by CTAs (less than a wave, and more) and by SMs; the
+ * estimate in the statistics JSON must cover the actual error against the full run, and is
+ * null when nothing is sampled.
+ */
+static double
+gemm_cycles(unsigned sms, unsigned ctas, double *err)
+{
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	fiberDevicePtr a, bm, c;
+	fiberStats st;
+	int mm = 1024, nn = 1024, kk = 256;
+	unsigned g[3] = { 16, 16, 1 }, b[3] = { 128, 1, 1 };
+	void *params[6] = { &a, &bm, &c, &mm, &nn, &kk };
+	char path[] = "/tmp/fiber-launch-XXXXXX", *json, *p;
+	FILE *fp;
+	long n;
+	int fd;
+
+	ck_assert_int_eq(fiberDeviceCreate(&d, "a100"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleLoadFile(&m, d, path_of("examples/gemm_tc/gemm_tc.sm_80.sass")),
+	                 FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "gemm_f16_tc"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &a, 1024 * 256 * 2), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &bm, 1024 * 256 * 2), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &c, 1024 * 1024 * 4), FIBER_SUCCESS);
+	fiberMemset(d, a, 0, 1024 * 256 * 2);
+	fiberMemset(d, bm, 0, 1024 * 256 * 2);
+	ck_assert_int_eq(fiberDeviceSetSampling(d, sms, ctas), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernel(f, g, b, 0, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	fiberGetStats(d, &st);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fiberWriteStatsJSON(d, path), FIBER_SUCCESS);
+	fp = fdopen(fd, "r");
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	json = calloc((size_t)n + 1, 1);
+	ck_assert_uint_eq(fread(json, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	remove(path);
+	p = strstr(json, "\"error_estimate\": ");
+	ck_assert_msg(p != NULL, "no sampling.error_estimate in the statistics");
+	p += strlen("\"error_estimate\": ");
+	if (strncmp(p, "null", 4) == 0)
+		*err = -1;
+	else
+		*err = strtod(p, NULL);
+	free(json);
+	fiberDeviceDestroy(d);
+	return (double)st.cycles;
+}
+
+START_TEST(test_launch_sample_error)
+{
+	static const unsigned cases[][2] = { { 0, 108 }, { 0, 216 }, { 8, 0 }, { 27, 0 } };
+	double err, full = gemm_cycles(0, 0, &err);
+
+	ck_assert_msg(err == -1, "unsampled run: error_estimate %g, want null", err);
+	for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		double cyc = gemm_cycles(cases[k][0], cases[k][1], &err);
+		double actual = (cyc - full) / full;
+		ck_assert_msg(err >= 0 && err < 1, "sample (%u SMs, %u CTAs): estimate %g", cases[k][0],
+		              cases[k][1], err);
+		ck_assert_msg(actual <= err && -actual <= err, "sample (%u SMs, %u CTAs): %.0f cycles, "
+		              "%+.1f%% from the full %.0f, estimate %.1f%%", cases[k][0], cases[k][1],
+		              cyc, 100 * actual, full, 100 * err);
+	}
+}
+END_TEST
+
 Suite *
 launch_suite(void)
 {
@@ -276,6 +354,7 @@ launch_suite(void)
 	tcase_add_loop_test(grid, test_launch_grid_sync_plain, 0, 2);
 	tcase_add_loop_test(grid, test_launch_coop_too_large, 0, 2);
 	tcase_add_test(grid, test_launch_coop_no_sampling);
+	tcase_add_test(grid, test_launch_sample_error);
 	tcase_set_timeout(grid, 120);
 	suite_add_tcase(s, grid);
 	return s;
