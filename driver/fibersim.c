@@ -58,7 +58,7 @@ run_usage(FILE *out)
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
 	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
-	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--quiet]\n"
+	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -94,6 +94,8 @@ run_usage(FILE *out)
 	    "  --sample-sms N       simulate only N SMs' share of the CTAs and extrapolate the cycles\n"
 	    "  --sample-ctas N      simulate only the first N CTAs and extrapolate the cycles\n"
 	    "  --functional         values only, faster: no timing (cycles are 0)\n"
+	    "  --cooperative        a cooperative launch (this_grid().sync()): the whole grid\n"
+	    "                       resident at once; refused if it does not fit the GPU\n"
 	    "  --quiet              no summary on standard error (timing mode prints one) and no\n"
 	    "                       progress line (drawn on a terminal during a long launch)\n"
 	    "  --help               this text\n"
@@ -501,7 +503,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	pg.t0 = pg.last = seconds();
 	fiberDeviceSetProgress(dev, on_progress, &pg);
 	in_launch = 1;
-	s = fiberLaunchKernelPacked(fn, r->grid, r->block, r->dyn_smem, block, size);
+	s = (r->cooperative ? fiberLaunchCooperativeKernelPacked : fiberLaunchKernelPacked)
+	        (fn, r->grid, r->block, r->dyn_smem, block, size);
 	in_launch = 0;
 	progress_clear(&pg);
 	fiberDeviceSetProgress(dev, NULL, NULL);

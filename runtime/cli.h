@@ -74,6 +74,7 @@ typedef struct CliRun {
 	unsigned nsymout;
 	const char *stats;         /* --stats FILE.json, NULL none */
 	int functional;            /* --functional */
+	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */

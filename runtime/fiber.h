@@ -208,6 +208,17 @@ FIBER_API fiberStatus fiberLaunchKernel(fiberFunction fn, const unsigned grid[3]
 FIBER_API fiberStatus fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3],
                                               const unsigned block[3], unsigned dynamic_smem,
                                               const void *params, size_t size);
+/* cuLaunchCooperativeKernel style (this_grid().sync()): every CTA of the grid is resident at
+ * once and the kernel gets a grid-sync workspace. Fails (FIBER_ERROR_LAUNCH_FAILED, fault
+ * "launch exceeds a limit") when the grid exceeds CTAs per SM x SMs, with the timing model's
+ * occupancy; sampling cannot be used with it. */
+FIBER_API fiberStatus fiberLaunchCooperativeKernel(fiberFunction fn, const unsigned grid[3],
+                                                   const unsigned block[3], unsigned dynamic_smem,
+                                                   void **params);
+FIBER_API fiberStatus fiberLaunchCooperativeKernelPacked(fiberFunction fn, const unsigned grid[3],
+                                                         const unsigned block[3],
+                                                         unsigned dynamic_smem,
+                                                         const void *params, size_t size);
 
 /* --- simulation mode, statistics, traces ---------------------------------------------------- */
 typedef enum fiberSimMode {

@@ -1,7 +1,7 @@
 /* launch.c: kernel launches. Checks the launch against CUDA's limits, the device configuration
  * and the kernel's metadata (launch bounds, REQNTID, shared memory, parameter layout), builds the
  * parameter block, runs the simulator to completion (the timing driver, or the functional one in
- * functional mode), accumulates its statistics and keeps a record of the launch (stats.c).
+ * functional mode; a cooperative launch keeps the whole grid resident, sim/launch.c), accumulates its statistics and keeps a record of the launch (stats.c).
  */
 #include "rt.h"
 
@@ -112,7 +112,7 @@ progress(void *arg, const SimProgress *p)
 
 static fiberStatus
 run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn,
-    const void *params, uint32_t size)
+    const void *params, uint32_t size, int coop)
 {
 	fiberDevice d = fn->mod->dev;
 	LaunchParams lp;
@@ -126,6 +126,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	lp.dyn_smem = dyn;
 	lp.params = params;
 	lp.params_size = size;
+	lp.cooperative = coop;
 	memset(&l, 0, sizeof l);
 	l.kernel = xstrdup(fn->name);
 	snprintf(l.config, sizeof l.config, "%s", d->name);
@@ -170,21 +171,21 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	return FIBER_SUCCESS;
 }
 
-fiberStatus
-fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
-                        unsigned dynamic_smem, const void *params, size_t size)
+static fiberStatus
+launch_packed(const char *who, fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+              unsigned dynamic_smem, const void *params, size_t size, int coop)
 {
 	fiberDevice d;
 	fiberStatus s;
 
 	if (!rt_live(fn, RtFunction))
-		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberLaunchKernelPacked: not a live function");
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "%s: not a live function", who);
 	d = fn->mod->dev;
 	if (!grid || !block)
-		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernelPacked: %s is NULL",
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "%s: %s is NULL", who,
 		              !grid ? "grid" : "block");
 	if (size > 0 && !params)
-		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernelPacked: params is NULL");
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "%s: params is NULL", who);
 	if (fn->has_param_info && size != fn->param_size)
 		return rt_err(d, FIBER_ERROR_INVALID_VALUE,
 		              "kernel '%s' takes a parameter block of %u bytes, not %zu", fn->name,
@@ -194,12 +195,12 @@ fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3], const unsigned
 		              size, MaxParamBytes);
 	if ((s = check_dims(fn, grid, block, dynamic_smem)) != FIBER_SUCCESS)
 		return s;
-	return run(fn, grid, block, dynamic_smem, params, (uint32_t)size);
+	return run(fn, grid, block, dynamic_smem, params, (uint32_t)size, coop);
 }
 
-fiberStatus
-fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
-                  unsigned dynamic_smem, void **params)
+static fiberStatus
+launch(const char *who, fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+       unsigned dynamic_smem, void **params, int coop)
 {
 	fiberDevice d;
 	const KInfo *ki;
@@ -207,11 +208,11 @@ fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block
 	fiberStatus s;
 
 	if (!rt_live(fn, RtFunction))
-		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberLaunchKernel: not a live function");
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "%s: not a live function", who);
 	d = fn->mod->dev;
 	ki = &fn->f->info;
 	if (!grid || !block)
-		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberLaunchKernel: %s is NULL",
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "%s: %s is NULL", who,
 		              !grid ? "grid" : "block");
 	if (!fn->has_param_info)
 		return rt_err(d, FIBER_ERROR_NO_PARAM_INFO, "kernel '%s' has no parameter layout ('%s' has "
@@ -238,7 +239,38 @@ fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block
 		memcpy(buf + p->offset, params[k], p->size);
 	}
 	if ((s = check_dims(fn, grid, block, dynamic_smem)) == FIBER_SUCCESS)
-		s = run(fn, grid, block, dynamic_smem, buf, fn->param_size);
+		s = run(fn, grid, block, dynamic_smem, buf, fn->param_size, coop);
 	free(buf);
 	return s;
+}
+
+fiberStatus
+fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+                  unsigned dynamic_smem, void **params)
+{
+	return launch("fiberLaunchKernel", fn, grid, block, dynamic_smem, params, 0);
+}
+
+fiberStatus
+fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+                        unsigned dynamic_smem, const void *params, size_t size)
+{
+	return launch_packed("fiberLaunchKernelPacked", fn, grid, block, dynamic_smem, params, size,
+	                     0);
+}
+
+fiberStatus
+fiberLaunchCooperativeKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
+                             unsigned dynamic_smem, void **params)
+{
+	return launch("fiberLaunchCooperativeKernel", fn, grid, block, dynamic_smem, params, 1);
+}
+
+fiberStatus
+fiberLaunchCooperativeKernelPacked(fiberFunction fn, const unsigned grid[3],
+                                   const unsigned block[3], unsigned dynamic_smem,
+                                   const void *params, size_t size)
+{
+	return launch_packed("fiberLaunchCooperativeKernelPacked", fn, grid, block, dynamic_smem,
+	                     params, size, 1);
 }

@@ -232,8 +232,13 @@ write_timing(FILE *fp, const RtLaunch *l)
 	fputc('}', fp);
 	key(fp, "sampling");
 	fprintf(fp, "{\"sampled\": %s, \"sample_sms\": %u, \"sample_ctas\": %u, "
-	        "\"ctas_simulated\": %u}", t->sampled ? "true" : "false", l->sample_sms,
-	        l->sample_ctas, t->ctas_simulated);
+	        "\"ctas_simulated\": %u, \"error_estimate\": ", t->sampled ? "true" : "false",
+	        l->sample_sms, l->sample_ctas, t->ctas_simulated);
+	if (t->sampled)
+		jnum(fp, t->sample_error);
+	else
+		fputs("null", fp);
+	fputc('}', fp);
 	key(fp, "simulator");
 	fputs("{\"wall_seconds\": ", fp);
 	jnum(fp, t->wall_seconds);
@@ -402,8 +407,10 @@ summary_timing(FILE *fp, const RtLaunch *l)
 	fprintf(fp, "  %llu cycles", (unsigned long long)t->cycles);
 	if (l->clock_mhz)
 		fprintf(fp, " = %.3f us at %u MHz", (double)t->cycles / l->clock_mhz, l->clock_mhz);
-	fprintf(fp, "%s; IPC %.3f (%.4f per SM); %llu warp instructions\n",
-	        t->sampled ? " (extrapolated from a sample)" : "", isfinite(ipc) ? ipc : 0.0,
+	if (t->sampled)
+		fprintf(fp, " (extrapolated from a sample, estimated error %.0f%%)",
+		        100.0 * t->sample_error);
+	fprintf(fp, "; IPC %.3f (%.4f per SM); %llu warp instructions\n", isfinite(ipc) ? ipc : 0.0,
 	        isfinite(ipc) && l->nsm ? ipc / l->nsm : 0.0, (unsigned long long)t->warp_instructions);
 	if (t->ctrl_mode == CtrlScoreboard && l->cfg.t.ctrl_mode == CtrlAuto)
 		fputs("  scoreboard fallback: the listing has no encoding words (so no control bits); "

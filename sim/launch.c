@@ -101,6 +101,42 @@ put64(uint8_t *b, uint32_t off, uint64_t v)
 	memcpy(b + off, &v, 8);
 }
 
+static uint64_t
+round_up(uint64_t v, uint64_t unit)
+{
+	return unit ? (v + unit - 1) / unit * unit : v;
+}
+
+/* resident CTAs per SM from warps, threads, registers and shared memory (the driver's 1 KiB
+ * reserve per CTA included), and what limits them; 0 if one CTA does not fit */
+uint32_t
+launch_occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
+{
+	const SimTiming *t = &c->t;
+	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
+	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
+	uint64_t smem = round_up((uint64_t)lc->smem_user + t->smem_reserved_per_cta, t->smem_alloc_unit);
+
+	*limit = "ctas";
+	if ((v = t->max_warps_per_sm / nwarp) < best) {
+		best = v;
+		*limit = "warps";
+	}
+	if ((v = t->max_threads_per_sm / (nwarp * WarpSize)) < best) {
+		best = v;
+		*limit = "threads";
+	}
+	if ((v = c->regs_per_sm / (regs_warp * nwarp)) < best) {
+		best = v;
+		*limit = "registers";
+	}
+	if (smem && (v = t->smem_per_sm / smem) < best) {
+		best = v;
+		*limit = "shared";
+	}
+	return (uint32_t)best;
+}
+
 /* what the warps of a stuck CTA wait on, into the fault */
 void
 sim_deadlock(Exec *x, Cta *c)
@@ -173,6 +209,76 @@ poll_stop(Exec *x, Poll *p)
 	return 1;
 }
 
+/* The CTA's shared window with the 1 KiB the driver reserves on sm_80 and later (docs/sim.md):
+ * nvcc's code for sm_90 places user shared memory from 0x400 on (the reserved region is
+ * [0, 0x400), %reserved_smem_offset_begin and _cap are the constants 0 and 0x400, and
+ * .nv.shared.<kernel> already counts the 1 KiB when the kernel has shared variables); on sm_8x
+ * user shared memory starts at 0 and the region is the top of the allocation
+ * (%reserved_smem_offset_begin is SR_SMEMSZ - c[0x0][0x114]). */
+static void
+smem_layout(LaunchCx *lc, const Prog *k, uint32_t dyn)
+{
+	uint32_t st = (uint32_t)k->shared_static;
+
+	lc->smem_user = st + dyn;
+	lc->smem_size = lc->smem_user;
+	lc->smem_rsv = 0;
+	if (k->sm >= 90) {
+		lc->smem_size = (st > SmemReserved ? st : SmemReserved) + dyn;
+	} else if (k->sm >= 80) {
+		lc->smem_rsv = (lc->smem_user + SmemUnit - 1) / SmemUnit * SmemUnit;
+		lc->smem_size = lc->smem_rsv + SmemReserved;
+	}
+}
+
+/* the driver's words of constant bank 0 for the reserved shared memory */
+static void
+bank0_reserved(uint8_t *bank0, const LaunchCx *lc, int sm)
+{
+	if (sm >= 90) {
+		put32(bank0, C0RsvEnd90, SmemReserved);
+		put32(bank0, C0Rsv1Sm90, (uint32_t)SimSharedWindow + lc->smem_rsv);
+	} else if (sm >= 80) {
+		put32(bank0, C0RsvSize80, SmemReserved);
+		put32(bank0, C0RsvEnd80, lc->smem_rsv + SmemReserved);
+		put32(bank0, C0Rsv1Sm80, lc->smem_rsv);
+	}
+}
+
+/* A cooperative launch (cuLaunchCooperativeKernel): the driver refuses a grid that cannot be
+ * resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), with the occupancy the timing
+ * model uses, and hands the kernel a zeroed grid-sync workspace: cooperative_groups'
+ * grid_workspace { wsSize; barrier; }, whose address nvcc reads from c[0x0][0x8c]:c[0x0][0x90]
+ * on sm_8x and c[0x0][0x44]:c[0x0][0x48] on sm_90. */
+static int
+coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
+{
+	uint64_t fit = (uint64_t)lc->ctas_per_sm * (uint64_t)g->cfg.nsm;
+	uint32_t ws[2] = { GridWsBytes, 0 };
+	Alloc *a;
+
+	if (lc->nctas > fit) {
+		f->kind = FaultLimit;
+		snprintf(f->msg, sizeof f->msg, "%s: kernel '%s': a cooperative launch of %u CTAs "
+		         "exceeds the %llu that can be resident at once (%u per SM, limited by %s, x %d "
+		         "SMs): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", sim_fault_name(FaultLimit),
+		         k->name, lc->nctas, (unsigned long long)fit, lc->ctas_per_sm, lc->occ_limit,
+		         g->cfg.nsm);
+		return -1;
+	}
+	if (gpu_malloc(g, GridWsBytes, &lc->grid_ws) < 0) {
+		fault0(f, FaultInternal, "no device memory for the grid-sync workspace%.0llu%.0llu",
+		       k->name, 0, 0);
+		lc->grid_ws = 0;
+		return -1;
+	}
+	a = g->alloc[g->nalloc - 1];
+	a->name = "grid-sync workspace";
+	memcpy(a->data, ws, sizeof ws);
+	lc->cooperative = 1;
+	return 0;
+}
+
 /* run one CTA to completion: 0, or -1 with the fault filled */
 static int
 run_cta(Exec *x, Cta *c, Poll *p)
@@ -225,8 +331,11 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	if (check_launch(g, k, lp, fault, lc->nreg_alloc) < 0)
 		return -1;
 	lc->nwarp = (uint32_t)((lc->nthreads + WarpSize - 1) / WarpSize);
-	lc->smem_size = (uint32_t)k->shared_static + lp->dyn_smem;
+	smem_layout(lc, k, lp->dyn_smem);
 	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
+	lc->ctas_per_sm = launch_occupancy(&g->cfg, lc, &lc->occ_limit);
+	if (lp->cooperative && coop_begin(g, k, lc, fault) < 0)
+		return -1;
 
 	/* constant bank 0 as the driver lays it out */
 	bank0_size = ke->bank0 > Bank0Min ? ke->bank0 : Bank0Min;
@@ -242,6 +351,12 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	put64(bank0, C0LocalWin, SimLocalWindow);
 	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
 	put64(bank0, k->sm >= 90 ? C0DescSm90 : C0DescSm80, 0x0000000000000000ull);
+	bank0_reserved(bank0, lc, k->sm);
+	if (lc->cooperative) {
+		/* the grid-sync workspace's address: %envreg1 (high) and %envreg2 (low) */
+		put32(bank0, k->sm >= 90 ? C0GridWsHi90 : C0GridWsHi80, (uint32_t)(lc->grid_ws >> 32));
+		put32(bank0, k->sm >= 90 ? C0GridWsLo90 : C0GridWsLo80, (uint32_t)lc->grid_ws);
+	}
 	if (lp->params_size)
 		memcpy(bank0 + k->param_base, lp->params, lp->params_size);
 	lc->bank0 = bank0;
@@ -269,6 +384,9 @@ launch_end(LaunchCx *lc)
 {
 	free(lc->bank0);
 	lc->bank0 = NULL;
+	if (lc->grid_ws)
+		gpu_free_mem(lc->x.gpu, lc->grid_ws);
+	lc->grid_ws = 0;
 }
 
 void
@@ -310,6 +428,80 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	}
 }
 
+/* A cooperative grid in functional mode: every CTA resident (each with its own window of a
+ * register file sized for the grid), the warps of all CTAs stepped round-robin, so that a CTA
+ * spinning on the grid barrier lets the others reach it. 0, or -1 with the fault filled. */
+static int
+run_grid(LaunchCx *lc, Exec *x)
+{
+	uint32_t n = lc->nctas, per = lc->nwarp * lc->nreg_alloc;
+	Cta *cta = xmalloc((size_t)n * sizeof *cta);
+	uint8_t *done = xmalloc(n);
+	Sm big;
+	int rc = 0;
+
+	memset(cta, 0, (size_t)n * sizeof *cta);
+	memset(done, 0, n);
+	big.rf = xmalloc((size_t)n * per * sizeof *big.rf);
+	big.rf_used = n * per;
+	big.cta = cta;
+	big.ncta = n;
+	x->sm = &big;
+	for (uint32_t i = 0; i < n; i++) {
+		cta[i].warp = xmalloc(lc->nwarp * sizeof *cta[i].warp);
+		cta[i].smem = xmalloc(lc->smem_size ? lc->smem_size : 1);
+		cta[i].lmem = xmalloc(x->prog->stack_size ? (size_t)x->prog->stack_size * lc->nwarp *
+		                      WarpSize : 1);
+		cta_start(lc, x, &cta[i], i, i * per);
+	}
+	for (uint32_t left = n; left && !rc;) {
+		int progress = 0;
+		for (uint32_t i = 0; i < n && !rc; i++) {
+			int alldone = 1;
+			if (done[i])
+				continue;
+			x->cta = &cta[i];
+			for (uint32_t k = 0; k < cta[i].nwarp; k++) {
+				unsigned issued;
+				int r;
+				x->w = &cta[i].warp[k];
+				r = sim_run(x, Quantum, &issued);
+				progress |= issued != 0;
+				if (r == StepFault) {
+					rc = -1;
+					break;
+				}
+				if (r != StepDone)
+					alldone = 0;
+			}
+			if (!rc && alldone) {
+				done[i] = 1;
+				left--;
+			}
+		}
+		if (!rc && left && !progress) {
+			for (uint32_t i = 0; i < n; i++)
+				if (!done[i]) {
+					x->cta = &cta[i];
+					sim_deadlock(x, &cta[i]);
+					break;
+				}
+			rc = -1;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		free(cta[i].warp);
+		free(cta[i].smem);
+		free(cta[i].lmem);
+	}
+	free(big.rf);
+	free(cta);
+	free(done);
+	x->sm = NULL;
+	x->cta = NULL;
+	return rc;
+}
+
 int
 sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
            SimFault *fault)
@@ -324,6 +516,15 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 		memset(st, 0, sizeof *st);
 	if (launch_begin(g, sm, k, lp, fault, &lc) < 0)
 		return -1;
+	if (lc.cooperative) {
+		rc = run_grid(&lc, x);
+		if (st) {
+			st->warp_instructions = x->ninstr;
+			st->thread_instructions = x->nthread_instr;
+		}
+		launch_end(&lc);
+		return rc;
+	}
 	x->sm = &g->sm;
 	memset(&cta, 0, sizeof cta);
 	cta.warp = xmalloc(lc.nwarp * sizeof *cta.warp);

@@ -10,6 +10,9 @@
 enum {
 	Quantum = 1024,        /* instructions a warp runs before the next warp's turn */
 	Bank0Min = 0x400,      /* bytes of constant bank 0 at least */
+	SmemReserved = 1024,   /* shared memory the driver reserves per CTA on sm_80 and later */
+	GridWsBytes = 16,      /* the grid-sync workspace of a cooperative launch */
+	SmemUnit = 128,        /* shared memory allocation unit (sm_80: total_smem_size's unit) */
 };
 
 /* driver words of constant bank 0 */
@@ -19,6 +22,15 @@ enum {
 	C0SharedWin = 0x18,    /* 64-bit: generic address of shared offset 0 */
 	C0LocalWin = 0x20,     /* 64-bit: generic address of local offset 0 */
 	C0StackTop = 0x28,     /* local bytes per thread: the initial stack pointer R1 */
+	C0GridWsHi90 = 0x44,   /* sm_90: grid-sync workspace address, high and low words */
+	C0GridWsLo90 = 0x48,
+	C0RsvEnd90 = 0x68,     /* sm_90: %reserved_smem_offset_end */
+	C0Rsv1Sm90 = 0x6c,     /* sm_90: %reserved_smem_offset_1, low half of a generic address */
+	C0GridWsHi80 = 0x8c,   /* sm_80: grid-sync workspace address (%envreg1, %envreg2) */
+	C0GridWsLo80 = 0x90,
+	C0RsvSize80 = 0x114,   /* sm_80: reserved bytes (begin = SR_SMEMSZ - this) */
+	C0RsvEnd80 = 0x120,    /* sm_80: %reserved_smem_offset_end */
+	C0Rsv1Sm80 = 0x124,    /* sm_80: %reserved_smem_offset_1, a shared offset */
 	C0DescSm80 = 0x118,    /* 64-bit global memory descriptor (ULDC.64 UR4, c[0x0][0x118]) */
 	C0DescSm90 = 0x208,
 };
@@ -57,13 +69,21 @@ typedef struct LaunchCx {
 	uint64_t nthreads;     /* per CTA */
 	uint32_t nwarp;        /* warps per CTA */
 	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
-	uint32_t smem_size;    /* shared memory bytes per CTA: static + dynamic */
+	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic */
+	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */
+	uint32_t smem_rsv;     /* offset of the reserved region in it (sm_80 and later) */
 	uint32_t nctas;        /* CTAs in the grid (fits: x < 2^31, y, z < 2^16, checked) */
+	uint32_t ctas_per_sm;  /* resident CTAs per SM (launch_occupancy) */
+	const char *occ_limit; /* what limits them: "ctas", "warps", "threads", "registers", "shared" */
+	int cooperative;       /* every CTA resident; grid_ws is the grid-sync workspace */
+	uint64_t grid_ws;
 } LaunchCx;
 
 int launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFault *f,
                  LaunchCx *lc);          /* 0, or -1 with the fault filled */
 void launch_end(LaunchCx *lc);
+/* resident CTAs per SM for the configuration and what limits them; 0 if one CTA does not fit */
+uint32_t launch_occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit);
 /* start CTA number linear (blockIdx in x-major order) in c, whose warp, smem and lmem buffers
  * are sized for the launch; its warps' registers are the window at rbase of x->sm's register
  * file, nreg_alloc each (zeroed) */

@@ -136,7 +136,8 @@ enum SReg {
 	SRClockLo, SRClockHi, SRClock64,
 	SRGlobalTimerLo, SRGlobalTimerHi, SRGlobalTimer,
 	SRSwinHi, SRSwinLo,    /* shared window base (generic addressing) */
-	SRSwinSz,
+	SRSwinSz,              /* shared window size of the CTA, reserved memory included */
+	SRSmemSz,              /* sm_8x: bytes of the CTA's shared memory, reserved included */
 	SRLwinHi, SRLwinLo,    /* local window base */
 	SRCgaCtaid,            /* sm_90 cluster: rank of the CTA in its cluster (always 0) */
 	SRClusterId,
@@ -519,6 +520,8 @@ typedef struct LaunchParams {
 	uint32_t dyn_smem;     /* dynamic shared memory bytes */
 	const void *params;    /* parameter block as the kernel sees it at the parameter offset */
 	uint32_t params_size;  /* bytes; checked against EIATTR_CBANK_PARAM_SIZE */
+	int cooperative;       /* cuLaunchCooperativeKernel: the whole grid resident, a grid-sync
+	                          workspace (this_grid().sync()); refused if the grid does not fit */
 } LaunchParams;
 
 enum { SimWatchdogDefault = 1 << 28 }; /* warp instructions, when SimConfig.watchdog is 0 */

@@ -3,7 +3,8 @@
  * issue and SR_GLOBALTIMER that cycle in nanoseconds at the configured clock; in functional mode
  * the clock counts warp instructions issued in the launch so far (a 1 GHz clock for the timer).
  * The shared and local window bases are those the driver writes to c[0x0][0x18] and
- * c[0x0][0x20] (docs/sim.md, mem.c).
+ * c[0x0][0x20] (docs/sim.md, mem.c); SR_SMEMSZ and SR_SWINSZ are the CTA's shared memory with
+ * the driver's reserved 1 KiB (launch.c).
  */
 #include "sim.h"
 
@@ -28,6 +29,7 @@ static const struct {
 	{ "SR_GLOBALTIMERLO", SRGlobalTimerLo }, { "SR_GLOBALTIMERHI", SRGlobalTimerHi },
 	{ "SR_GLOBALTIMER", SRGlobalTimer },
 	{ "SR_SWINHI", SRSwinHi }, { "SR_SWINLO", SRSwinLo }, { "SR_SWINSZ", SRSwinSz },
+	{ "SR_SMEMSZ", SRSmemSz },
 	{ "SR_LWINHI", SRLwinHi }, { "SR_LWINLO", SRLwinLo },
 	{ "SR_CgaCtaId", SRCgaCtaid }, { "SR_CGACTAID", SRCgaCtaid },
 	{ "SR_CLUSTERID", SRClusterId },
@@ -98,7 +100,7 @@ sim_sreg(Exec *x, int code, unsigned lane)
 		return (uint32_t)(timer_ns(x) >> 32);
 	case SRSwinHi: return (uint32_t)(SimSharedWindow >> 32);
 	case SRSwinLo: return (uint32_t)SimSharedWindow;
-	case SRSwinSz: return x->cta->smem_size;
+	case SRSwinSz: case SRSmemSz: return x->cta->smem_size;
 	case SRLwinHi: return (uint32_t)(SimLocalWindow >> 32);
 	case SRLwinLo: return (uint32_t)SimLocalWindow;
 	default: return 0;

@@ -91,6 +91,8 @@ typedef struct SimTStats {
 	/* sampling */
 	uint32_t ctas_simulated;       /* CTAs actually simulated (< ctas when sampled) */
 	int sampled;                   /* 1: cycles extrapolated from a sample */
+	double sample_error;           /* estimated relative error of the extrapolated cycles (sampled;
+	                                  docs/sim-timing.md "Sampling") */
 	/* the simulator itself */
 	double wall_seconds;
 	unsigned threads;              /* host threads used */

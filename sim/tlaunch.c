@@ -1,14 +1,15 @@
-/* tlaunch.c: the timing driver's launch: occupancy (CTAs per SM from warps, threads, registers
- * and shared memory), the CTA dispatcher, and the epoch loop. SMs are simulated one epoch
- * (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
+/* tlaunch.c: the timing driver's launch: the CTA dispatcher and the epoch loop. SMs are
+ * simulated one epoch (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
  * memory system merges what every SM did (tmem.c), faults, the watchdog and deadlocks are checked,
  * and free CTA slots get the next CTAs in SM order. Nothing an SM does during an epoch depends on
  * another SM's progress in it, so SMs may be simulated by several host threads and the result is
- * the same for any number. Sampling simulates a subset and extrapolates.
+ * the same for any number. Sampling simulates a subset and extrapolates. Occupancy is
+ * launch_occupancy (launch.c), which a cooperative launch checks too.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tcore.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,41 +38,6 @@ wall_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint64_t
-round_up(uint64_t v, uint64_t unit)
-{
-	return unit ? (v + unit - 1) / unit * unit : v;
-}
-
-/* resident CTAs per SM and what limits them; 0 if one CTA does not fit */
-static uint32_t
-occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
-{
-	const SimTiming *t = &c->t;
-	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
-	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
-	uint64_t smem = round_up((uint64_t)lc->smem_size + t->smem_reserved_per_cta, t->smem_alloc_unit);
-
-	*limit = "ctas";
-	if ((v = t->max_warps_per_sm / nwarp) < best) {
-		best = v;
-		*limit = "warps";
-	}
-	if ((v = t->max_threads_per_sm / (nwarp * WarpSize)) < best) {
-		best = v;
-		*limit = "threads";
-	}
-	if ((v = c->regs_per_sm / (regs_warp * nwarp)) < best) {
-		best = v;
-		*limit = "registers";
-	}
-	if (smem && (v = t->smem_per_sm / smem) < best) {
-		best = v;
-		*limit = "shared";
-	}
-	return (uint32_t)best;
 }
 
 /* control bits when every instruction carries its encoding */
@@ -217,6 +183,53 @@ trace_collect(TLaunch *L, TraceBuf *tb)
 	}
 }
 
+/* An estimate of the relative error of a sampled cycle count, from what the sample cannot see
+ * (docs/sim-timing.md "Sampling"); load(n, m) is the most CTAs an SM runs when n CTAs go to m
+ * SMs, ceil(n / m), within the first wave.
+ * - CTAs (all SMs, the first nsim CTAs): below one wave the sample leaves the SMs less to do
+ *   than the full run's first wave: the larger of 1 - nsim / first (throughput-bound: time
+ *   follows the work) and 1 - load(nsim, sms) / load(first, sms) (the most loaded SM decides).
+ *   From one wave on the extrapolation counts whole waves; the estimate is its distance from
+ *   counting by CTAs (a partial last wave).
+ * - SMs (M SMs with their share): the full GPU's end lies between the sample's earliest and
+ *   latest SM finish (its tail may run faster with the whole GPU's bandwidth), so up to
+ *   (latest - earliest) / earliest over; and under by 1 - load(nsim, M) / load(ctas, sms) when
+ *   the full GPU's most loaded SM has more CTAs than the sample's. */
+static double
+sample_error(const TLaunch *L, uint64_t nsim, int by_ctas)
+{
+	double slots = (double)L->ctas_per_sm * L->nsm, all = (double)L->lc.nctas, s = (double)nsim;
+	double full_sms = (double)L->cfg->nsm, e = 0, v;
+
+	if (by_ctas) {
+		double first = all < slots ? all : slots;
+		if (s < first) {
+			e = 1 - s / first;
+			v = 1 - ceil(s / L->nsm) / ceil(first / L->nsm);
+			e = v > e ? v : e;
+		} else {
+			double whole = ceil(all / slots) / ceil(s / slots), exact = all / s;
+			e = fabs(whole - exact) / whole;
+		}
+	} else {
+		uint64_t lo = TNever, hi = 0;
+		double full_slots = (double)L->ctas_per_sm * full_sms;
+		double first = all < full_slots ? all : full_slots, mine = s < slots ? s : slots;
+		for (uint32_t i = 0; i < L->nsm; i++) {
+			const TSm *sm = L->sms[i];
+			if (!sm || !sm->st.ctas)
+				continue;
+			lo = sm->last_done < lo ? sm->last_done : lo;
+			hi = sm->last_done > hi ? sm->last_done : hi;
+		}
+		if (hi && lo)
+			e = (double)(hi - lo) / (double)lo;
+		v = 1 - ceil(mine / L->nsm) / ceil(first / full_sms);
+		e = v > e ? v : e;
+	}
+	return e;
+}
+
 /* SM i, made when it first receives a CTA: idle SMs cost nothing */
 static TSm *
 sm_get(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
@@ -265,19 +278,29 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	memset(&L, 0, sizeof L);
 	if (launch_begin(g, sm, k, lp, fault, &L.lc) < 0)
 		return -1;
+	if (L.lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)cfg.nsm) ||
+	                         (o->sample_ctas && o->sample_ctas < L.lc.nctas))) {
+		fault->kind = FaultLimit;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a cooperative launch cannot "
+		         "be sampled: its grid barrier needs every CTA of the grid",
+		         sim_fault_name(FaultLimit), k->name);
+		launch_end(&L.lc);
+		return -1;
+	}
 	L.cfg = &cfg;
 	L.t = &cfg.t;
 	L.prog = k;
 	L.nsub = cfg.t.subpartitions ? cfg.t.subpartitions : 4;
 	if (L.nsub > MaxSub)
 		L.nsub = MaxSub;
-	L.ctas_per_sm = occupancy(&cfg, &L.lc, &limit);
+	L.ctas_per_sm = L.lc.ctas_per_sm;
+	limit = L.lc.occ_limit;
 	if (!L.ctas_per_sm) {
 		fault->kind = FaultLimit;
 		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a CTA of %u warps with %u "
 		         "registers per thread and %u bytes of shared memory does not fit an SM of "
 		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L.lc.nwarp,
-		         L.lc.nreg_alloc, L.lc.smem_size, cfg.name ? cfg.name : "?", limit);
+		         L.lc.nreg_alloc, L.lc.smem_user, cfg.name ? cfg.name : "?", limit);
 		launch_end(&L.lc);
 		return -1;
 	}
@@ -477,6 +500,8 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 			st->sampled = 1;
 			if (o->sample_ctas && L.nsm == (uint32_t)cfg.nsm)
 				st->cycles = wsim ? st->cycles * wall / wsim : st->cycles;
+			st->sample_error = sample_error(&L, st->ctas_simulated,
+			                                L.nsm == (uint32_t)cfg.nsm);
 			st->warp_instructions = (uint64_t)((double)st->warp_instructions * f);
 			st->thread_instructions = (uint64_t)((double)st->thread_instructions * f);
 		}

@@ -400,6 +400,13 @@ if command -v python3 > /dev/null 2>&1; then
 	    2> "$tmp/err" && ok "cpi-svg output is well-formed XML" || { bad "cpi-svg XML"; show "$tmp/err"; }
 fi
 expect 1 "no kernel has a CPI stack" "cpi-svg of a functional run" -- cpi-svg "$tmp/f.json" -o "$tmp/c3.svg"
+
+# --cooperative: this_grid().sync() (tests/corpus/coop.cu, gsum) needs it; a grid that cannot be
+# resident at once (8 CTAs of 256 threads per SM x 108) is refused
+GS="--kernel gsum --block 256 --arg zeros:4096 --arg zeros:4096 --arg zeros:4 --arg i32:1024"
+expect 0 "" "--cooperative: grid sync completes" -- run tests/corpus/coop.sm_80.sass $GS --grid 216 --cooperative --quiet
+expect 3 "trap" "grid sync without --cooperative traps" -- run tests/corpus/coop.sm_80.sass $GS --grid 4 --functional
+expect 3 "COOPERATIVE_LAUNCH_TOO_LARGE" "--cooperative: 865 CTAs do not fit" -- run tests/corpus/coop.sm_80.sass $GS --grid 865 --cooperative --functional
 expect 1 "not a statistics JSON" "cpi-svg of something else" -- cpi-svg $S80 -o "$tmp/c3.svg"
 expect 1 "cannot open '/nonexistent/s.json'" "cpi-svg of a missing file" -- \
 	cpi-svg /nonexistent/s.json -o "$tmp/c3.svg"
