@@ -85,6 +85,7 @@ struct Ctx {
 	uint32_t rpos;     /* scanner: bytes of the text handed to flex */
 	int eof_nl;        /* scanner: the end-of-file newline was returned */
 	int nofast;        /* scanner: read every line with the grammar (no fast_line) */
+	uint64_t lexwork;  /* scanner: bytes read again (sass.l: a test hook for linear time) */
 
 	Section *sec;      /* current section, NULL before the first */
 	Fn *fn;            /* current function (text section or cuobjdump Function), or NULL */
