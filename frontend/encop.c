@@ -1,9 +1,11 @@
 /* encop.c: the opcode bits of the first encoding word (bits 0..8; bits 9..11 choose the operand
  * form: register, immediate, constant bank, uniform register) of every opcode family of
  * ir/ops.h that occurs in the listings bundled under examples/, tests/corpus/ and bench/
- * (nvdisasm -hex output of nvcc 13, sm_80 to sm_90a). Derived from them once (see docs/ir.md for
- * the command); tests/check_parse.c checks that every instruction of those listings agrees with
- * it. Families without a row are not checked.
+ * (nvdisasm -hex output of nvcc 13, sm_80 to sm_90a): for each instruction line, the opcode word
+ * after the guard and bits 0..8 of the word in its encoding comment, collected over those files
+ * (a row per family, in the order of ops.h). tests/check_parse.c checks that every instruction
+ * of those listings agrees with it; a listing added there with a new form adds its bits here.
+ * Families without a row are not checked (docs/ir.md).
  */
 #include "parse.h"
 
