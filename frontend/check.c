@@ -1,12 +1,14 @@
 /* check.c: checks of a parsed listing that need the opcode table (the parser itself is
  * opcode-agnostic), run by fiberc after sass_parse: the listing has a kernel; every opcode is
  * one of ir/ops.h; the first encoding word has the opcode bits of the instruction's family
- * (encop.c; families never seen in nvcc output are not checked); register pairs and quads are
+ * (encop.c; families never seen in nvcc output are not checked) and, where the family is known
+ * to put it in bits 16..23, the destination register the text names; register pairs and quads are
  * aligned and do not run into RZ, URZ, PT or UPT. Each problem is an error at the opcode or
  * register concerned.
  */
 #include "parse.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* the opcode word of i in the text: after the guard */
@@ -107,6 +109,27 @@ tuples(Fn *f, Ins *i, Diag *d)
 	return err;
 }
 
+/* the destination register in bits 16..23 of the first word is the one the text names, for the
+ * families whose encoding is known to put it there (encop.c) */
+static void
+dest_field(const Module *m, const Ins *i, Diag *d)
+{
+	const Opnd *o = i->opnd;
+	unsigned enc = (unsigned)(i->enc[0] >> 16) & 0xff;
+	char name[16], coded[48];
+
+	if (!i->nopnd || o->kind != OReg || (RCLS(o->r[0]) != RR && RCLS(o->r[0]) != RUR) ||
+	    (o->flags & (FNeg | FAbs | FNot | FLNot)) || !enc_dest(i->op) || enc == RNUM(o->r[0]))
+		return;
+	reg_name(o->r[0], name, sizeof name);
+	if (RCLS(o->r[0]) == RUR && enc > RegURZ)
+		snprintf(coded, sizeof coded, "0x%02x (no uniform register)", enc);
+	else
+		reg_name(REG(RCLS(o->r[0]), enc), coded, sizeof coded);
+	error_at(d, reg_loc(m, i, o->r[0]), "the encoding word 0x%016llx writes %s, not %s",
+	         (unsigned long long)i->enc[0], coded, name);
+}
+
 int
 sass_check(Module *m, Diag *d)
 {
@@ -128,6 +151,8 @@ sass_check(Module *m, Diag *d)
 				error_at(d, opcode_loc(m, i), "the encoding word 0x%016llx is %s's (opcode "
 				         "bits 0x%03x), not %s's", (unsigned long long)i->enc[0], op_name(other),
 				         (unsigned)(i->enc[0] & 0x1ff), mstr(m, i->name));
+			else if (i->nenc && known && self)
+				dest_field(m, i, d);
 			tuples(f, i, d);
 		}
 	}

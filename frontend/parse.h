@@ -209,6 +209,7 @@ Module *sass_parse_opts(Src *src, Diag *d, int flags);
 /* encop.c: another family whose opcode bits (0..8) word has, or -1; *known: op is in the table,
  * *self: op has those bits */
 int enc_family(int op, uint64_t word, int *known, int *self);
+int enc_dest(int op);          /* bits 16..23 hold the first operand's register */
 
 /* fastline.c */
 size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digits> * /`: 24 */

@@ -275,6 +275,9 @@ static const struct {
 	  "t.sass:3:36: error: the encoding word 0x0000000302017223 is FFMA's (opcode bits 0x023), "
 	  "not FMUL's",
 	  "      |                                    ^~~~" },
+	{ "encoding of another destination", TEXT INS "IMAD R5, R2, R3, R4 ;  /* 0x0000000302077224 */\n",
+	  "t.sass:3:41: error: the encoding word 0x0000000302077224 writes R7, not R5",
+	  "      |                                         ^~" },
 	{ "no kernel", "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n",
 	  "t.sass:1:1: error: no kernel in the input (no '.text.<name>' section)",
 	  "      | ^" },

@@ -532,7 +532,8 @@ START_TEST(test_parse_fast_listings)
 END_TEST
 
 /* the checks fiberc runs after the parse (sass_check) accept every bundled listing of nvcc
- * output: the encoding table (frontend/encop.c) agrees with each instruction's family, no
+ * output: the encoding table (frontend/encop.c) agrees with each instruction's family and
+ * destination register, no
  * register tuple is misaligned; and the table is used: most instructions have a family in it */
 START_TEST(test_parse_check_listings)
 {
@@ -540,7 +541,7 @@ START_TEST(test_parse_check_listings)
 	char cmd[1024], path[1024];
 	FILE *ls;
 	int nfile = 0;
-	uint64_t nins = 0, nknown = 0;
+	uint64_t nins = 0, nknown = 0, ndest = 0;
 
 	snprintf(cmd, sizeof cmd, "cd '%s' && ls examples/*/*.sass tests/corpus/*.sass bench/*.sass "
 	         "tests/golden/*.sass tests/ir/*.sass 2>/dev/null", root ? root : ".");
@@ -569,6 +570,8 @@ START_TEST(test_parse_check_listings)
 				nins++;
 				enc_family(i->op, i->enc[0], &known, &self);
 				nknown += known && self;
+				ndest += known && self && enc_dest(i->op) && i->nopnd &&
+				         i->opnd[0].kind == OReg;
 			}
 		module_free(m);
 		src_free(src);
@@ -578,6 +581,8 @@ START_TEST(test_parse_check_listings)
 	ck_assert_int_gt(nfile, 30);
 	ck_assert_msg(nknown * 100 >= nins * 99, "%llu of %llu instructions in the table",
 	              (unsigned long long)nknown, (unsigned long long)nins);
+	ck_assert_msg(ndest * 2 >= nins, "%llu of %llu destinations checked", (unsigned long long)ndest,
+	              (unsigned long long)nins);
 }
 END_TEST
 
