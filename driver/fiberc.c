@@ -303,6 +303,11 @@ main(int argc, char **argv)
 		src_free(src);
 		return ExitUser;
 	}
+	if (sass_check(m, &d) < 0) {
+		module_free(m);
+		src_free(src);
+		return ExitUser;
+	}
 	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
 		die("architecture table out of sync");
 	if (o.dump_cfg && outfile_open(&dot, o.dump_cfg) < 0) {

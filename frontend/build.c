@@ -212,6 +212,26 @@ rest_of_line(Ctx *cx, Str name)
 	return atom(cx->m->atoms, cx->text + a, b - a);
 }
 
+int
+sass_arch_ok(int sm, int suffix)
+{
+	return (sm == 80 || sm == 86 || sm == 89 || sm == 90) && (!suffix || (sm == 90 && suffix == 'a'));
+}
+
+/* where the argument of a directive starts on its line (for a caret under `sm_75`) */
+static Loc
+arg_loc(Ctx *cx, Str name)
+{
+	uint32_t a = name.off + name.len, b;
+
+	while (a < cx->len && (cx->text[a] == ' ' || cx->text[a] == '\t'))
+		a++;
+	for (b = a; b < cx->len && cx->text[b] != '\n' && cx->text[b] != ' ' && cx->text[b] != '\t'
+	     && cx->text[b] != '\r'; b++)
+		;
+	return (Loc){ a, b };
+}
+
 static void
 module_dir(Ctx *cx, const char *n, Str name)
 {
@@ -221,8 +241,14 @@ module_dir(Ctx *cx, const char *n, Str name)
 
 	if (strcmp(n, ".target") == 0) {
 		m->target = a;
-		if (sm_of_string(t, &m->sm, &m->sm_suffix) < 0)
+		if (sm_of_string(t, &m->sm, &m->sm_suffix) < 0) {
 			m->sm = 0;
+			error_at(cx->d, arg_loc(cx, name), "unsupported architecture '%s' (fiber reads %s)",
+			         t, SassArchs);
+		} else if (!sass_arch_ok(m->sm, m->sm_suffix)) {
+			warn_at(cx->d, arg_loc(cx, name), "architecture '%s' is not one fiber supports (%s); "
+			        "its listing is read as if it were", t, SassArchs);
+		}
 	} else if (strcmp(n, ".headerflags") == 0) {
 		if (!m->headerflags)
 			m->headerflags = a;
@@ -450,8 +476,11 @@ b_codefor(Ctx *cx, Str line, Loc loc)
 	cx->m->format = FmtCuobjdump;
 	cx->m->cuobj_arch = atom(cx->m->atoms, s + k, e - k);
 	snprintf(buf, sizeof buf, "%.*s", (int)(e - k), s + k);
-	if (!cx->m->sm && sm_of_string(buf, &cx->m->sm, &cx->m->sm_suffix) < 0)
+	if (!cx->m->sm && sm_of_string(buf, &cx->m->sm, &cx->m->sm_suffix) < 0) {
 		cx->m->sm = 0;
+		error_at(cx->d, (Loc){ line.off + k, line.off + e }, "unsupported architecture '%s' "
+		         "(fiber reads %s)", buf, SassArchs);
+	}
 }
 
 /* `Function : name` starts a cuobjdump function (its section is synthetic: .text.name) */
@@ -605,6 +634,49 @@ opword(Ctx *cx, Str opcode)
 	return w;
 }
 
+/* bytes an instruction reads from a constant bank: LDC and ULDC by their size modifier, FP64
+ * arithmetic 8, 1 (not known) when a modifier names an 8- or 16-bit type, otherwise 4 */
+static unsigned
+bank_width(Ctx *cx, const OpWord *w)
+{
+	static const char *const narrow[] = { "U8", "S8", "U16", "S16", "F16", "BF16", "16", "8" };
+	int ldc = w->op == OLDC || w->op == OULDC;
+
+	if (w->op == ODADD || w->op == ODMUL || w->op == ODFMA || w->op == ODSETP || w->op == ODMNMX)
+		return 8;
+	for (uint32_t k = 0; k < w->nmod; k++) {
+		const char *m = mstr(cx->m, w->mod[k]);
+		for (size_t j = 0; j < sizeof narrow / sizeof narrow[0]; j++)
+			if (strcmp(m, narrow[j]) == 0)
+				return 1;
+		if (ldc && strcmp(m, "64") == 0)
+			return 8;
+		if (ldc && strcmp(m, "128") == 0)
+			return 16;
+	}
+	return 4;
+}
+
+/* constant-bank offsets without a register are aligned to the access */
+static void
+bank_align(Ctx *cx, const OpWord *w)
+{
+	unsigned width = 0;
+
+	for (uint32_t j = 0; j < cx->nopnd; j++) {
+		const Opnd *o = &cx->op[j];
+		if (o->kind != OCBank || (o->r[0] && !reg_isconst(o->r[0])) || o->imm < 0 ||
+		    o->imm > 0xffff)
+			continue;
+		if (!width)
+			width = bank_width(cx, w);
+		if (o->imm % width)
+			error_at(cx->d, cx->oploc[j], "constant-bank offset 0x%llx is not aligned to the "
+			         "%u-byte access of '%s'", (unsigned long long)o->imm, width,
+			         mstr(cx->m, w->name));
+	}
+}
+
 void
 b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc loc)
 {
@@ -620,6 +692,7 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 		return;
 	}
 	w = opword(cx, opcode);
+	bank_align(cx, &w);
 	i = fn_append(f);
 	idx = f->nins - 1;
 	i->name = w.name;
@@ -890,6 +963,16 @@ is_symbol(Ctx *cx, uint32_t a)
 	return bsearch(&a, cx->syms, cx->nsyms, sizeof *cx->syms, cmpu32) != NULL;
 }
 
+/* the label operand r of i is a place to jump to within the function: a branch, a listed
+ * target of an indirect branch, the reconvergence point of BSSY or WARPSYNC.COLLECTIVE (not a
+ * call, nor RET's function name) */
+static int
+jumps(const Ins *i, const LabRef *r)
+{
+	return r->opnd == RefTarget || (i->op < NOp && (optab[i->op].flags & OFBranch)) ||
+	       i->op == OBSSY || i->op == OWARPSYNC;
+}
+
 void
 b_finish(Ctx *cx)
 {
@@ -905,6 +988,14 @@ b_finish(Ctx *cx)
 			if (r->opnd != RefTarget && is_symbol(cx, r->atom))
 				continue;
 			error_at(cx->d, r->loc, "undefined label '%s'", mstr(m, r->atom));
+			if (too_many(cx))
+				return;
+			continue;
+		}
+		if (cx->lab[x - 1].fn && cx->lab[x - 1].fn != r->fn && jumps(&r->fn->ins[r->ins], r)) {
+			error_at(cx->d, r->loc, "label '%s' is in '%s': a branch cannot leave '%s'",
+			         mstr(m, r->atom), mstr(m, cx->lab[x - 1].fn->name), mstr(m, r->fn->name));
+			note_at(cx->d, cx->lab[x - 1].loc, "'%s' is defined here", mstr(m, r->atom));
 			if (too_many(cx))
 				return;
 			continue;

@@ -63,6 +63,10 @@ struct SsaNotes {
  * src is then read only for diagnostics (src_cold). */
 Module *sass_parse(Src *src, Diag *d);
 
+/* check.c: what needs the opcode table (unknown opcodes, encoding words that contradict the
+ * text, register tuples running into RZ or misaligned, no kernel): 0, or -1 after reporting */
+int sass_check(Module *m, Diag *d);
+
 /* ssaread.c */
 SsaNotes *sass_notes(const Fn *f);        /* NULL if the function's text had no annotation */
 int sass_apply_ssa(Fn *f, Diag *d);       /* 0 ok (f->in_ssa = 1), -1 after reporting */

@@ -91,6 +91,29 @@ reg_range(const char *s)
 	}
 }
 
+/* The special registers that exist: the names nvdisasm prints (read from its listings of nvcc
+ * 13 code for every PTX special register, sm_80 and sm_90, and from the bundled listings) and
+ * those the simulator reads (sim/sreg.c). Anything else spelt SR_* is an error. */
+static const char *const sregs[] = {
+	"SRZ", "SR_AFFINITY", "SR_CLOCK", "SR_CLOCKHI", "SR_CLOCKLO", "SR_CLUSTERID", "SR_CGACTAID",
+	"SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_CgaCtaId", "SR_EQMASK", "SR_GEMASK",
+	"SR_GLOBALTIMER", "SR_GLOBALTIMERHI", "SR_GLOBALTIMERLO", "SR_GRIDID", "SR_GTMASK",
+	"SR_LANEID", "SR_LEMASK", "SR_LTMASK", "SR_LWINHI", "SR_LWINLO", "SR_NCTAID.X",
+	"SR_NCTAID.Y", "SR_NCTAID.Z", "SR_NSMID", "SR_NTID.X", "SR_NTID.Y", "SR_NTID.Z",
+	"SR_NWARPID", "SR_PM0", "SR_PM1", "SR_PM2", "SR_PM3", "SR_PM4", "SR_PM5", "SR_PM6", "SR_PM7",
+	"SR_SMEMSZ", "SR_SMID", "SR_SWINHI", "SR_SWINLO", "SR_SWINSZ", "SR_TID.X", "SR_TID.Y",
+	"SR_TID.Z", "SR_VIRTCFG", "SR_VIRTID", "SR_VIRTUALSMID", "SR_WARPID",
+};
+
+static int
+is_sreg(const char *s, uint32_t n)
+{
+	for (size_t k = 0; k < sizeof sregs / sizeof sregs[0]; k++)
+		if (strlen(sregs[k]) == n && memcmp(sregs[k], s, n) == 0)
+			return 1;
+	return 0;
+}
+
 /* reg_parse with a fast path for R0..R254 (most operands) */
 static int
 regof(const char *s, uint32_t n, Reg *r)
@@ -144,6 +167,9 @@ b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
 			x = onew(cx, OFImm);
 			cx->ot[x].fimm = s[0] == 'I' ? INFINITY : NAN;
 		} else if (hasprefix(s, "SR_") || (k == 3 && memcmp(s, "SRZ", 3) == 0)) {
+			if (!is_sreg(s, w.len))
+				error_at(cx->d, wloc, "unknown special register '%.*s%s'",
+				         w.len > 40 ? 40 : (int)w.len, s, w.len > 40 ? "..." : "");
 			x = onew(cx, OSReg);
 		} else {
 			x = onew(cx, OExpr);
@@ -399,6 +425,25 @@ b_addr(Ctx *cx, Loc loc)
 	return x;
 }
 
+/* the offset of a constant bank operand lies in the bank (64 KB): not negative unless a register
+ * is added, and below 64 KB; its alignment is checked with the instruction (b_ins) */
+static void
+bank_offset(Ctx *cx, const Opnd *o)
+{
+	int reg = o->r[0] && !reg_isconst(o->r[0]);
+	Loc loc = { 0, 0 };
+
+	for (uint32_t k = 0; k < cx->nterm; k++)
+		if (!cx->term[k].isreg && !cx->term[k].bad)
+			loc = cx->term[k].loc;
+	if (o->imm < 0 && (!reg || o->imm < -0x8000))
+		error_at(cx->d, loc, "constant-bank offset -0x%llx is negative%s",
+		         (unsigned long long)-(uint64_t)o->imm, reg ? " beyond -0x8000" : "");
+	else if (o->imm > 0xffff)
+		error_at(cx->d, loc, "constant-bank offset 0x%llx is past the end of the bank "
+		         "(64 KB: 0x0..0xffff)", (unsigned long long)o->imm);
+}
+
 /* `c[0x3][R2+0x10]`, `cx[UR4][R0+0x8]`, `desc[UR4][R2.64+0x10]`, `gdesc[UR4]`; sfx: what follows
  * the last ']', only `gdesc[UR4].tnspB` (kept in sfx[0], as a gdesc has no address register) */
 uint32_t
@@ -440,7 +485,8 @@ b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Str sfx, Loc loc)
 			o->flags |= FCx;
 			o->r[1] = idx.r;
 		}
-		fill_addr(cx, o, 1, "malformed constant bank");
+		if (fill_addr(cx, o, 1, "malformed constant bank") == 0)
+			bank_offset(cx, o);
 		return x;
 	}
 	if (streq(cx, w, "desc") || streq(cx, w, "gdesc")) {

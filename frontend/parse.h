@@ -85,6 +85,8 @@ struct Ctx {
 	uint32_t rpos;     /* scanner: bytes of the text handed to flex */
 	int eof_nl;        /* scanner: the end-of-file newline was returned */
 	int nofast;        /* scanner: read every line with the grammar (no fast_line) */
+	uint64_t lexwork;  /* scanner: bytes read again (sass.l: a test hook for linear time) */
+	uint32_t nest;     /* scanner: parentheses open on this line */
 
 	Section *sec;      /* current section, NULL before the first */
 	Fn *fn;            /* current function (text section or cuobjdump Function), or NULL */
@@ -158,6 +160,7 @@ struct Ctx {
 };
 
 enum {
+	MaxNest = 200,     /* parentheses open at once on a line */
 	PendOpnd = 254,    /* SsaAnn.opnd of an annotation whose operand is not known yet */
 	RefTarget = 255,   /* LabRef.opnd of a label listed in a branch-target annotation */
 };
@@ -203,11 +206,18 @@ void lex_close(yyscan_t scanner);
 enum { ParseNoFast = 1 };              /* sass_parse_opts: every line through the grammar */
 Module *sass_parse_opts(Src *src, Diag *d, int flags);
 
+/* encop.c: another family whose opcode bits (0..8) word has, or -1; *known: op is in the table,
+ * *self: op has those bits */
+int enc_family(int op, uint64_t word, int *known, int *self);
+int enc_dest(int op);          /* bits 16..23 hold the first operand's register */
+
 /* fastline.c */
 size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digits> * /`: 24 */
 size_t fast_line(Ctx *cx, Loc addrloc, uint64_t addr); /* bytes of text read from cx->pos */
 
 /* build.c and opnd.c: the grammar's actions */
+#define SassArchs "sm_80, sm_86, sm_89, sm_90, sm_90a"  /* the architectures fiber reads */
+int sass_arch_ok(int sm, int suffix);  /* sm, suffix ('a' or 0) is one of them */
 int too_many(Ctx *cx);
 void b_label(Ctx *cx, Str name, Loc loc);
 void b_directive(Ctx *cx, Str name, Loc loc, int64_t off);

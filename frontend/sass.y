@@ -46,6 +46,8 @@ static void
 sass_yyerror(Loc *loc, yyscan_t scanner, Ctx *cx, const char *msg)
 {
 	(void)scanner;
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "input nested too deeply for the parser (its stack limit)";
 	error_at(cx->d, *loc, "%s", msg);
 }
 

@@ -65,6 +65,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = sass_parse(src, &d);
 	if (m && d.nerr == 0) {
 		int ok = 1;
+		Diag dc = d;   /* fiberc's checks (sass_check), for crashes: the lifting runs anyway */
+
+		sass_check(m, &dc);
 
 		for (uint32_t k = 0; k < m->nfn && ok; k++)
 			ok = lift(m->fn[k], &d, out) == 0;

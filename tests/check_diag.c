@@ -78,6 +78,30 @@ static const struct {
 	G("SSA annotation on a constant", TEXT INS "MOV R1<1>, RZ<3> ;\n",
 	  "t.sass:3:49: error: 'RZ' is a constant and takes no SSA annotation",
 	  "      |                                                 ^~~"),
+	G("negative constant-bank offset", TEXT INS "LDC R1, c[0x0][-0x10] ;\n",
+	  "t.sass:3:51: error: constant-bank offset -0x10 is negative",
+	  "      |                                                   ^~~~~"),
+	G("constant-bank offset past the bank", TEXT INS "LDC R1, c[0x0][0xffffffff] ;\n",
+	  "t.sass:3:51: error: constant-bank offset 0xffffffff is past the end of the bank "
+	  "(64 KB: 0x0..0xffff)",
+	  "      |                                                   ^~~~~~~~~~"),
+	G("unaligned constant-bank offset", TEXT INS "FFMA R1, R2, c[0x0][0x162], R3 ;\n",
+	  "t.sass:3:49: error: constant-bank offset 0x162 is not aligned to the 4-byte access of 'FFMA'",
+	  "      |                                                 ^~~~~~~~~~~~~"),
+	G("unaligned 64-bit constant load", TEXT INS "LDC.64 R2, c[0x0][0x164] ;\n",
+	  "t.sass:3:47: error: constant-bank offset 0x164 is not aligned to the 8-byte access of 'LDC'",
+	  "      |                                               ^~~~~~~~~~~~~"),
+	G("unsupported architecture", "\t.target\tsm_75\n" TEXT INS "EXIT ;\n",
+	  "t.sass:1:10: error: unsupported architecture 'sm_75' (fiber reads sm_80, sm_86, sm_89, "
+	  "sm_90, sm_90a)",
+	  "      |          ^~~~~"),
+	G("unknown special register", TEXT INS "S2R R0, SR_TID.W ;\n",
+	  "t.sass:3:44: error: unknown special register 'SR_TID.W'",
+	  "      |                                            ^~~~~~~~"),
+	G("branch to a label of another kernel", TEXT ".L_x_1:\n" INS "EXIT ;\n"
+	  "\t.section\t.text.j,\"ax\",@progbits\nj:\n" INS "BRA `(.L_x_1) ;\n",
+	  "t.sass:7:40: error: label '.L_x_1' is in 'k': a branch cannot leave 'j'",
+	  "      |                                        ^~~~~~~~~"),
 #undef G
 };
 
@@ -148,6 +172,144 @@ START_TEST(test_diag_overlong_line)
 	ck_assert_uint_lt(strlen(l2), 400);
 	free(r);
 	free(text);
+}
+END_TEST
+
+/* the note after a branch to another kernel's label says where the label is */
+START_TEST(test_diag_label_elsewhere)
+{
+	static const char text[] = TEXT ".L_x_1:\n" INS "EXIT ;\n"
+		"\t.section\t.text.j,\"ax\",@progbits\nj:\n" INS "BRA `(.L_x_1) ;\n";
+	int nerr;
+	Module *m;
+	char *r = report(text, sizeof text - 1, &nerr, &m);
+
+	ck_assert_ptr_null(m);
+	ck_assert_msg(strstr(r, "\nt.sass:3:1: note: '.L_x_1' is defined here\n"), "%s", r);
+	ck_assert_ptr_null(strstr(r, "never defined"));
+	free(r);
+}
+END_TEST
+
+/* 100,000 nested parentheses: the nesting limit, once, not the parser's "memory exhausted" */
+START_TEST(test_diag_deep_nesting)
+{
+	enum { Depth = 100000 };
+	static const char head[] = "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.word\t";
+	size_t n = sizeof head - 1;
+	char *text = malloc(n + 6 * Depth + 8), *r, *l2;
+	int nerr;
+	Module *m;
+
+	memcpy(text, head, n);
+	memset(text + n, '(', Depth);
+	n += Depth;
+	text[n++] = '1';
+	for (int k = 0; k < Depth; k++) {
+		memcpy(text + n, " - 1)", 5);
+		n += 5;
+	}
+	text[n++] = '\n';
+	r = report(text, n, &nerr, &m);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(nerr, 1);
+	l2 = strchr(r, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2 = 0;
+	ck_assert_str_eq(r, "t.sass:2:208: error: parentheses nested too deeply (at most 200)");
+	free(r);
+	free(text);
+}
+END_TEST
+
+/* a 1.6 MB special register name: one error, the name cut in the message */
+START_TEST(test_diag_long_sreg)
+{
+	static const char head[] = TEXT INS "S2R R0, ";
+	size_t n = sizeof head - 1;
+	char *text = malloc(n + (1600 << 10) + 8), *r, *l2;
+	int nerr;
+	Module *m;
+
+	memcpy(text, head, n);
+	for (int k = 0; k < 200 << 10; k++) {
+		memcpy(text + n, "SR_TID.X", 8);
+		n += 8;
+	}
+	memcpy(text + n, " ;\n", 3);
+	n += 3;
+	r = report(text, n, &nerr, &m);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(nerr, 1);
+	l2 = strchr(r, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2 = 0;
+	ck_assert_str_eq(r, "t.sass:3:44: error: unknown special register "
+	                 "'SR_TID.XSR_TID.XSR_TID.XSR_TID.XSR_TID.X...'");
+	free(r);
+	free(text);
+}
+END_TEST
+
+/* ---- checks that need the opcode table (sass_check, run by fiberc after the parse) ------- */
+
+static const struct {
+	const char *name;
+	const char *text;
+	const char *line1;
+	const char *caret;
+} check_gold[] = {
+	{ "unknown opcode", TEXT INS "FROB R1 ;\n",
+	  "t.sass:3:36: error: unknown opcode 'FROB'",
+	  "      |                                    ^~~~" },
+	{ "uniform pair running into URZ", TEXT INS "ULDC.64 UR62, c[0x0][0x118] ;\n",
+	  "t.sass:3:44: error: 'UR62' begins a 2-register operand, which runs into URZ",
+	  "      |                                            ^~~~" },
+	{ "quad running into RZ", TEXT INS "LDG.E.128 R252, [R4.64] ;\n",
+	  "t.sass:3:46: error: 'R252' begins a 4-register operand, which runs into RZ",
+	  "      |                                              ^~~~" },
+	{ "odd register pair", TEXT INS "LDG.E.64 R3, [R4.64] ;\n",
+	  "t.sass:3:45: error: 'R3' begins a 2-register operand: it must be a multiple of 2",
+	  "      |                                             ^~" },
+	{ "encoding of another opcode", TEXT INS "FMUL R1, R2, R3 ;  /* 0x0000000302017223 */\n",
+	  "t.sass:3:36: error: the encoding word 0x0000000302017223 is FFMA's (opcode bits 0x023), "
+	  "not FMUL's",
+	  "      |                                    ^~~~" },
+	{ "encoding of another destination", TEXT INS "IMAD R5, R2, R3, R4 ;  /* 0x0000000302077224 */\n",
+	  "t.sass:3:41: error: the encoding word 0x0000000302077224 writes R7, not R5",
+	  "      |                                         ^~" },
+	{ "no kernel", "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n",
+	  "t.sass:1:1: error: no kernel in the input (no '.text.<name>' section)",
+	  "      | ^" },
+};
+
+START_TEST(test_diag_check)
+{
+	char *buf = NULL, *l2, *l3, *e;
+	size_t n = 0;
+	FILE *out = open_memstream(&buf, &n);
+	Src *src = src_new("t.sass", check_gold[_i].text, strlen(check_gold[_i].text));
+	Diag d;
+	Module *m;
+
+	diag_init(&d, src, out);
+	m = sass_parse(src, &d);
+	ck_assert_msg(m != NULL, "%s: the parse failed", check_gold[_i].name);
+	ck_assert_int_eq(sass_check(m, &d), -1);
+	fclose(out);
+	l2 = strchr(buf, '\n');
+	ck_assert_ptr_nonnull(l2);
+	*l2++ = 0;
+	ck_assert_msg(strcmp(buf, check_gold[_i].line1) == 0, "%s:\n got  '%s'\n want '%s'",
+	              check_gold[_i].name, buf, check_gold[_i].line1);
+	l3 = strchr(l2, '\n') + 1;
+	if ((e = strchr(l3, '\n')))
+		*e = 0;
+	ck_assert_msg(strcmp(l3, check_gold[_i].caret) == 0, "%s:\n got  '%s'\n want '%s'",
+	              check_gold[_i].name, l3, check_gold[_i].caret);
+	free(buf);
+	module_free(m);
+	src_free(src);
 }
 END_TEST
 
@@ -294,6 +456,12 @@ diag_suite(void)
 	tcase_add_test(tc, test_diag_overlong_line);
 	tcase_add_test(tc, test_diag_many_errors);
 	tcase_add_test(tc, test_diag_never_crashes);
+	tcase_add_test(tc, test_diag_deep_nesting);
+	tcase_add_test(tc, test_diag_long_sreg);
+	tcase_add_test(tc, test_diag_label_elsewhere);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Check");
+	tcase_add_loop_test(tc, test_diag_check, 0, sizeof check_gold / sizeof check_gold[0]);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Ssa");
 	tcase_add_loop_test(tc, test_diag_ssa, 0, sizeof ssa_gold / sizeof ssa_gold[0]);

@@ -249,6 +249,70 @@ START_TEST(test_lex_errors)
 }
 END_TEST
 
+/* ---- long lines: linear work ---------------------------------------------------------------- */
+
+/* one 10 MB line of each kind that a single rule could read to its end: the tokens, and the bytes
+ * the scanner reads again (Ctx.lexwork), which must stay a small multiple of the line; the time
+ * is not measured (a 10 MB line took 4 s when flex re-read a long token at every 64 KiB refill,
+ * and a line of "(*" was quadratic: each went to the end of the line looking for "*)") */
+static const struct {
+	const char *head;  /* the line starts with this */
+	const char *fill;  /* then this, repeated up to LongLine bytes */
+	int tok[4];        /* expected kinds, ending at 0 */
+} longs[] = {
+	{ "// ", "x", { TOK_NL, 0 } },
+	{ "/* ", "x*", { TOK_SASS_YYerror, TOK_NL, 0 } },   /* unterminated comment */
+	{ "/* ", "x*", { TOK_NL, 0 } },                     /* ... closed at the end of the line */
+	{ "R", "1", { TOK_WORD, TOK_NL, 0 } },
+	{ "SR_TID.X", "SR_TID.X", { TOK_WORD, TOK_NL, 0 } },
+	{ "\"", "x", { TOK_SASS_YYerror, TOK_NL, 0 } },    /* missing '"' */
+	{ "`(", "x", { TOK_SASS_YYerror, TOK_NL, 0 } },     /* missing ')' */
+	{ "(*", "(*", { TOK_SASS_YYerror, TOK_NL, 0 } },    /* one error, the line skipped */
+	{ "(*", "x", { TOK_TARGETS, TOK_NL, 0 } },           /* ... closed at the end of the line */
+	{ "0x", "0", { TOK_HEX, TOK_NL, 0 } },
+	{ "\x01", "\x01", { TOK_SASS_YYerror, TOK_NL, 0 } }, /* stray bytes: one error */
+};
+
+enum { LongLine = 10 << 20 };
+
+START_TEST(test_lex_long_line)
+{
+	size_t h = strlen(longs[_i].head), f = strlen(longs[_i].fill), n = h;
+	char *text = malloc(LongLine + 8);
+	Lx l;
+	SASS_YYSTYPE v;
+	Loc loc;
+	int k = 0, t;
+
+	memcpy(text, longs[_i].head, h);
+	while (n + f <= LongLine) {
+		memcpy(text + n, longs[_i].fill, f);
+		n += f;
+	}
+	if (_i == 2 || _i == 8) {          /* the closed ones */
+		memcpy(text + n, _i == 2 ? "*/" : "*)", 2);
+		n += 2;
+	}
+	lx_open(&l, text, n);
+	while ((t = lx_next(&l, &v, &loc)) != 0 && k < 4) {
+		ck_assert_msg(t == longs[_i].tok[k], "'%s...': token %d is %d, expected %d",
+		              longs[_i].head, k, t, longs[_i].tok[k]);
+		if (t == TOK_WORD)
+			ck_assert_uint_eq(v.TOK_WORD.len, n);
+		if (t == TOK_TARGETS)
+			ck_assert_uint_eq(v.TOK_TARGETS.len, n - 4);
+		k++;
+	}
+	ck_assert_int_eq(t, 0);
+	ck_assert_int_eq(longs[_i].tok[k], 0);
+	ck_assert_int_le(l.d.nerr, 1);
+	ck_assert_msg(l.cx.lexwork <= 4 * (uint64_t)n, "'%s...': %llu bytes read again for %zu",
+	              longs[_i].head, (unsigned long long)l.cx.lexwork, n);
+	lx_close(&l);
+	free(text);
+}
+END_TEST
+
 Suite *
 lex_suite(void)
 {
@@ -262,6 +326,10 @@ lex_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Errors");
 	tcase_add_loop_test(tc, test_lex_errors, 0, sizeof errs / sizeof errs[0]);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("Long");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_lex_long_line, 0, sizeof longs / sizeof longs[0]);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -531,6 +531,61 @@ START_TEST(test_parse_fast_listings)
 }
 END_TEST
 
+/* the checks fiberc runs after the parse (sass_check) accept every bundled listing of nvcc
+ * output: the encoding table (frontend/encop.c) agrees with each instruction's family and
+ * destination register, no
+ * register tuple is misaligned; and the table is used: most instructions have a family in it */
+START_TEST(test_parse_check_listings)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char cmd[1024], path[1024];
+	FILE *ls;
+	int nfile = 0;
+	uint64_t nins = 0, nknown = 0, ndest = 0;
+
+	snprintf(cmd, sizeof cmd, "cd '%s' && ls examples/*/*.sass tests/corpus/*.sass bench/*.sass "
+	         "tests/golden/*.sass tests/ir/*.sass 2>/dev/null", root ? root : ".");
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof path, ls)) {
+		char full[2048];
+		Diag d;
+		Src *src;
+		Module *m;
+		path[strcspn(path, "\n")] = 0;
+		snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+		diag_init(&d, NULL, stderr);
+		src = src_read(full, &d);
+		ck_assert_ptr_nonnull(src);
+		d.src = src;
+		m = sass_parse(src, &d);
+		ck_assert_msg(m != NULL, "%s", path);
+		ck_assert_msg(sass_check(m, &d) == 0 && d.nerr == 0 && d.nwarn == 0, "%s", path);
+		for (uint32_t k = 0; k < m->nfn; k++)
+			for (uint32_t j = 0; j < m->fn[k]->nins; j++) {
+				const Ins *i = &m->fn[k]->ins[j];
+				int known, self;
+				if (!i->nenc)
+					continue;
+				nins++;
+				enc_family(i->op, i->enc[0], &known, &self);
+				nknown += known && self;
+				ndest += known && self && enc_dest(i->op) && i->nopnd &&
+				         i->opnd[0].kind == OReg;
+			}
+		module_free(m);
+		src_free(src);
+		nfile++;
+	}
+	pclose(ls);
+	ck_assert_int_gt(nfile, 30);
+	ck_assert_msg(nknown * 100 >= nins * 99, "%llu of %llu instructions in the table",
+	              (unsigned long long)nknown, (unsigned long long)nins);
+	ck_assert_msg(ndest * 2 >= nins, "%llu of %llu destinations checked", (unsigned long long)ndest,
+	              (unsigned long long)nins);
+}
+END_TEST
+
 /* lines the fast path reads and the grammar reports on, and lines it leaves to the grammar */
 static const char *const fastlines[] = {
 	"MOV R300, R1 ;",
@@ -740,6 +795,7 @@ parse_suite(void)
 	tc = tcase_create("Fast");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_parse_fast_listings);
+	tcase_add_test(tc, test_parse_check_listings);
 	tcase_add_loop_test(tc, test_parse_fast_lines, 0, sizeof fastlines / sizeof fastlines[0]);
 	suite_add_tcase(s, tc);
 	return s;
