@@ -429,6 +429,15 @@ run(const CliRun *r)
 	else
 		status = launch(r, dev, fn);
 	/* the trace is written when tracing stops; a fault's trace too, to see what led to it */
+	if (r->trace) {
+		uint64_t kept = 0, dropped = 0;
+		uint32_t untraced = 0;
+		fiberDeviceGetTraceCounts(dev, &kept, &dropped, &untraced);
+		if (dropped || untraced)
+			fprintf(stderr, "fibersim: warning: trace limit reached: %llu spans kept, %llu "
+			        "dropped, %u launches not traced (raise --trace-limit)\n",
+			        (unsigned long long)kept, (unsigned long long)dropped, untraced);
+	}
 	if (r->trace && fiberDeviceSetTrace(dev, NULL, 0) != FIBER_SUCCESS && status == ExitOk)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	fiberDeviceDestroy(dev);

@@ -188,6 +188,10 @@ FIBER_API fiberStatus fiberDeviceSetSampling(fiberDevice dev, unsigned sms, unsi
 /* record a Chrome trace-event JSON of the following launches into path (NULL: stop); written
  * when the device is destroyed or tracing is turned off; at most max_events spans (0: 1000000) */
 FIBER_API fiberStatus fiberDeviceSetTrace(fiberDevice dev, const char *path, uint64_t max_events);
+/* the trace being recorded: spans kept, spans dropped over the limit, timed launches not traced
+ * because the limit was reached before them (all 0 when no trace is being recorded) */
+FIBER_API fiberStatus fiberDeviceGetTraceCounts(fiberDevice dev, uint64_t *kept, uint64_t *dropped,
+                                                uint32_t *untraced_launches);
 /* statistics of every launch so far as JSON (docs/sim-stats.md) */
 FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
 /* a human-readable summary of the last launch (several lines) */

@@ -18,6 +18,7 @@ enum {
 	MaxTSrc = 24, MaxTDst = 8,
 };
 #define TNever UINT64_MAX
+#define NoPc UINT32_MAX    /* a sub-partition cycle charged to no instruction */
 
 enum Pipe { PInt, PFp32, PFp16, PFp64, PMufu, PConv, PTensor, PUniform, PBranch, PMisc, PMio, NPipe };
 
@@ -87,6 +88,7 @@ typedef struct TWarp {
 	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter, oldest first */
 	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
 	uint8_t *rcls;         /* TClass of each register's producer */
+	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	/* trace span being built */
 	uint64_t tr_start, tr_last;
 	uint32_t tr_pc, tr_count;
@@ -104,6 +106,8 @@ typedef struct TSub {
 	uint64_t busy_until;   /* register-bank conflict bubble: no issue before */
 	uint64_t wake;         /* nothing can issue before this cycle (0: recompute) */
 	uint8_t wake_why;      /* the reason meanwhile */
+	uint32_t wake_pc;      /* the instruction charged meanwhile (NoPc: none) */
+	uint32_t bubble_pc;    /* the instruction whose bank conflict caused busy_until */
 	uint16_t reuse_reg[3][MaxBanks]; /* reuse cache: register per (slot, bank), 0xffff none */
 	uint16_t reuse_warp[3][MaxBanks];
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
@@ -130,6 +134,7 @@ struct TSm {
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;
+	uint64_t *pc_cycles;   /* prog->nins x NCpi: the CPI stack by instruction (SimTStats) */
 };
 
 struct TLaunch {
@@ -146,6 +151,7 @@ struct TLaunch {
 	uint32_t nsm;          /* SMs simulated */
 	MemSys *mem;
 	int trace;
+	int pc_stats;          /* count the CPI stack by instruction (TSm.pc_cycles) */
 };
 
 /* timing.c */

@@ -16,12 +16,15 @@
 #include <string.h>
 
 const char *const cpi_name[NCpi] = {
-	[CpiIssue] = "issue", [CpiStall] = "stall", [CpiYield] = "yield",
-	[CpiWaitMem] = "wait_memory", [CpiWaitLong] = "wait_long_latency",
-	[CpiWaitTensor] = "wait_tensor", [CpiPipe] = "pipe_busy",
-	[CpiMemThrottle] = "memory_throttle", [CpiBankConflict] = "register_bank_conflict",
-	[CpiBarrier] = "barrier", [CpiSync] = "sync", [CpiFetch] = "instruction_fetch",
-	[CpiIdle] = "idle",
+#define CPI(e, key, meaning) [Cpi##e] = key,
+#include "cpireasons.h"
+#undef CPI
+};
+
+const char *const cpi_meaning[NCpi] = {
+#define CPI(e, key, meaning) [Cpi##e] = meaning,
+#include "cpireasons.h"
+#undef CPI
 };
 
 static const uint8_t cls_why[] = {
@@ -346,6 +349,10 @@ tsm_new(TLaunch *L, unsigned id)
 	}
 	s->nfree = L->ctas_per_sm;
 	s->ev_limit = 0;
+	/* the CPI stack by instruction: calloc'd, so the pages of instructions never charged are
+	 * never touched */
+	if (L->pc_stats)
+		s->pc_cycles = xmalloc((size_t)L->prog->nins * NCpi * sizeof *s->pc_cycles);
 	return s;
 }
 
@@ -375,6 +382,7 @@ tsm_free(TSm *s)
 		free(s->cta[c].c.lmem);
 	}
 	smmem_free(s->mem);
+	free(s->pc_cycles);
 	free(s->cta);
 	free(s->tw);
 	free(s->sm.rf);
@@ -598,7 +606,8 @@ trace_issue(TSm *s, TWarp *tw, uint64_t now, uint32_t addr)
 	}
 	if (tw->tr_open) {
 		trace_emit(s, tw, tw->tr_start, tw->tr_last + 1, CpiIssue, tw->tr_pc, tw->tr_count);
-		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, 0, 0);
+		/* the stall span: the warp waited to issue the instruction it issues now */
+		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, addr, 0);
 	}
 	tw->tr_open = 1;
 	tw->tr_start = tw->tr_last = now;
@@ -853,6 +862,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			}
 	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
 	u->busy_until = now + 1 + bubble;
+	u->bubble_pc = pc;
+	tw->last_pc = pc;
 
 	s->mlog.n = 0;
 	s->mlog.warp = tw->slot;
@@ -979,23 +990,26 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 
 /* one cycle of sub-partition u: issue if a warp can; else the reason and when to look again */
 static unsigned
-sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
+sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *wpc)
 {
 	const TLaunch *L = s->L;
 	uint64_t next = TNever;
 	int why = -1;
 	uint32_t n = u->n;
 
+	*wpc = NoPc;
 	if (!n) {
 		*wake = TNever;
 		return CpiIdle;
 	}
 	if (u->busy_until > now) {
 		*wake = u->busy_until;
+		*wpc = u->bubble_pc;
 		return CpiBankConflict;
 	}
 	if (u->wake > now) {
 		*wake = u->wake;
+		*wpc = u->wake_pc;
 		return u->wake_why;
 	}
 	for (uint32_t i = 0; i <= n; i++) {
@@ -1023,8 +1037,11 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 		if (u->ready[k] > now) {
 			if (u->ready[k] < next)
 				next = u->ready[k];
-			if (why < 0)
+			if (why < 0) {
 				why = u->why[k];
+				tw = u->warps[k];     /* a blocked warp waits at what it issued last */
+				*wpc = tw->next_pc < L->prog->nins ? tw->next_pc : tw->last_pc;
+			}
 			continue;
 		}
 		tw = u->warps[k];
@@ -1034,20 +1051,25 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 			if (at > now) {
 				if (at < next)
 					next = at;
-				if (why < 0)
+				if (why < 0) {
 					why = CpiMemThrottle;
+					*wpc = tw->next_pc;
+				}
 				continue;
 			}
 		} else if (u->pipe_free[ti->pipe] > now) {
 			at = u->pipe_free[ti->pipe];
 			if (at < next)
 				next = at;
-			if (why < 0)
+			if (why < 0) {
 				why = CpiPipe;
+				*wpc = tw->next_pc;
+			}
 			continue;
 		}
 		if (L->t->sched_policy == SchedLRR)
 			u->rr = k + 1;
+		*wpc = tw->next_pc;
 		issue(s, u, tw, now);
 		u->wake = 0;
 		return CpiIssue;
@@ -1056,6 +1078,7 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 		why = CpiIdle;
 	u->wake = next;
 	u->wake_why = (uint8_t)why;
+	u->wake_pc = *wpc;
 	*wake = next;
 	return (unsigned)why;
 }
@@ -1069,6 +1092,7 @@ tsm_run(TSm *s, uint64_t end)
 	while (s->now < end) {
 		uint64_t now = s->now, next = end, step;
 		unsigned why[MaxSub];
+		uint32_t wpc[MaxSub];
 		int issued = 0;
 
 		if (!s->nlive) {
@@ -1079,7 +1103,7 @@ tsm_run(TSm *s, uint64_t end)
 		}
 		for (uint32_t p = 0; p < nsub; p++) {
 			uint64_t wake = TNever;
-			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake);
+			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake, &wpc[p]);
 			if (why[p] == CpiIssue)
 				issued = 1;
 			else if (wake < next)
@@ -1090,8 +1114,11 @@ tsm_run(TSm *s, uint64_t end)
 			}
 		}
 		step = issued || next <= now ? 1 : next - now;
-		for (uint32_t p = 0; p < nsub; p++)
+		for (uint32_t p = 0; p < nsub; p++) {
 			s->sub[p].cpi[why[p]] += step;
+			if (wpc[p] != NoPc && s->pc_cycles)
+				s->pc_cycles[(size_t)wpc[p] * NCpi + why[p]] += step;
+		}
 		s->st.busy_cycles += step;
 		s->now = now + step;
 	}
