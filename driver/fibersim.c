@@ -13,6 +13,7 @@
  */
 #include "cli.h"
 #include "fiber.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,12 +30,16 @@ usage(FILE *out)
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
 	    "       fibersim cpi-svg STATS.json -o OUT.svg\n"
+	    "       fibersim compare A.json B.json [--json]\n"
+	    "       fibersim annotate STATS.json FILE.sass\n"
 	    "       fibersim --help | --version\n"
 	    "\n"
 	    "run: run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or\n"
 	    "of a cubin (disassembled by $FIBER_NVDISASM) on fiber's simulated GPU, cycle by cycle\n"
 	    "(or values only with --functional). See 'fibersim run --help' and fibersim(1).\n"
 	    "cpi-svg: draw the CPI stacks of a 'run --stats' file as an SVG bar chart.\n"
+	    "compare: two 'run --stats' files side by side (speedup, IPC, memory, CPI stacks).\n"
+	    "annotate: the SASS listing with issues and stall cycles beside each instruction.\n"
 	    "\n"
 	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted\n");
 }
@@ -503,8 +508,13 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "cpi-svg") == 0)
 		return cpi_svg_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "compare") == 0)
+		return out_compare_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "annotate") == 0)
+		return out_annotate_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") != 0) {
-		error(ExitUsage, "unknown command '%s' (fibersim run or cpi-svg; see 'fibersim --help')",
+		error(ExitUsage, "unknown command '%s' (fibersim run, cpi-svg, compare or annotate; see "
+		      "'fibersim --help')",
 		      argv[1]);
 		return ExitUsage;
 	}
