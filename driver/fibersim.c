@@ -29,7 +29,7 @@ usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
-	    "       fibersim cpi-svg STATS.json -o OUT.svg\n"
+	    "       fibersim cpi-svg A.json [B.json] -o OUT.svg\n"
 	    "       fibersim compare A.json B.json [--json]\n"
 	    "       fibersim annotate STATS.json FILE.sass\n"
 	    "       fibersim --help | --version\n"
@@ -92,16 +92,6 @@ run_usage(FILE *out)
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
 	    "             access, watchdog, ...)\n");
-}
-
-static void
-svg_usage(FILE *out)
-{
-	fprintf(out,
-	    "usage: fibersim cpi-svg STATS.json -o OUT.svg\n"
-	    "\n"
-	    "Draw the CPI stack of each kernel of STATS.json (written by 'fibersim run --stats') as an\n"
-	    "SVG stacked bar chart: each reason's share of the sub-partition cycles.\n");
 }
 
 static int
@@ -449,44 +439,6 @@ run(const CliRun *r)
 	return status;
 }
 
-/* fibersim cpi-svg STATS.json -o OUT.svg */
-static int
-cpi_svg_command(int argc, char **argv)
-{
-	const char *in = NULL, *out = NULL;
-
-	for (int k = 0; k < argc; k++) {
-		const char *a = argv[k];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			svg_usage(stdout);
-			return ExitOk;
-		}
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (k + 1 >= argc || !*argv[k + 1] || out) {
-				error(ExitUsage, out ? "-o given more than once" : "-o needs a file name");
-				goto usage;
-			}
-			out = argv[++k];
-		} else if (a[0] == '-' && a[1]) {
-			error(ExitUsage, "unknown option '%s'", a);
-			goto usage;
-		} else if (in || !*a) {
-			error(ExitUsage, in ? "more than one input file" : "empty file name");
-			goto usage;
-		} else {
-			in = a;
-		}
-	}
-	if (!in || !out) {
-		error(ExitUsage, !in ? "no STATS.json" : "-o OUT.svg is required");
-		goto usage;
-	}
-	return write_svg(in, out, in);
-usage:
-	svg_usage(stderr);
-	return ExitUsage;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -507,7 +459,7 @@ main(int argc, char **argv)
 		return ExitOk;
 	}
 	if (strcmp(argv[1], "cpi-svg") == 0)
-		return cpi_svg_command(argc - 2, argv + 2);
+		return out_cpi_svg_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "compare") == 0)
 		return out_compare_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "annotate") == 0)

@@ -1,4 +1,4 @@
-/* outcmd.c: the command lines of `fibersim compare` and `fibersim annotate` (driver/fibersim.c
+/* outcmd.c: the command lines of `fibersim compare`, `annotate` and `cpi-svg` (driver/fibersim.c
  * dispatches to them): options, reading the files, and the output on standard output or, with
  * -o FILE, in a temporary file beside FILE renamed over it on success, so a failed run never
  * leaves half a file or destroys the old one. Exit status: 0, 1 bad input, 2 usage.
@@ -37,7 +37,7 @@ read_file(const char *path, size_t *len)
 	size_t n = 0, cap = 0;
 
 	if (!fp) {
-		error(ExitUser, "cannot read '%s': %s", path, strerror(errno));
+		error(ExitUser, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -293,5 +293,88 @@ out_annotate_command(int argc, char **argv)
 	return output_close(&o, 1);
 usage:
 	annotate_usage(stderr);
+	return ExitUsage;
+}
+
+static void
+svg_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: fibersim cpi-svg A.json [B.json] -o OUT.svg [--idle | --no-idle] [--per-sm]\n"
+	    "           [--title TEXT]\n"
+	    "\n"
+	    "Draw the CPI stack of each timed launch of A.json (written by 'fibersim run --stats'), and\n"
+	    "of B.json beside it, as an SVG stacked bar chart: each reason's share of the\n"
+	    "sub-partition cycles, with each launch's kernel, cycles and configuration.\n"
+	    "\n"
+	    "  -o OUT.svg    where the chart goes (required)\n"
+	    "  --idle        keep the idle share (default: left out when it is most of a stack)\n"
+	    "  --no-idle     always leave it out\n"
+	    "  --per-sm      one bar per SM that had warps (for launches of a few CTAs)\n"
+	    "  --title TEXT  the chart's title (default: the first file's name)\n");
+}
+
+int
+out_cpi_svg_command(int argc, char **argv)
+{
+	const char *in[2] = {NULL, NULL}, *outp = NULL;
+	CpiSvgOpts so = {-1, 0, NULL};
+	int nin = 0, status;
+	char *text[2] = {NULL, NULL}, err[1024];
+	size_t len[2];
+	Output o;
+
+	for (int k = 0; k < argc; k++) {
+		const char *a = argv[k];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			svg_usage(stdout);
+			return ExitOk;
+		} else if (strcmp(a, "--idle") == 0 || strcmp(a, "--no-idle") == 0) {
+			so.idle = a[2] == 'i';
+		} else if (strcmp(a, "--per-sm") == 0) {
+			so.per_sm = 1;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--title") == 0) {
+			const char **dst = strcmp(a, "--title") == 0 ? &so.title : &outp;
+			if (k + 1 >= argc || !*argv[k + 1] || *dst) {
+				error(ExitUsage, *dst ? "%s given more than once" : "%s needs a value", a);
+				goto usage;
+			}
+			*dst = argv[++k];
+		} else if (a[0] == '-' && a[1]) {
+			error(ExitUsage, "unknown option '%s'", a);
+			goto usage;
+		} else if (nin == 2 || !*a) {
+			error(ExitUsage, *a ? "more than two statistics files" : "empty file name");
+			goto usage;
+		} else {
+			in[nin++] = a;
+		}
+	}
+	if (!nin || !outp) {
+		error(ExitUsage, !nin ? "no STATS.json" : "-o OUT.svg is required");
+		goto usage;
+	}
+	for (int k = 0; k < nin; k++)
+		if (!(text[k] = read_file(in[k], &len[k]))) {
+			free(text[0]);
+			return ExitUser;
+		}
+	if (output_open(&o, outp) < 0) {
+		free(text[0]);
+		free(text[1]);
+		return ExitUser;
+	}
+	status = out_cpi_svg((const char *const *)text, len, in, nin, &so, o.fp, err, sizeof err);
+	free(text[0]);
+	free(text[1]);
+	if (status < 0) {
+		output_close(&o, 0);
+		if (nin == 1)
+			return error(ExitUser, "'%s': %s", in[0], err);
+		return error(ExitUser, "%s", err);
+	}
+	return output_close(&o, 1);
+usage:
+	svg_usage(stderr);
 	return ExitUsage;
 }

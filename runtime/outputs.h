@@ -1,6 +1,7 @@
 /* outputs.h: reading the statistics JSON back (fiberWriteStatsJSON): two runs side by side
  * (compare.c, `fibersim compare`), the CPI stack by instruction beside the SASS listing
- * (annotate.c, `fibersim annotate`), and their command lines (outcmd.c). Private to the tree.
+ * (annotate.c, `fibersim annotate`), the CPI chart (cpisvg.c, `fibersim cpi-svg`), and their
+ * command lines (outcmd.c). Private to the tree.
  */
 #ifndef FIBER_OUTPUTS_H
 #define FIBER_OUTPUTS_H
@@ -20,9 +21,20 @@ int out_compare(const char *a, size_t alen, const char *aname, const char *b, si
 int out_annotate(const char *stats, size_t slen, const char *sass, size_t len, const char *sname,
                  long launch, unsigned top, FILE *out, char *err, size_t n);
 
+/* cpisvg.c: the CPI stacks of one or two statistics files as an SVG bar chart */
+typedef struct CpiSvgOpts {
+	int idle;                  /* 1 keep the idle share, 0 leave it out, -1 leave it out when it
+	                              is more than half of a stack */
+	int per_sm;                /* 1: a bar per SM with warps instead of per launch */
+	const char *title;         /* NULL: the first file's name */
+} CpiSvgOpts;
+int out_cpi_svg(const char *const *json, const size_t *len, const char *const *names, int nfile,
+                const CpiSvgOpts *o, FILE *out, char *err, size_t n);
+
 /* outcmd.c: `fibersim compare ...` and `fibersim annotate ...` (argv after the command word);
  * the exit status: 0, 1 bad input, 2 usage */
 int out_compare_command(int argc, char **argv);
 int out_annotate_command(int argc, char **argv);
+int out_cpi_svg_command(int argc, char **argv);
 
 #endif /* FIBER_OUTPUTS_H */

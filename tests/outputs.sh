@@ -82,7 +82,7 @@ expect 0 "softmax_rows vs softmax_v2" "compare --any-kernel compares them" -- \
 	compare --any-kernel "$tmp/a.json" "$tmp/v2.json"
 expect 2 "compare needs two statistics files" "compare with one file" -- compare "$tmp/a.json"
 expect 2 "unknown option '--frob'" "compare with an unknown option" -- compare --frob "$tmp/a.json" "$tmp/b.json"
-expect 1 "cannot read '/nonexistent/a.json'" "compare of a missing file" -- compare /nonexistent/a.json "$tmp/b.json"
+expect 1 "cannot open '/nonexistent/a.json'" "compare of a missing file" -- compare /nonexistent/a.json "$tmp/b.json"
 echo keep > "$tmp/cmp.txt"
 expect 1 "was not timed" "compare -o: a failure" -- compare "$tmp/a.json" "$tmp/f.json" -o "$tmp/cmp.txt"
 [ "$(cat "$tmp/cmp.txt")" = keep ] && ! ls "$tmp"/cmp.txt.tmp.* > /dev/null 2>&1 &&
@@ -111,6 +111,42 @@ expect 2 "--top needs a number" "annotate --top x" -- annotate "$tmp/a.json" $S8
 expect 2 "annotate needs STATS.json and FILE.sass" "annotate with one file" -- annotate "$tmp/a.json"
 sed 's/softmax_rows/other_kernel/g' $S80 > "$tmp/other.sass"
 expect 1 "has no kernel 'softmax_rows'" "annotate of a listing without the kernel" -- annotate "$tmp/a.json" "$tmp/other.sass"
+
+# --- cpi-svg ---------------------------------------------------------------------------------
+# fits WIDTH FILE: every text at x=10 (title, subtitle, file names) fits the picture at 6 pixels
+# a character (the 11-pixel sans-serif is narrower; the 15-pixel bold title is at 8.5)
+fits() {
+	awk -v w="$1" '
+	/<text x="10"/ { t = $0; sub(/^<text[^>]*>/, "", t); sub(/<\/text>.*/, "", t)
+		px = (index($0, "font-size=\"15\"") ? 8.5 : 6); if (10 + length(t) * px > w) { print t; bad = 1 } }
+	END { exit bad }' "$2"
+}
+width() { sed -n 's/.*<svg [^>]* width="\([0-9]*\)".*/\1/p' "$1"; }
+expect 0 "" "cpi-svg A.json" -- cpi-svg "$tmp/a.json" -o "$tmp/a.svg"
+grep -q "idle left out (up to 9[0-9]\.[0-9]% of a stack" "$tmp/a.svg" && ! grep -q '<title>idle:' "$tmp/a.svg" &&
+	ok "cpi-svg: a mostly idle stack leaves idle out and says so" || { bad "cpi-svg: idle kept"; show "$tmp/a.svg"; }
+grep -q ">$ca cycles</text>" "$tmp/a.svg" && grep -q '>a100</text>' "$tmp/a.svg" && grep -q '>softmax_rows</text>' "$tmp/a.svg" &&
+	ok "cpi-svg: kernel, cycles and configuration under the bar" || { bad "cpi-svg: bar labels"; show "$tmp/a.svg"; }
+expect 0 "" "cpi-svg --idle" -- cpi-svg "$tmp/a.json" --idle -o "$tmp/i.svg"
+grep -q '<title>idle:' "$tmp/i.svg" && ok "cpi-svg --idle keeps idle" || bad "cpi-svg --idle"
+expect 0 "" "cpi-svg A.json B.json" -- cpi-svg "$tmp/a.json" "$tmp/b.json" -o "$tmp/ab.svg"
+grep -q '>A: <title>\|<title>softmax_rows</title>A: softmax_rows' "$tmp/ab.svg" &&
+	grep -q '<title>softmax_rows</title>B: softmax_rows' "$tmp/ab.svg" &&
+	grep -q ">$cb cycles</text>" "$tmp/ab.svg" && ok "cpi-svg A B: both launches, labelled" ||
+	{ bad "cpi-svg A B"; show "$tmp/ab.svg"; }
+long=_ZN7cutlass6KernelINS_4gemm6kernel4GemmINS1_11threadblock12MmaPipelinedINS1_9GemmShapeILi128ELi128ELi8EEEPKfNS_6layout8RowMajorEEEEEvNT_6ParamsE
+sed "s/\"name\": \"softmax_rows\"/\"name\": \"$long\"/" "$tmp/b.json" > "$tmp/long.json"
+expect 0 "" "cpi-svg of a long kernel name" -- cpi-svg "$tmp/long.json" "$tmp/a.json" --title "$long" -o "$tmp/l.svg"
+fits "$(width "$tmp/l.svg")" "$tmp/l.svg" > "$tmp/err" && ok "cpi-svg: title and subtitle fit the picture" ||
+	{ bad "cpi-svg: clipped text"; show "$tmp/err"; }
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$tmp/l.svg" 2> "$tmp/err" &&
+	ok "cpi-svg: well-formed XML" || { bad "cpi-svg XML"; show "$tmp/err"; }
+"$SIM" run $S80 --kernel softmax_rows --grid 3 --block 128 $ARGS --stats "$tmp/g3.json" --quiet
+expect 0 "" "cpi-svg --per-sm" -- cpi-svg "$tmp/g3.json" --per-sm -o "$tmp/sm.svg"
+[ "$(grep -c '</title>SM [0-9]* softmax_rows</text>' "$tmp/sm.svg")" -eq 3 ] &&
+	ok "cpi-svg --per-sm: a bar per SM with warps" || { bad "cpi-svg --per-sm"; show "$tmp/sm.svg"; }
+expect 2 "more than two statistics files" "cpi-svg with three files" -- cpi-svg "$tmp/a.json" "$tmp/a.json" "$tmp/a.json" -o "$tmp/x.svg"
+expect 1 "f.json': no kernel has a CPI stack" "cpi-svg of a functional run" -- cpi-svg "$tmp/f.json" -o "$tmp/x.svg"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
