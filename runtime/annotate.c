@@ -44,7 +44,7 @@ reason_of(const char *key)
 	return -1;
 }
 
-/* line [p, e): an instruction line (address comment, text, encoding comment)? its address and text */
+/* line [p, e): an instruction line (address comment, text, encoding comment)? its address, text */
 static int
 instruction_line(const char *p, const char *e, uint32_t *addr, const char **text, size_t *len)
 {

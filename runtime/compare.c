@@ -233,8 +233,10 @@ table(FILE *out, const JVal *ka, const JVal *kb, size_t index, const char *aname
 	fprintf(out, "launch %zu: %s", index, na ? na : "?");
 	if (nb && na && strcmp(na, nb) != 0)
 		fprintf(out, " vs %s", nb);
-	fprintf(out, " on %s vs %s\n", json_str(json_get(ka, "config")) ? json_str(json_get(ka, "config")) : "?",
-	        json_str(json_get(kb, "config")) ? json_str(json_get(kb, "config")) : "?");
+	{
+		const char *fa = json_str(json_get(ka, "config")), *fb = json_str(json_get(kb, "config"));
+		fprintf(out, " on %s vs %s\n", fa ? fa : "?", fb ? fb : "?");
+	}
 	fprintf(out, "  A = %s\n  B = %s\n", aname, bname);
 	if (cyc_a > 0 && cyc_b > 0)
 		fprintf(out, "  speedup of B over A: %.3fx (%s)\n", cyc_a / cyc_b,

@@ -1,7 +1,7 @@
 /* trace.c: Chrome trace-event JSON of timed launches (fiberDeviceSetTrace), for Perfetto
  * (ui.perfetto.dev) and chrome://tracing. One process per SM ("SM n", pid n), one thread per
  * hardware warp slot ("warp n", tid n), one complete event ("ph": "X") per TraceEv span, named
- * after its CPI reason ("issue", "wait_memory", ...), with the PC, instruction count and CTA as args.
+ * after its CPI reason ("issue", "wait_memory", ...), with the PC, instruction count and CTA.
  *
  * Time: one cycle is one nanosecond of trace time (ts and dur are written in microseconds,
  * cycles / 1000, exactly), so the viewer's "ns" read as cycles; otherData.clock_mhz converts to
