@@ -8,7 +8,7 @@
  */
 #include "json.h"
 #include "outputs.h"
-#include "timing.h"
+#include "rt.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -257,7 +257,7 @@ out_annotate(const char *stats, size_t slen, const char *sass, size_t len, const
 		fail(err, n, "launch %ld has no kernel name or no instructions", index);
 		goto done;
 	}
-	st = calloc(ins->n + 1, sizeof *st);
+	st = xmalloc((ins->n + 1) * sizeof *st);
 	for (size_t j = 0; j < ins->n; j++) {
 		const JVal *e = &ins->kid[j], *sv = json_get(e, "stalls");
 		PcStat *s = &st[ns++];
@@ -352,7 +352,7 @@ out_annotate(const char *stats, size_t slen, const char *sass, size_t len, const
 		}
 	}
 	if (top && ns) {
-		order = malloc(ns * sizeof *order);
+		order = xmalloc(ns * sizeof *order);
 		for (size_t j = 0; j < ns; j++)
 			order[j] = &st[j];
 		qsort(order, ns, sizeof *order, by_stall);

@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "json.h"
 #include "outputs.h"
-#include "timing.h"
+#include "rt.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -266,7 +266,7 @@ out_cpi_svg(const char *const *json, const size_t *len, const char *const *names
             const CpiSvgOpts *o, FILE *out, char *err, size_t n)
 {
 	JVal *doc[2] = {NULL, NULL};
-	SvgBar *bar = calloc(MaxBars, sizeof *bar);
+	SvgBar *bar = xmalloc(MaxBars * sizeof *bar);
 	char perr[256];
 	int nbar = 0, rc = -1;
 

@@ -370,6 +370,8 @@ START_TEST(test_trace_budget_shared)
 	uint32_t untraced = 9;
 	char *f1, *f4;
 
+	ck_assert_int_eq(fiberDeviceGetTraceCounts(NULL, &kept, &dropped, &untraced),
+	                 FIBER_ERROR_INVALID_HANDLE);
 	softmax_run(&r1, 8, 1, 1000, NULL);
 	ck_assert_int_eq(fiberDeviceGetTraceCounts(r1.dev, &kept, &dropped, &untraced), FIBER_SUCCESS);
 	run_finish(&r1);
