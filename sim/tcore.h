@@ -90,6 +90,7 @@ typedef struct TWarp {
 	uint8_t *rcls;         /* TClass of each register's producer */
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	/* trace span being built */
+	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
 	uint32_t tr_pc, tr_count;
 	uint8_t tr_open, tr_why;

@@ -608,6 +608,9 @@ trace_issue(TSm *s, TWarp *tw, uint64_t now, uint32_t addr)
 		trace_emit(s, tw, tw->tr_start, tw->tr_last + 1, CpiIssue, tw->tr_pc, tw->tr_count);
 		/* the stall span: the warp waited to issue the instruction it issues now */
 		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, addr, 0);
+	} else {
+		/* the first issue: the wait since the CTA started (fetch, stall count) */
+		trace_emit(s, tw, tw->tr_born, now, tw->tr_why, addr, 0);
 	}
 	tw->tr_open = 1;
 	tw->tr_start = tw->tr_last = now;
@@ -704,6 +707,8 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		if (tw->next_pc >= PeekBlocked)
 			continue;          /* an empty warp cannot happen: nthreads > 32 * k */
 		compute_ready(s, tw, start);
+		tw->tr_born = start;
+		tw->tr_why = tw->why;
 		tc->live++;
 		s->nlive++;
 		sub_add(&s->sub[sub], tw);
