@@ -16,7 +16,7 @@
 #include <string.h>
 
 enum {
-	MaxBars = 512,             /* bars in one chart */
+	MaxBars = 100000,          /* bars in one chart */
 	MaxLabel = 40,             /* characters of a kernel name under a bar */
 	Left = 60, Top = 62, Height = 300, MinSlot = 76, LegendW = 190, Below = 70,
 	CharW = 7,                 /* width of a character of the 11-pixel font, rounded up */
@@ -266,23 +266,32 @@ out_cpi_svg(const char *const *json, const size_t *len, const char *const *names
             const CpiSvgOpts *o, FILE *out, char *err, size_t n)
 {
 	JVal *doc[2] = {NULL, NULL};
-	SvgBar *bar = xmalloc(MaxBars * sizeof *bar);
+	SvgBar *bar = NULL;
 	char perr[256];
 	int nbar = 0, rc = -1;
+	size_t cap = 1;
 
 	if (nfile < 1 || nfile > 2) {
 		fail(err, n, "one or two statistics files");
 		goto done;
 	}
 	for (int f = 0; f < nfile; f++) {
+		const JVal *ks;
 		if (!(doc[f] = json_parse(json[f], len[f], perr, sizeof perr))) {
 			fail(err, n, "%s%snot a statistics JSON (%s)", nfile > 1 ? names[f] : "",
 			     nfile > 1 ? ": " : "", perr);
 			goto done;
 		}
+		ks = json_get(doc[f], "kernels");
+		for (size_t k = 0; ks && ks->type == JArr && k < ks->n; k++) {
+			const JVal *sms = json_get(&ks->kid[k], "per_sm");
+			cap += o->per_sm && sms ? sms->n : 1;
+		}
+	}
+	bar = xmalloc((cap < MaxBars ? cap : MaxBars) * sizeof *bar);
+	for (int f = 0; f < nfile; f++)
 		if (file_bars(doc[f], names[f], f, nfile, o, bar, &nbar, err, n) < 0)
 			goto done;
-	}
 	if (!nbar) {
 		fail(err, n, "no kernel has a CPI stack (a functional run has none)");
 		goto done;
