@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "fiber.h"
 #include "outfile.h"
+#include "outputs.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -37,13 +38,17 @@ usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
-	    "       fibersim cpi-svg STATS.json -o OUT.svg\n"
+	    "       fibersim cpi-svg A.json [B.json] -o OUT.svg\n"
+	    "       fibersim compare A.json B.json [--json]\n"
+	    "       fibersim annotate STATS.json FILE.sass\n"
 	    "       fibersim --help | --version\n"
 	    "\n"
 	    "run: run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or\n"
 	    "of a cubin (disassembled by $FIBER_NVDISASM) on fiber's simulated GPU, cycle by cycle\n"
 	    "(or values only with --functional). See 'fibersim run --help' and fibersim(1).\n"
 	    "cpi-svg: draw the CPI stacks of a 'run --stats' file as an SVG bar chart.\n"
+	    "compare: two 'run --stats' files side by side (speedup, IPC, memory, CPI stacks).\n"
+	    "annotate: the SASS listing with issues and stall cycles beside each instruction.\n"
 	    "\n"
 	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted,\n"
 	    "             130 interrupted (Ctrl-C)\n");
@@ -111,16 +116,6 @@ run_usage(FILE *out)
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
 	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n");
-}
-
-static void
-svg_usage(FILE *out)
-{
-	fprintf(out,
-	    "usage: fibersim cpi-svg STATS.json -o OUT.svg\n"
-	    "\n"
-	    "Draw the CPI stack of each kernel of STATS.json (written by 'fibersim run --stats') as an\n"
-	    "SVG stacked bar chart: each reason's share of the sub-partition cycles.\n");
 }
 
 /* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
@@ -674,48 +669,19 @@ run(const CliRun *r)
 			status = symbols_out(r, mod);
 	}
 	/* the trace is written when tracing stops; a fault's trace too, to see what led to it */
+	if (r->trace) {
+		uint64_t kept = 0, dropped = 0;
+		uint32_t untraced = 0;
+		fiberDeviceGetTraceCounts(dev, &kept, &dropped, &untraced);
+		if (dropped || untraced)
+			fprintf(stderr, "fibersim: warning: trace limit reached: %llu spans kept, %llu "
+			        "dropped, %u launches not traced (raise --trace-limit)\n",
+			        (unsigned long long)kept, (unsigned long long)dropped, untraced);
+	}
 	if (r->trace && fiberDeviceSetTrace(dev, NULL, 0) != FIBER_SUCCESS && status == ExitOk)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	fiberDeviceDestroy(dev);
 	return status;
-}
-
-/* fibersim cpi-svg STATS.json -o OUT.svg */
-static int
-cpi_svg_command(int argc, char **argv)
-{
-	const char *in = NULL, *out = NULL;
-
-	for (int k = 0; k < argc; k++) {
-		const char *a = argv[k];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			svg_usage(stdout);
-			return ExitOk;
-		}
-		if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-			if (k + 1 >= argc || !*argv[k + 1] || out) {
-				error(ExitUsage, out ? "-o given more than once" : "-o needs a file name");
-				goto usage;
-			}
-			out = argv[++k];
-		} else if (a[0] == '-' && a[1]) {
-			error(ExitUsage, "unknown option '%s'", a);
-			goto usage;
-		} else if (in || !*a) {
-			error(ExitUsage, in ? "more than one input file" : "empty file name");
-			goto usage;
-		} else {
-			in = a;
-		}
-	}
-	if (!in || !out) {
-		error(ExitUsage, !in ? "no STATS.json" : "-o OUT.svg is required");
-		goto usage;
-	}
-	return write_svg(in, out, in);
-usage:
-	svg_usage(stderr);
-	return ExitUsage;
 }
 
 int
@@ -739,9 +705,14 @@ main(int argc, char **argv)
 		return ExitOk;
 	}
 	if (strcmp(argv[1], "cpi-svg") == 0)
-		return cpi_svg_command(argc - 2, argv + 2);
+		return out_cpi_svg_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "compare") == 0)
+		return out_compare_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "annotate") == 0)
+		return out_annotate_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") != 0) {
-		error(ExitUsage, "unknown command '%s' (fibersim run or cpi-svg; see 'fibersim --help')",
+		error(ExitUsage, "unknown command '%s' (fibersim run, cpi-svg, compare or annotate; see "
+		      "'fibersim --help')",
 		      argv[1]);
 		return ExitUsage;
 	}

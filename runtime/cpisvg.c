@@ -1,390 +1,315 @@
-/* cpisvg.c: the CPI stacks of a statistics JSON as an SVG 1.1 stacked bar chart (fibersim cpi-svg,
- * fibersim run --cpi-svg). A small JSON reader, enough for what fiberWriteStatsJSON writes: the
- * top-level object's "kernels" array, and in each kernel its "name" and "cpi_stack" (reason:
- * sub-partition cycles); everything else is skipped. One bar per timed kernel, each reason's share
- * of the stack in percent, a legend; each segment has a tooltip with its cycles.
+/* cpisvg.c: the CPI stacks of statistics files as an SVG 1.1 stacked bar chart (fibersim cpi-svg
+ * A.json [B.json], fibersim run --cpi-svg). One bar per timed launch (with two files, A's and B's
+ * launches side by side), or with per_sm one bar per SM that had warps. Each reason's share of
+ * the stack in percent, a tooltip with its cycles, a legend; under each bar the kernel, its cycles
+ * and its configuration. The idle share is left out on request, and by default when it is most
+ * of a stack (a small grid on a large GPU), and the subtitle then says how much was left out.
+ * The picture is as wide as its longest text, so no title is ever clipped.
  */
 #include "cli.h"
+#include "json.h"
+#include "outputs.h"
+#include "rt.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
-	MaxReasons = 32,           /* distinct CPI reasons */
-	MaxName = 128,             /* bytes of a kernel or reason name kept */
-	MaxDepth = 64,             /* nesting of skipped values */
-	MaxKernels = 100000,
+	MaxBars = 100000,          /* bars in one chart */
+	MaxLabel = 40,             /* characters of a kernel name under a bar */
+	Left = 60, Top = 62, Height = 300, MinSlot = 76, LegendW = 190, Below = 70,
+	CharW = 7,                 /* width of a character of the 11-pixel font, rounded up */
 };
 
-typedef struct Kernel {
-	char name[MaxName];
-	double cycles[MaxReasons]; /* by reason index */
-	int timed;                 /* it has a cpi_stack */
-} Kernel;
+typedef struct SvgBar {
+	const JVal *stack;         /* a cpi_stack object */
+	const char *name;          /* kernel */
+	const char *config;
+	char label[64];            /* "A: ", "SM 3", ... */
+	double cycles;
+} SvgBar;
 
-typedef struct Reader {
-	const char *start, *p, *end; /* the text (NUL-terminated at end), where the reader is */
-	char reason[MaxReasons][MaxName]; /* reasons in order of first appearance */
-	int nreason;
-	Kernel *k;
-	int nk;
-	char *err;
-	size_t errn;
-	int failed;
-} Reader;
-
-static void
-bad(Reader *r, const char *fmt, ...)
+static int
+fail(char *err, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->failed)
-		return;
-	r->failed = 1;
 	va_start(ap, fmt);
-	vsnprintf(r->err, r->errn, fmt, ap);
+	vsnprintf(err, n, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 static void
-ws(Reader *r)
+xml_n(FILE *out, const char *s, size_t n)
 {
-	while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n'))
-		r->p++;
-}
-
-static int
-eat(Reader *r, char c)
-{
-	ws(r);
-	if (r->p < r->end && *r->p == c) {
-		r->p++;
-		return 1;
-	}
-	return 0;
-}
-
-static unsigned
-hexval(char c)
-{
-	return c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
-	       : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 0;
-}
-
-/* a string into buf (n bytes; longer ones are cut, \u escapes beyond ASCII become '?') */
-static void
-string(Reader *r, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	if (!eat(r, '"')) {
-		bad(r, "expected a string at byte %td", r->p - r->start);
-		return;
-	}
-	while (r->p < r->end && *r->p != '"') {
-		char c = *r->p++;
-		if (c == '\\' && r->p < r->end) {
-			c = *r->p++;
-			if (c == 'u') {
-				unsigned v = 0;
-				for (int k = 0; k < 4 && r->p < r->end; k++, r->p++)
-					v = v * 16 + hexval(*r->p);
-				c = v >= 0x20 && v < 0x7f ? (char)v : '?';
-			} else if (c == 'n' || c == 't' || c == 'r' || c == 'b' || c == 'f') {
-				c = ' ';
-			}
+	for (size_t k = 0; k < n && s[k]; k++) {
+		unsigned char c = (unsigned char)s[k];
+		switch (c) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(c < 0x20 ? '?' : c, out);
 		}
-		if (len + 1 < n)
-			buf[len++] = c;
 	}
-	if (!eat(r, '"'))
-		bad(r, "unterminated string");
-	if (n)
-		buf[len] = 0;
-}
-
-static double
-number(Reader *r)
-{
-	char *e;
-	double v;
-
-	ws(r);
-	if (r->p < r->end && r->p[0] == 'n' && r->end - r->p >= 4 && strncmp(r->p, "null", 4) == 0) {
-		r->p += 4;
-		return 0;
-	}
-	v = strtod(r->p, &e);
-	if (e == r->p || e > r->end) {
-		bad(r, "expected a number at byte %td", r->p - r->start);
-		return 0;
-	}
-	r->p = e;
-	if (!isfinite(v) || v < 0) {
-		bad(r, "%g is not a cycle count", v);
-		return 0;
-	}
-	return v;
-}
-
-static void
-skip(Reader *r, int depth)
-{
-	char tmp[8];
-
-	ws(r);
-	if (depth > MaxDepth) {
-		bad(r, "nested too deeply");
-		return;
-	}
-	if (r->p >= r->end) {
-		bad(r, "unexpected end of the file");
-	} else if (*r->p == '"') {
-		string(r, tmp, sizeof tmp);
-	} else if (*r->p == '{' || *r->p == '[') {
-		char close = *r->p++ == '{' ? '}' : ']';
-		if (eat(r, close))
-			return;
-		do {
-			if (close == '}') {
-				string(r, tmp, sizeof tmp);
-				if (!eat(r, ':'))
-					bad(r, "expected ':'");
-			}
-			skip(r, depth + 1);
-		} while (!r->failed && eat(r, ','));
-		if (!eat(r, close))
-			bad(r, "expected '%c'", close);
-	} else if (*r->p == 't' || *r->p == 'f' || *r->p == 'n') {
-		while (r->p < r->end && *r->p >= 'a' && *r->p <= 'z')
-			r->p++;
-	} else {
-		number(r);
-	}
-}
-
-static int
-reason_index(Reader *r, const char *name)
-{
-	for (int k = 0; k < r->nreason; k++)
-		if (strcmp(r->reason[k], name) == 0)
-			return k;
-	if (r->nreason == MaxReasons) {
-		bad(r, "more than %d CPI reasons", MaxReasons);
-		return 0;
-	}
-	snprintf(r->reason[r->nreason], MaxName, "%s", name);
-	return r->nreason++;
-}
-
-static void
-cpi_stack(Reader *r, Kernel *k)
-{
-	char name[MaxName];
-
-	k->timed = 1;
-	if (!eat(r, '{')) {
-		bad(r, "\"cpi_stack\" is not an object");
-		return;
-	}
-	if (eat(r, '}'))
-		return;
-	do {
-		string(r, name, sizeof name);
-		if (!eat(r, ':'))
-			bad(r, "expected ':'");
-		k->cycles[reason_index(r, name)] += number(r);
-	} while (!r->failed && eat(r, ','));
-	if (!eat(r, '}'))
-		bad(r, "expected '}' after the CPI stack");
-}
-
-static void
-kernel(Reader *r)
-{
-	char key[MaxName];
-	Kernel *k;
-
-	if (r->nk == MaxKernels) {
-		bad(r, "more than %d kernels", MaxKernels);
-		return;
-	}
-	if (!(r->k = realloc(r->k, (size_t)(r->nk + 1) * sizeof *r->k))) {
-		bad(r, "out of memory");
-		return;
-	}
-	k = &r->k[r->nk++];
-	memset(k, 0, sizeof *k);
-	if (!eat(r, '{')) {
-		bad(r, "a kernel is not an object");
-		return;
-	}
-	if (eat(r, '}'))
-		return;
-	do {
-		string(r, key, sizeof key);
-		if (!eat(r, ':'))
-			bad(r, "expected ':'");
-		if (strcmp(key, "name") == 0)
-			string(r, k->name, sizeof k->name);
-		else if (strcmp(key, "cpi_stack") == 0)
-			cpi_stack(r, k);
-		else
-			skip(r, 1);
-	} while (!r->failed && eat(r, ','));
-	if (!eat(r, '}'))
-		bad(r, "expected '}' after a kernel");
-}
-
-static void
-document(Reader *r)
-{
-	char key[MaxName];
-	int kernels = 0;
-
-	if (!eat(r, '{')) {
-		bad(r, "not a statistics JSON (no object)");
-		return;
-	}
-	do {
-		string(r, key, sizeof key);
-		if (!eat(r, ':'))
-			bad(r, "expected ':'");
-		if (strcmp(key, "kernels") == 0 && !r->failed) {
-			kernels = 1;
-			if (!eat(r, '['))
-				bad(r, "\"kernels\" is not an array");
-			else if (!eat(r, ']')) {
-				do
-					kernel(r);
-				while (!r->failed && eat(r, ','));
-				if (!eat(r, ']'))
-					bad(r, "expected ']' after the kernels");
-			}
-		} else {
-			skip(r, 1);
-		}
-	} while (!r->failed && eat(r, ','));
-	if (!eat(r, '}'))
-		bad(r, "expected '}' at the end");
-	if (!kernels)
-		bad(r, "not a statistics JSON (no \"kernels\")");
 }
 
 static void
 xml(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
+	xml_n(out, s, strlen(s));
 }
 
-/* colours of the reasons, in the order fiberWriteStatsJSON writes them (issue first) */
-static const char *const colour[] = {
-	"#2ca02c", "#ff7f0e", "#bcbd22", "#1f77b4", "#17becf", "#9467bd", "#d62728", "#8c564b",
-	"#e377c2", "#7f7f7f", "#aec7e8", "#ffbb78", "#dddddd", "#98df8a", "#ff9896", "#c5b0d5",
-};
-enum { NColour = sizeof colour / sizeof colour[0] };
+/* a name shortened to at most max characters, the middle replaced by "..." */
+static void
+short_name(FILE *out, const char *s, size_t max)
+{
+	size_t n = strlen(s);
 
-enum {
-	Left = 60, Top = 50, Height = 300, Bar = 56, Gap = 34, LegendW = 200, Below = 130,
+	if (n <= max) {
+		xml(out, s);
+		return;
+	}
+	xml_n(out, s, max / 2 - 1);
+	fputs("...", out);
+	xml(out, s + n - (max - max / 2 - 2));
+}
+
+static size_t
+shown_len(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	return n < max ? n : max;
+}
+
+/* colours of the reasons, in the order of cpireasons.h */
+static const char *const colour[NCpi] = {
+	"#2ca02c", "#ff7f0e", "#bcbd22", "#1f77b4", "#17becf", "#9467bd", "#d62728", "#8c564b",
+	"#e377c2", "#7f7f7f", "#aec7e8", "#ffbb78", "#dddddd",
 };
+
+static double
+cycles_of(const SvgBar *b, int r)
+{
+	return json_num(json_get(b->stack, cpi_name[r]), 0);
+}
+
+static double
+bar_total(const SvgBar *b, int with_idle)
+{
+	double t = 0;
+
+	for (int r = 0; r < NCpi; r++)
+		if (with_idle || r != CpiIdle)
+			t += cycles_of(b, r);
+	return t;
+}
 
 static void
-render(const Reader *r, const char *title, FILE *out)
+render(const SvgBar *bar, int nbar, const CpiSvgOpts *o, const char *const *names, int nfile,
+       FILE *out)
 {
-	int nbar = 0, w, h;
+	int keep_idle = o->idle > 0, slot = MinSlot, w, h, plot_w;
+	double idle_max = 0;
+	char sub[512];
+	size_t text_w;
+	int used[NCpi] = {0};
 
-	for (int k = 0; k < r->nk; k++)
-		nbar += r->k[k].timed;
-	w = Left + nbar * (Bar + Gap) + Gap + LegendW;
-	h = Top + Height + Below;
+	for (int b = 0; b < nbar; b++) {
+		double t = bar_total(&bar[b], 1), f = t > 0 ? cycles_of(&bar[b], CpiIdle) / t : 0;
+		size_t lw = shown_len(bar[b].name, MaxLabel) + strlen(bar[b].label) + 1;
+		idle_max = f > idle_max ? f : idle_max;
+		if ((int)(lw * CharW) + 8 > slot)
+			slot = (int)(lw * CharW) + 8;
+		for (int r = 0; r < NCpi; r++)
+			used[r] |= cycles_of(&bar[b], r) > 0;
+	}
+	if (o->idle < 0)
+		keep_idle = idle_max <= 0.5;
+	if (keep_idle)
+		snprintf(sub, sizeof sub, "share of sub-partition cycles by reason (cycles x SMs x "
+		         "sub-partitions)");
+	else
+		snprintf(sub, sizeof sub, "share of the sub-partition cycles that had warps, by reason; "
+		         "idle left out (up to %.1f%% of a stack%s)", 100 * idle_max,
+		         o->idle < 0 ? ": most sub-partitions were idle; --idle keeps it" : "");
+	plot_w = nbar * slot + 20;
+	text_w = strlen(sub) * CharW + 20;
+	for (int f = 0; f < nfile; f++)
+		if (strlen(names[f]) * CharW + 60 > text_w)
+			text_w = strlen(names[f]) * CharW + 60;
+	if (o->title && (strlen(o->title) + 11) * 9 + 20 > text_w)
+		text_w = (strlen(o->title) + 11) * 9 + 20;
+	w = Left + plot_w + LegendW;
+	if ((int)text_w > w)
+		w = (int)text_w;
+	h = Top + 16 * (nfile > 1 ? nfile : 0) + Height + Below;
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
 	        "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n", w, h, w, h);
 	fprintf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", w, h);
 	fputs("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">CPI stack: ", out);
-	xml(out, title);
-	fputs("</text>\n<text x=\"10\" y=\"38\" fill=\"#555\">share of sub-partition cycles by reason "
-	      "(cycles x SMs x sub-partitions)</text>\n", out);
-	for (int pct = 0; pct <= 100; pct += 25) {
-		double y = Top + Height - Height * pct / 100.0;
-		fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\"/>"
-		        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", Left, y,
-		        Left + nbar * (Bar + Gap) + Gap, y, Left - 6, y + 4, pct);
+	xml(out, o->title ? o->title : nfile > 1 ? "A vs B" : names[0]);
+	fputs("</text>\n<text x=\"10\" y=\"40\" fill=\"#555\">", out);
+	xml(out, sub);
+	fputs("</text>\n", out);
+	for (int f = 0; f < nfile && nfile > 1; f++) {
+		fprintf(out, "<text x=\"10\" y=\"%d\" fill=\"#555\">%c = ", 56 + 16 * f, 'A' + f);
+		xml(out, names[f]);
+		fputs("</text>\n", out);
 	}
-	for (int k = 0, b = 0; k < r->nk; k++) {
-		const Kernel *kn = &r->k[k];
-		double total = 0, y = Top + Height;
-		int x = Left + Gap + b * (Bar + Gap);
-
-		if (!kn->timed)
-			continue;
-		b++;
-		for (int c = 0; c < r->nreason; c++)
-			total += kn->cycles[c];
-		for (int c = 0; c < r->nreason && total > 0; c++) {
-			double frac = kn->cycles[c] / total, bh = Height * frac;
-			if (kn->cycles[c] <= 0)
-				continue;
-			y -= bh;
-			fprintf(out, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
-			        "<title>", x, y, Bar, bh, colour[c % NColour]);
-			xml(out, r->reason[c]);
-			fprintf(out, ": %.0f sub-partition cycles (%.1f%%)</title></rect>\n", kn->cycles[c],
-			        100 * frac);
-			if (bh >= 13)
-				fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">"
-				        "%.1f%%</text>\n", x + Bar / 2, y + bh / 2 + 4, 100 * frac);
+	{
+		int top = Top + 16 * (nfile > 1 ? nfile : 0);
+		for (int pct = 0; pct <= 100; pct += 25) {
+			double y = top + Height - Height * pct / 100.0;
+			fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\"/>"
+			        "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>\n", Left, y,
+			        Left + plot_w, y, Left - 6, y + 4, pct);
 		}
-		fprintf(out, "<text transform=\"translate(%d,%d) rotate(-35)\" text-anchor=\"end\">", x + Bar / 2,
-		        Top + Height + 14);
-		xml(out, kn->name[0] ? kn->name : "?");
-		fputs("</text>\n", out);
-	}
-	for (int c = 0; c < r->nreason; c++) {
-		int x = Left + nbar * (Bar + Gap) + Gap + 20, y = Top + 16 * c;
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-		        "<text x=\"%d\" y=\"%d\">", x, y, colour[c % NColour], x + 18, y + 10);
-		xml(out, r->reason[c]);
-		fputs("</text>\n", out);
+		for (int b = 0; b < nbar; b++) {
+			const SvgBar *br = &bar[b];
+			double total = bar_total(br, keep_idle), y = top + Height;
+			int bw = slot - 20 < 56 ? slot - 20 : 56;
+			int x = Left + 10 + b * slot + (slot - bw) / 2, cx = Left + 10 + b * slot + slot / 2;
+
+			for (int r = 0; r < NCpi && total > 0; r++) {
+				double c = cycles_of(br, r), frac = c / total, bh = Height * frac;
+				if (c <= 0 || (r == CpiIdle && !keep_idle))
+					continue;
+				y -= bh;
+				fprintf(out, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
+				        "<title>%s: %.0f sub-partition cycles (%.1f%%)</title></rect>\n", x, y, bw,
+				        bh, colour[r], cpi_name[r], c, 100 * frac);
+				if (bh >= 13)
+					fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" "
+					        "font-size=\"10\">%.1f%%</text>\n", cx, y + bh / 2 + 4, 100 * frac);
+			}
+			fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\"><title>", cx,
+			        top + Height + 16);
+			xml(out, br->name);
+			fputs("</title>", out);
+			xml(out, br->label);
+			short_name(out, br->name, MaxLabel);
+			fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">"
+			        "%.0f cycles</text>\n", cx, top + Height + 30, br->cycles);
+			fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">", cx,
+			        top + Height + 44);
+			short_name(out, br->config ? br->config : "?", MaxLabel);
+			fputs("</text>\n", out);
+		}
+		for (int r = 0, row = 0; r < NCpi; r++) {
+			int x = Left + plot_w + 16, y = top + 16 * row;
+			if (!used[r] || (r == CpiIdle && !keep_idle))
+				continue;
+			row++;
+			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			        "<text x=\"%d\" y=\"%d\">%s</text>\n", x, y, colour[r], x + 18, y + 10,
+			        cpi_name[r]);
+		}
 	}
 	fputs("</svg>\n", out);
+}
+
+/* the bars of one file: its timed launches, or their SMs with warps */
+static int
+file_bars(const JVal *doc, const char *name, int file, int nfile, const CpiSvgOpts *o,
+          SvgBar *bar, int *nbar, char *err, size_t n)
+{
+	const JVal *ks = json_get(doc, "kernels");
+
+	if (!ks || ks->type != JArr)
+		return fail(err, n, "%s%snot a statistics JSON (no \"kernels\")", nfile > 1 ? name : "",
+		            nfile > 1 ? ": " : "");
+	for (size_t k = 0; k < ks->n; k++) {
+		const JVal *kn = &ks->kid[k], *stack = json_get(kn, "cpi_stack"), *sms;
+		const char *kname = json_str(json_get(kn, "name"));
+		if (!stack || stack->type != JObj)
+			continue;
+		if (!o->per_sm) {
+			if (*nbar == MaxBars)
+				return fail(err, n, "more than %d bars", MaxBars);
+			bar[*nbar].stack = stack;
+			bar[*nbar].name = kname ? kname : "?";
+			bar[*nbar].config = json_str(json_get(kn, "config"));
+			bar[*nbar].cycles = json_num(json_get(kn, "cycles"), 0);
+			snprintf(bar[*nbar].label, sizeof bar->label, nfile > 1 ? "%c: " : "", 'A' + file);
+			(*nbar)++;
+			continue;
+		}
+		sms = json_get(kn, "per_sm");
+		for (size_t s = 0; sms && sms->type == JArr && s < sms->n; s++) {
+			const JVal *sm = &sms->kid[s];
+			if (json_num(json_get(sm, "busy_cycles"), 0) <= 0)
+				continue;
+			if (*nbar == MaxBars)
+				return fail(err, n, "more than %d SMs with warps: --per-sm is for launches of "
+				            "a few CTAs", MaxBars);
+			bar[*nbar].stack = json_get(sm, "cpi_stack");
+			bar[*nbar].name = kname ? kname : "?";
+			bar[*nbar].config = json_str(json_get(kn, "config"));
+			bar[*nbar].cycles = json_num(json_get(kn, "cycles"), 0);
+			if (nfile > 1)
+				snprintf(bar[*nbar].label, sizeof bar->label, "%c: SM %zu ", 'A' + file, s);
+			else
+				snprintf(bar[*nbar].label, sizeof bar->label, "SM %zu ", s);
+			(*nbar)++;
+		}
+	}
+	return 0;
+}
+
+int
+out_cpi_svg(const char *const *json, const size_t *len, const char *const *names, int nfile,
+            const CpiSvgOpts *o, FILE *out, char *err, size_t n)
+{
+	JVal *doc[2] = {NULL, NULL};
+	SvgBar *bar = NULL;
+	char perr[256];
+	int nbar = 0, rc = -1;
+	size_t cap = 1;
+
+	if (nfile < 1 || nfile > 2) {
+		fail(err, n, "one or two statistics files");
+		goto done;
+	}
+	for (int f = 0; f < nfile; f++) {
+		const JVal *ks;
+		if (!(doc[f] = json_parse(json[f], len[f], perr, sizeof perr))) {
+			fail(err, n, "%s%snot a statistics JSON (%s)", nfile > 1 ? names[f] : "",
+			     nfile > 1 ? ": " : "", perr);
+			goto done;
+		}
+		ks = json_get(doc[f], "kernels");
+		for (size_t k = 0; ks && ks->type == JArr && k < ks->n; k++) {
+			const JVal *sms = json_get(&ks->kid[k], "per_sm");
+			cap += o->per_sm && sms ? sms->n : 1;
+		}
+	}
+	bar = xmalloc((cap < MaxBars ? cap : MaxBars) * sizeof *bar);
+	for (int f = 0; f < nfile; f++)
+		if (file_bars(doc[f], names[f], f, nfile, o, bar, &nbar, err, n) < 0)
+			goto done;
+	if (!nbar) {
+		fail(err, n, "no kernel has a CPI stack (a functional run has none)");
+		goto done;
+	}
+	render(bar, nbar, o, names, nfile, out);
+	rc = 0;
+done:
+	for (int f = 0; f < 2; f++)
+		json_free(doc[f]);
+	free(bar);
+	return rc;
 }
 
 int
 cli_cpi_svg(const char *json, size_t len, const char *title, FILE *out, char *err, size_t n)
 {
-	Reader r;
-	char *text = malloc(len + 1);   /* NUL-terminated for strtod */
-	int timed = 0;
+	CpiSvgOpts o = {-1, 0, title};
+	const char *name = title ? title : "statistics";
 
-	if (!text) {
-		snprintf(err, n, "out of memory");
-		return -1;
-	}
-	memcpy(text, json, len);
-	text[len] = 0;
-	memset(&r, 0, sizeof r);
-	r.start = r.p = text;
-	r.end = text + len;
-	r.err = err;
-	r.errn = n;
-	document(&r);
-	for (int k = 0; k < r.nk && !r.failed; k++)
-		timed += r.k[k].timed;
-	if (!r.failed && !timed)
-		bad(&r, "no kernel has a CPI stack (a functional run has none)");
-	if (!r.failed)
-		render(&r, title, out);
-	free(r.k);
-	free(text);
-	return r.failed ? -1 : 0;
+	return out_cpi_svg(&json, &len, &name, 1, &o, out, err, n);
 }

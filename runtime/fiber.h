@@ -250,6 +250,10 @@ typedef struct fiberProgress {
  * NULL: none. fibersim uses it for its progress line and for Ctrl-C. */
 typedef int (*fiberProgressFn)(void *arg, const fiberProgress *progress);
 FIBER_API fiberStatus fiberDeviceSetProgress(fiberDevice dev, fiberProgressFn fn, void *arg);
+/* the trace being recorded: spans kept, spans dropped over the limit, timed launches not traced
+ * because the limit was reached before them (all 0 when no trace is being recorded) */
+FIBER_API fiberStatus fiberDeviceGetTraceCounts(fiberDevice dev, uint64_t *kept, uint64_t *dropped,
+                                                uint32_t *untraced_launches);
 /* statistics of every launch so far as JSON (docs/sim-stats.md) */
 FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
 /* a human-readable summary of the last launch (several lines) */

@@ -87,6 +87,7 @@ run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
 	o.threads = d->threads;
 	o.sample_sms = d->sample_sms < (uint32_t)d->cfg.nsm ? d->sample_sms : 0;
 	o.sample_ctas = d->sample_ctas;
+	o.pc_stats = 1;                  /* the statistics' "instructions" */
 	if (d->trace.path && d->trace.n < d->trace.limit) {
 		tb.limit = d->trace.limit - d->trace.n;
 		o.trace = &tb;

@@ -173,6 +173,37 @@ hazard_rows(FILE *fp, const SimTStats *t)
 	fputs(t->nhazard_rows ? "\n      ]" : "]", fp);
 }
 
+/* the CPI stack by instruction (docs/sim-stats.md "Instructions"): every instruction a cycle was
+ * charged to, in address order, with its issues, its other cycles and those by reason */
+static void
+write_instructions(FILE *fp, const SimTStats *t)
+{
+	int first = 1;
+
+	key(fp, "instructions");
+	fputc('[', fp);
+	for (uint32_t pc = 0; pc < t->npc && t->pc_cycles; pc++) {
+		const uint64_t *c = &t->pc_cycles[(size_t)pc * NCpi];
+		uint64_t stall = cpi_total(c) - c[CpiIssue];
+		int any = 0;
+		if (!c[CpiIssue] && !stall)
+			continue;
+		fprintf(fp, "%s\n        {\"pc\": %u, \"op\": ", first ? "" : ",", t->pc_addr[pc]);
+		jstr(fp, t->pc_op[pc]);
+		fprintf(fp, ", \"issued\": %llu, \"stall_cycles\": %llu, \"stalls\": {",
+		        (unsigned long long)c[CpiIssue], (unsigned long long)stall);
+		for (unsigned r = 0; r < NCpi; r++)
+			if (r != CpiIssue && c[r]) {
+				fprintf(fp, "%s\"%s\": %llu", any ? ", " : "", cpi_name[r],
+				        (unsigned long long)c[r]);
+				any = 1;
+			}
+		fputs("}}", fp);
+		first = 0;
+	}
+	fputs(first ? "]" : "\n      ]", fp);
+}
+
 /* the sections only a timed launch has */
 static void
 write_timing(FILE *fp, const RtLaunch *l)
@@ -260,6 +291,7 @@ write_timing(FILE *fp, const RtLaunch *l)
 		fputc('}', fp);
 	}
 	fputs(t->nsm && t->sm ? "\n      ]" : "]", fp);
+	write_instructions(fp, t);
 }
 
 /* every configuration key as it was for the launch: "key": value, numbers as numbers */

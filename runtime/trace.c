@@ -1,7 +1,7 @@
 /* trace.c: Chrome trace-event JSON of timed launches (fiberDeviceSetTrace), for Perfetto
  * (ui.perfetto.dev) and chrome://tracing. One process per SM ("SM n", pid n), one thread per
  * hardware warp slot ("warp n", tid n), one complete event ("ph": "X") per TraceEv span, named
- * after its CPI reason ("issue", "wait_mem", ...), with the PC, instruction count and CTA as args.
+ * after its CPI reason ("issue", "wait_memory", ...), with the PC, instruction count and CTA.
  *
  * Time: one cycle is one nanosecond of trace time (ts and dur are written in microseconds,
  * cycles / 1000, exactly), so the viewer's "ns" read as cycles; otherData.clock_mhz converts to
@@ -40,6 +40,20 @@ fiberDeviceSetTrace(fiberDevice d, const char *path, uint64_t max_events)
 		return s;
 	d->trace.path = xstrdup(path);
 	d->trace.limit = max_events ? max_events : RtTraceEvents;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberDeviceGetTraceCounts(fiberDevice d, uint64_t *kept, uint64_t *dropped, uint32_t *untraced)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceGetTraceCounts: not a live device");
+	if (kept)
+		*kept = d->trace.path ? d->trace.n : 0;
+	if (dropped)
+		*dropped = d->trace.path ? d->trace.dropped : 0;
+	if (untraced)
+		*untraced = d->trace.path ? d->trace.untraced : 0;
 	return FIBER_SUCCESS;
 }
 

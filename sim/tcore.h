@@ -21,6 +21,7 @@ enum {
 	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
 };
 #define TNever UINT64_MAX
+#define NoPc UINT32_MAX    /* a sub-partition cycle charged to no instruction */
 
 enum Pipe { PInt, PFp32, PFp16, PFp64, PMufu, PConv, PTensor, PUniform, PBranch, PMisc, PMio, NPipe };
 
@@ -115,7 +116,9 @@ typedef struct TWarp {
 	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
 	uint8_t *rcls;         /* TClass of each register's producer */
 	THazWarp hz;           /* hazard block (control-bits mode) */
+	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	/* trace span being built */
+	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
 	uint32_t tr_pc, tr_count;
 	uint8_t tr_open, tr_why;
@@ -132,6 +135,8 @@ typedef struct TSub {
 	uint64_t busy_until;   /* register-bank conflict bubble: no issue before */
 	uint64_t wake;         /* nothing can issue before this cycle (0: recompute) */
 	uint8_t wake_why;      /* the reason meanwhile */
+	uint32_t wake_pc;      /* the instruction charged meanwhile (NoPc: none) */
+	uint32_t bubble_pc;    /* the instruction whose bank conflict caused busy_until */
 	uint16_t reuse_reg[3][MaxBanks]; /* reuse cache: register per (slot, bank), 0xffff none */
 	uint16_t reuse_warp[3][MaxBanks];
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
@@ -159,6 +164,7 @@ struct TSm {
 	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;
+	uint64_t *pc_cycles;   /* prog->nins x NCpi: the CPI stack by instruction (SimTStats) */
 };
 
 struct TLaunch {
@@ -175,6 +181,7 @@ struct TLaunch {
 	uint32_t nsm;          /* SMs simulated */
 	MemSys *mem;
 	int trace;
+	int pc_stats;          /* count the CPI stack by instruction (TSm.pc_cycles) */
 };
 
 /* timing.c */

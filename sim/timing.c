@@ -17,12 +17,15 @@
 #include <string.h>
 
 const char *const cpi_name[NCpi] = {
-	[CpiIssue] = "issue", [CpiStall] = "stall", [CpiYield] = "yield",
-	[CpiWaitMem] = "wait_memory", [CpiWaitLong] = "wait_long_latency",
-	[CpiWaitTensor] = "wait_tensor", [CpiPipe] = "pipe_busy",
-	[CpiMemThrottle] = "memory_throttle", [CpiBankConflict] = "register_bank_conflict",
-	[CpiBarrier] = "barrier", [CpiSync] = "sync", [CpiFetch] = "instruction_fetch",
-	[CpiIdle] = "idle",
+#define CPI(e, key, meaning) [Cpi##e] = key,
+#include "cpireasons.h"
+#undef CPI
+};
+
+const char *const cpi_meaning[NCpi] = {
+#define CPI(e, key, meaning) [Cpi##e] = meaning,
+#include "cpireasons.h"
+#undef CPI
 };
 
 static const uint8_t cls_why[] = {
@@ -378,6 +381,10 @@ tsm_new(TLaunch *L, unsigned id)
 	}
 	s->nfree = L->ctas_per_sm;
 	s->ev_limit = 0;
+	/* the CPI stack by instruction: calloc'd, so the pages of instructions never charged are
+	 * never touched */
+	if (L->pc_stats)
+		s->pc_cycles = xmalloc((size_t)L->prog->nins * NCpi * sizeof *s->pc_cycles);
 	return s;
 }
 
@@ -409,6 +416,7 @@ tsm_free(TSm *s)
 		free(s->cta[c].c.lmem);
 	}
 	smmem_free(s->mem);
+	free(s->pc_cycles);
 	free(s->cta);
 	free(s->tw);
 	free(s->sm.rf);
@@ -632,7 +640,11 @@ trace_issue(TSm *s, TWarp *tw, uint64_t now, uint32_t addr)
 	}
 	if (tw->tr_open) {
 		trace_emit(s, tw, tw->tr_start, tw->tr_last + 1, CpiIssue, tw->tr_pc, tw->tr_count);
-		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, 0, 0);
+		/* the stall span: the warp waited to issue the instruction it issues now */
+		trace_emit(s, tw, tw->tr_last + 1, now, tw->tr_why, addr, 0);
+	} else {
+		/* the first issue: the wait since the CTA started (fetch, stall count) */
+		trace_emit(s, tw, tw->tr_born, now, tw->tr_why, addr, 0);
 	}
 	tw->tr_open = 1;
 	tw->tr_start = tw->tr_last = now;
@@ -732,6 +744,8 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		if (tw->next_pc >= PeekBlocked)
 			continue;          /* an empty warp cannot happen: nthreads > 32 * k */
 		compute_ready(s, tw, start);
+		tw->tr_born = start;
+		tw->tr_why = tw->why;
 		tc->live++;
 		s->nlive++;
 		sub_add(&s->sub[sub], tw);
@@ -886,6 +900,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		thaz_read(s, tw, pc, now);
 	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
 	u->busy_until = now + 1 + bubble;
+	u->bubble_pc = pc;
+	tw->last_pc = pc;
 
 	s->mlog.n = 0;
 	s->mlog.warp = tw->slot;
@@ -1017,23 +1033,26 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 
 /* one cycle of sub-partition u: issue if a warp can; else the reason and when to look again */
 static unsigned
-sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
+sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *wpc)
 {
 	const TLaunch *L = s->L;
 	uint64_t next = TNever;
 	int why = -1;
 	uint32_t n = u->n;
 
+	*wpc = NoPc;
 	if (!n) {
 		*wake = TNever;
 		return CpiIdle;
 	}
 	if (u->busy_until > now) {
 		*wake = u->busy_until;
+		*wpc = u->bubble_pc;
 		return CpiBankConflict;
 	}
 	if (u->wake > now) {
 		*wake = u->wake;
+		*wpc = u->wake_pc;
 		return u->wake_why;
 	}
 	for (uint32_t i = 0; i <= n; i++) {
@@ -1061,8 +1080,11 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 		if (u->ready[k] > now) {
 			if (u->ready[k] < next)
 				next = u->ready[k];
-			if (why < 0)
+			if (why < 0) {
 				why = u->why[k];
+				tw = u->warps[k];     /* a blocked warp waits at what it issued last */
+				*wpc = tw->next_pc < L->prog->nins ? tw->next_pc : tw->last_pc;
+			}
 			continue;
 		}
 		tw = u->warps[k];
@@ -1072,20 +1094,25 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 			if (at > now) {
 				if (at < next)
 					next = at;
-				if (why < 0)
+				if (why < 0) {
 					why = CpiMemThrottle;
+					*wpc = tw->next_pc;
+				}
 				continue;
 			}
 		} else if (u->pipe_free[ti->pipe] > now) {
 			at = u->pipe_free[ti->pipe];
 			if (at < next)
 				next = at;
-			if (why < 0)
+			if (why < 0) {
 				why = CpiPipe;
+				*wpc = tw->next_pc;
+			}
 			continue;
 		}
 		if (L->t->sched_policy == SchedLRR)
 			u->rr = k + 1;
+		*wpc = tw->next_pc;
 		issue(s, u, tw, now);
 		u->wake = 0;
 		return CpiIssue;
@@ -1094,6 +1121,7 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake)
 		why = CpiIdle;
 	u->wake = next;
 	u->wake_why = (uint8_t)why;
+	u->wake_pc = *wpc;
 	*wake = next;
 	return (unsigned)why;
 }
@@ -1107,6 +1135,7 @@ tsm_run(TSm *s, uint64_t end)
 	while (s->now < end) {
 		uint64_t now = s->now, next = end, step;
 		unsigned why[MaxSub];
+		uint32_t wpc[MaxSub];
 		int issued = 0;
 
 		if (!s->nlive) {
@@ -1117,7 +1146,7 @@ tsm_run(TSm *s, uint64_t end)
 		}
 		for (uint32_t p = 0; p < nsub; p++) {
 			uint64_t wake = TNever;
-			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake);
+			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake, &wpc[p]);
 			if (why[p] == CpiIssue)
 				issued = 1;
 			else if (wake < next)
@@ -1128,8 +1157,11 @@ tsm_run(TSm *s, uint64_t end)
 			}
 		}
 		step = issued || next <= now ? 1 : next - now;
-		for (uint32_t p = 0; p < nsub; p++)
+		for (uint32_t p = 0; p < nsub; p++) {
 			s->sub[p].cpi[why[p]] += step;
+			if (wpc[p] != NoPc && s->pc_cycles)
+				s->pc_cycles[(size_t)wpc[p] * NCpi + why[p]] += step;
+		}
 		s->st.busy_cycles += step;
 		s->now = now + step;
 	}

@@ -16,22 +16,13 @@
 /* Why a sub-partition did not issue in a cycle (the CPI stack). Every sub-partition cycle of
  * every SM is counted in exactly one reason, so the stack sums to cycles x SMs x 4. */
 enum CpiReason {
-	CpiIssue,              /* an instruction issued */
-	CpiStall,              /* the compiler's stall count (fixed-latency dependency) */
-	CpiYield,              /* the yield bit */
-	CpiWaitMem,            /* wait mask / scoreboard on a memory result (or its source read) */
-	CpiWaitLong,           /* wait mask / scoreboard on MUFU, conversion, S2R, SHFL, ... */
-	CpiWaitTensor,         /* dependency on a tensor-core result */
-	CpiPipe,               /* the execution pipe is busy (throughput limit) */
-	CpiMemThrottle,        /* the MIO / LSU queue is full */
-	CpiBankConflict,       /* register-file read-port conflict bubble */
-	CpiBarrier,            /* BAR.SYNC and friends: waiting for the CTA */
-	CpiSync,               /* DEPBAR, WARPSYNC/BSYNC convergence, MEMBAR */
-	CpiFetch,              /* instruction-cache miss */
-	CpiIdle,               /* no warp resident on the sub-partition (or all exited) */
+#define CPI(e, key, meaning) Cpi##e,
+#include "cpireasons.h"
+#undef CPI
 	NCpi
 };
-extern const char *const cpi_name[NCpi];  /* "issue", "stall", ... (JSON keys) */
+extern const char *const cpi_name[NCpi];    /* "issue", "stall", ... (JSON keys) */
+extern const char *const cpi_meaning[NCpi]; /* one line each (cpireasons.h) */
 
 /* per-SM figures */
 typedef struct SimSmStats {
@@ -93,6 +84,13 @@ typedef struct SimTStats {
 	int sampled;                   /* 1: cycles extrapolated from a sample */
 	double sample_error;           /* estimated relative error of the extrapolated cycles (sampled;
 	                                  docs/sim-timing.md "Sampling") */
+	/* per instruction (the CPI stack by PC): npc = the kernel's instructions */
+	uint32_t npc;
+	uint32_t *pc_addr;             /* npc byte addresses (DIns.addr) */
+	const char **pc_op;            /* npc opcode names (static strings) */
+	uint64_t *pc_cycles;           /* npc x NCpi: sub-partition cycles charged to a warp whose
+	                                  next instruction was this one (CpiIssue: its issues); sums
+	                                  to cpi[] less the idle cycles of SMs without warps */
 	/* the simulator itself */
 	double wall_seconds;
 	unsigned threads;              /* host threads used */
@@ -128,6 +126,7 @@ typedef struct TimingOpts {
 	uint32_t sample_ctas;          /* 0: all; else simulate only the first N CTAs (whole waves are
 	                                  better) and extrapolate by CTA count */
 	TraceBuf *trace;               /* NULL: no trace */
+	int pc_stats;                  /* 1: the CPI stack by instruction (SimTStats.pc_cycles) */
 } TimingOpts;
 
 /* gpu.c: a timed launch: values exactly as sim_launch, plus the timing; 0 or -1 with the fault

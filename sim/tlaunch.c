@@ -29,6 +29,13 @@ simtstats_free(SimTStats *s)
 	free(s->hazard_rows);
 	s->hazard_rows = NULL;
 	s->nhazard_rows = 0;
+	free(s->pc_addr);
+	free(s->pc_op);
+	free(s->pc_cycles);
+	s->pc_addr = NULL;
+	s->pc_op = NULL;
+	s->pc_cycles = NULL;
+	s->npc = 0;
 }
 
 static double
@@ -108,6 +115,27 @@ worker(void *arg)
 /* ---------------------------------------------------------------------------------------------
  * The launch.
  */
+/* the CPI stack by instruction: the SMs' in SM order (sums: the same for any thread count) */
+static void
+collect_pcs(TLaunch *L, SimTStats *st)
+{
+	const Prog *k = L->prog;
+	size_t n = (size_t)k->nins * NCpi;
+
+	st->npc = k->nins;
+	st->pc_addr = xmalloc(k->nins * sizeof *st->pc_addr);
+	st->pc_op = xmalloc(k->nins * sizeof *st->pc_op);
+	st->pc_cycles = xmalloc(n * sizeof *st->pc_cycles);
+	for (uint32_t pc = 0; pc < k->nins; pc++) {
+		st->pc_addr[pc] = k->ins[pc].addr;
+		st->pc_op[pc] = op_name(k->ins[pc].op);
+	}
+	for (uint32_t i = 0; i < L->nsm; i++)
+		if (L->sms[i])
+			for (size_t j = 0; j < n; j++)
+				st->pc_cycles[j] += L->sms[i]->pc_cycles[j];
+}
+
 static void
 collect(TLaunch *L, SimTStats *st)
 {
@@ -137,6 +165,8 @@ collect(TLaunch *L, SimTStats *st)
 	}
 	memsys_stats(L->mem, st);
 	thaz_collect(L, st);
+	if (L->pc_stats)
+		collect_pcs(L, st);
 	/* an SM ran to the end of the last epoch: what lies past the kernel's end was idle */
 	for (uint32_t i = 0; i < L->nsm; i++) {
 		TSm *s = L->sms[i];
@@ -161,25 +191,66 @@ collect(TLaunch *L, SimTStats *st)
 		}
 }
 
+/* trace spans in time order: start, then SM, then warp slot (a total order: one warp's spans do
+ * not overlap) */
+static int
+ev_cmp(const void *a, const void *b)
+{
+	const TraceEv *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	return x->warp < y->warp ? -1 : x->warp > y->warp;
+}
+
+/* The trace budget is shared by the SMs that record: every SM records until, at the end of an
+ * epoch, the SMs together hold the budget (trace_budget); then all stop. The spans are merged,
+ * sorted by time and cut to the budget, so the earliest spans are kept, whichever SMs they
+ * come from, and the same for any thread count (epoch ends are the same). */
+static void
+trace_budget(TLaunch *L, uint64_t limit, uint64_t *ev_limit)
+{
+	uint64_t total = 0;
+
+	if (!L->trace || !*ev_limit)
+		return;
+	for (uint32_t i = 0; i < L->nsm; i++)
+		if (L->sms[i])
+			total += L->sms[i]->nev;
+	if (total < limit)
+		return;
+	*ev_limit = 0;
+	for (uint32_t i = 0; i < L->nsm; i++)
+		if (L->sms[i])
+			L->sms[i]->ev_limit = L->sms[i]->nev;
+}
+
 static void
 trace_collect(TLaunch *L, TraceBuf *tb)
 {
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < L->nsm; i++)
+		if (L->sms[i])
+			total += L->sms[i]->nev;
+	if (tb->cap < tb->n + total) {
+		tb->cap = tb->n + total;
+		tb->ev = xrealloc(tb->ev, (tb->cap ? tb->cap : 1) * sizeof *tb->ev);
+	}
 	for (uint32_t i = 0; i < L->nsm; i++) {
 		TSm *s = L->sms[i];
 		if (!s)
 			continue;
 		tb->dropped += s->ev_dropped;
-		for (uint64_t k = 0; k < s->nev; k++) {
-			if (tb->n >= tb->limit) {
-				tb->dropped += s->nev - k;
-				break;
-			}
-			if (tb->n == tb->cap) {
-				tb->cap = tb->cap ? 2 * tb->cap : 4096;
-				tb->ev = xrealloc(tb->ev, tb->cap * sizeof *tb->ev);
-			}
-			tb->ev[tb->n++] = s->ev[k];
-		}
+		memcpy(tb->ev + tb->n, s->ev, s->nev * sizeof *s->ev);
+		tb->n += s->nev;
+	}
+	qsort(tb->ev, tb->n, sizeof *tb->ev, ev_cmp);
+	if (tb->n > tb->limit) {
+		tb->dropped += tb->n - tb->limit;
+		tb->n = tb->limit;
 	}
 }
 
@@ -307,6 +378,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	L.ctrl = ctrl_mode(&cfg, k);
 	L.hazard_check = L.ctrl == CtrlBits;
 	L.trace = o->trace && o->trace->limit;
+	L.pc_stats = o->pc_stats;
 	tins_build(&L);
 
 	/* sampling: fewer SMs with their share of the CTAs and of the bandwidth, or fewer CTAs */
@@ -330,7 +402,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	L.sms = xmalloc(L.nsm * sizeof *L.sms);
 	memset(L.sms, 0, L.nsm * sizeof *L.sms);
 	mems = xmalloc(L.nsm * sizeof *mems);
-	ev_limit = L.trace ? o->trace->limit / L.nsm + 1 : 0;
+	ev_limit = L.trace ? UINT64_MAX : 0;  /* until trace_budget stops the recording */
 
 	nthreads = o->threads ? o->threads : 1;
 	if (nthreads > MaxThreads)
@@ -387,6 +459,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 					mems[nm++] = L.sms[i]->mem;
 			memsys_epoch_end(L.mem, mems, nm, end);
 		}
+		trace_budget(&L, L.trace ? o->trace->limit : 0, &ev_limit);
 		ninstr = 0;
 		for (uint32_t i = 0; i < L.nsm; i++) {
 			TSm *s = L.sms[i];

@@ -373,6 +373,10 @@ fi
 runs "--trace --trace-limit 3" $S80 "$tmp/ytr.bin" --trace "$tmp/trace3.json" --trace-limit 3 --quiet
 [ "$(grep -c '"ph": "X"' "$tmp/trace3.json")" -le 3 ] && ok "--trace-limit 3: at most 3 events" ||
 	bad "--trace-limit 3 wrote more events"
+[ "$(grep -c '"ph": "X"' "$tmp/trace3.json")" -eq 3 ] && ok "--trace-limit 3: the whole budget is used" ||
+	bad "--trace-limit 3 kept fewer than 3 spans"
+grep -q "warning: trace limit reached: 3 spans kept, [1-9][0-9]* dropped" "$tmp/err" &&
+	ok "--trace-limit: a warning says what was dropped" || { bad "no warning about dropped spans"; show "$tmp/err"; }
 expect 1 "cannot write the trace '/nonexistent/t.json'" "a --trace that cannot be written" -- \
 	run $S80 $RUN $ARGS --trace /nonexistent/t.json
 expect 1 "no_such_key" "--set with an unknown key" -- run $S80 $RUN $ARGS --set no_such_key=1
