@@ -555,6 +555,43 @@ START_TEST(test_its_warpsync_exclusive)
 }
 END_TEST
 
+START_TEST(test_its_r2ur_waterfall)
+{
+	/* ptxas's loop for a TMA store whose coordinates differ per lane (sm_90a, UTMASTG.2D
+	 * replaced by recording the coordinates): R2UR takes the lowest waiting lane's (x, y),
+	 * R2UR P / R2UR.OR P mark per lane whether its own differ, the lanes that matched drop out
+	 * and BRA.U.ANY goes round while any is left. 16 distinct pairs: 16 rounds, and each lane's
+	 * last recorded pair is its own */
+	Run *r = load(PROLOGUE
+	              "        LOP3.LUT R8, R0, 0x7, RZ, 0xc0, !PT ;\n"
+	              "        SHF.R.U32.HI R9, RZ, 0x3, R0 ;\n"
+	              "        LOP3.LUT R9, R9, 0x1, RZ, 0xc0, !PT ;\n"
+	              "        MOV R10, RZ ;\n"
+	              "        PLOP3.LUT P1, PT, PT, PT, PT, 0x80, 0x0 ;\n"
+	              ".L_loop:\n"
+	              "        PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+	              "    @P1 R2UR P0, UR6, R8 ;\n"
+	              "        PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+	              "    @P1 R2UR.OR P0, UR5, R9 ;\n"
+	              "    @P1 MOV R12, UR6 ;\n"
+	              "    @P1 MOV R13, UR5 ;\n"
+	              "    @P1 PLOP3.LUT P1, PT, P0, PT, PT, 0x80, 0x0 ;\n"
+	              "        IADD3 R10, R10, 0x1, RZ ;\n"
+	              "    @P1 BRA.U.ANY `(.L_loop) ;\n"
+	              "        LEA R10, R12, R10, 0x8 ;\n"
+	              "        LEA R10, R13, R10, 0x10 ;\n"
+	              "        STG.E [R2.64], R10 ;\n"
+	              "        EXIT ;\n", 100000);
+
+	ck_assert_msg(r->sm != NULL, "%s", errors(r));
+	ck_assert_msg(launch(r, 1, 32, 1, 32) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++)
+		ck_assert_msg(word(r, l) == (16u | (l & 7) << 8 | (l >> 3 & 1) << 16), "lane %u: 0x%x",
+		              l, word(r, l));
+	done(r);
+}
+END_TEST
+
 START_TEST(test_its_bra_div_mask)
 {
 	/* lanes 0..3 alone, the rest waiting elsewhere: BRA.DIV UR (0xf) is not taken, BRA.DIV
@@ -1020,6 +1057,7 @@ simcore_suite(void)
 	tcase_add_test(its, test_its_warpsync_divergent);
 	tcase_add_test(its, test_its_warpsync_same_mask);
 	tcase_add_test(its, test_its_bra_div_mask);
+	tcase_add_test(its, test_its_r2ur_waterfall);
 	tcase_add_test(its, test_its_warpsync_exclusive);
 	tcase_add_test(its, test_its_bmov_and_break);
 	tcase_add_test(its, test_its_brx_indirect);
