@@ -219,7 +219,7 @@ sim_peek(const Warp *w)
 	uint32_t run = live & ~blocked(w), pc, g;
 
 	if (!run && w->wsexcl && (g = excl_ready(w)))
-		return w->pc[__builtin_ctz(g)];   /* sim_step releases that group and runs it */
+		return w->pc[__builtin_ctz(g)] + 1; /* sim_step releases that group and runs it */
 	if (!run)
 		return live ? PeekBlocked : PeekDone;
 	if (w->uni)
@@ -470,8 +470,14 @@ sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclus
 		for (uint32_t m = w->wait_warpsync; m; m &= m - 1)
 			if (w->wsmask[__builtin_ctz(m)] == m0)
 				other = 1;
-		if (!other)
+		/* an exclusive group goes on at once unless the last one released still runs */
+		if (exclusive && (w->exrun & live & ~blocked(w) & ~lanes))
+			other = 1;
+		if (!other) {
+			if (exclusive)
+				w->exrun = lanes;
 			return;                  /* the whole group is here: nothing to wait for */
+		}
 	}
 	sim_hold(x, lanes);
 	for (uint32_t m = lanes; m; m &= m - 1) {
