@@ -196,8 +196,10 @@ tile_ref(const uint32_t *in, int t, int n)
 	    (rank >= 1 ? (int)in[t - 1] : v) + (int)in[base + (rank ^ (n / 2))];
 	if (n < 32)
 		bal = (unsigned)(any = all = 0);
-	return r + 3 * s + 5 * x + 7 * b + 11 * (int)bal + 13 * any + 17 * all + 19 * rank +
-	       23 * (t / n);
+	/* the kernel's int arithmetic wraps (two's complement on the GPU): compute it unsigned */
+	return (int)((uint32_t)r + 3u * (uint32_t)s + 5u * (uint32_t)x + 7u * (uint32_t)b +
+	             11u * bal + 13u * (uint32_t)any + 17u * (uint32_t)all + 19u * (uint32_t)rank +
+	             23u * (uint32_t)(t / n));
 }
 
 START_TEST(test_tiles)
