@@ -393,6 +393,27 @@ START_TEST(test_spin)
 }
 END_TEST
 
+/* the same spin without __nanosleep: nvcc's loop has a YIELD, which yields the same way */
+START_TEST(test_spin_yield)
+{
+	KRun *r = kload(_i, "k_spin_yield");
+	uint32_t out[256];
+	int want[256];
+
+	for (int rounds = 1; rounds <= 3; rounds += 2) {
+		krun(r, 256, out, 256, NULL, 0, NULL, 3, rounds);
+		for (int t = 0; t < 256; t++)
+			want[t] = rounds;
+		expect(out, want, 256, "spin (YIELD)", _i);
+		ck_assert_msg(r->fstat < 200u + 200u * (unsigned)rounds,
+		              "functional: %llu warp instructions", (unsigned long long)r->fstat);
+		ck_assert_msg(r->tstat < 2000u * (unsigned)rounds, "timing: %llu warp instructions",
+		              (unsigned long long)r->tstat);
+	}
+	kfree(r);
+}
+END_TEST
+
 Suite *
 semantics_suite(void)
 {
@@ -407,6 +428,7 @@ semantics_suite(void)
 	tcase_add_loop_test(tc, test_scan2, 0, 2);
 	tcase_add_loop_test(tc, test_syncwarp, 0, 2);
 	tcase_add_loop_test(tc, test_spin, 0, 2);
+	tcase_add_loop_test(tc, test_spin_yield, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,7 @@
 // semantics.cu: warp-level semantics on code nvcc writes (issue 12): shared-memory atomics with
 // an unused result, cooperative-groups tiles of every width up to a warp, coalesced, labeled and
 // binary partitions, a two-level shuffle scan with a partial mask, __syncwarp with divergent masks,
-// a CTA-barrier spin. tests/check_semantics.c runs them and checks them against the PTX ISA.
+// warps spinning on a flag (NANOSLEEP, YIELD). tests/check_semantics.c checks them (PTX ISA).
 // Listings: /work/shared/tools/sass-dump -a sm_80 semantics.cu -o semantics.sm_80.sass (and sm_90),
 // nvcc 13 with its default -O3.
 #include <cooperative_groups.h>
@@ -131,4 +131,18 @@ extern "C" __global__ void k_spin(int *out, int rounds) {
     __syncthreads();
   }
   out[t] = acc + flag;
+}
+
+// the same without __nanosleep: nvcc puts a YIELD in the loop of a volatile load
+extern "C" __global__ void k_spin_yield(int *out, int rounds) {
+  __shared__ volatile int flag;
+  int t = threadIdx.x;
+  if (t == 0) flag = 0;
+  __syncthreads();
+  for (int r = 0; r < rounds; r++) {
+    if (t == blockDim.x - 1) flag = r + 1;
+    else if ((t & 31) == 0) while (flag != r + 1) ;
+    __syncthreads();
+  }
+  out[t] = flag;
 }
