@@ -5,8 +5,11 @@
  * structured code (forward branches, loops as backward branches, BSSY/BSYNC around divergent
  * regions) always makes progress: the lowest group either moves forward or loops, and a loop
  * it runs alone ends by its own data. Threads that spin waiting for another thread of the same
- * warp (locks) would starve under that policy alone, so after FairLimit consecutive divergent
- * issues the picker goes round-robin over the PC groups until the warp is converged again.
+ * warp (locks) would starve under that policy alone: lanes that executed YIELD or NANOSLEEP
+ * (sim_yield) are passed over while other lanes can run, and after FairLimit consecutive
+ * divergent issues the picker goes round-robin over the PC groups until the warp is converged
+ * again. WARPSYNC waits for the lanes of the same mask; WARPSYNC.EXCLUSIVE then lets its groups
+ * through one at a time (ws_release).
  *
  * Fast path: while every runnable thread is at one PC (Warp.uni), Warp.upc is that PC and the
  * per-thread pc[] entries of those threads are stale; they are written back only when control
