@@ -21,6 +21,8 @@ enum {
 	CArv = 1 << 6,         /* BAR.ARV: arrive without waiting */
 	CCount = 1 << 7,       /* BAR: thread count operand present */
 	CRel = 1 << 8,         /* BRX: relative to the next instruction */
+	CExcl = 1 << 9,        /* WARPSYNC.EXCLUSIVE */
+	CBraMask = 1 << 10,    /* BRA.DIV/.CONV URm: the member mask (src index in aux2 >> 8) */
 };
 
 /* operand of a kind among the decoded ones; NULL if none */
@@ -86,12 +88,20 @@ exec_bra(Exec *x, const DIns *d, uint32_t mask)
 	uint32_t live;
 
 	if (d->mod & CBraCond) {
-		if (!(sim_pred(x, &d->src[d->aux2]) & 1))
+		if (!(sim_pred(x, &d->src[d->aux2 & 0xff]) & 1))
 			return;
 	}
 	if (d->mod & (CBraDiv | CBraConv)) {
+		/* converged: every live lane of the member mask (~URZ: the warp) executes this
+		 * branch, its guard true (nvcc guards it with R2UR's per-lane "differs" predicate to
+		 * split lanes of different masks: docs/sim.md) */
 		live = w->present & ~w->exited;
-		if (((x->active != live) ? CBraDiv : CBraConv) != (d->mod & (CBraDiv | CBraConv)))
+		if (d->mod & CBraMask) {
+			const DOp *o = &d->src[d->aux2 >> 8];
+			uint32_t mk = first_val(x, o, mask);
+			live &= (o->flags & DFNot) ? ~mk : mk;
+		}
+		if (((live & ~mask) ? CBraDiv : CBraConv) != (d->mod & (CBraDiv | CBraConv)))
 			return;
 	}
 	if (d->mod & CBraAny)
@@ -157,7 +167,10 @@ dec_bra(DecodeCtx *c, const Ins *i, DIns *d)
 	for (unsigned k = 0; k < d->nsrc; k++)
 		if (d->src[k].kind == DUP || d->src[k].kind == DP) {
 			d->mod |= CBraCond;
-			d->aux2 = k;
+			d->aux2 = (d->aux2 & ~0xffu) | k;
+		} else if (d->src[k].kind == DUR && (d->mod & (CBraDiv | CBraConv))) {
+			d->mod |= CBraMask;
+			d->aux2 = (d->aux2 & 0xffu) | k << 8;
 		}
 	return 0;
 }
@@ -390,7 +403,7 @@ exec_warpsync(Exec *x, const DIns *d, uint32_t mask)
 			all[l] = d->aux;
 		m = all;
 	}
-	sim_warpsync(x, m, mask);
+	sim_warpsync(x, m, mask, !!(d->mod & CExcl));
 }
 
 /* WARPSYNC imm | Rn | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn, `(end)` */
@@ -404,6 +417,8 @@ dec_warpsync(DecodeCtx *c, const Ins *i, DIns *d)
 	if (!only_mods(c, i, ok))
 		return sim_unsupported(c, i);
 	d->exec = exec_warpsync;
+	if (sim_hasmod(c, i, "EXCLUSIVE"))
+		d->mod |= CExcl;
 	if (sim_hasmod(c, i, "ALL")) {
 		d->aux = ~0u;
 	} else if (r >= 0) {
@@ -738,6 +753,24 @@ dec_nop(DecodeCtx *c, const Ins *i, DIns *d)
 	return 0;
 }
 
+/* YIELD, NANOSLEEP: no value; the scheduler runs other lanes and warps first (sim_yield). The
+ * timing driver also sleeps a NANOSLEEP's duration (timing.c). */
+static void
+exec_yield(Exec *x, const DIns *d, uint32_t mask)
+{
+	(void)d;
+	sim_yield(x, mask);
+}
+
+static int
+dec_yield(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	(void)c;
+	(void)i;
+	d->exec = exec_yield;
+	return 0;
+}
+
 static const struct {
 	uint16_t op;           /* opcode family */
 	DecodeFn dec;          /* its decoder */
@@ -767,8 +800,8 @@ static const struct {
 	{ OCS2R, dec_s2r },
 	{ OS2UR, dec_s2r },
 	{ OLEPC, dec_lepc },
-	{ OYIELD, dec_nop },
-	{ ONANOSLEEP, dec_nop },
+	{ OYIELD, dec_yield },
+	{ ONANOSLEEP, dec_yield },
 	{ ODEPBAR, dec_nop },
 	{ OLDGDEPBAR, dec_nop },
 	{ OMEMBAR, dec_nop },

@@ -796,13 +796,20 @@ dec_ldc(DecodeCtx *c, const Ins *i, DIns *d)
  * (DNone if absent), src[0] the address, src[1] the data, src[2] the swap value of CAS.
  * mod: AOp | AType << 4 | AFtz; aux: bytes; aux2: address mode.
  *
+ * ATOMS.POPC.INC.32 RZ, [addr] is nvcc's atomicAdd(&smem[i], 1) with an unused result: the
+ * hardware adds, to each distinct address, the number of active lanes naming it (a popcount of
+ * their match); the simulator adds 1 per lane in lane order, the same sum. It has no data
+ * operand and, as nvcc writes it, no result (a destination other than RZ is rejected).
+ *
  * The predicate of a generic ATOM says the hardware performed the operation; nvcc falls back
  * to a CAS loop on shared memory when it is false (`QSPC.E.S`). The simulator performs every
  * generic atomic in place, shared or global, and sets it true: the fallback never runs, with the
  * same result.
  */
 enum AOp {
-	AAdd, AMin, AMax, AInc, ADec, AAnd, AOr, AXor, AExch, ACas, ACast, AArrive, NAOp
+	AAdd, AMin, AMax, AInc, ADec, AAnd, AOr, AXor, AExch, ACas, ACast, AArrive,
+	APopcInc,              /* ATOMS.POPC.INC.32: no data operand, adds 1 per lane (below) */
+	NAOp
 };
 
 enum AType {
@@ -824,7 +831,7 @@ static const struct { const char *name; uint8_t bytes; } atypes[NAType] = {
 static const char *const aops[NAOp] = {
 	[AAdd] = "ADD", [AMin] = "MIN", [AMax] = "MAX", [AInc] = "INC", [ADec] = "DEC",
 	[AAnd] = "AND", [AOr] = "OR", [AXor] = "XOR", [AExch] = "EXCH", [ACas] = "CAS",
-	[ACast] = "CAST", [AArrive] = "ARRIVE",
+	[ACast] = "CAST", [AArrive] = "ARRIVE", [APopcInc] = "POPC.INC",
 };
 
 static inline float
@@ -991,6 +998,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			case AOr: v = o | y; break;
 			case AXor: v = o ^ y; break;
 			case AExch: v = y; break;
+			case APopcInc: v = o + 1; break;
 			default: /* CAS, CAST */
 				v = o == y ? rreg(x, rc)[lane] : o;
 				if (op == ACast)
@@ -1028,11 +1036,15 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 	int g = op != OATOMS;
 	unsigned aop = NAOp, ty = TU32, n, k = 0, am, nw;
 	uint32_t flags = 0;
-	int sized = 0;
+	int sized = 0, popc = 0;
 
 	for (unsigned j = 0; j < i->nmod; j++) {
 		const char *s = mstr(c->fn->mod, i->mod[j]);
 		unsigned t;
+		if (strcmp(s, "POPC") == 0 && !popc && aop == NAOp) {
+			popc = 1;                /* POPC.INC: the next modifier must be INC */
+			continue;
+		}
 		for (t = 0; t < NAOp && strcmp(s, aops[t]); t++)
 			;
 		if (t < NAOp && aop == NAOp) {
@@ -1047,6 +1059,9 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 		} else if (strcmp(s, "64") == 0 && !sized) {
 			ty = TU64;
 			sized = 1;
+		} else if (strcmp(s, "32") == 0 && !sized) {
+			ty = TU32;
+			sized = 1;
 		} else if (strcmp(s, "FTZ") == 0) {
 			flags |= AFtz;
 		} else if (g && strcmp(s, "E") == 0) {
@@ -1059,6 +1074,11 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	if (aop == NAOp)
 		return sim_unsupported_why(c, i, "no operation");
+	if (popc) {
+		if (aop != AInc || op != OATOMS || ty != TU32)
+			return sim_unsupported_why(c, i, "POPC is ATOMS.POPC.INC.32");
+		aop = APopcInc;
+	}
 	n = atypes[ty].bytes;
 	if (aop == AArrive) {
 		if (op != OATOMS || ty != TU64 || red)
@@ -1084,16 +1104,18 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	if (!red && reg_opnd(c, i, k++, nw, &d->dst[0]))
 		return -1;
+	if (aop == APopcInc && d->dst[0].reg != RegRZ)
+		return sim_unsupported_why(c, i, "ATOMS.POPC.INC with a result (nvcc writes RZ)");
 	if (mem_opnd(c, i, k++, wide, &d->src[0], &am))
 		return -1;
-	if (aop != AArrive && reg_opnd(c, i, k++, nw, &d->src[1]))
+	if (aop != AArrive && aop != APopcInc && reg_opnd(c, i, k++, nw, &d->src[1]))
 		return -1;
 	if ((aop == ACas || aop == ACast) && reg_opnd(c, i, k++, nw, &d->src[2]))
 		return -1;
 	if (k != i->nopnd)
 		return sim_unsupported_why(c, i, "unexpected operands");
 	d->ndst = red ? 0 : 2;
-	d->nsrc = (uint8_t)(aop == AArrive ? 1 : aop == ACas || aop == ACast ? 3 : 2);
+	d->nsrc = (uint8_t)(aop == AArrive || aop == APopcInc ? 1 : aop == ACas || aop == ACast ? 3 : 2);
 	d->aux = n;
 	d->aux2 = am;
 	d->mod = aop | ty << 4 | flags;

@@ -378,47 +378,57 @@ dec_ur2up(DecodeCtx *c, const Ins *i, DIns *d)
 }
 
 /* R2UR[.64] URd, Ra: the value of the lowest lane of mask;
- * R2UR Pd, URd, Ra: also Pd = the lanes of mask do not all hold the same value */
+ * R2UR Pd, URd, Ra: also, per lane, Pd = its Ra differs from that lane's;
+ * R2UR.OR Pd, URd, Ra: Pd |= that, so that a chain R2UR P0, UR4, R2; R2UR.OR P0, UR5, R3 marks
+ * the lanes whose pair differs. nvcc splits a warp by it: `R2UR P0, URZ, Rmask; @!P0 BRA.DIV
+ * URunion` sends the lanes of the lowest lane's member mask one way and the others the other
+ * way (a waterfall over the masks); see docs/sim.md. */
 static void
 uexec_r2ur(Exec *x, const DIns *d, uint32_t mask)
 {
 	const DOp *ud = &d->dst[d->ndst - 1];
 	uint32_t t[WarpSize];
+	uint64_t v[WarpSize];
 	const uint32_t *a;
 	unsigned first;
+	int wide = ud->n >= 2 || (ud->flags & DFWide);
 
 	if (!mask)
 		return;
 	first = (unsigned)__builtin_ctz(mask);
 	a = sim_src(x, &d->src[0], t);
-	if (ud->n >= 2 || (ud->flags & DFWide)) {
-		uint64_t v[WarpSize];
+	if (wide) {
 		alu_src64(x, &d->src[0], v);
 		alu_uset64(x, ud, v[first]);
 	} else {
 		alu_uset(x, ud, a[first]);
 	}
 	if (d->ndst > 1) {
-		uint32_t diff = 0;
-		for (unsigned l = 0; l < WarpSize; l++)
-			if ((mask >> l) & 1 && a[l] != a[first])
-				diff = 1;
-		sim_dst_pred(x, &d->dst[0], diff ? ~0u : 0, mask);
+		uint32_t diff = (d->mod & 1) ? sim_pred(x, &d->dst[0]) : 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			if (wide ? v[l] != v[first] : a[l] != a[first])
+				diff |= 1u << l;
+		}
+		sim_dst_pred(x, &d->dst[0], diff, mask);
 	}
 }
 
 static int
 dec_r2ur(DecodeCtx *c, const Ins *i, DIns *d)
 {
-	static const char *const names[] = { "64", NULL };
+	static const char *const names[] = { "64", "OR", NULL };
 	AluMods m;
 
 	if (alu_mods(c, i, names, 0, &m) < 0 || alu_split(c, i, d, 1) < 0)
 		return -1;
+	if ((m.bits & 2) && d->ndst != 2)
+		return sim_unsupported_why(c, i, "R2UR.OR needs a predicate destination");
+	d->mod = m.bits & 2 ? 1 : 0;
 	if (d->nsrc != 1 || d->ndst < 1 || d->ndst > 2 || d->dst[d->ndst - 1].kind != DUR ||
 	    (d->ndst == 2 && d->dst[0].kind != DP) || (d->src[0].kind != DR && d->src[0].kind != DImm))
 		return sim_unsupported(c, i);
-	if (m.bits)
+	if (m.bits & 1)
 		d->dst[d->ndst - 1].flags |= DFWide;
 	d->exec = uexec_r2ur;
 	return 0;

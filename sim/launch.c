@@ -284,16 +284,23 @@ static int
 run_cta(Exec *x, Cta *c, Poll *p)
 {
 	for (;;) {
-		int progress = 0, alldone = 1;
+		int progress = 0, alldone = 1, parked = 0;
 		for (uint32_t k = 0; k < c->nwarp; k++) {
 			unsigned issued;
 			int r;
 			x->w = &c->warp[k];
+			if (x->w->parked) {      /* it yielded: it runs when no other warp can */
+				alldone = 0;
+				parked = 1;
+				continue;
+			}
 			r = sim_run(x, Quantum, &issued);
 			if (issued)
 				progress = 1;
 			if (r == StepFault)
 				return -1;
+			if (r == StepYield)
+				x->w->parked = 1;
 			if (r != StepDone)
 				alldone = 0;
 			if (x->ninstr >= p->next && poll_stop(x, p))
@@ -301,7 +308,10 @@ run_cta(Exec *x, Cta *c, Poll *p)
 		}
 		if (alldone)
 			return 0;
-		if (!progress) {
+		if (!progress && parked) {
+			for (uint32_t k = 0; k < c->nwarp; k++)
+				c->warp[k].parked = 0;
+		} else if (!progress) {
 			sim_deadlock(x, c);
 			return -1;
 		}

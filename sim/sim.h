@@ -239,6 +239,10 @@ struct Warp {
 	uint32_t wait_bsync;   /* lanes blocked at a BSYNC (union of bwait) */
 	uint32_t wait_warpsync; /* lanes blocked at a WARPSYNC */
 	uint32_t wsmask[WarpSize]; /* WARPSYNC: the mask each waiting lane named */
+	uint32_t wsexcl;       /* lanes of wait_warpsync waiting at WARPSYNC.EXCLUSIVE (warp.c) */
+	uint32_t exrun;        /* the group WARPSYNC.EXCLUSIVE released last (warp.c) */
+	uint32_t yielded;      /* lanes that ran YIELD/NANOSLEEP while split: picked last (warp.c) */
+	uint32_t parked;       /* functional driver: the warp yielded; runs when no other can */
 	uint32_t wait_bar;     /* lanes blocked at BAR.SYNC / BAR.RED */
 	uint8_t bar_of[WarpSize]; /* barrier number each such lane waits on */
 	uint32_t bar_result;   /* B2R.RESULT: result of the last BAR.RED this warp took part in */
@@ -363,6 +367,7 @@ struct Exec {
 	uint64_t nthread_instr; /* sum of active lanes over them */
 	uint64_t watchdog;     /* limit on ninstr */
 	uint32_t bar_progress; /* set when a CTA barrier released warps (driver bookkeeping) */
+	uint32_t yield;        /* the instruction was YIELD or NANOSLEEP (sim_yield, warp.c) */
 	MemLog *mlog;          /* timing mode: memory accesses of the current instruction */
 	uint64_t now;          /* timing mode: the current cycle (SR_CLOCKLO); 0 functional */
 	void *timing;          /* timing mode: the driver's per-SM state (NULL functional) */
@@ -400,6 +405,8 @@ enum StepResult {
 	StepBlocked,           /* no runnable lane: every live lane waits (BSYNC, WARPSYNC, BAR) */
 	StepDone,              /* every thread of the warp has exited */
 	StepFault,             /* the instruction faulted: x->fault is filled */
+	StepYield,             /* sim_run only: every runnable lane of the warp yielded (YIELD,
+	                          NANOSLEEP); the driver runs other warps first */
 };
 
 /* population count without a libgcc call (the build does not assume -mpopcnt) */
@@ -484,7 +491,12 @@ void sim_exit_lanes(Exec *x, uint32_t lanes);      /* threads end (EXIT, KILL) *
 void sim_wake(Exec *x, Warp *w, uint32_t lanes);   /* waiting lanes (wait bits cleared) go on
                                                       after the instruction they waited at */
 void sim_bsync(Exec *x, unsigned b, uint32_t lanes); /* BSYNC Bb */
-void sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes); /* WARPSYNC */
+void sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclusive);
+                                                   /* WARPSYNC[.EXCLUSIVE]: lanes wait for every
+                                                      live lane of their mask at a WARPSYNC of
+                                                      the same mask */
+void sim_yield(Exec *x, uint32_t lanes);           /* YIELD, NANOSLEEP: other lanes and warps
+                                                      go first */
 
 /* exec_ctrl.c */
 void sim_bar_check(Exec *x);                       /* release CTA barriers now complete */

@@ -5,8 +5,11 @@
  * structured code (forward branches, loops as backward branches, BSSY/BSYNC around divergent
  * regions) always makes progress: the lowest group either moves forward or loops, and a loop
  * it runs alone ends by its own data. Threads that spin waiting for another thread of the same
- * warp (locks) would starve under that policy alone, so after FairLimit consecutive divergent
- * issues the picker goes round-robin over the PC groups until the warp is converged again.
+ * warp (locks) would starve under that policy alone: lanes that executed YIELD or NANOSLEEP
+ * (sim_yield) are passed over while other lanes can run, and after FairLimit consecutive
+ * divergent issues the picker goes round-robin over the PC groups until the warp is converged
+ * again. WARPSYNC waits for the lanes of the same mask; WARPSYNC.EXCLUSIVE then lets its groups
+ * through one at a time (ws_release).
  *
  * Fast path: while every runnable thread is at one PC (Warp.uni), Warp.upc is that PC and the
  * per-thread pc[] entries of those threads are stale; they are written back only when control
@@ -38,12 +41,15 @@ blocked(const Warp *w)
 	return w->wait_bsync | w->wait_warpsync | w->wait_bar;
 }
 
-/* lowest PC among lanes (or round-robin after w->last_pc): the lanes there */
+/* lowest PC among lanes (or round-robin after w->last_pc): the lanes there. Lanes that
+ * yielded (YIELD, NANOSLEEP) are passed over while another lane can run. */
 static uint32_t
 pick(const Warp *w, uint32_t run, uint32_t *pcp)
 {
 	uint32_t best = UINT32_MAX, lanes = 0, m;
 
+	if (run & ~w->yielded)
+		run &= ~w->yielded;
 	if (w->spin < FairLimit) {
 		for (m = run; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
@@ -96,6 +102,7 @@ reunify(Warp *w)
 	w->uni = 1;
 	w->upc = pc;
 	w->spin = 0;
+	w->yielded = 0;
 }
 
 /* after the instruction at pc ran for active: where each lane goes next */
@@ -152,12 +159,71 @@ watchdog(Exec *x, uint32_t active)
 	return StepFault;
 }
 
+/* WARPSYNC.EXCLUSIVE: the lanes of the lowest complete group waiting there, 0 if none. A lane
+ * waiting at WARPSYNC m is complete when every live lane of m waits at a WARPSYNC of the same
+ * kind with the same mask m (bar.warp.sync: "the same membermask value"). */
+static uint32_t
+ws_group(const Warp *w, unsigned l)
+{
+	uint32_t live = w->present & ~w->exited, mk = w->wsmask[l], ex = w->wsexcl >> l & 1;
+	uint32_t grp = 0;
+
+	if (mk & live & ~w->wait_warpsync)
+		return 0;
+	for (uint32_t m = w->wait_warpsync; m; m &= m - 1) {
+		unsigned k = (unsigned)__builtin_ctz(m);
+		if (w->wsmask[k] == mk && (w->wsexcl >> k & 1) == ex)
+			grp |= 1u << k;
+	}
+	return (mk & live & ~grp) ? 0 : grp;
+}
+
+static uint32_t
+excl_ready(const Warp *w)
+{
+	for (uint32_t m = w->wsexcl & w->wait_warpsync; m; m &= m - 1) {
+		uint32_t g = ws_group(w, (unsigned)__builtin_ctz(m));
+		if (g)
+			return g;
+	}
+	return 0;
+}
+
+/* Release the WARPSYNC waiters whose group is complete. Groups at WARPSYNC.EXCLUSIVE go one
+ * at a time: each runs alone (REDUX over its own lanes) until it waits again (the BSYNC that
+ * closes nvcc's region) or exits, then the next one goes. */
+static void
+ws_release(Exec *x, Warp *w)
+{
+	uint32_t rel = 0, done = 0, g;
+
+	for (uint32_t m = w->wait_warpsync & ~w->wsexcl; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		if ((done >> l) & 1)
+			continue;
+		g = ws_group(w, l);
+		done |= g | 1u << l;
+		rel |= g;
+	}
+	w->wait_warpsync &= ~rel;
+	sim_wake(x, w, rel);
+	if (w->wsexcl && !(w->exrun & w->present & ~w->exited & ~blocked(w)) &&
+	    (g = excl_ready(w))) {
+		w->wait_warpsync &= ~g;
+		w->wsexcl &= ~g;
+		w->exrun = g;
+		sim_wake(x, w, g);
+	}
+}
+
 uint32_t
 sim_peek(const Warp *w)
 {
 	uint32_t live = w->present & ~w->exited;
-	uint32_t run = live & ~blocked(w), pc;
+	uint32_t run = live & ~blocked(w), pc, g;
 
+	if (!run && w->wsexcl && (g = excl_ready(w)))
+		return w->pc[__builtin_ctz(g)] + 1; /* sim_step releases that group and runs it */
 	if (!run)
 		return live ? PeekBlocked : PeekDone;
 	if (w->uni)
@@ -175,6 +241,11 @@ sim_step(Exec *x)
 	uint32_t pc, active, mask;
 	const DIns *d;
 
+	if (!run && w->wsexcl && excl_ready(w)) {
+		ws_release(x, w);
+		w->dirty = 0;
+		run = live & ~blocked(w);
+	}
 	if (!run)
 		return live ? StepBlocked : StepDone;
 	if (w->uni) {
@@ -182,6 +253,7 @@ sim_step(Exec *x)
 		active = run;
 	} else {
 		active = pick(w, run, &pc);
+		w->yielded &= ~active;
 		w->spin++;
 	}
 	d = &x->prog->ins[pc];
@@ -190,6 +262,7 @@ sim_step(Exec *x)
 	x->active = active;
 	x->next_pc_set = 0;
 	x->jumped = 0;
+	x->yield = 0;
 	if (mask)
 		d->exec(x, d, mask);
 	x->ninstr++;
@@ -229,6 +302,10 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 			if (r != StepIssued)
 				break;
 			q++;
+			if (x->yield && (w->uni || !(w->present & ~w->exited & ~blocked(w) & ~w->yielded))) {
+				r = StepYield;   /* every lane that can run yielded: other warps first */
+				break;
+			}
 			continue;
 		}
 		pop = sim_popc(run);
@@ -241,6 +318,7 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 			x->pc = pc;
 			x->next_pc_set = 0;
 			x->jumped = 0;
+			x->yield = 0;
 			if (mask)
 				d->exec(x, d, mask);
 			q++;
@@ -258,10 +336,14 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 				r = watchdog(x, run);
 				goto out;
 			}
-			if (x->next_pc_set || w->dirty) {
+			if (x->next_pc_set || w->dirty || x->yield) {
 				w->upc = pc;     /* not read meanwhile: only sim_step and advance read it */
 				w->last_pc = pc;
 				advance(x, w, pc, run);
+				if (x->yield && w->uni) {
+					r = StepYield;
+					goto out;
+				}
 				break;
 			}
 			pc++;
@@ -355,16 +437,8 @@ sim_conv_check(Exec *x)
 			sim_wake(x, w, rel);
 		}
 	}
-	if (w->wait_warpsync) {
-		rel = 0;
-		for (uint32_t m = w->wait_warpsync; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
-			if ((w->wsmask[l] & live & ~w->wait_warpsync) == 0)
-				rel |= 1u << l;
-		}
-		w->wait_warpsync &= ~rel;
-		sim_wake(x, w, rel);
-	}
+	if (w->wait_warpsync)
+		ws_release(x, w);
 }
 
 /* BSYNC Bb: the lanes wait until every live lane registered in Bb waits too */
@@ -382,24 +456,55 @@ sim_bsync(Exec *x, unsigned b, uint32_t lanes)
 	sim_conv_check(x);
 }
 
-/* WARPSYNC: lanes wait until every live lane of their mask waits at a WARPSYNC */
+/* WARPSYNC m (bar.warp.sync m): a lane waits until every live lane of m waits at a WARPSYNC
+ * with the same mask m; lanes at other masks do not count. WARPSYNC.EXCLUSIVE (nvcc's
+ * labeled_partition and coalesced-group regions, docs/sim.md): the same, and then each group
+ * of one mask runs alone, the others held, until it waits again or exits. */
 void
-sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes)
+sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclusive)
 {
 	Warp *w = x->w;
-	uint32_t live = w->present & ~w->exited, need = 0;
+	uint32_t live = w->present & ~w->exited, m0 = masks[__builtin_ctz(lanes)], same = 1;
 
 	for (uint32_t m = lanes; m; m &= m - 1)
-		need |= masks[__builtin_ctz(m)];
-	if ((need & live & ~lanes) == 0 && !w->wait_warpsync)
-		return;                      /* converged already: nothing to wait for */
+		if (masks[__builtin_ctz(m)] != m0)
+			same = 0;
+	if (same && (m0 & live & ~lanes) == 0) {
+		uint32_t other = 0;
+		for (uint32_t m = w->wait_warpsync; m; m &= m - 1)
+			if (w->wsmask[__builtin_ctz(m)] == m0)
+				other = 1;
+		/* an exclusive group goes on at once unless the last one released still runs */
+		if (exclusive && (w->exrun & live & ~blocked(w) & ~lanes))
+			other = 1;
+		if (!other) {
+			if (exclusive)
+				w->exrun = lanes;
+			return;                  /* the whole group is here: nothing to wait for */
+		}
+	}
 	sim_hold(x, lanes);
 	for (uint32_t m = lanes; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		w->wsmask[l] = masks[l];
 	}
 	w->wait_warpsync |= lanes;
+	if (exclusive)
+		w->wsexcl |= lanes;
+	else
+		w->wsexcl &= ~lanes;
 	sim_conv_check(x);
+}
+
+/* YIELD, NANOSLEEP: lanes of a split warp let its other lanes go first (a lane spinning on a
+ * flag that another lane of the warp sets); sim_run returns StepYield when no lane is left
+ * that did not yield, and the functional driver runs the other warps first (launch.c). */
+void
+sim_yield(Exec *x, uint32_t lanes)
+{
+	x->yield = 1;
+	if (!x->w->uni)
+		x->w->yielded |= lanes;
 }
 
 void

@@ -763,7 +763,18 @@ START_TEST(test_r2ur_lowest_lane)
 	ck_assert_uint_eq(a->w.p[0] & 0xff, 0);
 	a->rf[2][3] = 6;
 	alu_run(a, 0xffu);
-	ck_assert_uint_eq(a->w.p[0] & 0xff, 0xff);
+	ck_assert_uint_eq(a->w.p[0] & 0xff, 0x08);   /* per lane: lane 3 differs from lane 0 */
+	alu_free(a);
+
+	/* R2UR.OR accumulates into Pd: lane 3 differed before, lane 5 differs now; lanes outside
+	 * the mask keep theirs */
+	a = alu_new("R2UR.OR P0, UR5, R3");
+	set_r(a, 3, 9);
+	a->rf[3][5] = 1;
+	a->w.p[0] = 0x08 | 0xf00u;
+	alu_run(a, 0xffu);
+	ck_assert_uint_eq(a->w.p[0] & 0xfff, 0xf28);
+	ck_assert_uint_eq(a->w.ur[5], 9);
 	alu_free(a);
 }
 END_TEST

@@ -497,6 +497,145 @@ START_TEST(test_its_warpsync_divergent)
 }
 END_TEST
 
+START_TEST(test_its_warpsync_same_mask)
+{
+	/* lanes 8..31 wait at WARPSYNC 0xffffffff while lanes 0..7 pass a WARPSYNC 0xff, then
+	 * store; a lane waits for lanes at the same mask only (bar.warp.sync), so 8..31 must not
+	 * go on before 0..7 arrive and must read their store */
+	Run *r = load(PROLOGUE
+	              "        ISETP.GE.AND P0, PT, R0, 0x8, PT ;\n"
+	              "   @!P0 BRA `(.L_low) ;\n"
+	              ".L_full:\n"
+	              "        WARPSYNC 0xffffffff ;\n"
+	              "        LDG.E R6, [R4.64+0x80] ;\n"
+	              "        STG.E [R2.64], R6 ;\n"
+	              "        EXIT ;\n"
+	              ".L_low:\n"
+	              "        WARPSYNC 0xff ;\n"
+	              "        MOV R7, 0x7 ;\n"
+	              "        STG.E [R4.64+0x80], R7 ;\n"
+	              "        BRA `(.L_full) ;\n", 0);
+
+	if (!loaded(r)) {
+		done(r);
+		return;
+	}
+	ck_assert_msg(launch(r, 1, 32, 1, 33) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++)
+		ck_assert_msg(word(r, l) == 7, "lane %u read 0x%x", l, word(r, l));
+	done(r);
+}
+END_TEST
+
+START_TEST(test_its_warpsync_exclusive)
+{
+	/* nvcc's labeled_partition reduce: MATCH.ANY gives each lane its group (even, odd lanes);
+	 * WARPSYNC.EXCLUSIVE lets one group at a time through to the REDUX and the move of its
+	 * uniform result, so each group sums its own lane ids */
+	Run *r = load(PROLOGUE
+	              "        LOP3.LUT R8, R0, 0x1, RZ, 0xc0, !PT ;\n"
+	              "        MATCH.ANY R5, R8 ;\n"
+	              "        BSSY B0, `(.L_end) ;\n"
+	              "        WARPSYNC.EXCLUSIVE R5 ;\n"
+	              "        REDUX.SUM.S32 UR6, R0 ;\n"
+	              "        IMAD.U32 R6, RZ, RZ, UR6 ;\n"
+	              "        BSYNC B0 ;\n"
+	              ".L_end:\n"
+	              "        STG.E [R2.64], R6 ;\n"
+	              "        EXIT ;\n", 0);
+
+	if (!loaded(r)) {
+		done(r);
+		return;
+	}
+	ck_assert_msg(launch(r, 1, 32, 1, 32) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++)
+		ck_assert_msg(word(r, l) == (l & 1 ? 256u : 240u), "lane %u: %u", l, word(r, l));
+	done(r);
+}
+END_TEST
+
+START_TEST(test_its_r2ur_waterfall)
+{
+	/* ptxas's loop for a TMA store whose coordinates differ per lane (sm_90a, UTMASTG.2D
+	 * replaced by recording the coordinates): R2UR takes the lowest waiting lane's (x, y),
+	 * R2UR P / R2UR.OR P mark per lane whether its own differ, the lanes that matched drop out
+	 * and BRA.U.ANY goes round while any is left. 16 distinct pairs: 16 rounds, and each lane's
+	 * last recorded pair is its own */
+	Run *r = load(PROLOGUE
+	              "        LOP3.LUT R8, R0, 0x7, RZ, 0xc0, !PT ;\n"
+	              "        SHF.R.U32.HI R9, RZ, 0x3, R0 ;\n"
+	              "        LOP3.LUT R9, R9, 0x1, RZ, 0xc0, !PT ;\n"
+	              "        MOV R10, RZ ;\n"
+	              "        PLOP3.LUT P1, PT, PT, PT, PT, 0x80, 0x0 ;\n"
+	              ".L_loop:\n"
+	              "        PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+	              "    @P1 R2UR P0, UR6, R8 ;\n"
+	              "        PLOP3.LUT P0, PT, P0, P1, PT, 0xa2, 0x0 ;\n"
+	              "    @P1 R2UR.OR P0, UR5, R9 ;\n"
+	              "    @P1 MOV R12, UR6 ;\n"
+	              "    @P1 MOV R13, UR5 ;\n"
+	              "    @P1 PLOP3.LUT P1, PT, P0, PT, PT, 0x80, 0x0 ;\n"
+	              "        IADD3 R10, R10, 0x1, RZ ;\n"
+	              "    @P1 BRA.U.ANY `(.L_loop) ;\n"
+	              "        LEA R10, R12, R10, 0x8 ;\n"
+	              "        LEA R10, R13, R10, 0x10 ;\n"
+	              "        STG.E [R2.64], R10 ;\n"
+	              "        EXIT ;\n", 100000);
+
+	ck_assert_msg(r->sm != NULL, "%s", errors(r));
+	ck_assert_msg(launch(r, 1, 32, 1, 32) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++)
+		ck_assert_msg(word(r, l) == (16u | (l & 7) << 8 | (l >> 3 & 1) << 16), "lane %u: 0x%x",
+		              l, word(r, l));
+	done(r);
+}
+END_TEST
+
+START_TEST(test_its_bra_div_mask)
+{
+	/* lanes 0..3 alone, the rest waiting elsewhere: BRA.DIV UR (0xf) is not taken, BRA.DIV
+	 * ~URZ is, BRA.CONV UR (0x3) is; with a guard, the lanes whose guard holds are the ones
+	 * that must cover the mask */
+	Run *r = load(PROLOGUE
+	              "        MOV R6, RZ ;\n"
+	              "        ISETP.GE.AND P0, PT, R0, 0x4, PT ;\n"
+	              "    @P0 BRA `(.L_rest) ;\n"
+	              "        MOV R7, 0xf ;\n"
+	              "        R2UR UR4, R7 ;\n"
+	              "        BRA.DIV UR4, `(.L_div) ;\n"
+	              "        IADD3 R6, R6, 0x1, RZ ;\n"
+	              ".L_div:\n"
+	              "        BRA.DIV ~URZ, `(.L_div2) ;\n"
+	              "        IADD3 R6, R6, 0x10, RZ ;\n"
+	              ".L_div2:\n"
+	              "        MOV R8, 0x3 ;\n"
+	              "        R2UR UR5, R8 ;\n"
+	              "        BRA.CONV UR5, `(.L_conv) ;\n"
+	              "        IADD3 R6, R6, 0x100, RZ ;\n"
+	              ".L_conv:\n"
+	              "        ISETP.LT.AND P1, PT, R0, 0x2, PT ;\n"
+	              "    @P1 BRA.DIV UR4, `(.L_g) ;\n"
+	              "        IADD3 R6, R6, 0x1000, RZ ;\n"
+	              ".L_g:\n"
+	              "        WARPSYNC 0xf ;\n"
+	              ".L_rest:\n"
+	              "        WARPSYNC 0xffffffff ;\n"
+	              "        STG.E [R2.64], R6 ;\n"
+	              "        EXIT ;\n", 0);
+
+	if (!loaded(r)) {
+		done(r);
+		return;
+	}
+	ck_assert_msg(launch(r, 1, 32, 1, 32) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++)
+		ck_assert_msg(word(r, l) == (l < 2 ? 0x1u : l < 4 ? 0x1001u : 0u), "lane %u: 0x%x", l,
+		              word(r, l));
+	done(r);
+}
+END_TEST
+
 START_TEST(test_its_bmov_and_break)
 {
 	/* BREAK takes the lanes that leave a loop early out of the barrier; BMOV saves and
@@ -916,6 +1055,10 @@ simcore_suite(void)
 	tcase_add_test(its, test_its_bar_sync_across_warps);
 	tcase_add_test(its, test_its_bar_red_popc);
 	tcase_add_test(its, test_its_warpsync_divergent);
+	tcase_add_test(its, test_its_warpsync_same_mask);
+	tcase_add_test(its, test_its_bra_div_mask);
+	tcase_add_test(its, test_its_r2ur_waterfall);
+	tcase_add_test(its, test_its_warpsync_exclusive);
 	tcase_add_test(its, test_its_bmov_and_break);
 	tcase_add_test(its, test_its_brx_indirect);
 	tcase_add_test(its, test_its_cluster_barrier);
