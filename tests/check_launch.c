@@ -111,15 +111,11 @@ static const struct {
 	const char *kernel;
 	unsigned n;
 	int nb;                   /* also checks the neighbour array */
-	int sm90;                 /* runs on sm_90 too */
 } tiles[] = {
-	{ "tile64", 64, 1, 1 },
-	{ "tile128", 128, 1, 1 },
-	{ "tile256", 256, 1, 1 },
-	/* on sm_90 nvcc's code for tred128 takes BRA.DIV into WARPSYNC.COLLECTIVE with lanes 4-31
-	 * waiting at WARPSYNC.ALL, which the simulator does not release (a warp-level semantics
-	 * issue, not the launch's): sm_80 only here */
-	{ "tred128", 128, 0, 0 },
+	{ "tile64", 64, 1 },
+	{ "tile128", 128, 1 },
+	{ "tile256", 256, 1 },
+	{ "tred128", 128, 0 },
 };
 
 START_TEST(test_launch_cg_tiles)
@@ -132,8 +128,6 @@ START_TEST(test_launch_cg_tiles)
 	unsigned g[3] = { ctas, 1, 1 }, b[3] = { Block, 1, 1 };
 	void *params[3] = { &din, &dsum, &dnb };
 
-	if (arch == 90 && !tiles[t].sm90)
-		return;
 	r = open_run("coop", arch, tiles[t].kernel, functional);
 	for (unsigned i = 0; i < n; i++)
 		in[i] = input(i);
