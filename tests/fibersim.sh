@@ -331,7 +331,7 @@ if command -v python3 > /dev/null 2>&1; then
 	python3 -m json.tool "$tmp/s80.json" > /dev/null 2> "$tmp/err" && ok "--stats JSON parses" ||
 		{ bad "--stats JSON does not parse"; show "$tmp/err"; }
 else
-	echo "skip --stats JSON parse check: no python3"
+	bad "python3 is needed to parse the --stats JSON"
 fi
 "$SIM" run $S80 $RUN $ARGS > /dev/null 2> "$tmp/err"
 grep -q 'cycles' "$tmp/err" && grep -q 'CPI stack' "$tmp/err" && ok "a timed run prints a summary" ||
@@ -365,7 +365,7 @@ if [ -s "$tmp/trace.json" ]; then
 		python3 -m json.tool "$tmp/trace.json" > /dev/null 2> "$tmp/err" && ok "--trace JSON parses" ||
 			{ bad "--trace JSON does not parse"; show "$tmp/err"; }
 	else
-		echo "skip --trace JSON parse check: no python3"
+		bad "python3 is needed to parse the --trace JSON"
 	fi
 else
 	bad "--trace wrote nothing"
