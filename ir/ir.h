@@ -533,6 +533,7 @@ void *arena_alloc(Arena *a, size_t n);  /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void arena_free(Arena *a);
 size_t arena_bytes(const Arena *a);     /* bytes reserved from the system */
+unsigned data_dir_width(const char *dir); /* bytes per value of .byte/.short/.word/.dword; 0 */
 Atoms *atoms_new(void);
 void atoms_free(Atoms *t);
 uint32_t atom(Atoms *t, const char *s, size_t n); /* intern; 0 is never returned */

@@ -274,3 +274,17 @@ now_seconds(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+/* the width of one value of a data directive of a section (.byte 1, .short 2, .word 4, .dword
+ * 8); 0 for any other directive */
+unsigned
+data_dir_width(const char *dir)
+{
+	static const struct { const char *name; unsigned width; } dirs[] = {
+		{ ".byte", 1 }, { ".short", 2 }, { ".word", 4 }, { ".dword", 8 },
+	};
+	for (size_t k = 0; k < sizeof dirs / sizeof *dirs; k++)
+		if (strcmp(dir, dirs[k].name) == 0)
+			return dirs[k].width;
+	return 0;
+}

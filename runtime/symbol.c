@@ -73,7 +73,7 @@ walk(const Module *m, const Section *s, Walk *w)
 	for (uint32_t k = 0; k < s->nitem; k++) {
 		const Item *it = &s->item[k];
 		const char *name = mstr(m, it->name);
-		unsigned sz = 0;
+		unsigned sz;
 
 		if (it->kind == ILabel) {
 			vgrow(&w->label, &w->clabel, w->nlabel + 1, sizeof *w->label);
@@ -84,14 +84,7 @@ walk(const Module *m, const Section *s, Walk *w)
 			continue;
 		if (it->off >= 0)
 			off = (uint64_t)it->off;
-		if (strcmp(name, ".byte") == 0)
-			sz = 1;
-		else if (strcmp(name, ".short") == 0)
-			sz = 2;
-		else if (strcmp(name, ".word") == 0)
-			sz = 4;
-		else if (strcmp(name, ".dword") == 0)
-			sz = 8;
+		sz = data_dir_width(name);
 		if (sz)
 			off += (uint64_t)sz * it->narg;
 		else if (strcmp(name, ".zero") == 0 && it->narg >= 1 && it->arg[0]->kind == ENum)

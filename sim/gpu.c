@@ -156,14 +156,7 @@ data_walk(DataCx *c, const Section *s)
 			continue;
 		if (it->off >= 0)
 			off = (uint64_t)it->off;
-		if (strcmp(name, ".byte") == 0)
-			w = 1;
-		else if (strcmp(name, ".short") == 0)
-			w = 2;
-		else if (strcmp(name, ".word") == 0)
-			w = 4;
-		else if (strcmp(name, ".dword") == 0)
-			w = 8;
+		w = data_dir_width(name);
 		if (w) {
 			for (uint32_t a = 0; a < it->narg; a++, off += w)
 				put(c, off, eval(c, it->arg[a], it->loc), w);
