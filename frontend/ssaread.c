@@ -412,7 +412,7 @@ sass_apply_ssa(Fn *f, Diag *d)
 		uint32_t a1 = a0;
 		while (a1 < n->nann && n->ann[a1].ins == k)
 			a1++;
-		ins_defs(&x, k, n->ann + a0, a1 - a0);
+		ins_defs(&x, k, a1 > a0 ? n->ann + a0 : NULL, a1 - a0);   /* no annotations: ann may be NULL */
 		a0 = a1;
 	}
 	a0 = 0;
@@ -420,7 +420,7 @@ sass_apply_ssa(Fn *f, Diag *d)
 		uint32_t a1 = a0;
 		while (a1 < n->nann && n->ann[a1].ins == k)
 			a1++;
-		ins_uses(&x, k, n->ann + a0, a1 - a0);
+		ins_uses(&x, k, a1 > a0 ? n->ann + a0 : NULL, a1 - a0);
 		a0 = a1;
 	}
 	phi_args(&x, n);

@@ -455,7 +455,7 @@ if command -v timeout > /dev/null 2>&1; then
 		rm -f "$tmp/int.json" "$tmp/int.svg" "$tmp/int.trace"
 		extra=
 		[ -z "$mode" ] && extra="--cpi-svg $tmp/int.svg --trace $tmp/int.trace --trace-limit 10000"
-		timeout --preserve-status -s INT 3 "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
+		timeout --preserve-status -s INT 8 "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
 			--set max_cycles=0 --stats "$tmp/int.json" $extra > /dev/null 2> "$tmp/err"
 		rc=$?
 		if [ "$rc" -eq 130 ] && grep -q 'interrupted: kernel .spin.' "$tmp/err" &&
