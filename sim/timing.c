@@ -1159,7 +1159,7 @@ tsm_run(TSm *s, uint64_t end)
 		step = issued || next <= now ? 1 : next - now;
 		for (uint32_t p = 0; p < nsub; p++) {
 			s->sub[p].cpi[why[p]] += step;
-			if (wpc[p] != NoPc && s->pc_cycles)
+			if (wpc[p] < s->L->prog->nins && s->pc_cycles)   /* NoPc and stale PCs: none */
 				s->pc_cycles[(size_t)wpc[p] * NCpi + why[p]] += step;
 		}
 		s->st.busy_cycles += step;
