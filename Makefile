@@ -31,7 +31,21 @@ WARN := -Wall -Wextra -Wshadow -Wundef -Wwrite-strings -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN += -Werror
 endif
-CPPFLAGS += -Iir -Ifrontend -Ipasses -Ibackend -Isim -Iruntime -I$(B)/frontend -DFIBER_VERSION='"$(VERSION)"'
+CPPFLAGS += -DFIBER_VERSION='"$(VERSION)"'
+# Include paths per layer (docs/architecture.md): a file sees only its own folder and the layers it
+# builds on, so the compiler refuses a forbidden include; `make layers` also refuses relative
+# includes ("../x.h"), which would get around this. The layer of a source is its first folder
+# ($(B)/ stripped for generated files); the programs, tests, benchmarks and fuzzers see all.
+INC_ir       := -Iir
+INC_frontend := -Iir -Ifrontend -I$(B)/frontend
+INC_passes   := -Iir -Ipasses
+INC_backend  := -Iir -Ibackend
+INC_sim      := -Iir -Isim
+INC_timing   := -Iir -Isim -Itiming
+INC_runtime  := -Iir -Ifrontend -I$(B)/frontend -Isim -Itiming -Iruntime
+INC_all      := -Iir -Ifrontend -I$(B)/frontend -Ipasses -Ibackend -Isim -Itiming -Iruntime
+layer_of = $(firstword $(subst /, ,$(patsubst $(B)/%,%,$(patsubst $(FUZZ_B)/%,%,$(1)))))
+incs = $(or $(INC_$(call layer_of,$(1))),$(INC_all))
 CFLAGS   ?= $(OPT)
 CFLAGS   += -std=c11 -MMD -MP $(SANFLAGS)
 LDFLAGS  += $(SANFLAGS)
@@ -45,6 +59,7 @@ FE_SRCS   := $(wildcard frontend/*.c)
 PASS_SRCS := $(wildcard passes/*.c)
 BE_SRCS   := $(wildcard backend/*.c)
 SIM_SRCS  := $(wildcard sim/*.c)
+TIM_SRCS  := $(wildcard timing/*.c)
 RT_SRCS   := $(wildcard runtime/*.c)
 FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c
 
@@ -56,6 +71,7 @@ BE_OBJS   := $(BE_SRCS:%.c=$(B)/%.o)
 CFG_FILES := $(sort $(wildcard configs/*.cfg))
 CFG_GEN   := $(B)/sim/configs.c
 SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o) $(if $(SIM_SRCS),$(CFG_GEN:.c=.o))
+TIM_OBJS  := $(TIM_SRCS:%.c=$(B)/%.o)
 RT_OBJS   := $(RT_SRCS:%.c=$(B)/%.o)
 LIB_OBJS  := $(IR_OBJS) $(FE_OBJS) $(PASS_OBJS) $(BE_OBJS)
 LIBFIBER  := $(B)/lib/libfiber.a
@@ -75,11 +91,11 @@ all: $(FIBERC) $(if $(wildcard driver/fibersim.c),$(FIBERSIM))
 # --- objects ------------------------------------------------------------------------------------
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(WARN) -c -o $@ $<
 
 # the simulator's 32-lane loops: let GCC vectorise them even when its cost model hesitates
 VECT_FLAG := $(shell $(CC) -fvect-cost-model=cheap -E -x c /dev/null >/dev/null 2>&1 && echo -fvect-cost-model=cheap)
-$(B)/sim/%.o: CFLAGS += $(VECT_FLAG)
+$(B)/sim/%.o $(B)/timing/%.o: CFLAGS += $(VECT_FLAG)
 
 # generated parser and scanner: fewer warnings (the generated code is not ours)
 $(B)/frontend/sass.tab.c $(B)/frontend/sass.tab.h &: frontend/sass.y
@@ -89,9 +105,9 @@ $(B)/frontend/sass.lex.c: frontend/sass.l $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
 	$(FLEX) -o $@ $<
 $(B)/frontend/sass.tab.o: $(B)/frontend/sass.tab.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
 $(B)/frontend/sass.lex.o: $(B)/frontend/sass.lex.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
 # every front-end object may include the generated header
 $(FE_SRCS:%.c=$(B)/%.o): $(B)/frontend/sass.tab.h
 
@@ -109,7 +125,7 @@ $(CFG_GEN): $(CFG_FILES) Makefile
 	  echo '{0, 0},'; echo '};'; } > $@.tmp
 	mv $@.tmp $@
 $(CFG_GEN:.c=.o): $(CFG_GEN)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(WARN) -c -o $@ $<
 
 $(LIBFIBER): $(LIB_OBJS)
 	@mkdir -p $(@D)
@@ -121,7 +137,7 @@ $(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/runtime/outfile.o $(
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(LIBFIBERRT): $(RT_OBJS) $(SIM_OBJS) $(IR_OBJS) $(FE_OBJS)
+$(LIBFIBERRT): $(RT_OBJS) $(TIM_OBJS) $(SIM_OBJS) $(IR_OBJS) $(FE_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -138,12 +154,12 @@ $(B)/tests/suites.h: $(TEST_SRCS)
 	mv $@.tmp $@
 $(B)/tests/check.o: tests/check.c $(B)/tests/suites.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -I$(B)/tests $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) -I$(B)/tests $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 $(B)/tests/check_%.o: tests/check_%.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes -c -o $@ $<
 $(TEST_BIN): $(TEST_OBJS) $(LIBFIBER) $(if $(SIM_SRCS),$(LIBFIBERRT))
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIBFIBER) $(if $(SIM_SRCS),$(RT_OBJS) $(SIM_OBJS)) $(CHECK_LIBS) $(if $(SIM_SRCS),$(RT_LIBS)) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJS) $(LIBFIBER) $(if $(SIM_SRCS),$(RT_OBJS) $(TIM_OBJS) $(SIM_OBJS)) $(CHECK_LIBS) $(if $(SIM_SRCS),$(RT_LIBS)) $(LDLIBS)
 
 deps:
 	@sh scripts/deps.sh
@@ -181,18 +197,24 @@ demo: deps
 	@echo '== examples/host: a host program on runtime/fiber.h, random input, checked against a CPU softmax'
 	@$(MAKE) --no-print-directory -C examples/host FIBER_ROOT=$(CURDIR) FIBER_BUILD=$(CURDIR)/$(B) run
 
-# the include graph must follow the layering: ir <- frontend, passes, backend <- driver
+# the include graph must follow the layering (docs/architecture.md). The compiler enforces it (each
+# layer is built with only its own include paths, INC_* above); this target also refuses relative or
+# path includes ("../sim/sim.h", "sim/sim.h"), which the compiler would otherwise resolve, and
+# checks that each layer's public header names no header of a layer above it.
+LAYER_DIRS := ir frontend passes backend sim timing runtime driver
 layers:
-	@! grep -nE '#include "(frontend|passes|backend|sim|fiber|parse)\.h' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
-	@! grep -nE '#include "(passes|backend|sim|fiber)\.h' frontend/*.[chly] || { echo 'frontend/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|backend|sim|fiber)\.h' passes/*.[ch] || { echo 'passes/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|passes|sim|fiber)\.h' backend/*.[ch] || { echo 'backend/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|passes|backend|fiber)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(passes|backend)\.h' runtime/*.[ch] || { echo 'runtime/ builds on sim/, frontend/ and ir/ only'; exit 1; }
+	@! grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^"]*/' $(foreach d,$(LAYER_DIRS),$(wildcard $(d)/*.[chly])) || { echo 'layers: includes name a bare header, never a path'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|sim|timing|fiber|rt)\.h' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
+	@! grep -nE '#include "(passes|backend|sim|timing|fiber|rt)\.h' frontend/*.[chly] || { echo 'frontend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|backend|sim|timing|fiber|rt)\.h' passes/*.[ch] || { echo 'passes/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|sim|timing|fiber|rt)\.h' backend/*.[ch] || { echo 'backend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|timing|tcore|fiber|rt)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|fiber|rt)\.h' timing/*.[ch] || { echo 'timing/ builds on sim/ and ir/ only'; exit 1; }
+	@! grep -nE '#include "(passes|backend)\.h' runtime/*.[ch] || { echo 'runtime/ builds on timing/, sim/, frontend/ and ir/ only'; exit 1; }
 	@echo 'layers: ok'
 
 80:
-	@grep -nE '^.{101,}' ir/*.[ch] frontend/*.[chly] passes/*.[ch] backend/*.[ch] driver/*.c || echo 'no line over 100 columns'
+	@grep -nE '^.{101,}' ir/*.[ch] frontend/*.[chly] passes/*.[ch] backend/*.[ch] timing/*.[ch] driver/*.c || echo 'no line over 100 columns'
 
 clean:
 	rm -rf build
@@ -247,7 +269,7 @@ FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/sass.tab.o $(FUZZ_B
 FUZZ_BIN     := $(FUZZ_B)/fuzz_sass
 # the runtime's targets (runtime helper): the module loader (SASS, IR text, cubin ELF; decoding
 # by the simulator) and fibersim's command line, --arg SPEC and configuration file parsers
-FUZZ_RT_OBJS := $(addprefix $(FUZZ_B)/,$(SIM_SRCS:.c=.o) $(RT_SRCS:.c=.o)) $(FUZZ_B)/gen/configs.o
+FUZZ_RT_OBJS := $(addprefix $(FUZZ_B)/,$(SIM_SRCS:.c=.o) $(TIM_SRCS:.c=.o) $(RT_SRCS:.c=.o)) $(FUZZ_B)/gen/configs.o
 FUZZ_RT_BINS := $(if $(RT_SRCS),$(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                $(wildcard tests/golden/*.sass)
@@ -256,19 +278,19 @@ fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS)
 
 $(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
 $(FUZZ_B)/gen/sass.lex.o: $(B)/frontend/sass.lex.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
 $(FUZZ_B)/gen/configs.o: $(CFG_GEN)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_B)/fuzz_sass.o: fuzz/fuzz_sass.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_OBJS) $(FUZZ_RT_OBJS)
@@ -385,7 +407,7 @@ endif
 # =================================================================================================
 .PHONY: install-runtime uninstall-runtime
 PIC_B         := $(B)/pic
-PIC_OBJS      := $(addprefix $(PIC_B)/,$(RT_SRCS:.c=.o) $(SIM_SRCS:.c=.o) $(IR_SRCS:.c=.o) \
+PIC_OBJS      := $(addprefix $(PIC_B)/,$(RT_SRCS:.c=.o) $(SIM_SRCS:.c=.o) $(TIM_SRCS:.c=.o) $(IR_SRCS:.c=.o) \
                  $(FE_SRCS:.c=.o)) $(PIC_B)/gen/sass.tab.o $(PIC_B)/gen/sass.lex.o \
                  $(PIC_B)/gen/configs.o
 PIC_FLAGS     := -fPIC -fvisibility=hidden
@@ -403,16 +425,16 @@ endif
 
 $(PIC_B)/%.o: %.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(PIC_FLAGS) $(WARN) -c -o $@ $<
 $(PIC_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -c -o $@ $<
 $(PIC_B)/gen/sass.lex.o: $(B)/frontend/sass.lex.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(PIC_FLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
 $(PIC_B)/gen/configs.o: $(CFG_GEN)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC_FLAGS) $(WARN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(PIC_FLAGS) $(WARN) -c -o $@ $<
 $(RT_SO_REAL): $(PIC_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,$(RT_SONAME) -Wl,--no-undefined -o $@ $^ $(RT_LIBS) \

@@ -754,7 +754,7 @@ dec_nop(DecodeCtx *c, const Ins *i, DIns *d)
 }
 
 /* YIELD, NANOSLEEP: no value; the scheduler runs other lanes and warps first (sim_yield). The
- * timing driver also sleeps a NANOSLEEP's duration (timing.c). */
+ * timing driver also sleeps a NANOSLEEP's duration (timing/sm.c). */
 static void
 exec_yield(Exec *x, const DIns *d, uint32_t mask)
 {

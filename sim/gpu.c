@@ -3,7 +3,7 @@
  * global memory, constant banks built from .nv.constantN[.<kernel>] data with their symbol
  * relocations (`.dword tab` is the device address of tab). sim_launch checks the launch like
  * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs one after another
- * on one SM (launch.c). The timing driver (tlaunch.c, timing.c) runs the same DIns.
+ * on one SM (launch.c). The timing driver (timing/launch.c, timing/sm.c) runs the same DIns.
  */
 #include "sim.h"
 

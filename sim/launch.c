@@ -1,7 +1,7 @@
 /* launch.c: launching a kernel: the checks the CUDA driver makes, constant bank 0 as the driver
  * lays it out (docs/sim.md), the start of a CTA, the deadlock report, and the functional
  * driver: CTAs one after another on one SM, warps stepped round-robin with sim_run (warp.c), so
- * that a run is deterministic. The timing driver (tlaunch.c) shares everything but the loop.
+ * that a run is deterministic. The timing driver (timing/launch.c) shares everything but the loop.
  */
 #include "launch.h"
 

@@ -1,4 +1,4 @@
-/* launch.h: what the functional driver (launch.c) and the timing driver (tlaunch.c) share:
+/* launch.h: what the functional driver (launch.c) and the timing driver (timing/launch.c) share:
  * the loaded module's layout (private to sim/), the launch checks and constant bank 0, the start
  * of a CTA on an SM, the deadlock report. Not part of sim.h's public face.
  */

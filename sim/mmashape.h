@@ -1,6 +1,6 @@
 /* mmashape.h: the shapes and element types of the warp-level tensor-core instructions (HMMA,
  * IMMA, BMMA, DMMA, QMMA), parsed in one place (mmashape.c) for the decoder and semantics
- * (exec_tensor.c) and the timing model (timing.c). nvdisasm spells a shape as its digits run
+ * (exec_tensor.c) and the timing model (timing/sm.c). nvdisasm spells a shape as its digits run
  * together on sm_80 ("16816", "1688", "884") and, for some opcodes on sm_90, with x ("8x8x4",
  * "16x8x16"); both mean the same M x N x K. A decoded instruction keeps its shape in DIns.aux
  * (MMA_AUX) and its types in DIns.mod (MMA_MOD).

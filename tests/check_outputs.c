@@ -1,4 +1,4 @@
-/* check_outputs.c: the simulator's outputs. The CPI-reason names of the code (sim/cpireasons.h)
+/* check_outputs.c: the simulator's outputs. The CPI-reason names of the code (timing/cpireasons.h)
  * are those docs/sim-stats.md, docs/sim-timing.md and man/fibersim.1 list, and every key of the
  * statistics JSON is documented; the trace keeps its whole budget whichever SMs are busy, gives
  * each stall span the PC of the instruction that waited and is the same for any thread count;

@@ -1,4 +1,4 @@
-/* check_timing.c: the cycle-level driver (sim/timing.c, tlaunch.c) on hand-written sm_80 SASS
+/* check_sm.c: the cycle-level driver (timing/sm.c, timing/launch.c) on hand-written sm_80 SASS
  * whose encoding words carry chosen control bits: stall counts, the yield bit, write and read
  * scoreboards with wait masks, DEPBAR; the register scoreboard when a listing has no encodings;
  * pipe initiation intervals; register-bank conflicts and the reuse cache; occupancy; and, on the

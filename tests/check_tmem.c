@@ -1,4 +1,4 @@
-/* check_tmem.c: tests of the timing simulator's memory model (sim/tmem.c, sim/tl2.c) on access
+/* check_tmem.c: tests of the timing simulator's memory model (timing/smmem.c, timing/l2.c) on access
  * logs built by hand with an A100-like configuration written out here: coalescing, shared
  * memory bank conflicts, L1 and L2 latencies, the MIO queue, DRAM bandwidth under streaming,
  * determinism across the order SMs are simulated in; and the records the memory instructions

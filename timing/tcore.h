@@ -1,5 +1,5 @@
-/* tcore.h: the timing driver's private structures, shared by the SM core (timing.c) and the
- * launch driver (tlaunch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
+/* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c) and the
+ * launch driver (timing/launch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
  * and the launch that owns them. docs/sim-timing.md describes the model.
  */
 #ifndef FIBER_TCORE_H
@@ -30,7 +30,7 @@ enum TClass { TcFixed, TcMem, TcLong, TcTensor };
 
 enum TKind {
 	KAlu,                  /* fixed or variable latency computed from the configuration */
-	KMem,                  /* memory instruction timed by tmem.c from its MemLog */
+	KMem,                  /* memory instruction timed by smmem.c from its MemLog */
 	KLdgsts,               /* LDGSTS: asynchronous, completes through LDGDEPBAR groups */
 	KLdgdepbar,            /* closes an LDGSTS group: its write SB is released at the group's end */
 	KDepbar,               /* DEPBAR.LE SBx, N [, {mask}] */
@@ -62,7 +62,7 @@ typedef struct TIns {
 typedef struct TSm TSm;
 typedef struct TLaunch TLaunch;
 
-/* thazard.c: the hazard block of control-bits mode. Per warp, for each register unit: the
+/* hazard.c: the hazard block of control-bits mode. Per warp, for each register unit: the
  * instruction that wrote it last, the cycle it issued and the warp's stall-count clock then (the
  * sum of the stall counts nvcc encoded on the instructions the warp has issued, 0 counting as 1);
  * per SM, the hazards seen as (producer pc, consumer pc, distance) pairs. */
@@ -184,7 +184,7 @@ struct TLaunch {
 	int pc_stats;          /* count the CPI stack by instruction (TSm.pc_cycles) */
 };
 
-/* timing.c */
+/* sm.c */
 void tins_build(TLaunch *L);                     /* L->ti from the program */
 TSm *tsm_new(TLaunch *L, unsigned id);
 void tsm_free(TSm *s);
@@ -194,7 +194,7 @@ TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all bl
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
                                                     none can without another warp's help) */
 
-/* thazard.c */
+/* hazard.c */
 void thaz_warp_new(THazWarp *h);
 void thaz_warp_free(THazWarp *h);
 void thaz_warp_reset(THazWarp *h);                 /* a new warp in the slot */

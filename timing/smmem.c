@@ -1,13 +1,13 @@
-/* tmem.c: the memory model of one SM (SmMem): the MIO queues, shared-memory banks, the L1 data
+/* smmem.c: the memory model of one SM (SmMem): the MIO queues, shared-memory banks, the L1 data
  * cache with its MSHRs, the constant cache, and the SM's link to L2. It times one warp memory
  * instruction from the addresses its semantics recorded (MemLog, sim.h) and writes nothing
- * shared: L2 accesses go to the SM's own log, which memsys_epoch_end (tl2.c) merges. The model
+ * shared: L2 accesses go to the SM's own log, which memsys_epoch_end (l2.c) merges. The model
  * and its sources are described in docs/sim-memory.md.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmem.h"
+#include "memsys.h"
 
 enum {
 	ConstLine = 64,        /* constant cache line, bytes */

@@ -1,6 +1,6 @@
-/* tlaunch.c: the timing driver's launch: the CTA dispatcher and the epoch loop. SMs are
+/* launch.c: the timing driver's launch: the CTA dispatcher and the epoch loop. SMs are
  * simulated one epoch (SimTiming.epoch cycles) at a time, independently of each other; at the end of an epoch the
- * memory system merges what every SM did (tmem.c), faults, the watchdog and deadlocks are checked,
+ * memory system merges what every SM did (smmem.c), faults, the watchdog and deadlocks are checked,
  * and free CTA slots get the next CTAs in SM order. Nothing an SM does during an epoch depends on
  * another SM's progress in it, so SMs may be simulated by several host threads and the result is
  * the same for any number. Sampling simulates a subset and extrapolates. Occupancy is

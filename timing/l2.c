@@ -1,4 +1,4 @@
-/* tl2.c: the memory system shared by all SMs (MemSys): the L2 cache and DRAM, with a queueing
+/* l2.c: the memory system shared by all SMs (MemSys): the L2 cache and DRAM, with a queueing
  * model of their bandwidth that is deterministic with any number of host threads
  * (docs/sim-memory.md).
  *
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tmem.h"
+#include "memsys.h"
 
 /* the per-way state of a line other than its tag */
 typedef struct L2Bits {
@@ -299,7 +299,7 @@ grow(void **p, size_t *cap, size_t n, size_t size)
 }
 
 /* The epoch's accesses into m->merged in (cycle, SM, sequence) order. Each SM's log is in cycle
- * order (tmem.h), so a counting sort on the cycle that visits the SMs in index order is stable
+ * order (memsys.h), so a counting sort on the cycle that visits the SMs in index order is stable
  * in exactly that order; a range of cycles too wide to count falls back to qsort. 0, or -1 out
  * of memory. */
 static int

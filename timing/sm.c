@@ -1,11 +1,11 @@
-/* timing.c: the SM core of the cycle-level model. An SM has sub-partitions (processing blocks),
+/* sm.c: the SM core of the cycle-level model. An SM has sub-partitions (processing blocks),
  * each with a warp scheduler that issues at most one instruction per cycle from its resident
  * warps (GTO or loose round-robin), execution pipes with an initiation interval, two register
  * banks with the operand reuse cache, and an L0 instruction cache. A warp may issue when its
  * own conditions hold (TWarp.ready_at: the compiler's stall count and yield bit, the wait mask
  * on SB0-SB5 and DEPBAR bounds in control-bits mode, or a register scoreboard; an instruction
  * fetch) and its pipe (or the MIO) accepts. Issuing runs the instruction through sim_step, so
- * values are computed at issue; memory instructions are then timed by tmem.c from the addresses
+ * values are computed at issue; memory instructions are then timed by smmem.c from the addresses
  * they recorded. Cycles in which a sub-partition does not issue are charged to the reason of its
  * first warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything
  * issues and jumps to the next possible issue otherwise.

@@ -1,8 +1,8 @@
-/* timing.h: the cycle-level driver's contract. The timing driver (timing.c: SMs, sub-partitions,
- * schedulers, control bits, register banks, pipes; tgpu.c: CTA dispatch, epochs, threads,
+/* timing.h: the cycle-level driver's contract. The timing driver (sm.c: SMs, sub-partitions,
+ * schedulers, control bits, register banks, pipes; timing/launch.c: CTA dispatch, epochs, threads,
  * sampling) issues the same DIns through sim_step as the functional driver: values are computed
  * when an instruction issues, and the timing model decides *when* each instruction issues. The
- * memory model (tmem.c) times each memory instruction from the addresses the semantics recorded
+ * memory model (smmem.c) times each memory instruction from the addresses the semantics recorded
  * (MemAcc, sim.h). Statistics (SimTStats) and trace events (TraceEv) go to the runtime, which
  * writes JSON (runtime/stats.c).
  *
@@ -34,7 +34,7 @@ typedef struct SimSmStats {
 
 /* control-bits mode: reads of a register before its producer's modelled latency, grouped by
  * producer (opcode with modifiers), consumer opcode, the producer's latency and the cycles nvcc's
- * stall counts put between the two (thazard.c; docs/sim-stats.md, hazards_by_opcode) */
+ * stall counts put between the two (hazard.c; docs/sim-stats.md, hazards_by_opcode) */
 typedef struct SimHazard {
 	char producer[48];             /* "IMAD.WIDE.U32" */
 	char consumer[24];             /* "IADD3" */
@@ -66,7 +66,7 @@ typedef struct SimTStats {
 	uint64_t tensor_busy;          /* sub-partition cycles the tensor pipe was busy */
 	uint64_t rf_bank_conflicts;    /* bubbles from register bank conflicts */
 	uint64_t reuse_hits;           /* source operands served by the reuse cache */
-	/* memory (tmem.c) */
+	/* memory (smmem.c) */
 	uint64_t smem_requests;        /* shared-memory instructions (LDS, STS, LDSM, ATOMS, LDGSTS) */
 	uint64_t smem_wavefronts;      /* their wavefronts; extra ones are bank-conflict replays */
 	uint64_t l1_hits, l1_misses;   /* sectors */
@@ -135,7 +135,7 @@ int sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *l
                      const TimingOpts *o, SimTStats *st, SimFault *fault);
 
 /* ---------------------------------------------------------------------------------------------
- * Memory model (tmem.c). One MemSys per launch (L2, DRAM), one SmMem per SM (L1, shared memory
+ * Memory model (smmem.c). One MemSys per launch (L2, DRAM), one SmMem per SM (L1, shared memory
  * banks, constant cache, MIO). Deterministic with any thread count: during an epoch an SM sees
  * the L2 as it was at the epoch start plus its own accesses; memsys_epoch_end merges every SM's
  * accesses in (cycle, SM) order and computes the DRAM/L2 queueing delay for the next epoch from

@@ -1,4 +1,4 @@
-/* thazard.c: the hazard block of the timing model's control-bits mode. An instruction that reads
+/* hazard.c: the hazard block of the timing model's control-bits mode. An instruction that reads
  * a register (R, P, UR, UP) before its producer's modelled latency (TWarp.rready) is a hazard: nvcc's
  * stall counts say the hardware has the value sooner than the configuration does (a latency too
  * long), or the model tracks the dependency wrongly. Besides the count (SimTStats.hazards), each

@@ -1,5 +1,5 @@
-/* tmem.h: the private interface between the per-SM memory model (tmem.c: MIO, shared memory,
- * L1, constant cache) and the memory system behind it (tl2.c: L2 tags, DRAM, epoch merge).
+/* memsys.h: the private interface between the per-SM memory model (smmem.c: MIO, shared memory,
+ * L1, constant cache) and the memory system behind it (l2.c: L2 tags, DRAM, epoch merge).
  * Nothing outside these two files includes it; the public API is in timing.h.
  *
  * During an epoch each SM reads the MemSys (tags as of the epoch start, queueing delays) and
@@ -26,7 +26,7 @@ typedef struct L2Req {
 	uint32_t pad;
 } L2Req;
 
-/* tl2.c: read-only during an epoch */
+/* l2.c: read-only during an epoch */
 uint32_t memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay); /* the sectors of
                                     the L2 line present (bit i: sector i of the line);
                                     *delay: the queueing delay of its slice */
@@ -35,7 +35,7 @@ uint64_t memsys_dram_delay(const MemSys *m);  /* queueing delay of a DRAM access
 unsigned memsys_sector_bytes(const MemSys *m);  /* a power of two */
 unsigned memsys_line_shift(const MemSys *m);    /* log2 of the L2's sectors per line */
 
-/* tmem.c: for memsys_epoch_end */
+/* smmem.c: for memsys_epoch_end */
 const L2Req *smmem_l2_log(const SmMem *s, size_t *n);  /* this epoch's accesses, in order */
 void smmem_epoch_done(SmMem *s);                        /* forget them: a new epoch starts */
 
