@@ -2,6 +2,7 @@
  * merges values of one physical register), then the listing is printed in its input format.
  */
 #include "backend.h"
+#include "passes.h"
 
 #include <string.h>
 

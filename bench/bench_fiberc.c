@@ -11,6 +11,7 @@
 
 #include "ir.h"
 #include "frontend.h"
+#include "passes.h"
 
 #include <errno.h>
 #include <spawn.h>

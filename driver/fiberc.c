@@ -125,7 +125,7 @@ parse_args(int argc, char **argv, Options *o)
 
 	memset(o, 0, sizeof *o);
 	o->emit_ir = 1;
-	o->popt.dump = stderr;
+	pass_opts_init(&o->popt);
 	for (int k = 1; k < argc; k++) {
 		const char *a = argv[k];
 

@@ -35,3 +35,12 @@ pass_list(FILE *out)
 	for (size_t k = 0; k < sizeof pass_table / sizeof pass_table[0]; k++)
 		fprintf(out, "  %-12s %s\n", pass_table[k].name, pass_table[k].desc);
 }
+
+/* the pass manager lives in ir/ and knows no pass: it is given the SSA builder here */
+void
+pass_opts_init(PassOpts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->dump = stderr;
+	o->make_ssa = ssa_build;
+}

@@ -7,5 +7,6 @@
 /* passlist.c */
 const Pass *pass_find(const char *name);
 void pass_list(FILE *out);
+void pass_opts_init(PassOpts *o); /* zeroed, dump on stderr, SSA built by passes/ssa.c */
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "ir.h"
 #include "frontend.h"
+#include "passes.h"
 
 #include <stdint.h>
 #include <stdio.h>

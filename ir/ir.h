@@ -606,12 +606,8 @@ Blk *cfg_callee(const Fn *f, const Blk *b); /* b ends in a CALL of an internal s
 void dom_build(Fn *f);            /* idom, dominator tree, pre/post numbers, frontiers */
 int dom_dominates(const Blk *a, const Blk *b);
 
-/* ssa.c */
-int ssa_build(Fn *f, Diag *d);    /* requires cfg and dom */
+/* defuse.c (building and leaving SSA form are passes: passes/passes.h) */
 void ssa_uses(Fn *f);             /* fills def-use chains */
-int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi merges different
-                                     registers or an operand does not read its register's
-                                     reaching value (a copy would be needed) */
 void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) */
 
 /* verify.c */
@@ -625,6 +621,8 @@ typedef struct PassOpts {
 	int verify_each;          /* run verify_fn after every pass that changes the IR */
 	FILE *dump;               /* where printing goes (stderr) */
 	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
+	int (*make_ssa)(Fn *, Diag *); /* builds SSA form for a pass that needs it (passes/ssa.c's
+	                             ssa_build, given by the driver); NULL: such a pass is refused */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 

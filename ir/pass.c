@@ -19,7 +19,7 @@ dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
 
 /* make sure the function has what the pass requires */
 static int
-prepare(Fn *f, int req, Diag *d)
+prepare(Fn *f, int req, const PassOpts *o, Diag *d)
 {
 	if ((req & (PNeedCfg | PNeedSsa)) && !f->blk) {
 		if (cfg_build(f, d) < 0)
@@ -27,7 +27,12 @@ prepare(Fn *f, int req, Diag *d)
 		dom_build(f);
 	}
 	if ((req & PNeedSsa) && !f->in_ssa) {
-		if (ssa_build(f, d) < 0)
+		if (!o->make_ssa) {
+			error_plain(d, "internal: a pass needs SSA form but the pass manager was given "
+			            "no way to build it (PassOpts.make_ssa)");
+			return -1;
+		}
+		if (o->make_ssa(f, d) < 0)
 			return -1;
 		ssa_uses(f);
 	}
@@ -42,7 +47,7 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 		double t0;
 		int rc;
 
-		if (prepare(f, p->req, d) < 0)
+		if (prepare(f, p->req, o, d) < 0)
 			return -1;
 		if (o->print_before && strcmp(o->print_before, p->name) == 0)
 			dump(o, f, "Before", p->name);

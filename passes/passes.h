@@ -28,6 +28,14 @@ void live_dump(FILE *out, const Fn *f, const Live *l);
 int live_max_regs(Fn *f);                      /* for --stats; -1 if f has no CFG */
 
 /* ---------------------------------------------------------------------------------------------
+ * ssa.c: SSA form over the architectural register units, and the way back.
+ */
+int ssa_build(Fn *f, Diag *d);    /* requires cfg and dom */
+int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi merges different
+                                     registers or an operand does not read its register's
+                                     reaching value (a copy would be needed) */
+
+/* ---------------------------------------------------------------------------------------------
  * The passes: 0 on success, -1 after reporting on d.
  */
 int pass_cfg(Fn *f, Diag *d);         /* cfg: cfg_build + dom_build */

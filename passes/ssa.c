@@ -1,4 +1,5 @@
-/* ssa.c: SSA form over architectural register units, def-use chains, and the way back.
+/* ssa.c: SSA form over architectural register units, and the way back (def-use chains and
+ * ssa_release are IR upkeep, in ir/defuse.c).
  *
  * Every 32-bit register unit (R0..R254, P0..P6, UR0..UR62, UP0..UP6, B0..B15, and the FIBER
  * vector registers V0..V2047) is a variable; a slot covering n registers gets n values. Phis are
@@ -13,7 +14,7 @@
  * without slots. Memory: the phis and their arguments are one malloc whose base is
  * f->val[0].phi; the def-use arrays one malloc at f->val[0].use (value 0 is otherwise unused).
  */
-#include "ir.h"
+#include "passes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,19 +40,6 @@ typedef struct {
 
 #define SETHAS(set, c) (((set)[(c) >> 6] >> ((c) & 63)) & 1)
 #define SETADD(set, c) ((set)[(c) >> 6] |= (uint64_t)1 << ((c) & 63))
-
-void
-ssa_release(Fn *f)
-{
-	if (f->val && f->cval) {
-		free(f->val[0].phi);
-		free(f->val[0].use);
-		f->val[0].phi = NULL;
-		f->val[0].use = NULL;
-	}
-	for (uint32_t b = 0; f->blk && b < f->nblk; b++)
-		f->blk[b]->phi = NULL;
-}
 
 /* slots for every instruction, each with a value array (zero in unreachable code, where no
  * value is given); then the units that reachable code uses, numbered densely in unit order */
@@ -466,75 +454,6 @@ ssa_build(Fn *f, Diag *d)
 	free(s.logu);
 	free(s.logv);
 	return 0;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Def-use chains: one array for the whole function, sliced per value (cuse == nuse).
- */
-/* count (pos NULL) or record every use in reachable code; cnt[v] counts the uses of value v,
- * pos[v] is where its next use goes in pool (small arrays, not the 48-byte Vals: the walk
- * touches the values in no particular order) */
-static size_t
-each_use(Fn *f, uint32_t *cnt, uint32_t *pos, Use *pool)
-{
-	size_t n = 0;
-
-#define USE(V, UI, UP, US, UX) do { uint32_t v_ = (V); \
-		if (v_ && v_ < f->nval) { \
-			if (pos) pool[pos[v_]++] = (Use){UI, UP, (uint16_t)(US), (uint16_t)(UX)}; \
-			else cnt[v_]++; \
-			n++; \
-		} } while (0)
-	for (uint32_t r = 0; r < f->nrpo; r++) {
-		Blk *b = f->rpo[r];
-		for (Phi *p = b->phi; p; p = p->link)
-			for (uint32_t k = 0; k < p->narg; k++)
-				USE(p->arg[k], NULL, p, 0, k);
-		for (uint32_t k = 0; k < b->nins; k++) {
-			Ins *i = &b->ins[k];
-			for (unsigned j = 0; j < i->nslot; j++) {
-				Slot *sl = &i->slot[j];
-				if (sl->kind == SDef || !sl->v)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++)
-					USE(sl->v[m], i, NULL, j, m);
-			}
-		}
-	}
-#undef USE
-	return n;
-}
-
-void
-ssa_uses(Fn *f)
-{
-	uint32_t *cnt, off = 0;
-	Use *pool;
-	size_t n;
-
-	if (!f->in_ssa)
-		return;
-	if (!f->val) {
-		/* SSA read from text for a function without any register value */
-		vgrow(&f->val, &f->cval, 1, sizeof *f->val);
-		f->nval = 1;
-	}
-	free(f->val[0].use);
-	f->val[0].use = NULL;
-	cnt = xmalloc((f->nval + 1) * sizeof *cnt);
-	n = each_use(f, cnt, NULL, NULL);
-	pool = xrealloc(NULL, (n + 1) * sizeof *pool);   /* no need to zero: filled below */
-	f->val[0].use = pool;
-	f->val[0].nuse = f->val[0].cuse = 0;
-	for (uint32_t v = 1; v < f->nval; v++) {
-		Val *x = &f->val[v];
-		x->use = pool + off;
-		x->nuse = x->cuse = cnt[v];
-		cnt[v] = off;          /* from now on: where the next use of v goes */
-		off += x->nuse;
-	}
-	each_use(f, NULL, cnt, pool);
-	free(cnt);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "frontend.h"
+#include "passes.h"
 
 static const char listing[] =
 	"\t.target\tsm_90\n"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "passes.h"
 
 /* check_cfg.c */
 typedef struct Irt Irt;
