@@ -1,11 +1,15 @@
 /* backend.h: writers of SASS text. emit_sass leaves SSA form (values keep their physical
- * registers, so this is exact for an unchanged kernel) and prints the module as a listing in the
- * format it was read in (nvdisasm or cuobjdump -sass).
+ * registers, so this is exact for an unchanged kernel; copies where a pass renamed), lays out
+ * again every function that was edited (addresses, branch targets, .nv.info offsets) and prints
+ * the module as a listing in the format it was read in (nvdisasm or cuobjdump -sass).
  */
 #ifndef FIBER_BACKEND_H
 #define FIBER_BACKEND_H
 
 #include "ir.h"
+
+/* layout.c */
+int layout_fn(Fn *f, Diag *d);    /* after edits: relayout and relocate; -1 after reporting */
 
 /* sass.c */
 int emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d);

@@ -1,5 +1,5 @@
-/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out checks that each phi
- * merges values of one physical register), then the listing is printed in its input format.
+/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out, passes/ssa.c), an
+ * edited one is laid out again (layout.c), then the listing is printed in its input format.
  */
 #include "backend.h"
 #include "passes.h"
@@ -15,6 +15,8 @@ emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d)
 		if (only_fn && strcmp(mstr(m, f->name), only_fn) != 0)
 			continue;
 		if (f->in_ssa && ssa_out(f, d) < 0)
+			return -1;
+		if (layout_fn(f, d) < 0)
 			return -1;
 	}
 	print_module(out, m, PrintSass, only_fn);

@@ -40,6 +40,7 @@ typedef struct Blk Blk;
 typedef struct Fn Fn;
 typedef struct OpInfo OpInfo;
 typedef struct Pass Pass;
+typedef struct Edit Edit;
 
 enum {
 	NumR = 256,        /* R0..R254 and RZ */
@@ -432,6 +433,7 @@ struct Fn {
 	int in_ssa;        /* values and phis are valid */
 	Loc loc;           /* the function's label */
 	void *fe;          /* front-end notes (IR text: the SSA annotations, see frontend.h) */
+	Edit *edit;        /* edit.c's state once an instruction was inserted, deleted or replaced */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -601,6 +603,24 @@ int cfg_dot(FILE *out, Fn *f);    /* Graphviz */
 int cfg_ends_block(const Fn *f, const Ins *i); /* i transfers control: it ends its block */
 Blk *cfg_callee(const Fn *f, const Blk *b); /* b ends in a CALL of an internal subroutine: that
                                                subroutine's entry block; else NULL */
+
+/* edit.c: editing the instructions of a block (docs/ir.md, "Editing"). Between an edit and
+ * fn_relayout only the blocks are current (Blk.ins, Val.def, Use.ins); Fn.ins is stale. */
+Ins *ins_insert(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* a copy of proto at position
+                                     at (0..nins) of b; NULL if op_slots refuses it */
+int ins_delete(Fn *f, Blk *b, uint32_t at); /* -1 if a value it defines is still read */
+Ins *ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* NULL if a value the old one
+                                     defines is still read and the new one does not define it */
+uint32_t ins_newdef(Fn *f, Ins *i, unsigned slot, unsigned m); /* a new value for register m of
+                                     def slot slot, defined by i */
+void ins_setuse(Fn *f, Ins *i, unsigned slot, unsigned m, uint32_t v); /* the use reads v; use
+                                     lists follow */
+int fn_relayout(Fn *f);           /* Fn.ins from the blocks in layout order, indices and labels
+                                     moved; 1 if there was an edit, 0 if nothing changed */
+int fn_edited(const Fn *f);       /* an edit was made since the function was read */
+uint32_t fn_renames(const Fn *f, const uint32_t **pairs); /* labels relayout renamed: pairs
+                                     (old, new); new is 0 where the instruction was deleted */
+void edit_free(Fn *f);
 
 /* dom.c */
 void dom_build(Fn *f);            /* idom, dominator tree, pre/post numbers, frontiers */

@@ -24,6 +24,7 @@ module_free(Module *m)
 	for (uint32_t i = 0; i < m->nfn; i++) {
 		Fn *f = m->fn[i];
 		cfg_free(f);
+		edit_free(f);
 		free(f->ins);
 		free(f->xlabel);
 		free(f->val);
