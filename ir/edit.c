@@ -418,6 +418,49 @@ fn_renames(const Fn *f, const uint32_t **pairs)
 	return f->edit ? f->edit->nren : 0;
 }
 
+/* is atom a a label anywhere in the module (labels are the listing's, not a function's)? The
+ * blocks of a function are read when it has them: they are current during edits */
+static int
+label_taken(const Module *m, uint32_t a)
+{
+	for (uint32_t n = 0; n < m->nfn; n++) {
+		const Fn *f = m->fn[n];
+		if (a == f->endlabel || a == f->name)
+			return 1;
+		if (f->blk) {
+			for (uint32_t b = 0; b < f->nblk; b++)
+				for (uint32_t k = 0; k < f->blk[b]->nins; k++)
+					if (f->blk[b]->ins[k].label == a)
+						return 1;
+		} else {
+			for (uint32_t k = 0; k < f->nins; k++)
+				if (f->ins[k].label == a)
+					return 1;
+		}
+		for (uint32_t k = 0; k < f->nxlabel; k++)
+			if (f->xlabel[2 * k + 1] == a)
+				return 1;
+	}
+	for (uint32_t n = 0; n < m->nsec; n++)
+		for (uint32_t k = 0; k < m->sec[n]->nitem; k++)
+			if (m->sec[n]->item[k].kind == ILabel && m->sec[n]->item[k].name == a)
+				return 1;
+	return 0;
+}
+
+/* a label name no one uses */
+static uint32_t
+fresh_label(Fn *f, Edit *e)
+{
+	char buf[48];
+	uint32_t a;
+
+	do
+		snprintf(buf, sizeof buf, ".L_x_e%u", e->nlabel++);
+	while (label_taken(f->mod, a = mintern(f->mod, buf)));
+	return a;
+}
+
 /* instruction index of label a in Fn.ins, or -1 */
 static int64_t
 label_index(const Fn *f, uint32_t a)
@@ -435,12 +478,8 @@ label_index(const Fn *f, uint32_t a)
 static uint32_t
 new_label(Fn *f, Edit *e, uint32_t k)
 {
-	char buf[48];
-	uint32_t a;
+	uint32_t a = fresh_label(f, e);
 
-	do
-		snprintf(buf, sizeof buf, ".L_x_e%u", e->nlabel++);
-	while (label_index(f, a = mintern(f->mod, buf)) >= 0);
 	if (!f->ins[k].label) {
 		f->ins[k].label = a;
 		return a;
@@ -547,4 +586,19 @@ edit_free(Fn *f)
 	free(e->ren);
 	free(e);
 	f->edit = NULL;
+}
+
+uint32_t
+ins_label(Fn *f, Blk *b, uint32_t at)
+{
+	Edit *e;
+
+	if (at >= b->nins)
+		return 0;
+	if (b->ins[at].label)
+		return b->ins[at].label;
+	e = edit_begin(f);
+	own(f, e, b, b->nins);
+	b->ins[at].label = fresh_label(f, e);
+	return b->ins[at].label;
 }

@@ -615,6 +615,8 @@ uint32_t ins_newdef(Fn *f, Ins *i, unsigned slot, unsigned m); /* a new value fo
                                      def slot slot, defined by i */
 void ins_setuse(Fn *f, Ins *i, unsigned slot, unsigned m, uint32_t v); /* the use reads v; use
                                      lists follow */
+uint32_t ins_label(Fn *f, Blk *b, uint32_t at); /* the label of instruction at of b, made
+                                     (.L_x_eN) if it has none: a branch target */
 int fn_relayout(Fn *f);           /* Fn.ins from the blocks in layout order, indices and labels
                                      moved; 1 if there was an edit, 0 if nothing changed */
 int fn_edited(const Fn *f);       /* an edit was made since the function was read */

@@ -57,6 +57,8 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			o->time[k] += now_seconds() - t0;
 		if (rc < 0)
 			return -1;
+		if (p->req & PChanges)
+			fn_relayout(f);   /* Fn.ins from the blocks, if the pass edited them */
 		if ((p->req & PChanges) && f->in_ssa)
 			ssa_uses(f);
 		if (o->verify_each && (p->req & PChanges) && f->blk && verify_fn(f, d) < 0) {

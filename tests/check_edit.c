@@ -1,0 +1,556 @@
+/* check_edit.c: the edit API (ir/edit.c) and relayout (backend/layout.c).
+ *
+ * Unit tests: def-use lists after insert, delete and replace; relayout moves the .nv.info exit
+ * offsets by 16 bytes per instruction inserted before them and keeps them on EXIT instructions.
+ * Kernel tests: a NOP, a self-move MOV and a BRA to the next instruction are inserted into every
+ * function of every example kernel (examples/kernels.txt, sm_80 and sm_90 listings), the module
+ * is re-emitted to a temporary file and run by the runtime with fixed inputs, in functional and
+ * timing mode: every buffer must equal the unedited run's.
+ */
+#define _DEFAULT_SOURCE
+#include "ir.h"
+#include "frontend.h"
+#include "passes.h"
+#include "backend.h"
+#include "fiber.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *
+root(void)
+{
+	const char *r = getenv("FIBER_ROOT");
+	return r && *r ? r : ".";
+}
+
+typedef struct {
+	Src *src;
+	Diag d;
+	FILE *errf;
+	char *err;
+	size_t nerr;
+	Module *m;
+} Lst;
+
+static void
+lst_open(Lst *l, const char *rel)
+{
+	char path[1024];
+
+	memset(l, 0, sizeof *l);
+	snprintf(path, sizeof path, "%s/%s", root(), rel);
+	l->errf = open_memstream(&l->err, &l->nerr);
+	diag_init(&l->d, NULL, l->errf);
+	l->src = src_read(path, &l->d);
+	ck_assert_msg(l->src != NULL, "cannot read %s", path);
+	l->d.src = l->src;
+	l->m = sass_parse(l->src, &l->d);
+	fflush(l->errf);
+	ck_assert_msg(l->m != NULL, "%s: %s", rel, l->err);
+	ck_assert_int_eq(sass_check(l->m, &l->d), 0);
+}
+
+static const char *
+lst_errors(Lst *l)
+{
+	fflush(l->errf);
+	return l->err ? l->err : "";
+}
+
+static void
+lst_close(Lst *l)
+{
+	module_free(l->m);
+	src_free(l->src);
+	fclose(l->errf);
+	free(l->err);
+}
+
+/* a prototype instruction: opcode name and up to two operands */
+static Ins
+proto(Module *m, const char *name, Opnd *op, int nop)
+{
+	Ins i;
+
+	memset(&i, 0, sizeof i);
+	i.op = (uint16_t)op_lookup(name, strlen(name));
+	i.name = mintern(m, name);
+	i.nopnd = (uint8_t)nop;
+	i.opnd = op;
+	i.addr = -1;
+	return i;
+}
+
+static Opnd
+reg_opnd(Reg r)
+{
+	Opnd o;
+
+	memset(&o, 0, sizeof o);
+	o.kind = OReg;
+	o.r[0] = r;
+	return o;
+}
+
+/* insert a NOP at the entry block's start, a self-move MOV R0, R0 after it, a BRA to the next
+ * instruction in the middle of the first block with two instructions or more, and a NOP at the
+ * start of every block that begins with EXIT (its label moves: the exit offset must follow);
+ * returns the number of instructions inserted */
+static int
+edit_fn(Fn *f, Diag *d)
+{
+	Module *m = f->mod;
+	Opnd mov[2] = {reg_opnd(REG(RR, 0)), reg_opnd(REG(RR, 0))}, bra;
+	Ins nop = proto(m, "NOP", NULL, 0), mv = proto(m, "MOV", mov, 2), br;
+	Blk *b0 = NULL;
+	int n = 0;
+
+	ck_assert_int_eq(cfg_build(f, d), 0);
+	dom_build(f);
+	for (uint32_t k = 0; k < f->nblk && !b0; k++)
+		if (f->blk[k]->nins)
+			b0 = f->blk[k];
+	if (!b0)
+		return 0;
+	ck_assert_ptr_nonnull(ins_insert(f, b0, 0, &nop));
+	ck_assert_ptr_nonnull(ins_insert(f, b0, 1, &mv));
+	n += 2;
+	for (uint32_t k = 0; k < f->nblk; k++) {
+		Blk *b = f->blk[k];
+		if (b->nins >= 2 && b->ins[b->nins - 1].op != OEXIT) {
+			memset(&bra, 0, sizeof bra);
+			bra.kind = OLabel;
+			bra.atom = ins_label(f, b, 1);
+			bra.imm = -1;
+			br = proto(m, "BRA", &bra, 1);
+			ck_assert_ptr_nonnull(ins_insert(f, b, 1, &br));
+			n++;
+			break;
+		}
+	}
+	for (uint32_t k = 0; k < f->nblk; k++) {
+		Blk *b = f->blk[k];
+		if (b->nins && b->ins[0].op == OEXIT) {
+			ck_assert_ptr_nonnull(ins_insert(f, b, 0, &nop));
+			n++;
+		}
+	}
+	return n;
+}
+
+/* ---- running a kernel of examples/kernels.txt -------------------------------------------- */
+
+static uint16_t
+half_of(float x)
+{
+	union { float f; uint32_t u; } v = {x};
+	uint32_t s = (v.u >> 16) & 0x8000, e = (v.u >> 23) & 0xff, mant = v.u & 0x7fffff;
+
+	if (x == 0)
+		return (uint16_t)s;
+	return (uint16_t)(s | ((e - 112) << 10) | (mant >> 13));  /* normal values only */
+}
+
+/* fixed contents of element k of a buffer of type t */
+static void
+fill(char *p, const char *t, size_t count)
+{
+	for (size_t k = 0; k < count; k++) {
+		float x = (float)((int)(k * 7 % 13) - 6) / 8;
+		if (!strcmp(t, "f32")) {
+			memcpy(p + 4 * k, &x, 4);
+		} else if (!strcmp(t, "f16")) {
+			uint16_t h = half_of(x);
+			memcpy(p + 2 * k, &h, 2);
+		} else if (!strcmp(t, "f16x2")) {
+			uint16_t h[2] = {half_of(x), half_of(-x / 2)};
+			memcpy(p + 4 * k, h, 4);
+		} else {
+			uint32_t u = (uint32_t)k * 2654435761u;
+			memcpy(p + 4 * k, &u, 4);
+		}
+	}
+}
+
+static size_t
+tsize(const char *t)
+{
+	return !strcmp(t, "f16") ? 2 : 4;
+}
+
+/* run one kernels.txt line on the listing at path; returns every buffer after the run,
+ * concatenated (malloc'd), its size in *n */
+static char *
+run_line(const char *path, const char *config, fiberSimMode mode, const char *line, size_t *n)
+{
+	char dir[64], sym[128], params[2048], *out = NULL, *tok, *save = NULL;
+	unsigned grid[3], block[3], smem, np = 0;
+	fiberDevice dev = NULL;
+	fiberModule mod = NULL;
+	fiberFunction fn = NULL;
+	fiberDevicePtr ptr[32];
+	size_t bytes[32], off, size, total = 0, pbsize = 0;
+	unsigned char pb[4096];
+
+	ck_assert_int_eq(sscanf(line, "%63s %127s %u,%u,%u %u,%u,%u %u %2047s", dir, sym, &grid[0],
+	                        &grid[1], &grid[2], &block[0], &block[1], &block[2], &smem,
+	                        params), 10);
+	ck_assert_int_eq(fiberDeviceCreate(&dev, config), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetMode(dev, mode), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS, "load %s: %s\n%s", path,
+	              fiberGetLastErrorMessage(dev), fiberGetLastErrorLog(dev));
+	ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, sym), FIBER_SUCCESS);
+	memset(pb, 0, sizeof pb);
+	for (tok = strtok_r(params, ",", &save); tok; tok = strtok_r(NULL, ",", &save), np++) {
+		char name[64], type[16];
+		size_t count;
+		ck_assert_uint_lt(np, 32);
+		ck_assert_int_eq(fiberFuncGetParamInfo(fn, np, &off, &size), FIBER_SUCCESS);
+		ck_assert_uint_le(off + size, sizeof pb);
+		if (off + size > pbsize)
+			pbsize = off + size;
+		bytes[np] = 0;
+		if (sscanf(tok, "%63[^:]:%15[^*]*[%zu]", name, type, &count) == 3) {
+			char *host = calloc(count, tsize(type));
+			bytes[np] = count * tsize(type);
+			if (strstr(tok, ":in"))
+				fill(host, type, count);
+			ck_assert_int_eq(fiberMalloc(dev, &ptr[np], bytes[np]), FIBER_SUCCESS);
+			ck_assert_int_eq(fiberMemcpyHtoD(dev, ptr[np], host, bytes[np]), FIBER_SUCCESS);
+			memcpy(pb + off, &ptr[np], size < 8 ? size : 8);
+			total += bytes[np];
+			free(host);
+		} else {
+			char *eq = strchr(tok, '=');
+			ck_assert_ptr_nonnull(eq);
+			if (strstr(tok, ":f32=")) {
+				float x = strtof(eq + 1, NULL);
+				memcpy(pb + off, &x, 4);
+			} else {
+				int32_t x = (int32_t)strtol(eq + 1, NULL, 0);
+				memcpy(pb + off, &x, 4);
+			}
+		}
+	}
+	ck_assert_msg(fiberLaunchKernelPacked(fn, grid, block, smem, pb, pbsize) == FIBER_SUCCESS,
+	              "%s %s: %s", path, sym, fiberGetLastErrorMessage(dev));
+	out = malloc(total + 1);
+	*n = 0;
+	for (unsigned k = 0; k < np; k++)
+		if (bytes[k]) {
+			ck_assert_int_eq(fiberMemcpyDtoH(dev, out + *n, ptr[k], bytes[k]), FIBER_SUCCESS);
+			*n += bytes[k];
+		}
+	fiberDeviceDestroy(dev);
+	return out;
+}
+
+/* the edited listing of rel, in a temporary file (malloc'd path) */
+static char *
+edited_copy(const char *rel, int *ninserted)
+{
+	Lst l;
+	char *path = malloc(64);
+	FILE *out;
+	int fd;
+
+	strcpy(path, "/tmp/fiber-edit-XXXXXX.sass");
+	fd = mkstemps(path, 5);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	lst_open(&l, rel);
+	*ninserted = 0;
+	for (uint32_t k = 0; k < l.m->nfn; k++)
+		*ninserted += edit_fn(l.m->fn[k], &l.d);
+	ck_assert_msg(emit_sass(out, l.m, NULL, &l.d) == 0, "%s", lst_errors(&l));
+	fclose(out);
+	lst_close(&l);
+	return path;
+}
+
+static char lines[16][2048];
+static int nlines;
+
+static void
+read_lines(void)
+{
+	char path[1024], buf[2048];
+	FILE *f;
+
+	if (nlines)
+		return;
+	snprintf(path, sizeof path, "%s/examples/kernels.txt", root());
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(buf, sizeof buf, f) && nlines < 16)
+		if (buf[0] != '#' && buf[0] != '\n') {
+			buf[strcspn(buf, "\n")] = 0;
+			strcpy(lines[nlines++], buf);
+		}
+	fclose(f);
+}
+
+START_TEST(kernels_edited)
+{
+	static const struct { const char *sfx, *config; } arch[] = {{"sm_80", "a100"},
+	                                                            {"sm_90", "h100"}};
+	char dir[64], rel[256], orig[1024];
+	int ninserted;
+
+	read_lines();
+	ck_assert_int_gt(nlines, 0);
+	for (int a = 0; a < 2; a++)
+		for (int k = 0; k < nlines; k++) {
+			sscanf(lines[k], "%63s", dir);
+			snprintf(rel, sizeof rel, "examples/%s/%s.%s.sass", dir, dir, arch[a].sfx);
+			snprintf(orig, sizeof orig, "%s/%s", root(), rel);
+			char *ed = edited_copy(rel, &ninserted);
+			ck_assert_int_ge(ninserted, 3);
+			for (int mode = 0; mode < 2; mode++) {
+				fiberSimMode md = mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL;
+				size_t n0, n1;
+				char *want = run_line(orig, arch[a].config, md, lines[k], &n0);
+				char *got = run_line(ed, arch[a].config, md, lines[k], &n1);
+				ck_assert_uint_eq(n0, n1);
+				ck_assert_msg(memcmp(want, got, n0) == 0, "%s (%s mode): the edited kernel "
+				              "gives other results", lines[k], mode ? "timing" : "functional");
+				free(want);
+				free(got);
+			}
+			unlink(ed);
+			free(ed);
+		}
+}
+END_TEST
+
+/* ---- relayout ---------------------------------------------------------------------------- */
+
+/* the exit offsets of every function of the edited softmax listing, read back, name EXITs and
+ * moved by 16 per instruction inserted before them */
+START_TEST(relayout_exit_offsets)
+{
+	Lst a, b;
+	int n;
+	char *ed = edited_copy("examples/softmax/softmax.sm_80.sass", &n);
+
+	lst_open(&a, "examples/softmax/softmax.sm_80.sass");
+	b.m = NULL;
+	{
+		char rel[1024];
+		/* lst_open takes a path relative to the root: give it the absolute one */
+		snprintf(rel, sizeof rel, "%s", ed);
+		memset(&b, 0, sizeof b);
+		b.errf = open_memstream(&b.err, &b.nerr);
+		diag_init(&b.d, NULL, b.errf);
+		b.src = src_read(rel, &b.d);
+		ck_assert_ptr_nonnull(b.src);
+		b.d.src = b.src;
+		b.m = sass_parse(b.src, &b.d);
+		ck_assert_msg(b.m != NULL, "%s", lst_errors(&b));
+	}
+	ck_assert_uint_eq(a.m->nfn, b.m->nfn);
+	for (uint32_t k = 0; k < a.m->nfn; k++) {
+		Fn *f = a.m->fn[k], *g = b.m->fn[k];
+		ck_assert_uint_eq(f->info.nexit, g->info.nexit);
+		ck_assert_uint_eq(g->nins, f->nins + (uint32_t)0 + (g->nins - f->nins));
+		for (uint32_t j = 0; j < g->info.nexit; j++) {
+			uint32_t at = g->info.exit_off[j] / 16, old = f->info.exit_off[j] / 16, before = 0;
+			ck_assert_uint_lt(at, g->nins);
+			ck_assert_int_eq(g->ins[at].op, OEXIT);
+			/* the inserted instructions have no encoding words: count those before it */
+			for (uint32_t i = 0; i < at; i++)
+				before += g->ins[i].nenc == 0;
+			ck_assert_uint_eq(at, old + before);
+		}
+	}
+	lst_close(&a);
+	lst_close(&b);
+	unlink(ed);
+	free(ed);
+}
+END_TEST
+
+/* an unedited module is left alone by the relayout step */
+START_TEST(relayout_unedited)
+{
+	Lst l;
+
+	lst_open(&l, "examples/softmax/softmax.sm_80.sass");
+	Fn *f = l.m->fn[0];
+	ck_assert_int_eq(cfg_build(f, &l.d), 0);
+	ck_assert_int_eq(fn_edited(f), 0);
+	ck_assert_int_eq(layout_fn(f, &l.d), 0);
+	ck_assert_int_eq(fn_relayout(f), 0);
+	lst_close(&l);
+}
+END_TEST
+
+/* ---- the edit API on SSA form ------------------------------------------------------------ */
+
+static const char small[] =
+	"\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+	"\t.section\t.text.k,\"ax\",@progbits\n"
+	"k:\n"
+	"        /*0000*/                   S2R R0, SR_TID.X ;\n"
+	"        /*0010*/                   IADD3 R2, R0, 0x1, RZ ;\n"
+	"        /*0020*/                   IADD3 R3, R2, R0, RZ ;\n"
+	"        /*0030*/                   EXIT ;\n";
+
+static int
+nuse_by(const Fn *f, uint32_t v, const Ins *i)
+{
+	int n = 0;
+
+	for (uint32_t u = 0; u < f->val[v].nuse; u++)
+		n += f->val[v].use[u].ins == i;
+	return n;
+}
+
+static uint32_t
+defval(const Ins *i)
+{
+	for (unsigned j = 0; j < i->nslot; j++)
+		if (i->slot[j].kind == SDef)
+			return i->slot[j].v[0];
+	return 0;
+}
+
+static Lst *
+small_ssa(void)
+{
+	static Lst l;
+
+	memset(&l, 0, sizeof l);
+	l.errf = open_memstream(&l.err, &l.nerr);
+	l.src = src_new("small.sass", small, sizeof small - 1);
+	diag_init(&l.d, l.src, l.errf);
+	l.m = sass_parse(l.src, &l.d);
+	ck_assert_msg(l.m != NULL, "%s", lst_errors(&l));
+	Fn *f = l.m->fn[0];
+	ck_assert_int_eq(cfg_build(f, &l.d), 0);
+	dom_build(f);
+	ck_assert_int_eq(ssa_build(f, &l.d), 0);
+	ssa_uses(f);
+	return &l;
+}
+
+START_TEST(uses_after_insert)
+{
+	Lst *l = small_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	uint32_t r0 = defval(&b->ins[0]);
+	Opnd mv[2] = {reg_opnd(REG(RR, 4)), reg_opnd(REG(RR, 0))};
+	Ins p = proto(l->m, "MOV", mv, 2), *i;
+
+	ck_assert_uint_eq(f->val[r0].nuse, 2);
+	/* at the start: every instruction moves, and the block gets an array of its own */
+	i = ins_insert(f, b, 1, &p);
+	ck_assert_ptr_nonnull(i);
+	ck_assert_uint_eq(b->nins, 5);
+	/* the new MOV defines R4 with a new value; its use reads R0's value once set */
+	uint32_t r4 = defval(i);
+	ck_assert_uint_ne(r4, 0);
+	ck_assert_ptr_eq(f->val[r4].def, i);
+	for (unsigned j = 0; j < i->nslot; j++)
+		if (i->slot[j].kind == SUse)
+			ins_setuse(f, i, j, 0, r0);
+	ck_assert_uint_eq(f->val[r0].nuse, 3);
+	ck_assert_int_eq(nuse_by(f, r0, i), 1);
+	/* the IADD3s moved one down: their uses and definitions point at their new places */
+	ck_assert_int_eq(nuse_by(f, r0, &b->ins[2]), 1);
+	ck_assert_int_eq(nuse_by(f, r0, &b->ins[3]), 1);
+	ck_assert_ptr_eq(f->val[defval(&b->ins[2])].def, &b->ins[2]);
+	ck_assert_ptr_eq(f->val[defval(&b->ins[0])].def, &b->ins[0]);
+	/* relayout: Fn.ins is the blocks again, and the pointers follow */
+	ck_assert_int_eq(fn_relayout(f), 1);
+	ck_assert_uint_eq(f->nins, 5);
+	ck_assert_ptr_eq(b->ins, f->ins + (b->ins - f->ins));
+	ck_assert_ptr_eq(f->val[r4].def, &f->ins[1]);
+	ck_assert_int_eq(nuse_by(f, r0, &f->ins[1]), 1);
+	ck_assert_msg(verify_fn(f, &l->d) == 0, "%s", lst_errors(l));
+	lst_close(l);
+}
+END_TEST
+
+START_TEST(uses_after_delete)
+{
+	Lst *l = small_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	uint32_t r0 = defval(&b->ins[0]), r2 = defval(&b->ins[1]);
+
+	/* R2 is still read by the second IADD3: refused */
+	ck_assert_int_eq(ins_delete(f, b, 1), -1);
+	ck_assert_uint_eq(b->nins, 4);
+	/* the second IADD3 defines R3, which nothing reads */
+	ck_assert_int_eq(ins_delete(f, b, 2), 0);
+	ck_assert_uint_eq(b->nins, 3);
+	ck_assert_uint_eq(f->val[r0].nuse, 1);
+	ck_assert_uint_eq(f->val[r2].nuse, 0);
+	ck_assert_int_eq(b->ins[2].op, OEXIT);
+	/* now R2 is free to go */
+	ck_assert_int_eq(ins_delete(f, b, 1), 0);
+	ck_assert_uint_eq(f->val[r0].nuse, 0);
+	fn_relayout(f);
+	ck_assert_uint_eq(f->nins, 2);
+	ck_assert_msg(verify_fn(f, &l->d) == 0, "%s", lst_errors(l));
+	lst_close(l);
+}
+END_TEST
+
+START_TEST(uses_after_replace)
+{
+	Lst *l = small_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	uint32_t r0 = defval(&b->ins[0]), r2 = defval(&b->ins[1]);
+	Opnd mv[2] = {reg_opnd(REG(RR, 2)), reg_opnd(REG(RR, 0))}, other[2] = {reg_opnd(REG(RR, 5)),
+	                                                                         reg_opnd(REG(RR, 0))};
+	Ins p = proto(l->m, "MOV", mv, 2), q = proto(l->m, "MOV", other, 2), *i;
+
+	/* a MOV into R5 cannot stand for the IADD3 whose R2 is still read */
+	ck_assert_ptr_null(ins_replace(f, b, 1, &q));
+	ck_assert_ptr_eq(f->val[r2].def, &b->ins[1]);
+	/* MOV R2, R0 can: R2's value stays, now defined by the MOV */
+	i = ins_replace(f, b, 1, &p);
+	ck_assert_ptr_nonnull(i);
+	ck_assert_int_eq(i->op, OMOV);
+	ck_assert_uint_eq(defval(i), r2);
+	ck_assert_ptr_eq(f->val[r2].def, i);
+	ck_assert_uint_eq(f->val[r2].nuse, 1);
+	/* the IADD3's use of R0 left; the MOV's use is set by the caller */
+	ck_assert_uint_eq(f->val[r0].nuse, 1);
+	for (unsigned j = 0; j < i->nslot; j++)
+		if (i->slot[j].kind == SUse)
+			ins_setuse(f, i, j, 0, r0);
+	ck_assert_uint_eq(f->val[r0].nuse, 2);
+	ck_assert_int_eq(fn_relayout(f), 1);
+	ck_assert_ptr_eq(f->val[r2].def, &f->ins[1]);
+	ck_assert_msg(verify_fn(f, &l->d) == 0, "%s", lst_errors(l));
+	lst_close(l);
+}
+END_TEST
+
+Suite *
+edit_suite(void)
+{
+	Suite *s = suite_create("edit");
+	TCase *u = tcase_create("api"), *r = tcase_create("relayout"), *k = tcase_create("kernels");
+
+	tcase_add_test(u, uses_after_insert);
+	tcase_add_test(u, uses_after_delete);
+	tcase_add_test(u, uses_after_replace);
+	tcase_add_test(r, relayout_exit_offsets);
+	tcase_add_test(r, relayout_unedited);
+	tcase_set_timeout(k, 600);
+	tcase_add_test(k, kernels_edited);
+	suite_add_tcase(s, u);
+	suite_add_tcase(s, r);
+	suite_add_tcase(s, k);
+	return s;
+}
