@@ -111,6 +111,16 @@ nphi(Fn *f)
 #define PHIS(t, b, want) do { char b_[1024]; \
 	ck_assert_str_eq(phis(irt_fn(t), b, b_), want); } while (0)
 
+/* index of p in b->pred */
+static uint32_t
+predindex_of(const Blk *b, const Blk *p)
+{
+	for (uint32_t k = 0; k < b->npred; k++)
+		if (b->pred[k] == p)
+			return k;
+	return 0;
+}
+
 static const char diamond[] =
 	"ISETP.GE.AND P0, PT, R0, R1, PT ;\n"   /* 0 */
 	"@P0 BRA `(.L_1) ;\n"                   /* 1 */
@@ -338,16 +348,169 @@ START_TEST(test_ssa_out_and_again)
 }
 END_TEST
 
-/* a phi that merges values of different registers cannot be dropped */
+/* the text of instructions from..to-1 of f, one per line */
+static const char *
+texts(Fn *f, uint32_t from, uint32_t to, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = from; i < to && i < f->nins && k < n; i++) {
+		fmt_ins(buf + k, n - k, f, &f->ins[i], 0);
+		k += strlen(buf + k);
+		if (k + 1 < n) {
+			buf[k++] = '\n';
+			buf[k] = 0;
+		}
+	}
+	return buf;
+}
+
+/* a phi argument of another register: a copy at the end of that predecessor */
+START_TEST(test_ssa_out_phi_copy)
+{
+	Irt *t = lift(diamond);
+	Fn *f = irt_fn(t);
+	char buf[512];
+
+	f->blk[3]->phi->arg[1] = slot_of(f, 0, SUse, "R0")->v[0];   /* R0<0> into R2's phi */
+	ck_assert_msg(ssa_out(f, irt_diag(t)) == 0, "%s", irt_errors(t));
+	ck_assert(!f->in_ssa);
+	ck_assert_uint_eq(f->nins, 8);
+	ck_assert_str_eq(texts(f, 4, 6, buf, sizeof buf), "MOV R2, R1 ;\nMOV R2, R0 ;\n");
+	ck_assert_int_eq(verify_fn(f, irt_diag(t)), 0);
+	irt_free(t);
+}
+END_TEST
+
+/* a phi argument whose register was overwritten on the way is not available anywhere */
 START_TEST(test_ssa_out_needs_copy)
 {
 	Irt *t = lift(diamond);
 	Fn *f = irt_fn(t);
 
-	f->blk[3]->phi->arg[1] = slot_of(f, 0, SUse, "R0")->v[0];   /* R0<0> into R2's phi */
+	f->blk[3]->phi->arg[1] = slot_of(f, 2, SDef, "R2")->v[0];   /* R2 of the other side */
 	ck_assert_int_eq(ssa_out(f, irt_diag(t)), -1);
-	ck_assert_ptr_nonnull(strstr(irt_errors(t), "a copy is needed"));
+	ck_assert_ptr_nonnull(strstr(irt_errors(t), "no other register holds R2<1>"));
 	ck_assert(f->in_ssa);
+	irt_free(t);
+}
+END_TEST
+
+/* two values exchanged across a loop: R2 and R3 swap places on the back edge */
+static const char swaploop[] =
+	"MOV R2, 0x1 ;\n"                       /* 0 */
+	"MOV R3, 0x2 ;\n"                       /* 1 */
+	"MOV R5, RZ ;\n"                        /* 2 */
+	".L_0:\n"
+	"IADD3 R2, R2, 0x1, RZ ;\n"             /* 3 */
+	"IADD3 R3, R3, 0x2, RZ ;\n"             /* 4 */
+	"%s"
+	"STG.E [R6.64], R2 ;\n"                 /* 5 (+1) */
+	"IADD3 R5, R5, 0x1, RZ ;\n"
+	"ISETP.NE.AND P0, PT, R5, 0x10, PT ;\n"
+	"@P0 BRA `(.L_0) ;\n"
+	"EXIT ;\n";
+
+static Irt *
+swapped(const char *extra)
+{
+	char text[1024];
+	Irt *t;
+	Fn *f;
+	Phi *p2 = NULL, *p3 = NULL;
+	Blk *h;
+
+	snprintf(text, sizeof text, swaploop, extra);
+	t = lift(text);
+	f = irt_fn(t);
+	h = f->blk[1];
+	for (Phi *p = h->phi; p; p = p->link) {
+		if (p->reg == REG(RR, 2))
+			p2 = p;
+		if (p->reg == REG(RR, 3))
+			p3 = p;
+	}
+	ck_assert_ptr_nonnull(p2);
+	ck_assert_ptr_nonnull(p3);
+	uint32_t k = predindex_of(h, h);
+	uint32_t a = p2->arg[k];
+	p2->arg[k] = p3->arg[k];
+	p3->arg[k] = a;
+	return t;
+}
+
+START_TEST(test_ssa_out_swap_scratch)
+{
+	Irt *t = swapped("");
+	Fn *f = irt_fn(t);
+	char buf[512];
+
+	ck_assert_msg(ssa_out(f, irt_diag(t)) == 0, "%s", irt_errors(t));
+	/* R0 is free there: a three-move rotation through it, before the branch */
+	ck_assert_str_eq(texts(f, 8, 12, buf, sizeof buf),
+	                 "MOV R0, R3 ;\nMOV R3, R2 ;\nMOV R2, R0 ;\n@P0 BRA `(.L_0) ;\n");
+	ck_assert_int_eq(verify_fn(f, irt_diag(t)), 0);
+	irt_free(t);
+}
+END_TEST
+
+START_TEST(test_ssa_out_swap_no_scratch)
+{
+	/* R0, R1 and R4 are read in the loop as well: every R up to R7 is live at the branch */
+	Irt *t = swapped("IADD3 R4, R0, R1, R4 ;\n");
+	Fn *f = irt_fn(t);
+	char buf[512];
+
+	ck_assert_msg(ssa_out(f, irt_diag(t)) == 0, "%s", irt_errors(t));
+	ck_assert_str_eq(texts(f, 9, 13, buf, sizeof buf),
+	                 "LOP3.LUT R2, R2, R3, RZ, 0x96, !PT ;\n"
+	                 "LOP3.LUT R3, R3, R2, RZ, 0x96, !PT ;\n"
+	                 "LOP3.LUT R2, R2, R3, RZ, 0x96, !PT ;\n"
+	                 "@P0 BRA `(.L_0) ;\n");
+	ck_assert_int_eq(verify_fn(f, irt_diag(t)), 0);
+	irt_free(t);
+}
+END_TEST
+
+/* an operand that reads a value held in another register: a copy just before it */
+START_TEST(test_ssa_out_operand_copy)
+{
+	Irt *t = lift(
+		"MOV R2, 0x1 ;\n"
+		"ISETP.GE.AND P0, PT, R2, R1, PT ;\n"
+		"SEL R3, R2, R1, P1 ;\n"
+		"STG.E [R4.64], R3 ;\n"
+		"EXIT ;\n");
+	Fn *f = irt_fn(t);
+	char buf[512];
+
+	slot_of(f, 3, SUse, "R3")->v[0] = slot_of(f, 0, SDef, "R2")->v[0];  /* STG reads R2<1> */
+	slot_of(f, 2, SUse, "P1")->v[0] = slot_of(f, 1, SDef, "P0")->v[0];  /* SEL reads P0<1> */
+	ck_assert_msg(ssa_out(f, irt_diag(t)) == 0, "%s", irt_errors(t));
+	ck_assert_str_eq(texts(f, 2, 6, buf, sizeof buf),
+	                 "PLOP3.LUT P1, PT, P0, PT, PT, 0x80, 0x0 ;\n"
+	                 "SEL R3, R2, R1, P1 ;\n"
+	                 "MOV R3, R2 ;\n"
+	                 "STG.E [R4.64], R3 ;\n");
+	irt_free(t);
+}
+END_TEST
+
+/* convergence barriers have no copy instruction */
+START_TEST(test_ssa_out_no_copy_class)
+{
+	Irt *t = lift(
+		"BSSY B0, `(.L_1) ;\n"
+		"MOV R2, 0x1 ;\n"
+		".L_1:\n"
+		"BSYNC B1 ;\n"
+		"EXIT ;\n");
+	Fn *f = irt_fn(t);
+
+	slot_of(f, 2, SUse, "B1")->v[0] = slot_of(f, 0, SDef, "B0")->v[0];
+	ck_assert_int_eq(ssa_out(f, irt_diag(t)), -1);
+	ck_assert_ptr_nonnull(strstr(irt_errors(t), "has no copy instruction"));
 	irt_free(t);
 }
 END_TEST
@@ -625,6 +788,11 @@ ssa_suite(void)
 	TCase *tc = tcase_create("Core");
 
 	tcase_add_test(tc, test_ssa_diamond);
+	tcase_add_test(tc, test_ssa_out_phi_copy);
+	tcase_add_test(tc, test_ssa_out_swap_scratch);
+	tcase_add_test(tc, test_ssa_out_swap_no_scratch);
+	tcase_add_test(tc, test_ssa_out_operand_copy);
+	tcase_add_test(tc, test_ssa_out_no_copy_class);
 	tcase_add_test(tc, test_ssa_loop);
 	tcase_add_test(tc, test_ssa_nested_loops);
 	tcase_add_test(tc, test_ssa_predicated);
