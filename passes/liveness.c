@@ -5,7 +5,8 @@
  * Internal subroutines are followed: a block that CALLs one also flows into its entry, and each
  * RET reachable from that entry flows into the return sites of every call to it (context-
  * insensitive), so values that the callee reads or that survive the call stay live across it.
- * Backward dataflow to a fixed point in post-order. Requires cfg_build; runs op_slots on
+ * Backward dataflow to a fixed point in post-order (live_solve, which SSA construction uses
+ * too). Requires cfg_build; runs op_slots on
  * instructions that have no slots yet. Out-of-SSA and SSA forms alike (only slot registers).
  */
 #include "passes.h"
@@ -130,13 +131,54 @@ step(const Ins *i, uint64_t *live, uint32_t nunit)
 				set_add(live, reg_unit(reg_next(i->slot[j].reg, m)), nunit);
 }
 
+/* the dataflow of every liveness in fiber (live_build here, and the pruned phis of ssa.c over
+ * its own dense unit numbering): in = gen | (out & ~kill), out = the union of the successors' in,
+ * to the least fixed point, backward in post-order. in and out (nblk sets of nword words each,
+ * by block id) start empty; calls: follow internal subroutines (call and return edges) */
+void
+live_solve(Fn *f, uint32_t nw, const uint64_t *gen, const uint64_t *kill, uint64_t *in_,
+           uint64_t *out_, int calls)
+{
+	uint32_t *xo = NULL, *xs = NULL;
+	int changed = 1;
+
+	if (calls) {
+		call_edges(f, &xo, &xs);
+	} else {
+		xo = xmalloc((f->nblk + 1) * sizeof *xo);   /* no extra edges */
+		memset(xo, 0, (f->nblk + 1) * sizeof *xo);
+	}
+	while (changed) {
+		changed = 0;
+		for (uint32_t r = f->nrpo; r-- > 0;) {
+			Blk *b = f->rpo[r];
+			uint64_t *in = in_ + (size_t)b->id * nw, *out = out_ + (size_t)b->id * nw;
+			const uint64_t *g = gen + (size_t)b->id * nw, *kl = kill + (size_t)b->id * nw;
+			for (uint32_t k = 0; k < b->nsucc + (xo[b->id + 1] - xo[b->id]); k++) {
+				uint32_t s = k < b->nsucc ? b->succ[k]->id : xs[xo[b->id] + k - b->nsucc];
+				const uint64_t *si = in_ + (size_t)s * nw;
+				for (uint32_t w = 0; w < nw; w++)
+					out[w] |= si[w];
+			}
+			for (uint32_t w = 0; w < nw; w++) {
+				uint64_t x = g[w] | (out[w] & ~kl[w]);
+				if (x != in[w]) {
+					in[w] = x;
+					changed = 1;
+				}
+			}
+		}
+	}
+	free(xo);
+	free(xs);
+}
+
 Live *
 live_build(Fn *f, uint32_t nunit)
 {
 	Live *l;
-	uint32_t nw, nblk = f->nblk, *xo, *xs;
+	uint32_t nw, nblk = f->nblk;
 	uint64_t *gen, *kill, *tmp;
-	int changed = 1;
 
 	if (!f->blk)
 		return NULL;
@@ -165,28 +207,7 @@ live_build(Fn *f, uint32_t nunit)
 						set_add(kl, reg_unit(reg_next(i->slot[j].reg, m)), nunit);
 		}
 	}
-	call_edges(f, &xo, &xs);
-	while (changed) {
-		changed = 0;
-		for (uint32_t r = f->nrpo; r-- > 0;) {
-			Blk *b = f->rpo[r];
-			uint64_t *in = l->in + (size_t)b->id * nw, *out = l->out + (size_t)b->id * nw;
-			const uint64_t *g = gen + (size_t)b->id * nw, *kl = kill + (size_t)b->id * nw;
-			for (uint32_t k = 0; k < b->nsucc + (xo[b->id + 1] - xo[b->id]); k++) {
-				uint32_t s = k < b->nsucc ? b->succ[k]->id : xs[xo[b->id] + k - b->nsucc];
-				const uint64_t *si = l->in + (size_t)s * nw;
-				for (uint32_t w = 0; w < nw; w++)
-					out[w] |= si[w];
-			}
-			for (uint32_t w = 0; w < nw; w++) {
-				uint64_t x = g[w] | (out[w] & ~kl[w]);
-				if (x != in[w]) {
-					in[w] = x;
-					changed = 1;
-				}
-			}
-		}
-	}
+	live_solve(f, nw, gen, kill, l->in, l->out, 1);
 	/* register pressure: at every point, the live set, and what is live after an instruction
 	 * together with what it writes; the number of live R registers is kept as bits change */
 	l->maxr = 0;
@@ -245,8 +266,6 @@ live_build(Fn *f, uint32_t nunit)
 	free(gen);
 	free(kill);
 	free(tmp);
-	free(xo);
-	free(xs);
 	return l;
 }
 

@@ -23,6 +23,8 @@ struct Live {
 
 Live *live_build(Fn *f, uint32_t nunit);       /* requires cfg; NULL if f has no CFG */
 void live_free(Live *l);
+void live_solve(Fn *f, uint32_t nword, const uint64_t *gen, const uint64_t *kill, uint64_t *in,
+                uint64_t *out, int calls); /* the dataflow itself, over any dense unit sets */
 int live_has(const Live *l, const uint64_t *set, uint32_t unit);
 void live_dump(FILE *out, const Fn *f, const Live *l);
 int live_max_regs(Fn *f);                      /* for --stats; -1 if f has no CFG */

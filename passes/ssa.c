@@ -136,36 +136,15 @@ local_sets(S *s)
 	}
 }
 
-/* live-in sets: backward iteration in post-order until nothing changes */
+/* live-in sets over the dense units, by liveness.c's solver (without call edges: SSA does not
+ * model what a subroutine reads across its call) */
 static void
 liveness(S *s)
 {
 	Fn *f = s->f;
-	uint32_t nw = s->nw;
-	uint64_t *out = xmalloc(nw * sizeof *out);
-	int changed = 1;
+	uint64_t *out = xmalloc(((size_t)f->nblk * s->nw + 1) * sizeof *out);
 
-	while (changed) {
-		changed = 0;
-		for (uint32_t r = f->nrpo; r-- > 0;) {
-			Blk *b = f->rpo[r];
-			uint64_t *in = s->in + (size_t)b->id * nw;
-			const uint64_t *def = s->def + (size_t)b->id * nw, *use = s->use + (size_t)b->id * nw;
-			memset(out, 0, nw * sizeof *out);
-			for (uint32_t k = 0; k < b->nsucc; k++) {
-				const uint64_t *si = s->in + (size_t)b->succ[k]->id * nw;
-				for (uint32_t w = 0; w < nw; w++)
-					out[w] |= si[w];
-			}
-			for (uint32_t w = 0; w < nw; w++) {
-				uint64_t x = use[w] | (out[w] & ~def[w]);
-				if (x != in[w]) {
-					in[w] = x;
-					changed = 1;
-				}
-			}
-		}
-	}
+	live_solve(f, s->nw, s->use, s->def, s->in, out, 0);
 	free(out);
 }
 
