@@ -1,5 +1,6 @@
 /* cfg.c: split a function's linear instruction list into basic blocks, link them and number
- * them in reverse post-order. Blocks are slices of f->ins (no copy), in layout order.
+ * them in reverse post-order. Blocks are slices of f->ins (no copy), in layout order; an edit
+ * (edit.c) gives a block an array of its own until fn_relayout.
  *
  * A block starts at instruction 0, at a label that something refers to (a branch, BSSY, a
  * WARPSYNC.COLLECTIVE, an internal CALL) and after an instruction that ends a block (see
@@ -638,6 +639,7 @@ cfg_free(Fn *f)
 {
 	if (!f->blk)
 		return;
+	fn_relayout(f);    /* edits not laid out yet (edit.c) reach Fn.ins before the blocks go */
 	ssa_release(f);
 	if (f->nblk)
 		free(f->blk[0]->dom);

@@ -461,13 +461,13 @@ free_units(Fn *f, Live *l, Blk *b, uint32_t pos, uint8_t *isfree)
 		for (unsigned j = 0; j < i->nslot; j++)
 			for (unsigned m = 0; i->slot[j].kind == SDef && m < i->slot[j].n; m++) {
 				int u = reg_unit(reg_next(i->slot[j].reg, m));
-				if (u >= 0 && !i->guarded)
+				if (u >= 0 && u < NumArchUnit && !i->guarded)
 					set[u >> 6] &= ~((uint64_t)1 << (u & 63));
 			}
 		for (unsigned j = 0; j < i->nslot; j++)
 			for (unsigned m = 0; i->slot[j].kind != SDef && m < i->slot[j].n; m++) {
 				int u = reg_unit(reg_next(i->slot[j].reg, m));
-				if (u >= 0)
+				if (u >= 0 && u < NumArchUnit)
 					set[u >> 6] |= (uint64_t)1 << (u & 63);
 			}
 	}
