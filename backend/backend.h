@@ -13,5 +13,7 @@ int layout_fn(Fn *f, Diag *d);    /* after edits: relayout and relocate; -1 afte
 
 /* sass.c */
 int emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d);
+int emit_ir(FILE *out, Module *m, const char *only_fn, Diag *d); /* IR text, SSA kept; edited
+                                     functions laid out first */
 
 #endif

@@ -1,5 +1,6 @@
-/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out, passes/ssa.c), an
+/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out, passes/outssa.c), an
  * edited one is laid out again (layout.c), then the listing is printed in its input format.
+ * emit_ir prints the IR text the same way, SSA form kept.
  */
 #include "backend.h"
 #include "passes.h"
@@ -20,5 +21,15 @@ emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d)
 			return -1;
 	}
 	print_module(out, m, PrintSass, only_fn);
+	return 0;
+}
+
+int
+emit_ir(FILE *out, Module *m, const char *only_fn, Diag *d)
+{
+	for (uint32_t k = 0; k < m->nfn; k++)
+		if (layout_fn(m->fn[k], d) < 0)
+			return -1;
+	print_module(out, m, PrintIr, only_fn);
 	return 0;
 }

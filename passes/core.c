@@ -1,5 +1,6 @@
-/* core.c: the passes that wrap the IR core (ir/cfg.c, dom.c, ssa.c, verify.c) for the pass
- * manager: cfg, ssa, verify, out-of-ssa. Each builds what it needs and nothing else.
+/* core.c: the passes that wrap the IR core (ir/cfg.c, dom.c, verify.c) and SSA (ssa.c,
+ * outssa.c) for the pass manager: cfg, ssa, verify, out-of-ssa. Each builds what it needs and
+ * nothing else.
  */
 #include "passes.h"
 

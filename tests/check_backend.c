@@ -287,6 +287,37 @@ START_TEST(emit_errors)
 }
 END_TEST
 
+/* IR text of an edited function is laid out too: the exit offsets name the EXITs, in SSA form */
+START_TEST(emit_ir_relayout)
+{
+	Mod x;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *out = open_memstream(&buf, &n);
+
+	mod_open(&x, "examples/softmax/softmax.sm_80.sass");
+	lift(&x);
+	Fn *f = x.m->fn[0];
+	Ins p = nop(x.m);
+	int done = 0;
+	for (uint32_t b = 0; b < f->nblk && !done; b++)
+		if (f->blk[b]->nins && f->blk[b]->ins[0].op == OEXIT && f->blk[b]->ins[0].label) {
+			ck_assert_ptr_nonnull(ins_insert(f, f->blk[b], 0, &p));
+			done = 1;
+		}
+	ck_assert(done);
+	ck_assert_int_eq(emit_ir(out, x.m, NULL, &x.d), 0);
+	fclose(out);
+	ck_assert(f->in_ssa);
+	ck_assert_ptr_nonnull(strstr(buf, "// fiber IR"));
+	ck_assert_ptr_nonnull(strstr(buf, ".word\t.L_x_e0@srel"));
+	for (uint32_t j = 0; j < f->info.nexit; j++)
+		ck_assert_int_eq(f->ins[f->info.exit_off[j] / 16].op, OEXIT);
+	free(buf);
+	mod_close(&x);
+}
+END_TEST
+
 Suite *
 backend_suite(void)
 {
@@ -298,6 +329,7 @@ backend_suite(void)
 	tcase_add_test(tc, emit_relayout);
 	tcase_add_test(tc, emit_relayout_cuobjdump);
 	tcase_add_test(tc, emit_errors);
+	tcase_add_test(tc, emit_ir_relayout);
 	suite_add_tcase(s, tc);
 	return s;
 }
