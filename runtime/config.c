@@ -133,7 +133,9 @@ fiberDeviceSetConfigValue(fiberDevice d, const char *key_value)
 		return rt_err(d, FIBER_ERROR_INVALID_CONFIG, "--set: error: 'arch' cannot change to "
 		              "sm_%d: a module for sm_%d is loaded", c.sm, d->cfg.sm);
 	take(d, &c);
-	if (d->gpu)
+	if (d->gpu) {
 		gpu_set_config(d->gpu, &d->cfg);
+		gpu_set_occupancy(d->gpu, sim_model_occupancy(&d->cfg));
+	}
 	return FIBER_SUCCESS;
 }

@@ -27,6 +27,8 @@ enum KeyType {
 
 enum KeyFlag {
 	FPow2 = 1,             /* a power of two */
+	FQuiet = 2,            /* printed only when not 0 (its default): a key added after
+	                          configurations and statistics were written reads the same in them */
 };
 
 typedef struct Choice {
@@ -43,6 +45,7 @@ typedef struct Key {
 
 static const Choice arch_choice[] = {{"sm_80", 80}, {"sm_90", 90}, {NULL, 0}};
 static const Choice sched_choice[] = {{"gto", SchedGTO}, {"lrr", SchedLRR}, {NULL, 0}};
+static const Choice model_choice[] = {{"simt", SmModelSimt}, {NULL, 0}};
 static const Choice ctrl_choice[] = {
 	{"auto", CtrlAuto}, {"bits", CtrlBits}, {"scoreboard", CtrlScoreboard}, {NULL, 0},
 };
@@ -99,6 +102,8 @@ static const Key keys[] = {
 	     "issue"),
 
 	/* front end */
+	{{"sm_model", "", "the kind of SM the timing model simulates (timing/smmodel.h): simt, "
+	  "today's NVIDIA SM", 1, 0, G(t.sm_model)}, KChoice, model_choice, FQuiet},
 	TCHOICE(sched_policy, sched_choice, "warp scheduler: greedy then oldest, or loose "
 	        "round-robin"),
 	TCHOICE(ctrl_mode, ctrl_choice, "dependences from the control bits, from a register "
@@ -738,6 +743,8 @@ simcfg_print(const SimConfig *c, FILE *f)
 			snprintf(val, sizeof val, "%llu", LLU(get(c, k)));
 			break;
 		case KChoice:
+			if ((k->flags & FQuiet) && !get(c, k))
+				continue;
 			snprintf(val, sizeof val, "%llu", LLU(get(c, k)));
 			for (const Choice *ch = k->choice; ch->name; ch++)
 				if (ch->val == get(c, k))

@@ -2,8 +2,8 @@
  * kernel decoded once (sim_decode), module-scope variables (.nv.global, .nv.global.init) in
  * global memory, constant banks built from .nv.constantN[.<kernel>] data with their symbol
  * relocations (`.dword tab` is the device address of tab). sim_launch checks the launch like
- * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs one after another
- * on one SM (launch.c). The timing driver (timing/launch.c, timing/sm.c) runs the same DIns.
+ * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs on one SM, as many
+ * resident at once as the device's occupancy allows, each to its end in grid order (launch.c). The timing driver (timing/launch.c, timing/sm.c) runs the same DIns.
  */
 #include "sim.h"
 
@@ -42,6 +42,12 @@ gpu_set_config(Gpu *g, const SimConfig *c)
 		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
 		g->cfg.regs_per_sm = SmVRegs * WarpSize;
+}
+
+void
+gpu_set_occupancy(Gpu *g, SimOccupancyFn fn)
+{
+	g->occupancy = fn;
 }
 
 void

@@ -269,12 +269,15 @@ struct Cta {
 	uint32_t cga_arrived;  /* UCGABAR_ARV: threads arrived in the current phase */
 	uint32_t cga_phase;    /* cluster barrier phases completed (a CTA is its own cluster) */
 	uint32_t nexited;      /* threads that have exited */
+	uint32_t smbar_wait;   /* warps waiting at an SM-wide barrier: the functional driver runs
+	                          the SM's other resident CTAs and releases them when every resident
+	                          CTA waits (launch.c; set by the SM-wide synchronisation) */
 };
 
 struct Sm {
 	uint32_t (*rf)[WarpSize]; /* SmVRegs vector registers */
 	uint32_t rf_used;      /* vector registers allocated */
-	Cta *cta;              /* resident CTAs (functional driver: one) */
+	Cta *cta;              /* resident CTAs (functional driver: as many as occupancy allows) */
 	uint32_t ncta;
 };
 
@@ -525,6 +528,10 @@ typedef struct SimConfig {
 } SimConfig;
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
+typedef struct LaunchCx LaunchCx;     /* a launch being run (launch.h) */
+/* resident CTAs per SM for a launch on configuration c and what limits them, 0 if one CTA does
+ * not fit: the SM model's occupancy (timing/smmodel.h), given to the device by its owner */
+typedef uint32_t (*SimOccupancyFn)(const SimConfig *c, const LaunchCx *lc, const char **limit);
 
 typedef struct LaunchParams {
 	uint32_t grid[3];      /* gridDim */
@@ -555,6 +562,9 @@ void gpu_set_config(Gpu *g, const SimConfig *c);     /* a new configuration (fib
                                                       the following launches */
 void gpu_free(Gpu *g);
 void gpu_set_poll(Gpu *g, SimPollFn fn, void *arg);  /* NULL: none (the default) */
+/* how many CTAs of a launch an SM holds (the functional driver keeps them resident at once; the
+ * cooperative-launch check); NULL, the default: one, and CTAs run one after another */
+void gpu_set_occupancy(Gpu *g, SimOccupancyFn fn);
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
 int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
@@ -583,6 +593,7 @@ struct Gpu {
 	uint64_t bytes;        /* live bytes allocated */
 	Alloc *last;           /* last allocation hit (cache) */
 	Sm sm;                 /* the SM the functional driver runs CTAs on */
+	SimOccupancyFn occupancy; /* resident CTAs per SM (gpu_set_occupancy), NULL: one */
 	SimPollFn poll;        /* progress and interruption hook, NULL none */
 	void *poll_arg;
 };

@@ -18,6 +18,11 @@ enum SchedPolicy {
 	SchedLRR,              /* loose round-robin: the next ready warp after the last issued */
 };
 
+enum SmModelKind {
+	SmModelSimt,           /* the SIMT SM (timing/simt.c) */
+	NSmModel
+};
+
 enum CtrlMode {
 	CtrlAuto,              /* control bits when the listing has encodings, else scoreboard */
 	CtrlBits,              /* the compiler's stall counts, yield, SB0-SB5 and wait masks */
@@ -39,6 +44,7 @@ typedef struct SimTiming {
 	uint32_t cta_launch_latency;   /* cycles from a free slot to the new CTA's first issue */
 
 	/* front end */
+	uint32_t sm_model;             /* SmModelKind: the kind of SM (timing/smmodel.h) */
 	uint32_t sched_policy;         /* SchedPolicy */
 	uint32_t ctrl_mode;            /* CtrlMode */
 	uint32_t icache_bytes;         /* L0 instruction cache per sub-partition */

@@ -133,6 +133,9 @@ typedef struct TimingOpts {
  * filled (st is filled in both cases as far as the run got) */
 int sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
                      const TimingOpts *o, SimTStats *st, SimFault *fault);
+/* smmodel.c: the occupancy of the configuration's SM model (sm_model), which a device's owner
+ * gives the functional driver (gpu_set_occupancy) */
+SimOccupancyFn sim_model_occupancy(const SimConfig *c);
 
 /* ---------------------------------------------------------------------------------------------
  * Memory model (smmem.c). One MemSys per launch (L2, DRAM), one SmMem per SM (L1, shared memory
