@@ -40,7 +40,7 @@ INC_ir       := -Iir
 INC_frontend := -Iir -Ifrontend -I$(B)/frontend
 INC_passes   := -Iir -Ipasses
 INC_backend  := -Iir -Ibackend
-INC_sim      := -Iir -Isim
+INC_sim      := -Iir -Isim -Itiming
 INC_timing   := -Iir -Isim -Itiming
 INC_runtime  := -Iir -Ifrontend -I$(B)/frontend -Isim -Itiming -Iruntime
 INC_all      := -Iir -Ifrontend -I$(B)/frontend -Ipasses -Ibackend -Isim -Itiming -Iruntime
@@ -67,11 +67,11 @@ IR_OBJS   := $(IR_SRCS:%.c=$(B)/%.o)
 FE_OBJS   := $(FE_SRCS:%.c=$(B)/%.o) $(FE_GEN:.c=.o)
 PASS_OBJS := $(PASS_SRCS:%.c=$(B)/%.o)
 BE_OBJS   := $(BE_SRCS:%.c=$(B)/%.o)
-# the built-in device configurations: configs/*.cfg as C strings (sim/config.c reads them)
+# the built-in device configurations: configs/*.cfg as C strings (timing/config.c reads them)
 CFG_FILES := $(sort $(wildcard configs/*.cfg))
-CFG_GEN   := $(B)/sim/configs.c
-SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o) $(if $(SIM_SRCS),$(CFG_GEN:.c=.o))
-TIM_OBJS  := $(TIM_SRCS:%.c=$(B)/%.o)
+CFG_GEN   := $(B)/timing/configs.c
+SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o)
+TIM_OBJS  := $(TIM_SRCS:%.c=$(B)/%.o) $(if $(TIM_SRCS),$(CFG_GEN:.c=.o))
 RT_OBJS   := $(RT_SRCS:%.c=$(B)/%.o)
 LIB_OBJS  := $(IR_OBJS) $(FE_OBJS) $(PASS_OBJS) $(BE_OBJS)
 LIBFIBER  := $(B)/lib/libfiber.a
