@@ -40,7 +40,7 @@ INC_ir       := -Iir
 INC_frontend := -Iir -Ifrontend -I$(B)/frontend
 INC_passes   := -Iir -Ipasses
 INC_backend  := -Iir -Ibackend
-INC_sim      := -Iir -Isim -Itiming
+INC_sim      := -Iir -Isim
 INC_timing   := -Iir -Isim -Itiming
 INC_runtime  := -Iir -Ifrontend -I$(B)/frontend -Isim -Itiming -Iruntime
 INC_all      := -Iir -Ifrontend -I$(B)/frontend -Ipasses -Ibackend -Isim -Itiming -Iruntime
@@ -208,7 +208,7 @@ layers:
 	@! grep -nE '#include "(passes|backend|sim|timing|fiber|rt)\.h' frontend/*.[chly] || { echo 'frontend/ must build on ir/ only'; exit 1; }
 	@! grep -nE '#include "(frontend|parse|backend|sim|timing|fiber|rt)\.h' passes/*.[ch] || { echo 'passes/ must build on ir/ only'; exit 1; }
 	@! grep -nE '#include "(frontend|parse|passes|sim|timing|fiber|rt)\.h' backend/*.[ch] || { echo 'backend/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|passes|backend|timing|tcore|fiber|rt)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|timing|tcore|simcfg|smmodel|fiber|rt)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
 	@! grep -nE '#include "(frontend|parse|passes|backend|fiber|rt)\.h' timing/*.[ch] || { echo 'timing/ builds on sim/ and ir/ only'; exit 1; }
 	@! grep -nE '#include "(passes|backend)\.h' runtime/*.[ch] || { echo 'runtime/ builds on timing/, sim/, frontend/ and ir/ only'; exit 1; }
 	@echo 'layers: ok'

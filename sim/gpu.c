@@ -12,19 +12,13 @@
 
 #include "launch.h"
 
-void
-simconfig_default(SimConfig *c, int sm)
-{
-	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
-}
-
 Gpu *
-gpu_new(const SimConfig *c)
+gpu_new(GpuConfig c)
 {
 	Gpu *g = xmalloc(sizeof *g);
 
 	memset(g, 0, sizeof *g);
-	g->cfg = *c;
+	g->cfg = c;
 	if (!g->cfg.watchdog)
 		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
@@ -35,9 +29,9 @@ gpu_new(const SimConfig *c)
 }
 
 void
-gpu_set_config(Gpu *g, const SimConfig *c)
+gpu_set_config(Gpu *g, GpuConfig c)
 {
-	g->cfg = *c;
+	g->cfg = c;
 	if (!g->cfg.watchdog)
 		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
@@ -47,7 +41,7 @@ gpu_set_config(Gpu *g, const SimConfig *c)
 void
 gpu_set_occupancy(Gpu *g, SimOccupancyFn fn)
 {
-	g->occupancy = fn;
+	g->cfg.occupancy = fn;
 }
 
 void

@@ -588,7 +588,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 
 	if (st)
 		memset(st, 0, sizeof *st);
-	if (launch_begin(g, sm, k, lp, fault, &lc, g->occupancy) < 0)
+	if (launch_begin(g, sm, k, lp, fault, &lc, g->cfg.occupancy) < 0)
 		return -1;
 	if (lc.cooperative) {
 		rc = run_grid(&lc, x);

@@ -91,6 +91,16 @@ END_TEST
 /* ---------------------------------------------------------------------------------------------
  * Occupancy: the rule of the CUDA occupancy calculator, written out here on its own.
  */
+/* the model's occupancy, as the functional simulator is given it */
+static uint32_t
+occ(const SimConfig *c, const LaunchCx *lc, const char **why)
+{
+	GpuConfig g = simcfg_gpu(c);
+
+	ck_assert_ptr_eq((void *)g.occupancy, (void *)sm_model_of(c)->occupancy);
+	return g.occupancy(&g, lc, why);
+}
+
 static uint64_t
 up(uint64_t v, uint64_t unit)
 {
@@ -140,7 +150,7 @@ START_TEST(test_occupancy_model)
 			lc.nwarp = (shapes[s].threads + 31) / 32;
 			lc.nreg_alloc = (shapes[s].regs + 7) & ~7u;
 			lc.smem_user = shapes[s].smem;
-			n = sm_model_of(&c)->occupancy(&c, &lc, &got);
+			n = occ(&c, &lc, &got);
 			ck_assert_msg(n == reference(&c, shapes[s].threads, shapes[s].regs, shapes[s].smem,
 			                             &want) && strcmp(got, want) == 0,
 			              "%s, %u threads x %u registers, %u bytes: %u (%s), want %u (%s)",
@@ -148,6 +158,35 @@ START_TEST(test_occupancy_model)
 			              reference(&c, shapes[s].threads, shapes[s].regs, shapes[s].smem, &want),
 			              want);
 		}
+	}
+}
+END_TEST
+
+START_TEST(test_gpu_view)
+{
+	/* the functional simulator's view: the device keys, the clock, the model's occupancy and
+	 * the figures it reads, copied from the timing keys */
+	for (unsigned i = 0; i < sizeof builtins / sizeof *builtins; i++) {
+		SimConfig c;
+		GpuConfig g;
+		ck_assert_int_eq(simcfg_builtin(&c, builtins[i]), 0);
+		g = simcfg_gpu(&c);
+		ck_assert_str_eq(g.name, c.name);
+		ck_assert_int_eq(g.sm, c.sm);
+		ck_assert_int_eq(g.nsm, c.nsm);
+		ck_assert_uint_eq(g.max_threads_per_block, c.max_threads_per_block);
+		ck_assert_uint_eq(g.max_smem_per_block, c.max_smem_per_block);
+		ck_assert_uint_eq(g.regs_per_sm, c.regs_per_sm);
+		ck_assert_uint_eq(g.watchdog, c.watchdog);
+		ck_assert_uint_eq(g.clock_mhz, c.t.clock_mhz);
+		ck_assert_uint_eq(g.max_warps_per_sm, c.t.max_warps_per_sm);
+		ck_assert_uint_eq(g.max_threads_per_sm, c.t.max_threads_per_sm);
+		ck_assert_uint_eq(g.max_ctas_per_sm, c.t.max_ctas_per_sm);
+		ck_assert_uint_eq(g.reg_alloc_unit, c.t.reg_alloc_unit);
+		ck_assert_uint_eq(g.smem_per_sm, c.t.smem_per_sm);
+		ck_assert_uint_eq(g.smem_alloc_unit, c.t.smem_alloc_unit);
+		ck_assert_uint_eq(g.smem_reserved_per_cta, c.t.smem_reserved_per_cta);
+		ck_assert_ptr_eq((void *)g.occupancy, (void *)sm_model_simt.occupancy);
 	}
 }
 END_TEST
@@ -163,14 +202,14 @@ START_TEST(test_occupancy_known)
 	memset(&lc, 0, sizeof lc);
 	lc.nwarp = 8;
 	lc.nreg_alloc = 32;
-	ck_assert_uint_eq(sm_model_simt.occupancy(&c, &lc, &why), 8);
+	ck_assert_uint_eq(occ(&c, &lc, &why), 8);
 	ck_assert_str_eq(why, "warps");
 	lc.nreg_alloc = 128;       /* 8 warps x 32 lanes x 128 = 32 K registers a CTA */
-	ck_assert_uint_eq(sm_model_simt.occupancy(&c, &lc, &why), 2);
+	ck_assert_uint_eq(occ(&c, &lc, &why), 2);
 	ck_assert_str_eq(why, "registers");
 	lc.nwarp = 1;
 	lc.nreg_alloc = 16;
-	ck_assert_uint_eq(sm_model_simt.occupancy(&c, &lc, &why), 32);
+	ck_assert_uint_eq(occ(&c, &lc, &why), 32);
 	ck_assert_str_eq(why, "ctas");
 }
 END_TEST
@@ -201,7 +240,7 @@ load(const char *text, const SimConfig *c)
 	r->m = sass_parse(r->src, &r->d);
 	fflush(r->errf);
 	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
-	r->g = gpu_new(c);
+	r->g = gpu_new(simcfg_gpu(c));
 	r->sm = sim_module_load(r->g, r->m, &r->d);
 	fflush(r->errf);
 	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
@@ -441,7 +480,7 @@ enum { ResGrid = 70, ResBlock = 96 };
 
 /* run the kernel; the outputs into out, the warp instructions returned */
 static uint64_t
-run_resident(SimOccupancyFn occ, uint32_t *out)
+run_resident(SimOccupancyFn fn, uint32_t *out)
 {
 	SimConfig c;
 	Loaded *r;
@@ -452,7 +491,7 @@ run_resident(SimOccupancyFn occ, uint32_t *out)
 
 	ck_assert_int_eq(simcfg_builtin(&c, "a100"), 0);
 	r = load(resident_text, &c);
-	gpu_set_occupancy(r->g, occ);
+	gpu_set_occupancy(r->g, fn);
 	ck_assert_int_eq(gpu_malloc(r->g, n * 4, &buf), 0);
 	lp.params = &buf;
 	ck_assert_msg(sim_launch(r->g, r->sm, r->k, &lp, &st, &f) == 0, "%s", f.msg);
@@ -474,8 +513,8 @@ START_TEST(test_resident_same_outputs)
 	memset(&lc, 0, sizeof lc);
 	lc.nwarp = ResBlock / 32;
 	lc.nreg_alloc = 24;
-	ck_assert_uint_gt(sm_model_simt.occupancy(&c, &lc, &why), 1);
-	ck_assert_uint_lt(sm_model_simt.occupancy(&c, &lc, &why), ResGrid);
+	ck_assert_uint_gt(occ(&c, &lc, &why), 1);
+	ck_assert_uint_lt(occ(&c, &lc, &why), ResGrid);
 
 	n1 = run_resident(NULL, one);
 	nm = run_resident(sim_model_occupancy(&c), many);
@@ -495,15 +534,16 @@ smmodel_suite(void)
 {
 	Suite *s = suite_create("smmodel");
 	TCase *tab = tcase_create("Table");
-	TCase *occ = tcase_create("Occupancy");
+	TCase *oc = tcase_create("Occupancy");
 	TCase *regs = tcase_create("Registers");
 	TCase *res = tcase_create("Resident");
 
 	tcase_add_test(tab, test_model_lookup);
 	tcase_add_test(tab, test_model_hooks);
 	tcase_add_test(tab, test_model_key);
-	tcase_add_test(occ, test_occupancy_model);
-	tcase_add_test(occ, test_occupancy_known);
+	tcase_add_test(oc, test_occupancy_model);
+	tcase_add_test(oc, test_occupancy_known);
+	tcase_add_test(oc, test_gpu_view);
 	tcase_add_test(regs, test_scoreboard_cross_warp);
 	tcase_add_test(regs, test_reg_bank);
 	tcase_add_test(res, test_resident_order);
@@ -512,7 +552,7 @@ smmodel_suite(void)
 	tcase_add_test(res, test_resident_fault);
 	tcase_add_test(res, test_resident_same_outputs);
 	suite_add_tcase(s, tab);
-	suite_add_tcase(s, occ);
+	suite_add_tcase(s, oc);
 	suite_add_tcase(s, regs);
 	suite_add_tcase(s, res);
 	return s;

@@ -2,10 +2,12 @@
  * configuration key (name, field of SimConfig, type, range, unit, one-line doc); the parser reads
  * `key = value` lines of configuration text, the validator checks each key's range and the rules
  * between keys, and the printer writes a configuration back as text. The built-in configurations
- * are configs/NAME.cfg, embedded by the Makefile (build/sim/configs.c), so those files are the
- * only place their numbers live. docs/sim-config.md describes the format and every key.
+ * are configs/NAME.cfg, embedded by the Makefile (build/timing/configs.c), so those files are the
+ * only place their numbers live. docs/sim-config.md describes the format and every key. simcfg_gpu
+ * gives the functional simulator (sim/) its view: it sees no timing key.
  */
-#include "sim.h"
+#include "simcfg.h"
+#include "smmodel.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* build/sim/configs.c: {name, text} of each configs/NAME.cfg, then {NULL, NULL} */
+/* build/timing/configs.c: {name, text} of each configs/NAME.cfg, then {NULL, NULL} */
 extern const char *const simcfg_builtin_text[][2];
 
 enum KeyType {
@@ -787,4 +789,35 @@ simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsi
 	}
 	free(s);
 	return found;
+}
+
+void
+simconfig_default(SimConfig *c, int sm)
+{
+	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
+}
+
+GpuConfig
+simcfg_gpu(const SimConfig *c)
+{
+	GpuConfig g;
+
+	memset(&g, 0, sizeof g);
+	g.name = c->name;
+	g.sm = c->sm;
+	g.nsm = c->nsm;
+	g.max_threads_per_block = c->max_threads_per_block;
+	g.max_smem_per_block = c->max_smem_per_block;
+	g.regs_per_sm = c->regs_per_sm;
+	g.watchdog = c->watchdog;
+	g.clock_mhz = c->t.clock_mhz;
+	g.occupancy = sm_model_of(c)->occupancy;
+	g.max_warps_per_sm = c->t.max_warps_per_sm;
+	g.max_threads_per_sm = c->t.max_threads_per_sm;
+	g.max_ctas_per_sm = c->t.max_ctas_per_sm;
+	g.reg_alloc_unit = c->t.reg_alloc_unit;
+	g.smem_per_sm = c->t.smem_per_sm;
+	g.smem_alloc_unit = c->t.smem_alloc_unit;
+	g.smem_reserved_per_cta = c->t.smem_reserved_per_cta;
+	return g;
 }

@@ -314,11 +314,11 @@ dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_lim
 }
 
 int
-sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
-                 const TimingOpts *o, SimTStats *st, SimFault *fault)
+sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
+                 const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault)
 {
 	TimingOpts none = {0};
-	SimConfig cfg = g->cfg;
+	SimConfig cfg = *c;
 	TLaunch L;
 	Pool pl;
 	Worker wk[MaxThreads];

@@ -26,9 +26,9 @@ round_up(uint64_t v, uint64_t unit)
 /* resident CTAs per SM from warps, threads, registers and shared memory (the driver's 1 KiB
  * reserve per CTA included), and what limits them; 0 if one CTA does not fit */
 static uint32_t
-simt_occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
+simt_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 {
-	const SimTiming *t = &c->t;
+	const GpuConfig *t = c;    /* the figures: copies of the timing keys (simcfg_gpu) */
 	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
 	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
 	uint64_t smem = round_up((uint64_t)lc->smem_user + t->smem_reserved_per_cta, t->smem_alloc_unit);

@@ -16,8 +16,8 @@ typedef struct SmModel {
 	const char *name;      /* the sm_model value: "simt" */
 	/* resident CTAs per SM for the launch and what limits them ("ctas", "warps", "threads",
 	 * "registers", "shared"); 0 if one CTA does not fit. The functional driver and the
-	 * cooperative-launch check use it too (SimConfig.occupancy). */
-	uint32_t (*occupancy)(const SimConfig *c, const LaunchCx *lc, const char **limit);
+	 * cooperative-launch check use it too (GpuConfig.occupancy, simcfg_gpu). */
+	SimOccupancyFn occupancy;
 	/* once per launch, after the instruction view (L->ti) is built: launch-wide choices */
 	void (*launch)(TLaunch *L);
 	/* a warp of a new CTA takes its hardware slot: reset what the model keeps for it (its

@@ -11,7 +11,7 @@
 #ifndef FIBER_TIMING_H
 #define FIBER_TIMING_H
 
-#include "sim.h"
+#include "simcfg.h"
 
 /* Why a sub-partition did not issue in a cycle (the CPI stack). Every sub-partition cycle of
  * every SM is counted in exactly one reason, so the stack sums to cycles x SMs x 4. */
@@ -129,12 +129,13 @@ typedef struct TimingOpts {
 	int pc_stats;                  /* 1: the CPI stack by instruction (SimTStats.pc_cycles) */
 } TimingOpts;
 
-/* gpu.c: a timed launch: values exactly as sim_launch, plus the timing; 0 or -1 with the fault
- * filled (st is filled in both cases as far as the run got) */
-int sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
-                     const TimingOpts *o, SimTStats *st, SimFault *fault);
-/* smmodel.c: the occupancy of the configuration's SM model (sm_model), which a device's owner
- * gives the functional driver (gpu_set_occupancy) */
+/* launch.c: a timed launch on device g, whose configuration is c (gpu_new(simcfg_gpu(c))):
+ * values exactly as sim_launch, plus the timing; 0 or -1 with the fault filled (st is filled in
+ * both cases as far as the run got) */
+int sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
+                     const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault);
+/* smmodel.c: the occupancy of the configuration's SM model (sm_model; simcfg_gpu gives it to
+ * the functional driver) */
 SimOccupancyFn sim_model_occupancy(const SimConfig *c);
 
 /* ---------------------------------------------------------------------------------------------
