@@ -1,5 +1,5 @@
-/* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c) and the
- * launch driver (timing/launch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
+/* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c), the SM
+ * models (smmodel.h, timing/simt.c) and the launch driver (timing/launch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
  * and the launch that owns them. docs/sim-timing.md describes the model.
  */
 #ifndef FIBER_TCORE_H
