@@ -301,9 +301,9 @@ START_TEST(test_scoreboard_cross_warp)
 	a = &s->tw[0];
 	b = &s->tw[1];
 	a->rbase = 16;
-	a->ubase = SmVRegs - UnitOfP;
+	a->ubase = SmVRegs;
 	b->rbase = 20;
-	b->ubase = SmVRegs + NWarpUnit - UnitOfP;
+	b->ubase = SmVRegs + NWarpUnit;
 	L.model->warp_start(s, a);
 	L.model->warp_start(s, b);
 

@@ -351,7 +351,7 @@ tsm_new(TLaunch *L, unsigned id)
 		tw->slot = k;
 		tw->sub = k % L->nsub;
 	}
-	nunit = SmVRegs + (size_t)nslot * NWarpUnit;
+	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
 	s->rready = xmalloc(nunit * sizeof *s->rready);
 	s->rcls = xmalloc(nunit);
 	memset(s->rready, 0, nunit * sizeof *s->rready);
@@ -602,7 +602,7 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		tw->slot = slot;
 		tw->sub = sub;
 		tw->rbase = w->rbase;
-		tw->ubase = SmVRegs + slot * NWarpUnit - UnitOfP;
+		tw->ubase = SmVRegs + slot * NWarpUnit;
 		L->model->warp_start(s, tw);
 		tw->w = w;
 		tw->tc = tc;

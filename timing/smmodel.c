@@ -31,11 +31,3 @@ sim_model_occupancy(const SimConfig *c)
 {
 	return sm_model_of(c)->occupancy;
 }
-
-/* the SIMT SM numbers banks by the window-relative register (docs/sim-timing.md) */
-unsigned
-reg_bank(const SmModel *m, uint32_t reg, uint32_t base, unsigned banks)
-{
-	(void)m;
-	return (reg - base) % banks;
-}

@@ -162,8 +162,9 @@ struct TSm {
 	uint64_t now;          /* next cycle to simulate */
 	uint64_t last_done;    /* cycle after its last warp finished */
 	uint64_t *rready;      /* the register scoreboard: the cycle each register is ready, by
-	                          absolute register (SmVRegs vector registers, then NWarpUnit units
-	                          per warp slot; treg), so that one warp may wait on another's */
+	                          absolute register (SmVRegs vector registers and 256 more, so that
+	                          any R unit of any window is in bounds, then NWarpUnit units per
+	                          warp slot; treg), so that one warp may wait on another's */
 	uint8_t *rcls;         /* TClass of each register's producer, the same way */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
