@@ -316,17 +316,15 @@ START_TEST(test_scoreboard_cross_warp)
 
 	/* B's FADD R0, R1, R1 reads absolute 21: it waits for A's MUFU */
 	b->next_pc = 1;
-	t = 12;
 	why = CpiStall;
-	L.model->ready(s, b, 12, &t, &why);
+	t = L.model->ready(s, b, 12, 12, &why);
 	ck_assert_uint_eq(t, done);
 	ck_assert_uint_eq(why, CpiWaitLong);
 
 	/* B's FADD R0, R2, R2 reads absolute 22, which nothing writes: no wait */
 	b->next_pc = 2;
-	t = 12;
 	why = CpiStall;
-	L.model->ready(s, b, 12, &t, &why);
+	t = L.model->ready(s, b, 12, 12, &why);
 	ck_assert_uint_eq(t, 12);
 	ck_assert_uint_eq(why, CpiStall);
 

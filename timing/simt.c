@@ -169,13 +169,12 @@ sb_when(TWarp *tw, unsigned sb, unsigned le, uint64_t now)
  * Readiness: the wait mask on the counters and DEPBAR bounds (control bits), or the register
  * scoreboard of its sources and destinations.
  */
-static void
-simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t *tp, uint8_t *whyp)
+static uint64_t
+simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *whyp)
 {
 	const TLaunch *L = s->L;
 	const DIns *d = &L->prog->ins[tw->next_pc];
 	const TIns *ti = &L->ti[tw->next_pc];
-	uint64_t t = *tp;
 	uint8_t why = *whyp;
 
 	if (L->ctrl == CtrlBits) {
@@ -230,8 +229,8 @@ simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t *tp, uint8_t *whyp)
 				}
 			}
 	}
-	*tp = t;
 	*whyp = why;
+	return t;
 }
 
 /* ---------------------------------------------------------------------------------------------

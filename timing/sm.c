@@ -330,9 +330,8 @@ tsm_new(TLaunch *L, unsigned id)
 	const SimTiming *t = L->t;
 	uint32_t nslot = L->ctas_per_sm * L->lc.nwarp;
 	size_t nunit;
-	TSm *s = xmalloc(sizeof *s);
+	TSm *s = xmalloc(sizeof *s);  /* xmalloc's memory is zeroed: so is everything below */
 
-	memset(s, 0, sizeof *s);
 	s->L = L;
 	s->id = id;
 	s->x = L->lc.x;
@@ -345,7 +344,6 @@ tsm_new(TLaunch *L, unsigned id)
 	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
 	s->mem = smmem_new(L->mem, L->cfg, id);
 	s->tw = xmalloc(nslot * sizeof *s->tw);
-	memset(s->tw, 0, nslot * sizeof *s->tw);
 	for (uint32_t k = 0; k < nslot; k++) {
 		TWarp *tw = &s->tw[k];
 		tw->slot = k;
@@ -354,8 +352,6 @@ tsm_new(TLaunch *L, unsigned id)
 	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
 	s->rready = xmalloc(nunit * sizeof *s->rready);
 	s->rcls = xmalloc(nunit);
-	memset(s->rready, 0, nunit * sizeof *s->rready);
-	memset(s->rcls, 0, nunit);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
 		u->warps = xmalloc((nslot / L->nsub + 1) * sizeof *u->warps);
@@ -367,7 +363,6 @@ tsm_new(TLaunch *L, unsigned id)
 		memset(u->reuse_reg, 0xff, sizeof u->reuse_reg);
 	}
 	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
-	memset(s->cta, 0, L->ctas_per_sm * sizeof *s->cta);
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
 		TCta *tc = &s->cta[c];
 		tc->c.warp = xmalloc(L->lc.nwarp * sizeof *tc->c.warp);
@@ -465,7 +460,7 @@ compute_ready(TSm *s, TWarp *tw, uint64_t now)
 	uint64_t t = tw->stall_until;
 	uint8_t why = tw->yielded ? CpiYield : CpiStall;
 
-	L->model->ready(s, tw, now, &t, &why);
+	t = L->model->ready(s, tw, now, t, &why);
 	fetch_check(s, tw, d, now, &t, &why);
 	set_ready(s, tw, t, why);
 }

@@ -23,9 +23,9 @@ typedef struct SmModel {
 	/* a warp of a new CTA takes its hardware slot: reset what the model keeps for it (its
 	 * registers in the SM's scoreboard, its dependence counters) */
 	void (*warp_start)(TSm *s, TWarp *tw);
-	/* the model's conditions for tw's next instruction (tw->next_pc) at cycle now: raise *t, the
-	 * earliest issue (the stall count already in it), to when they hold, and say why in *why */
-	void (*ready)(TSm *s, TWarp *tw, uint64_t now, uint64_t *t, uint8_t *why);
+	/* the model's conditions for tw's next instruction (tw->next_pc) at cycle now: from t, the
+	 * earliest issue the stall count allows, the cycle they hold, with why in *why if later */
+	uint64_t (*ready)(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *why);
 	/* tw's instruction pc issues at cycle now on sub-partition u and reads its operands: the
 	 * issue bubble this costs (register bank conflicts), with the model's checks of the read */
 	unsigned (*operand_bubbles)(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now);
