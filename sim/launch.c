@@ -2,7 +2,8 @@
  * lays it out (docs/sim.md), the start of a CTA, the deadlock report, and the functional
  * driver: one SM holding as many CTAs resident as the occupancy allows (resident_run), each run
  * to its end (or to an SM-wide barrier) in grid order, warps stepped round-robin with sim_run
- * (warp.c), so that a run is deterministic. The timing driver (timing/launch.c) shares everything but the loop.
+ * (warp.c), so that a run is deterministic. The timing driver (timing/launch.c) shares
+ * everything but the loop.
  */
 #include "launch.h"
 
@@ -212,8 +213,9 @@ bank0_reserved(uint8_t *bank0, const LaunchCx *lc, int sm)
 
 /* A cooperative launch (cuLaunchCooperativeKernel): the driver refuses a grid that cannot be
  * resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), with the occupancy of the SM
- * model (launch_begin's occ), and hands the kernel a zeroed grid-sync workspace: cooperative_groups'
- * grid_workspace { wsSize; barrier; }, whose address nvcc reads from c[0x0][0x8c]:c[0x0][0x90]
+ * model (launch_begin's occ), and hands the kernel a zeroed grid-sync workspace:
+ * cooperative_groups' grid_workspace { wsSize; barrier; }, whose address nvcc reads from
+ * c[0x0][0x8c]:c[0x0][0x90]
  * on sm_8x and c[0x0][0x44]:c[0x0][0x48] on sm_90. */
 static int
 coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)

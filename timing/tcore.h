@@ -1,6 +1,7 @@
 /* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c), the SM
- * models (smmodel.h, timing/simt.c) and the launch driver (timing/launch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
- * and the launch that owns them. docs/sim-timing.md describes the model.
+ * models (smmodel.h, timing/simt.c) and the launch driver (timing/launch.c): the per-instruction
+ * timing view (TIns), warps, sub-partitions, SMs, and the launch that owns them.
+ * docs/sim-timing.md describes the model.
  */
 #ifndef FIBER_TCORE_H
 #define FIBER_TCORE_H

@@ -1,7 +1,8 @@
 /* timing.h: the cycle-level driver's contract. The timing driver (sm.c: SMs, sub-partitions,
  * schedulers, pipes; simt.c: the SIMT SM model's control bits, scoreboard and register banks,
- * through smmodel.h; launch.c: CTA dispatch, epochs, threads, sampling) issues the same DIns through sim_step as the functional driver: values are computed
- * when an instruction issues, and the timing model decides *when* each instruction issues. The
+ * through smmodel.h; launch.c: CTA dispatch, epochs, threads, sampling) issues the same DIns
+ * through sim_step as the functional driver: values are computed when an instruction issues,
+ * and the timing model decides *when* each instruction issues. The
  * memory model (smmem.c) times each memory instruction from the addresses the semantics recorded
  * (MemAcc, sim.h). Statistics (SimTStats) and trace events (TraceEv) go to the runtime, which
  * writes JSON (runtime/stats.c).
