@@ -67,11 +67,11 @@ IR_OBJS   := $(IR_SRCS:%.c=$(B)/%.o)
 FE_OBJS   := $(FE_SRCS:%.c=$(B)/%.o) $(FE_GEN:.c=.o)
 PASS_OBJS := $(PASS_SRCS:%.c=$(B)/%.o)
 BE_OBJS   := $(BE_SRCS:%.c=$(B)/%.o)
-# the built-in device configurations: configs/*.cfg as C strings (sim/config.c reads them)
+# the built-in device configurations: configs/*.cfg as C strings (timing/config.c reads them)
 CFG_FILES := $(sort $(wildcard configs/*.cfg))
-CFG_GEN   := $(B)/sim/configs.c
-SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o) $(if $(SIM_SRCS),$(CFG_GEN:.c=.o))
-TIM_OBJS  := $(TIM_SRCS:%.c=$(B)/%.o)
+CFG_GEN   := $(B)/timing/configs.c
+SIM_OBJS  := $(SIM_SRCS:%.c=$(B)/%.o)
+TIM_OBJS  := $(TIM_SRCS:%.c=$(B)/%.o) $(if $(TIM_SRCS),$(CFG_GEN:.c=.o))
 RT_OBJS   := $(RT_SRCS:%.c=$(B)/%.o)
 LIB_OBJS  := $(IR_OBJS) $(FE_OBJS) $(PASS_OBJS) $(BE_OBJS)
 LIBFIBER  := $(B)/lib/libfiber.a
@@ -207,8 +207,8 @@ layers:
 	@! grep -nE '#include "(frontend|parse|passes|backend|sim|timing|fiber|rt)\.h' ir/*.[ch] || { echo 'ir/ must include nothing of ours'; exit 1; }
 	@! grep -nE '#include "(passes|backend|sim|timing|fiber|rt)\.h' frontend/*.[chly] || { echo 'frontend/ must build on ir/ only'; exit 1; }
 	@! grep -nE '#include "(frontend|parse|backend|sim|timing|fiber|rt)\.h' passes/*.[ch] || { echo 'passes/ must build on ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|sim|timing|fiber|rt)\.h' backend/*.[ch] || { echo 'backend/ builds on passes/ and ir/ only'; exit 1; }
-	@! grep -nE '#include "(frontend|parse|passes|backend|timing|tcore|fiber|rt)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|sim|timing|fiber|rt)\.h' backend/*.[ch] || { echo 'backend/ must build on ir/ only'; exit 1; }
+	@! grep -nE '#include "(frontend|parse|passes|backend|timing|tcore|simcfg|smmodel|fiber|rt)\.h' sim/*.[ch] || { echo 'sim/ must build on ir/ only'; exit 1; }
 	@! grep -nE '#include "(frontend|parse|passes|backend|fiber|rt)\.h' timing/*.[ch] || { echo 'timing/ builds on sim/ and ir/ only'; exit 1; }
 	@! grep -nE '#include "(passes|backend)\.h' runtime/*.[ch] || { echo 'runtime/ builds on timing/, sim/, frontend/ and ir/ only'; exit 1; }
 	@echo 'layers: ok'

@@ -1,6 +1,6 @@
 /* config.c: a device's configuration: a built-in one (a100, h100, b200: configs/NAME.cfg), a
  * configuration file, and single keys set later (fiberDeviceSetConfigValue, fibersim --set).
- * sim/config.c parses and validates every key (docs/sim-config.md); the runtime adds one key of
+ * timing/config.c parses and validates every key (docs/sim-config.md); the runtime adds one key of
  * its own, `nvdisasm`, the disassembler for cubins, and keeps the name in d->name.
  */
 #include "rt.h"
@@ -134,6 +134,6 @@ fiberDeviceSetConfigValue(fiberDevice d, const char *key_value)
 		              "sm_%d: a module for sm_%d is loaded", c.sm, d->cfg.sm);
 	take(d, &c);
 	if (d->gpu)
-		gpu_set_config(d->gpu, &d->cfg);
+		gpu_set_config(d->gpu, simcfg_gpu(&d->cfg));
 	return FIBER_SUCCESS;
 }

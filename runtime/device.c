@@ -97,7 +97,7 @@ rt_choose(fiberDevice d, int sm)
 	if (d->chosen)
 		return FIBER_SUCCESS;
 	rt_config_builtin(d, sm >= 90 ? 90 : 80);
-	if (!(d->gpu = gpu_new(&d->cfg)))
+	if (!(d->gpu = gpu_new(simcfg_gpu(&d->cfg))))
 		return rt_err(d, FIBER_ERROR_OUT_OF_MEMORY, "cannot create a '%s' device", d->name);
 	d->chosen = 1;
 	return FIBER_SUCCESS;
@@ -123,7 +123,7 @@ fiberDeviceCreate(fiberDevice *dev, const char *config)
 			free(d);
 			return s;
 		}
-		if (!(d->gpu = gpu_new(&d->cfg))) {
+		if (!(d->gpu = gpu_new(simcfg_gpu(&d->cfg)))) {
 			free(d);
 			return rt_err(NULL, FIBER_ERROR_OUT_OF_MEMORY, "cannot create a '%s' device", config);
 		}

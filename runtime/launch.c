@@ -94,7 +94,7 @@ run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
 	} else if (d->trace.path) {
 		d->trace.untraced++;
 	}
-	rc = sim_launch_timed(d->gpu, fn->mod->sm, fn->prog, lp, &o, &l->t, &d->fault);
+	rc = sim_launch_timed(d->gpu, &d->cfg, fn->mod->sm, fn->prog, lp, &o, &l->t, &d->fault);
 	if (o.trace)
 		rt_trace_add(d, l, &tb);
 	free(tb.ev);

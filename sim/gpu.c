@@ -2,8 +2,8 @@
  * kernel decoded once (sim_decode), module-scope variables (.nv.global, .nv.global.init) in
  * global memory, constant banks built from .nv.constantN[.<kernel>] data with their symbol
  * relocations (`.dword tab` is the device address of tab). sim_launch checks the launch like
- * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs one after another
- * on one SM (launch.c). The timing driver (timing/launch.c, timing/sm.c) runs the same DIns.
+ * the CUDA driver, lays out constant bank 0 (docs/sim.md) and runs the CTAs on one SM, as many
+ * resident at once as the device's occupancy allows, each to its end in grid order (launch.c). The timing driver (timing/launch.c, timing/sm.c) runs the same DIns.
  */
 #include "sim.h"
 
@@ -12,19 +12,13 @@
 
 #include "launch.h"
 
-void
-simconfig_default(SimConfig *c, int sm)
-{
-	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
-}
-
 Gpu *
-gpu_new(const SimConfig *c)
+gpu_new(GpuConfig c)
 {
 	Gpu *g = xmalloc(sizeof *g);
 
 	memset(g, 0, sizeof *g);
-	g->cfg = *c;
+	g->cfg = c;
 	if (!g->cfg.watchdog)
 		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
@@ -35,13 +29,19 @@ gpu_new(const SimConfig *c)
 }
 
 void
-gpu_set_config(Gpu *g, const SimConfig *c)
+gpu_set_config(Gpu *g, GpuConfig c)
 {
-	g->cfg = *c;
+	g->cfg = c;
 	if (!g->cfg.watchdog)
 		g->cfg.watchdog = SimWatchdogDefault;
 	if (!g->cfg.regs_per_sm || g->cfg.regs_per_sm > SmVRegs * WarpSize)
 		g->cfg.regs_per_sm = SmVRegs * WarpSize;
+}
+
+void
+gpu_set_occupancy(Gpu *g, SimOccupancyFn fn)
+{
+	g->cfg.occupancy = fn;
 }
 
 void

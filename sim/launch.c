@@ -1,7 +1,9 @@
 /* launch.c: launching a kernel: the checks the CUDA driver makes, constant bank 0 as the driver
  * lays it out (docs/sim.md), the start of a CTA, the deadlock report, and the functional
- * driver: CTAs one after another on one SM, warps stepped round-robin with sim_run (warp.c), so
- * that a run is deterministic. The timing driver (timing/launch.c) shares everything but the loop.
+ * driver: one SM holding as many CTAs resident as the occupancy allows (resident_run), each run
+ * to its end (or to an SM-wide barrier) in grid order, warps stepped round-robin with sim_run
+ * (warp.c), so that a run is deterministic. The timing driver (timing/launch.c) shares
+ * everything but the loop.
  */
 #include "launch.h"
 
@@ -99,42 +101,6 @@ static void
 put64(uint8_t *b, uint32_t off, uint64_t v)
 {
 	memcpy(b + off, &v, 8);
-}
-
-static uint64_t
-round_up(uint64_t v, uint64_t unit)
-{
-	return unit ? (v + unit - 1) / unit * unit : v;
-}
-
-/* resident CTAs per SM from warps, threads, registers and shared memory (the driver's 1 KiB
- * reserve per CTA included), and what limits them; 0 if one CTA does not fit */
-uint32_t
-launch_occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit)
-{
-	const SimTiming *t = &c->t;
-	uint64_t nwarp = lc->nwarp, best = t->max_ctas_per_sm, v;
-	uint64_t regs_warp = round_up((uint64_t)lc->nreg_alloc * WarpSize, t->reg_alloc_unit);
-	uint64_t smem = round_up((uint64_t)lc->smem_user + t->smem_reserved_per_cta, t->smem_alloc_unit);
-
-	*limit = "ctas";
-	if ((v = t->max_warps_per_sm / nwarp) < best) {
-		best = v;
-		*limit = "warps";
-	}
-	if ((v = t->max_threads_per_sm / (nwarp * WarpSize)) < best) {
-		best = v;
-		*limit = "threads";
-	}
-	if ((v = c->regs_per_sm / (regs_warp * nwarp)) < best) {
-		best = v;
-		*limit = "registers";
-	}
-	if (smem && (v = t->smem_per_sm / smem) < best) {
-		best = v;
-		*limit = "shared";
-	}
-	return (uint32_t)best;
 }
 
 /* what the warps of a stuck CTA wait on, into the fault */
@@ -246,9 +212,10 @@ bank0_reserved(uint8_t *bank0, const LaunchCx *lc, int sm)
 }
 
 /* A cooperative launch (cuLaunchCooperativeKernel): the driver refuses a grid that cannot be
- * resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), with the occupancy the timing
- * model uses, and hands the kernel a zeroed grid-sync workspace: cooperative_groups'
- * grid_workspace { wsSize; barrier; }, whose address nvcc reads from c[0x0][0x8c]:c[0x0][0x90]
+ * resident at once (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE), with the occupancy of the SM
+ * model (launch_begin's occ), and hands the kernel a zeroed grid-sync workspace:
+ * cooperative_groups' grid_workspace { wsSize; barrier; }, whose address nvcc reads from
+ * c[0x0][0x8c]:c[0x0][0x90]
  * on sm_8x and c[0x0][0x44]:c[0x0][0x48] on sm_90. */
 static int
 coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
@@ -279,7 +246,8 @@ coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
 	return 0;
 }
 
-/* run one CTA to completion: 0, or -1 with the fault filled */
+/* run one CTA until it ends (ResDone), waits at an SM-wide barrier with no warp able to go on
+ * (ResSmWait), or faults (ResFault, the fault filled) */
 static int
 run_cta(Exec *x, Cta *c, Poll *p)
 {
@@ -298,29 +266,81 @@ run_cta(Exec *x, Cta *c, Poll *p)
 			if (issued)
 				progress = 1;
 			if (r == StepFault)
-				return -1;
+				return ResFault;
 			if (r == StepYield)
 				x->w->parked = 1;
 			if (r != StepDone)
 				alldone = 0;
 			if (x->ninstr >= p->next && poll_stop(x, p))
-				return -1;
+				return ResFault;
 		}
 		if (alldone)
-			return 0;
+			return ResDone;
 		if (!progress && parked) {
 			for (uint32_t k = 0; k < c->nwarp; k++)
 				c->warp[k].parked = 0;
+		} else if (!progress && c->smbar_wait) {
+			return ResSmWait;
 		} else if (!progress) {
 			sim_deadlock(x, c);
-			return -1;
+			return ResFault;
 		}
 	}
 }
 
 int
+resident_run(uint32_t nslot, uint64_t nctas, const ResidentOps *ops, void *arg)
+{
+	uint32_t *fifo = xmalloc(nslot * sizeof *fifo);  /* resident slots, oldest CTA first */
+	uint8_t *waits = xmalloc(nslot);                 /* by slot: at the SM-wide barrier */
+	uint32_t n = 0;
+	uint64_t next = 0;
+	int rc = 0;
+
+	for (; n < nslot && next < nctas; n++) {
+		fifo[n] = n;
+		waits[n] = 0;
+		ops->start(arg, n, next++);
+	}
+	while (n && !rc) {
+		uint32_t i = 0, slot;
+
+		while (i < n && waits[fifo[i]])
+			i++;
+		if (i == n) {              /* every resident CTA waits at the barrier: release them */
+			for (i = 0; i < n; i++) {
+				waits[fifo[i]] = 0;
+				ops->release(arg, fifo[i]);
+			}
+			continue;
+		}
+		slot = fifo[i];
+		switch (ops->run(arg, slot)) {
+		case ResDone:
+			memmove(&fifo[i], &fifo[i + 1], (n - i - 1) * sizeof *fifo);
+			n--;
+			if (next < nctas) {
+				ops->start(arg, slot, next++);
+				waits[slot] = 0;
+				fifo[n++] = slot;
+			}
+			break;
+		case ResSmWait:
+			waits[slot] = 1;
+			break;
+		default:
+			rc = -1;
+			break;
+		}
+	}
+	free(fifo);
+	free(waits);
+	return rc;
+}
+
+int
 launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFault *fault,
-             LaunchCx *lc)
+             LaunchCx *lc, SimOccupancyFn occ)
 {
 	const KEnt *ke = NULL;
 	uint32_t bank0_size;
@@ -343,7 +363,8 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	lc->nwarp = (uint32_t)((lc->nthreads + WarpSize - 1) / WarpSize);
 	smem_layout(lc, k, lp->dyn_smem);
 	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
-	lc->ctas_per_sm = launch_occupancy(&g->cfg, lc, &lc->occ_limit);
+	lc->occ_limit = "ctas";
+	lc->ctas_per_sm = occ ? occ(&g->cfg, lc, &lc->occ_limit) : 1;
 	if (lp->cooperative && coop_begin(g, k, lc, fault) < 0)
 		return -1;
 
@@ -512,19 +533,64 @@ run_grid(LaunchCx *lc, Exec *x)
 	return rc;
 }
 
+/* the functional SM: the resident CTAs' buffers, each with its own register window */
+typedef struct FuncSm {
+	LaunchCx *lc;
+	Exec *x;
+	Poll *poll;
+	Cta *cta;              /* by slot */
+	uint32_t per;          /* vector registers of a CTA's window */
+	uint64_t done;         /* CTAs finished */
+} FuncSm;
+
+static void
+fsm_start(void *arg, uint32_t slot, uint64_t linear)
+{
+	FuncSm *f = arg;
+
+	cta_start(f->lc, f->x, &f->cta[slot], linear, slot * f->per);
+	f->cta[slot].smbar_wait = 0;
+}
+
+static int
+fsm_run(void *arg, uint32_t slot)
+{
+	FuncSm *f = arg;
+	int r;
+
+	f->x->cta = &f->cta[slot];
+	f->poll->ctas_done = f->done;
+	r = run_cta(f->x, &f->cta[slot], f->poll);
+	if (r == ResDone)
+		f->done++;
+	return r;
+}
+
+/* the SM-wide barrier lets the CTA of slot go on */
+static void
+fsm_release(void *arg, uint32_t slot)
+{
+	FuncSm *f = arg;
+
+	f->cta[slot].smbar_wait = 0;
+}
+
+static const ResidentOps fsm_ops = { fsm_start, fsm_run, fsm_release };
+
 int
 sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStats *st,
            SimFault *fault)
 {
 	LaunchCx lc;
 	Exec *x = &lc.x;
-	Cta cta;
+	FuncSm f;
 	Poll poll;
+	uint32_t nslot;
 	int rc = 0;
 
 	if (st)
 		memset(st, 0, sizeof *st);
-	if (launch_begin(g, sm, k, lp, fault, &lc) < 0)
+	if (launch_begin(g, sm, k, lp, fault, &lc, g->cfg.occupancy) < 0)
 		return -1;
 	if (lc.cooperative) {
 		rc = run_grid(&lc, x);
@@ -535,23 +601,34 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 		launch_end(&lc);
 		return rc;
 	}
+	/* as many CTAs resident as the occupancy allows (at least one: a CTA that would not fit an
+	 * SM of the timing model still runs) and the register file holds */
+	memset(&f, 0, sizeof f);
+	f.per = lc.nwarp * lc.nreg_alloc;
+	nslot = lc.ctas_per_sm ? lc.ctas_per_sm : 1;
+	if (f.per && nslot > SmVRegs / f.per)
+		nslot = SmVRegs / f.per ? SmVRegs / f.per : 1;
+	if (nslot > lc.nctas)
+		nslot = lc.nctas;
+	f.lc = &lc;
+	f.x = x;
+	f.poll = &poll;
+	f.cta = xmalloc(nslot * sizeof *f.cta);
+	memset(f.cta, 0, nslot * sizeof *f.cta);
+	for (uint32_t i = 0; i < nslot; i++) {
+		f.cta[i].warp = xmalloc(lc.nwarp * sizeof *f.cta[i].warp);
+		f.cta[i].smem = xmalloc(lc.smem_size ? lc.smem_size : 1);
+		f.cta[i].lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nwarp * WarpSize : 1);
+	}
 	x->sm = &g->sm;
-	memset(&cta, 0, sizeof cta);
-	cta.warp = xmalloc(lc.nwarp * sizeof *cta.warp);
-	cta.smem = xmalloc(lc.smem_size ? lc.smem_size : 1);
-	cta.lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nwarp * WarpSize : 1);
-	g->sm.cta = &cta;
-	g->sm.ncta = 1;
-	g->sm.rf_used = lc.nwarp * lc.nreg_alloc;
-	x->cta = &cta;
+	g->sm.cta = f.cta;
+	g->sm.ncta = nslot;
+	g->sm.rf_used = nslot * f.per;
+	x->cta = &f.cta[0];
 	poll.g = g;
 	poll.next = g->poll ? PollInstr : UINT64_MAX;
 	poll.ctas = lc.nctas;
-	for (uint64_t i = 0; i < lc.nctas && !rc; i++) {
-		cta_start(&lc, x, &cta, i, 0);
-		poll.ctas_done = i;
-		rc = run_cta(x, &cta, &poll);
-	}
+	rc = resident_run(nslot, lc.nctas, &fsm_ops, &f);
 	if (st) {
 		st->cycles = 0;
 		st->warp_instructions = x->ninstr;
@@ -560,9 +637,12 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	g->sm.cta = NULL;
 	g->sm.ncta = 0;
 	g->sm.rf_used = 0;
-	free(cta.warp);
-	free(cta.smem);
-	free(cta.lmem);
+	for (uint32_t i = 0; i < nslot; i++) {
+		free(f.cta[i].warp);
+		free(f.cta[i].smem);
+		free(f.cta[i].lmem);
+	}
+	free(f.cta);
 	launch_end(&lc);
 	return rc;
 }

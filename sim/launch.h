@@ -63,7 +63,7 @@ struct SimModule {
 };
 
 /* a launch being run: checked, constant bank 0 laid out, the Exec template */
-typedef struct LaunchCx {
+struct LaunchCx {
 	Exec x;                /* gpu, prog, fault, banks, ntid/nctaid, watchdog filled */
 	uint8_t *bank0;        /* owned */
 	uint64_t nthreads;     /* per CTA */
@@ -73,21 +73,35 @@ typedef struct LaunchCx {
 	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */
 	uint32_t smem_rsv;     /* offset of the reserved region in it (sm_80 and later) */
 	uint32_t nctas;        /* CTAs in the grid (fits: x < 2^31, y, z < 2^16, checked) */
-	uint32_t ctas_per_sm;  /* resident CTAs per SM (launch_occupancy) */
+	uint32_t ctas_per_sm;  /* resident CTAs per SM (the occupancy launch_begin was given) */
 	const char *occ_limit; /* what limits them: "ctas", "warps", "threads", "registers", "shared" */
 	int cooperative;       /* every CTA resident; grid_ws is the grid-sync workspace */
 	uint64_t grid_ws;
-} LaunchCx;
+};
 
+/* 0, or -1 with the fault filled; occ gives ctas_per_sm and occ_limit (NULL: one CTA, "ctas") */
 int launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFault *f,
-                 LaunchCx *lc);          /* 0, or -1 with the fault filled */
+                 LaunchCx *lc, SimOccupancyFn occ);
 void launch_end(LaunchCx *lc);
-/* resident CTAs per SM for the configuration and what limits them; 0 if one CTA does not fit */
-uint32_t launch_occupancy(const SimConfig *c, const LaunchCx *lc, const char **limit);
 /* start CTA number linear (blockIdx in x-major order) in c, whose warp, smem and lmem buffers
  * are sized for the launch; its warps' registers are the window at rbase of x->sm's register
  * file, nreg_alloc each (zeroed) */
 void cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase);
 void sim_deadlock(Exec *x, Cta *c);       /* FaultDeadlock naming what each warp waits on */
+
+/* The functional driver's resident set: the CTAs an SM holds at once (slots), run one at a time,
+ * oldest first, each until it ends or waits at an SM-wide barrier; a slot whose CTA ended takes
+ * the grid's next CTA. When every resident CTA waits at the barrier, all are released. Without
+ * SM-wide barriers the CTAs so run one after another in grid order. The callbacks: start CTA
+ * linear in slot; run the CTA of slot, giving ResDone, ResSmWait or ResFault; release the CTA of
+ * slot from the barrier. */
+enum { ResDone, ResSmWait, ResFault };
+typedef struct ResidentOps {
+	void (*start)(void *arg, uint32_t slot, uint64_t linear);
+	int (*run)(void *arg, uint32_t slot);
+	void (*release)(void *arg, uint32_t slot);
+} ResidentOps;
+/* the nctas CTAs of a grid through nslot slots (1 <= nslot): 0, or -1 after a ResFault */
+int resident_run(uint32_t nslot, uint64_t nctas, const ResidentOps *ops, void *arg);
 
 #endif /* FIBER_LAUNCH_H */

@@ -18,7 +18,6 @@
 #define FIBER_SIM_H
 
 #include "ir.h"
-#include "simcfg.h"
 
 typedef struct DOp DOp;
 typedef struct DIns DIns;
@@ -269,12 +268,15 @@ struct Cta {
 	uint32_t cga_arrived;  /* UCGABAR_ARV: threads arrived in the current phase */
 	uint32_t cga_phase;    /* cluster barrier phases completed (a CTA is its own cluster) */
 	uint32_t nexited;      /* threads that have exited */
+	uint32_t smbar_wait;   /* warps waiting at an SM-wide barrier: the functional driver runs
+	                          the SM's other resident CTAs and releases them when every resident
+	                          CTA waits (launch.c; set by the SM-wide synchronisation) */
 };
 
 struct Sm {
 	uint32_t (*rf)[WarpSize]; /* SmVRegs vector registers */
 	uint32_t rf_used;      /* vector registers allocated */
-	Cta *cta;              /* resident CTAs (functional driver: one) */
+	Cta *cta;              /* resident CTAs (functional driver: as many as occupancy allows) */
 	uint32_t ncta;
 };
 
@@ -512,17 +514,36 @@ uint8_t *sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int writ
 uint32_t sim_const32(Exec *x, unsigned bank, uint32_t off, unsigned lane);
 
 /* gpu.c: the device: configuration, global memory, loaded modules, launches (functional
- * driver now; the timing driver of the next issue runs the same DIns through sim_step). */
-typedef struct SimConfig {
-	const char *name;      /* "a100", "h100", ... */
-	int sm;                /* SASS architecture executed: 80 or 90 */
-	int nsm;               /* streaming multiprocessors */
-	uint32_t max_threads_per_block; /* 1024 */
-	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */
-	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */
+ * driver; the timing driver, timing/, runs the same DIns through sim_step).
+ *
+ * A device's configuration keys that the functional simulator reads (docs/sim-config.md); the
+ * whole configuration, with the timing model's keys, is timing/'s SimConfig (timing/simcfg.h),
+ * which starts with these fields. */
+#define SIM_GPU_CONFIG_FIELDS \
+	const char *name;      /* "a100", "h100", ... */ \
+	int sm;                /* SASS architecture executed: 80 or 90 */ \
+	int nsm;               /* streaming multiprocessors */ \
+	uint32_t max_threads_per_block; /* 1024 */ \
+	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */ \
+	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */ \
 	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
-	SimTiming t;           /* the timing model (simcfg.h, configs/NAME.cfg) */
-} SimConfig;
+
+typedef struct GpuConfig GpuConfig;
+typedef struct LaunchCx LaunchCx;     /* a launch being run (launch.h) */
+/* resident CTAs per SM for a launch on device c and what limits them ("ctas", "warps", ...), 0
+ * if one CTA does not fit: the SM model's occupancy (timing/smmodel.h) */
+typedef uint32_t (*SimOccupancyFn)(const GpuConfig *c, const LaunchCx *lc, const char **limit);
+
+/* the functional simulator's configuration (simcfg_gpu makes it from a SimConfig): the keys
+ * above, the clock (SR_GLOBALTIMER) and the occupancy of the SM model with the figures it reads
+ * (copies of the timing keys of the same names) */
+struct GpuConfig {
+	SIM_GPU_CONFIG_FIELDS
+	uint32_t clock_mhz;    /* SM clock: nanoseconds of SR_GLOBALTIMER */
+	SimOccupancyFn occupancy; /* CTAs an SM holds at once; NULL: one, run one after another */
+	uint32_t max_warps_per_sm, max_threads_per_sm, max_ctas_per_sm; /* occupancy's figures */
+	uint32_t reg_alloc_unit, smem_per_sm, smem_alloc_unit, smem_reserved_per_cta;
+};
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
 
@@ -536,7 +557,7 @@ typedef struct LaunchParams {
 	                          workspace (this_grid().sync()); refused if the grid does not fit */
 } LaunchParams;
 
-enum { SimWatchdogDefault = 1 << 28 }; /* warp instructions, when SimConfig.watchdog is 0 */
+enum { SimWatchdogDefault = 1 << 28 }; /* warp instructions, when GpuConfig.watchdog is 0 */
 
 /* Progress of a running launch, given to the poll hook (about every 2^20 warp instructions in
  * functional mode, every 16 epochs in timing mode); the hook returns nonzero to stop the launch
@@ -549,12 +570,14 @@ typedef struct SimProgress {
 } SimProgress;
 typedef int (*SimPollFn)(void *arg, const SimProgress *p);
 
-void simconfig_default(SimConfig *c, int sm);      /* a100-like for 80, h100-like for 90 */
-Gpu *gpu_new(const SimConfig *c);
-void gpu_set_config(Gpu *g, const SimConfig *c);     /* a new configuration (fibersim --set) for
+Gpu *gpu_new(GpuConfig c);
+void gpu_set_config(Gpu *g, GpuConfig c);          /* a new configuration (fibersim --set) for
                                                       the following launches */
 void gpu_free(Gpu *g);
 void gpu_set_poll(Gpu *g, SimPollFn fn, void *arg);  /* NULL: none (the default) */
+/* how many CTAs of a launch an SM holds (GpuConfig.occupancy: the functional driver keeps them
+ * resident at once; the cooperative-launch check); NULL: one, and CTAs run one after another */
+void gpu_set_occupancy(Gpu *g, SimOccupancyFn fn);
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
 int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
@@ -574,7 +597,7 @@ const char *sim_fault_name(int kind);              /* "out-of-bounds access", ..
 
 /* The device, private to gpu.c and mem.c (the runtime uses the functions above). */
 struct Gpu {
-	SimConfig cfg;         /* configuration */
+	GpuConfig cfg;         /* configuration */
 	Alloc **alloc;         /* allocations sorted by base (bump allocation keeps them sorted);
 	                          freed ones stay, data released, for use-after-free reports */
 	uint32_t nalloc;

@@ -54,7 +54,7 @@ clock_now(const Exec *x)
 static uint64_t
 timer_ns(const Exec *x)
 {
-	uint32_t mhz = x->gpu->cfg.t.clock_mhz;
+	uint32_t mhz = x->gpu->cfg.clock_mhz;
 
 	if (!x->timing || !mhz)
 		return x->ninstr * 1000;

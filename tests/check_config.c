@@ -1,4 +1,4 @@
-/* check_config.c: device configurations (sim/config.c, configs/NAME.cfg, runtime/config.c): the
+/* check_config.c: device configurations (timing/config.c, configs/NAME.cfg, runtime/config.c): the
  * built-in a100, h100 and b200 load, validate and set every key; each error class gives its
  * file:line:col message and leaves the configuration unchanged; values (hex, size suffixes,
  * choices); --set and re-validation; printing round-trips; docs/sim-config.md names every key;
@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fiber.h"
-#include "sim.h"
+#include "simcfg.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -25,6 +25,7 @@ typedef struct KRun {
 	char *err;
 	size_t nerr;
 	Gpu *g;                /* device */
+	SimConfig cfg;         /* its configuration */
 	SimModule *sm;         /* loaded */
 	const Prog *k;         /* the kernel */
 	uint64_t fstat;        /* warp instructions, functional driver */
@@ -51,7 +52,8 @@ kload(int arch, const char *kernel)
 	ck_assert_ptr_nonnull(r->m);
 	simconfig_default(&c, arch ? 90 : 80);
 	c.watchdog = 4000000;
-	r->g = gpu_new(&c);
+	r->cfg = c;
+	r->g = gpu_new(simcfg_gpu(&c));
 	r->sm = sim_module_load(r->g, r->m, &r->d);
 	fflush(r->errf);
 	ck_assert_msg(r->sm != NULL, "%s: %s", path, r->err ? r->err : "");
@@ -107,7 +109,7 @@ krun(KRun *r, uint32_t nthreads, uint32_t *out, uint32_t nout, const uint32_t *i
 		else if (nin)
 			ck_assert_int_eq(gpu_write(r->g, a[1], zero, 4 * nin), 0);
 		if (pass == 0) {
-			rc = sim_launch_timed(r->g, r->sm, r->k, &lp, NULL, &tst, &f);
+			rc = sim_launch_timed(r->g, &r->cfg, r->sm, r->k, &lp, NULL, &tst, &f);
 			ck_assert_msg(rc == 0, "timing driver: %s", f.msg);
 			r->tstat = tst.warp_instructions;
 			simtstats_free(&tst);

@@ -24,6 +24,7 @@ typedef struct Run {
 	char *err;             /* everything reported */
 	size_t nerr;
 	Gpu *g;                /* device */
+	SimConfig cfg;         /* its configuration */
 	SimModule *sm;         /* loaded module, NULL if loading failed */
 	const Prog *k;         /* kernel `kern` */
 	uint64_t out;          /* output buffer */
@@ -61,7 +62,8 @@ load(const char *text, uint64_t watchdog)
 	ck_assert_msg(r->m != NULL, "parse failed:\n%s", errors(r));
 	simconfig_default(&c, 80);
 	c.watchdog = watchdog;
-	r->g = gpu_new(&c);
+	r->cfg = c;
+	r->g = gpu_new(simcfg_gpu(&c));
 	r->sm = sim_module_load(r->g, r->m, &r->d);
 	if (r->sm)
 		r->k = sim_module_kernel(r->sm, "kern");
@@ -118,7 +120,7 @@ launch(Run *r, uint32_t gx, uint32_t bx, uint32_t by, uint32_t nout)
 	r->nout = nout;
 	lp.params = &r->out;
 	fill_out(r, nout);
-	trc = sim_launch_timed(r->g, r->sm, r->k, &lp, NULL, &tst, &tf);
+	trc = sim_launch_timed(r->g, &r->cfg, r->sm, r->k, &lp, NULL, &tst, &tf);
 	simtstats_free(&tst);
 	ck_assert_int_eq(gpu_read(r->g, r->out, timed, nout * 4), 0);
 	fill_out(r, nout);
@@ -987,7 +989,7 @@ START_TEST(test_mem_windows)
 	uint64_t a, b;
 
 	simconfig_default(&c, 80);
-	g = gpu_new(&c);
+	g = gpu_new(simcfg_gpu(&c));
 	memset(&x, 0, sizeof x);
 	memset(&cta, 0, sizeof cta);
 	memset(&f, 0, sizeof f);

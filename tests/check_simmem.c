@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ir.h"
-#include "sim.h"
+#include "simcfg.h"
 
 /* check_cfg.c */
 typedef struct Irt Irt;
@@ -61,7 +61,7 @@ smt_new(const char *body, uint32_t smem, uint32_t frame)
 	t->prog = sim_decode(irt_fn(t->irt), 80, irt_diag(t->irt));
 	ck_assert_msg(t->prog != NULL, "decode failed:\n%s", irt_errors(t->irt));
 	simconfig_default(&cfg, 80);
-	t->gpu = gpu_new(&cfg);
+	t->gpu = gpu_new(simcfg_gpu(&cfg));
 	t->rf = calloc(SmVRegs, sizeof *t->rf);
 	t->smem = calloc(1, smem ? smem : 1);
 	t->lmem = calloc(WarpSize, frame ? frame : 1);

@@ -12,7 +12,7 @@
 
 #include "frontend.h"
 #include "ir.h"
-#include "sim.h"
+#include "simcfg.h"
 
 /* check_simmem.c */
 typedef struct Smt Smt;
@@ -1066,7 +1066,7 @@ kload(const char *file, const char *kernel)
 	ck_assert_ptr_nonnull(r->m);
 	simconfig_default(&c, r->m->sm >= 90 ? 90 : 80);
 	c.watchdog = 2000000;
-	r->g = gpu_new(&c);
+	r->g = gpu_new(simcfg_gpu(&c));
 	r->sm = sim_module_load(r->g, r->m, &r->d);
 	if (r->sm)
 		r->k = sim_module_kernel(r->sm, kernel);
@@ -1214,7 +1214,7 @@ START_TEST(test_kernel_mbarrier)
 	ck_assert_ptr_nonnull(r.m);
 	simconfig_default(&c, 80);
 	c.watchdog = 1000000;
-	r.g = gpu_new(&c);
+	r.g = gpu_new(simcfg_gpu(&c));
 	r.sm = sim_module_load(r.g, r.m, &r.d);
 	fflush(r.errf);
 	ck_assert_msg(r.sm != NULL, "%s", r.err);

@@ -85,6 +85,7 @@ typedef struct Run {
 	char *err;
 	size_t nerr;
 	Gpu *g;
+	SimConfig cfg;             /* its configuration */
 	SimModule *sm;
 	const Prog *k;
 	uint64_t out;
@@ -111,7 +112,8 @@ load_cfg(const char *text, const SimConfig *c)
 	r->m = sass_parse(r->src, &r->d);
 	fflush(r->errf);
 	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
-	r->g = gpu_new(c);
+	r->cfg = *c;
+	r->g = gpu_new(simcfg_gpu(c));
 	r->sm = sim_module_load(r->g, r->m, &r->d);
 	fflush(r->errf);
 	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
@@ -140,7 +142,7 @@ launch(Run *r, uint32_t grid, uint32_t block, unsigned threads)
 	lp.params = &r->out;
 	o.threads = threads;
 	simtstats_free(&r->st);
-	return sim_launch_timed(r->g, r->sm, r->k, &lp, &o, &r->st, &r->f);
+	return sim_launch_timed(r->g, &r->cfg, r->sm, r->k, &lp, &o, &r->st, &r->f);
 }
 
 static uint32_t
@@ -603,7 +605,7 @@ START_TEST(test_unknown_mma_shape_is_a_load_error)
 	m = sass_parse(src, &d);
 	ck_assert_ptr_nonnull(m);
 	config(&c);
-	g = gpu_new(&c);
+	g = gpu_new(simcfg_gpu(&c));
 	ck_assert_ptr_null(sim_module_load(g, m, &d));
 	fflush(errf);
 	/* located at the instruction (line 14: the header, 4 setup instructions of 2 lines) */

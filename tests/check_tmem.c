@@ -565,7 +565,7 @@ hk_new(const char *body)
 	h->prog = sim_decode(irt_fn(h->irt), 80, irt_diag(h->irt));
 	ck_assert_msg(h->prog != NULL, "decode failed:\n%s", irt_errors(h->irt));
 	simconfig_default(&cfg, 80);
-	h->gpu = gpu_new(&cfg);
+	h->gpu = gpu_new(simcfg_gpu(&cfg));
 	h->rf = calloc(SmVRegs, sizeof *h->rf);
 	h->sm.rf = h->rf;
 	h->sm.rf_used = 256;

@@ -1,5 +1,5 @@
 /* hazard.c: the hazard block of the timing model's control-bits mode. An instruction that reads
- * a register (R, P, UR, UP) before its producer's modelled latency (TWarp.rready) is a hazard: nvcc's
+ * a register (R, P, UR, UP) before its producer's modelled latency (TSm.rready) is a hazard: nvcc's
  * stall counts say the hardware has the value sooner than the configuration does (a latency too
  * long), or the model tracks the dependency wrongly. Besides the count (SimTStats.hazards), each
  * hazard is kept as a (producer pc, consumer pc, latency, distance) pair, where the distance is
@@ -77,7 +77,8 @@ thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 
 	for (unsigned k = 0; k < ti->nsrc; k++) {
 		unsigned u = ti->src[k], j;
-		if (tw->rready[u] <= now + ti->src_late[k])
+		uint64_t ready = s->rready[treg(tw, u)];
+		if (ready <= now + ti->src_late[k])
 			continue;
 		if (!nseen)
 			s->hazards++;
@@ -89,7 +90,7 @@ thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 		if (j < nseen)
 			continue;
 		seen[nseen++] = h->prod[u];
-		add_pair(&s->hz, h->prod[u], pc, (uint32_t)tw->rready[u] - h->issued[u],
+		add_pair(&s->hz, h->prod[u], pc, (uint32_t)ready - h->issued[u],
 		         h->enc_now - h->enc[u]);
 	}
 }

@@ -3,11 +3,12 @@
  * memory system merges what every SM did (smmem.c), faults, the watchdog and deadlocks are checked,
  * and free CTA slots get the next CTAs in SM order. Nothing an SM does during an epoch depends on
  * another SM's progress in it, so SMs may be simulated by several host threads and the result is
- * the same for any number. Sampling simulates a subset and extrapolates. Occupancy is
- * launch_occupancy (launch.c), which a cooperative launch checks too.
+ * the same for any number. Sampling simulates a subset and extrapolates. What kind of SM runs the
+ * CTAs is the configuration's model (smmodel.h: occupancy, readiness, issue); this file and sm.c
+ * call it through its table only.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "tcore.h"
+#include "smmodel.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -45,18 +46,6 @@ wall_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* control bits when every instruction carries its encoding */
-static int
-ctrl_mode(const SimConfig *c, const Prog *p)
-{
-	if (c->t.ctrl_mode == CtrlBits || c->t.ctrl_mode == CtrlScoreboard)
-		return (int)c->t.ctrl_mode;
-	for (uint32_t k = 0; k < p->nins; k++)
-		if (!p->ins[k].ir || p->ins[k].ir->nenc < 2)
-			return CtrlScoreboard;
-	return p->nins ? CtrlBits : CtrlScoreboard;
 }
 
 /* global atomics make results depend on the order SMs reach them */
@@ -155,16 +144,13 @@ collect(TLaunch *L, SimTStats *st)
 			st->cpi[r] += ss->cpi[r];
 		st->warp_instructions += s->st.warp_instructions;
 		st->thread_instructions += s->thread_instr;
-		st->hazards += s->hazards;
 		st->tensor_busy += s->tensor_busy;
-		st->rf_bank_conflicts += s->rf_conflicts;
-		st->reuse_hits += s->reuse_hits;
 		if (s->last_done > st->cycles)
 			st->cycles = s->last_done;
 		smmem_stats(s->mem, st);
 	}
 	memsys_stats(L->mem, st);
-	thaz_collect(L, st);
+	L->model->stats(L, st);
 	if (L->pc_stats)
 		collect_pcs(L, st);
 	/* an SM ran to the end of the last epoch: what lies past the kernel's end was idle */
@@ -328,11 +314,11 @@ dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_lim
 }
 
 int
-sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
-                 const TimingOpts *o, SimTStats *st, SimFault *fault)
+sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
+                 const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault)
 {
 	TimingOpts none = {0};
-	SimConfig cfg = g->cfg;
+	SimConfig cfg = *c;
 	TLaunch L;
 	Pool pl;
 	Worker wk[MaxThreads];
@@ -347,7 +333,8 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 		o = &none;
 	memset(st, 0, sizeof *st);
 	memset(&L, 0, sizeof L);
-	if (launch_begin(g, sm, k, lp, fault, &L.lc) < 0)
+	L.model = sm_model_of(&cfg);
+	if (launch_begin(g, sm, k, lp, fault, &L.lc, L.model->occupancy) < 0)
 		return -1;
 	if (L.lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)cfg.nsm) ||
 	                         (o->sample_ctas && o->sample_ctas < L.lc.nctas))) {
@@ -375,11 +362,10 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 		launch_end(&L.lc);
 		return -1;
 	}
-	L.ctrl = ctrl_mode(&cfg, k);
-	L.hazard_check = L.ctrl == CtrlBits;
 	L.trace = o->trace && o->trace->limit;
 	L.pc_stats = o->pc_stats;
 	tins_build(&L);
+	L.model->launch(&L);
 
 	/* sampling: fewer SMs with their share of the CTAs and of the bandwidth, or fewer CTAs */
 	L.nsm = (uint32_t)cfg.nsm;
@@ -555,7 +541,6 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 	collect(&L, st);
 	if (L.trace)
 		trace_collect(&L, o->trace);
-	st->ctrl_mode = L.ctrl;
 	st->ctas = L.lc.nctas;
 	st->ctas_per_sm = L.ctas_per_sm;
 	st->occupancy_limit = limit;

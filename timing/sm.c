@@ -1,16 +1,17 @@
-/* sm.c: the SM core of the cycle-level model. An SM has sub-partitions (processing blocks),
- * each with a warp scheduler that issues at most one instruction per cycle from its resident
- * warps (GTO or loose round-robin), execution pipes with an initiation interval, two register
- * banks with the operand reuse cache, and an L0 instruction cache. A warp may issue when its
- * own conditions hold (TWarp.ready_at: the compiler's stall count and yield bit, the wait mask
- * on SB0-SB5 and DEPBAR bounds in control-bits mode, or a register scoreboard; an instruction
- * fetch) and its pipe (or the MIO) accepts. Issuing runs the instruction through sim_step, so
- * values are computed at issue; memory instructions are then timed by smmem.c from the addresses
- * they recorded. Cycles in which a sub-partition does not issue are charged to the reason of its
- * first warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything
- * issues and jumps to the next possible issue otherwise.
+/* sm.c: the generic SM core of the cycle-level model. An SM has sub-partitions (processing
+ * blocks), each with a warp scheduler that issues at most one instruction per cycle from its
+ * resident warps (GTO or loose round-robin), execution pipes with an initiation interval and an
+ * L0 instruction cache. A warp may issue when its own conditions hold (TWarp.ready_at: its stall
+ * count, the SM model's conditions (smmodel.h: control bits or a register scoreboard in the SIMT
+ * model, simt.c), an instruction fetch) and its pipe (or the MIO) accepts. Issuing runs the
+ * instruction through sim_step, so values are computed at issue; memory instructions are then
+ * timed by smmem.c from the addresses they recorded, and the model records what the issue leaves
+ * behind. Cycles in which a sub-partition does not issue are charged to the reason of its first
+ * warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything issues
+ * and jumps to the next possible issue otherwise. Also here: the timing view of each
+ * instruction (TIns: register units, pipe, latency), built once per launch.
  */
-#include "tcore.h"
+#include "smmodel.h"
 #include "mmashape.h"
 
 #include <stdlib.h>
@@ -26,11 +27,6 @@ const char *const cpi_meaning[NCpi] = {
 #define CPI(e, key, meaning) [Cpi##e] = meaning,
 #include "cpireasons.h"
 #undef CPI
-};
-
-static const uint8_t cls_why[] = {
-	[TcFixed] = CpiStall, [TcMem] = CpiWaitMem, [TcLong] = CpiWaitLong,
-	[TcTensor] = CpiWaitTensor,
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -333,9 +329,9 @@ tsm_new(TLaunch *L, unsigned id)
 {
 	const SimTiming *t = L->t;
 	uint32_t nslot = L->ctas_per_sm * L->lc.nwarp;
-	TSm *s = xmalloc(sizeof *s);
+	size_t nunit;
+	TSm *s = xmalloc(sizeof *s);  /* xmalloc's memory is zeroed: so is everything below */
 
-	memset(s, 0, sizeof *s);
 	s->L = L;
 	s->id = id;
 	s->x = L->lc.x;
@@ -348,16 +344,14 @@ tsm_new(TLaunch *L, unsigned id)
 	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
 	s->mem = smmem_new(L->mem, L->cfg, id);
 	s->tw = xmalloc(nslot * sizeof *s->tw);
-	memset(s->tw, 0, nslot * sizeof *s->tw);
 	for (uint32_t k = 0; k < nslot; k++) {
 		TWarp *tw = &s->tw[k];
 		tw->slot = k;
 		tw->sub = k % L->nsub;
-		tw->rready = xmalloc(NRegUnit * sizeof *tw->rready);
-		tw->rcls = xmalloc(NRegUnit);
-		if (L->hazard_check)
-			thaz_warp_new(&tw->hz);
 	}
+	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
+	s->rready = xmalloc(nunit * sizeof *s->rready);
+	s->rcls = xmalloc(nunit);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
 		u->warps = xmalloc((nslot / L->nsub + 1) * sizeof *u->warps);
@@ -369,7 +363,6 @@ tsm_new(TLaunch *L, unsigned id)
 		memset(u->reuse_reg, 0xff, sizeof u->reuse_reg);
 	}
 	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
-	memset(s->cta, 0, L->ctas_per_sm * sizeof *s->cta);
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
 		TCta *tc = &s->cta[c];
 		tc->c.warp = xmalloc(L->lc.nwarp * sizeof *tc->c.warp);
@@ -398,11 +391,10 @@ tsm_free(TSm *s)
 		return;
 	L = s->L;
 	nslot = L->ctas_per_sm * L->lc.nwarp;
-	for (uint32_t k = 0; k < nslot; k++) {
-		free(s->tw[k].rready);
-		free(s->tw[k].rcls);
+	for (uint32_t k = 0; k < nslot; k++)
 		thaz_warp_free(&s->tw[k].hz);
-	}
+	free(s->rready);
+	free(s->rcls);
 	thaz_sm_free(&s->hz);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		free(s->sub[p].warps);
@@ -422,83 +414,6 @@ tsm_free(TSm *s)
 	free(s->sm.rf);
 	free(s->ev);
 	free(s);
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Dependence counters.
- */
-static void
-sb_push(TWarp *tw, unsigned sb, uint64_t t, unsigned cls, uint64_t now)
-{
-	uint8_t n = tw->nsb[sb];
-	uint64_t *v = tw->sb[sb];
-
-	if (n == SbCap) {                    /* drop what has completed */
-		uint8_t k = 0;
-		for (uint8_t j = 0; j < n; j++)
-			if (v[j] > now)
-				v[k++] = v[j];
-		n = k;
-	}
-	if (n == SbCap) {                    /* 64 in flight: merge into the earliest */
-		uint8_t lo = 0;
-		for (uint8_t j = 1; j < n; j++)
-			if (v[j] < v[lo])
-				lo = j;
-		v[lo] = t > v[lo] ? t : v[lo];
-	} else {
-		v[n++] = t;
-	}
-	tw->nsb[sb] = n;
-	tw->sbcls[sb] = (uint8_t)cls;
-	tw->sb_last[sb] = now;
-}
-
-/* the latest pending completion on counter sb other than the newest event (pruned by sb_when) */
-static uint64_t
-sb_older(const TWarp *tw, unsigned sb)
-{
-	uint64_t m = 0;
-
-	for (uint8_t j = 0; j + 1 < tw->nsb[sb]; j++)
-		m = tw->sb[sb][j] > m ? tw->sb[sb][j] : m;
-	return m;
-}
-
-/* cycle from which counter sb is at most le */
-static uint64_t
-sb_when(TWarp *tw, unsigned sb, unsigned le, uint64_t now)
-{
-	uint64_t *v = tw->sb[sb];
-	uint8_t n = tw->nsb[sb], k = 0;
-
-	for (uint8_t j = 0; j < n; j++)       /* prune completed events */
-		if (v[j] > now)
-			v[k++] = v[j];
-	tw->nsb[sb] = n = k;
-	if (n <= le)
-		return now;
-	if (le == 0) {
-		uint64_t m = 0;
-		for (uint8_t j = 0; j < n; j++)
-			m = v[j] > m ? v[j] : m;
-		return m;
-	}
-	/* the (le+1)-th largest: when it completes, le remain */
-	{
-		uint64_t tmp[SbCap];
-		memcpy(tmp, v, n * sizeof *v);
-		for (unsigned i = 0; i <= le; i++) {
-			unsigned hi = i;
-			for (unsigned j = i + 1; j < n; j++)
-				if (tmp[j] > tmp[hi])
-					hi = j;
-			uint64_t sw = tmp[i];
-			tmp[i] = tmp[hi];
-			tmp[hi] = sw;
-		}
-		return tmp[le];
-	}
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -536,65 +451,16 @@ set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
 	}
 }
 
+/* when tw's next instruction may issue: its stall count, the model's conditions, the fetch */
 static void
 compute_ready(TSm *s, TWarp *tw, uint64_t now)
 {
 	const TLaunch *L = s->L;
 	const DIns *d = &L->prog->ins[tw->next_pc];
-	const TIns *ti = &L->ti[tw->next_pc];
 	uint64_t t = tw->stall_until;
 	uint8_t why = tw->yielded ? CpiYield : CpiStall;
 
-	if (L->ctrl == CtrlBits) {
-		unsigned wait = CTRL_WAIT(d->ctrl);
-		uint64_t t0 = t;     /* the earliest issue the stall count allows */
-		for (unsigned sb = 0; wait; sb++, wait >>= 1) {
-			uint64_t w;
-			if (!(wait & 1) || !tw->nsb[sb])
-				continue;
-			w = sb_when(tw, sb, 0, now);
-			/* an increment lands sb_inc_delay cycles after its issue: an instruction issued
-			 * before that does not see it (too short a stall count, a hazard) */
-			if (t0 <= tw->sb_last[sb] + L->t->sb_inc_delay && sb_older(tw, sb) <= t0)
-				continue;
-			if (w > t) {
-				t = w;
-				why = cls_why[tw->sbcls[sb]];
-			}
-		}
-	} else {
-		for (unsigned k = 0; k < ti->nsrc; k++) {
-			uint64_t w = tw->rready[ti->src[k]];
-			if (w > t) {
-				t = w;
-				why = cls_why[tw->rcls[ti->src[k]]];
-			}
-		}
-		for (unsigned k = 0; k < ti->ndst; k++) {
-			uint64_t w = tw->rready[ti->dst[k]];
-			if (w > t) {
-				t = w;
-				why = cls_why[tw->rcls[ti->dst[k]]];
-			}
-		}
-	}
-	if (ti->kind == KDepbar) {
-		if (ti->depbar_sb != 255 && tw->nsb[ti->depbar_sb]) {
-			uint64_t w = sb_when(tw, ti->depbar_sb, ti->depbar_n, now);
-			if (w > t) {
-				t = w;
-				why = CpiWaitMem;
-			}
-		}
-		for (unsigned sb = 0; sb < NSb; sb++)
-			if ((ti->depbar_mask >> sb & 1) && tw->nsb[sb]) {
-				uint64_t w = sb_when(tw, sb, 0, now);
-				if (w > t) {
-					t = w;
-					why = CpiWaitMem;
-				}
-			}
-	}
+	t = L->model->ready(s, tw, now, t, &why);
 	fetch_check(s, tw, d, now, &t, &why);
 	set_ready(s, tw, t, why);
 }
@@ -723,20 +589,16 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
 		Warp *w = &tc->c.warp[k];
-		uint64_t *rr = tw->rready;
-		uint8_t *rc = tw->rcls;
 		THazWarp hz = tw->hz;
 		uint32_t slot = tw->slot, sub = tw->sub;
 
 		memset(tw, 0, sizeof *tw);
-		tw->rready = rr;
-		tw->rcls = rc;
 		tw->hz = hz;
-		thaz_warp_reset(&tw->hz);
 		tw->slot = slot;
 		tw->sub = sub;
-		memset(rr, 0, NRegUnit * sizeof *rr);
-		memset(rc, 0, NRegUnit);
+		tw->rbase = w->rbase;
+		tw->ubase = SmVRegs + slot * NWarpUnit;
+		L->model->warp_start(s, tw);
 		tw->w = w;
 		tw->tc = tc;
 		tw->stall_until = start;
@@ -834,36 +696,6 @@ tsm_stuck(TSm *s)
  * Issue.
  */
 
-/* register-bank conflicts and the reuse cache: the bubble this instruction causes */
-static unsigned
-bank_bubble(TSm *s, TSub *u, TWarp *tw, const DIns *d, const TIns *ti)
-{
-	const SimTiming *t = s->L->t;
-	unsigned banks = t->rf_banks ? t->rf_banks : 1, count[MaxBanks] = {0}, worst = 0;
-	unsigned reuse = CTRL_REUSE(d->ctrl);
-
-	if (banks > MaxBanks)
-		banks = MaxBanks;
-	for (unsigned k = 0; k < ti->nbank; k++) {
-		unsigned r = ti->bank_reg[k], slot = ti->bank_slot[k], b = r % banks;
-		int hit = t->rf_reuse && u->reuse_reg[slot][b] == r && u->reuse_warp[slot][b] == tw->slot;
-		if (hit)
-			s->reuse_hits++;
-		else if (++count[b] > worst)
-			worst = count[b];
-		if (t->rf_reuse && (reuse >> slot & 1)) {
-			u->reuse_reg[slot][b] = (uint16_t)r;
-			u->reuse_warp[slot][b] = (uint16_t)tw->slot;
-		} else {
-			u->reuse_reg[slot][b] = 0xffff;
-		}
-	}
-	if (worst <= 1)
-		return 0;
-	s->rf_conflicts += worst - 1;
-	return (worst - 1) * t->rf_bank_bubble;
-}
-
 /* NANOSLEEP's duration in cycles (its operand in nanoseconds, for the warp's first live lane;
  * PTX bounds it to 1 ms) */
 static uint64_t
@@ -896,9 +728,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	unsigned bubble;
 	int r;
 
-	if (L->hazard_check)
-		thaz_read(s, tw, pc, now);
-	bubble = ti->nbank ? bank_bubble(s, u, tw, d, ti) : 0;
+	bubble = L->model->operand_bubbles(s, u, tw, pc, now);
 	u->busy_until = now + 1 + bubble;
 	u->bubble_pc = pc;
 	tw->last_pc = pc;
@@ -962,53 +792,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	if (ti->pipe == PTensor)
 		s->tensor_busy += ti->ii;
 
-	if (L->ctrl == CtrlBits) {
-		unsigned c = d->ctrl, stall = CTRL_STALL(c), wsb = CTRL_WSB(c), rsb = CTRL_RSB(c);
-		tw->stall_until = now + (stall ? stall : 1);
-		tw->yielded = 0;
-		if (!CTRL_YIELD(c)) {
-			if (tw->stall_until < now + 1 + t->yield_bubble)
-				tw->stall_until = now + 1 + t->yield_bubble;
-			tw->yielded = stall <= 1;
-			u->greedy = NULL;
-		} else {
-			u->greedy = tw;
-		}
-		if (wsb < NSb)
-			sb_push(tw, wsb, ti->kind == KLdgsts ? src_read : done, ti->cls, now);
-		if (rsb < NSb)
-			sb_push(tw, rsb, src_read, TcMem, now);
-		if (L->hazard_check) {
-			for (unsigned k = 0; k < ti->ndst; k++) {
-				unsigned unit = ti->dst[k];
-				/* a memory instruction's predicate (the global-or-not of a generic ATOM) is
-				 * known at address translation: nvcc reads it 5 cycles later, unwaited */
-				int pred = (unit >= UnitOfP && unit < UnitOfUR) || unit >= UnitOfUP;
-				tw->rready[unit] = pred && ti->kind == KMem ? now + t->lat_int : done;
-				tw->rcls[unit] = ti->cls;
-			}
-			if (ti->wide_lo_early)
-				tw->rready[ti->dst[0]] = done - 1;
-			thaz_write(tw, ti, pc, now, stall);
-		}
-	} else {
-		tw->stall_until = now + 1;
-		tw->yielded = 0;
-		u->greedy = tw;
-		for (unsigned k = 0; k < ti->ndst; k++) {
-			unsigned unit = ti->dst[k];
-			/* a predicate of a fixed-latency producer reaches its consumers after lat_pred */
-			int pred = (unit >= UnitOfP && unit < UnitOfUR) || unit >= UnitOfUP;
-			tw->rready[unit] = pred && ti->kind == KAlu && ti->cls == TcFixed ? now + t->lat_pred
-			                                                                 : done;
-			tw->rcls[unit] = ti->cls;
-		}
-		if (ti->wide_lo_early)
-			tw->rready[ti->dst[0]] = done - 1;
-		/* the register sources of a store or LDGSTS may be overwritten once read */
-		if (ti->kind == KLdgdepbar)
-			sb_push(tw, 0, done, TcMem, now);
-	}
+	L->model->issue(s, u, tw, pc, now, done, src_read);
 
 	if (sleep && tw->stall_until < now + sleep)
 		tw->stall_until = now + sleep;

@@ -1,6 +1,7 @@
-/* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c) and the
- * launch driver (timing/launch.c): the per-instruction timing view (TIns), warps, sub-partitions, SMs,
- * and the launch that owns them. docs/sim-timing.md describes the model.
+/* tcore.h: the timing driver's private structures, shared by the SM core (timing/sm.c), the SM
+ * models (smmodel.h, timing/simt.c) and the launch driver (timing/launch.c): the per-instruction
+ * timing view (TIns), warps, sub-partitions, SMs, and the launch that owns them.
+ * docs/sim-timing.md describes the model.
  */
 #ifndef FIBER_TCORE_H
 #define FIBER_TCORE_H
@@ -13,6 +14,7 @@ enum {
 	SbCap = 64,            /* pending events per counter (the hardware counts to 63) */
 	NRegUnit = 336,        /* R0-R255, P0-P7, UR0-UR63, UP0-UP7 */
 	UnitOfP = 256, UnitOfUR = 264, UnitOfUP = 328,
+	NWarpUnit = NRegUnit - UnitOfP, /* a warp's own units: P, UR, UP (R lives in the SM's file) */
 	MaxSub = 4,            /* sub-partitions per SM at most */
 	MaxBanks = 8,          /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
@@ -61,6 +63,7 @@ typedef struct TIns {
 
 typedef struct TSm TSm;
 typedef struct TLaunch TLaunch;
+typedef struct SmModel SmModel;
 
 /* hazard.c: the hazard block of control-bits mode. Per warp, for each register unit: the
  * instruction that wrote it last, the cycle it issued and the warp's stall-count clock then (the
@@ -113,8 +116,8 @@ typedef struct TWarp {
 	uint64_t sb_last[NSb]; /* issue cycle of each counter's newest event (its increment lands
 	                          sb_inc_delay cycles later) */
 	uint64_t sb[NSb][SbCap]; /* completion cycles pending on each counter, oldest first */
-	uint64_t *rready;      /* NRegUnit cycles each register is ready (scoreboard, hazards) */
-	uint8_t *rcls;         /* TClass of each register's producer */
+	uint32_t rbase;        /* its register window in the SM's file (Warp.rbase) */
+	uint32_t ubase;        /* + a P, UR or UP unit: its index in TSm.rready (treg) */
 	THazWarp hz;           /* hazard block (control-bits mode) */
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	/* trace span being built */
@@ -159,6 +162,11 @@ struct TSm {
 	uint32_t nfree;        /* free CTA slots */
 	uint64_t now;          /* next cycle to simulate */
 	uint64_t last_done;    /* cycle after its last warp finished */
+	uint64_t *rready;      /* the register scoreboard: the cycle each register is ready, by
+	                          absolute register (SmVRegs vector registers and 256 more, so that
+	                          any R unit of any window is in bounds, then NWarpUnit units per
+	                          warp slot; treg), so that one warp may wait on another's */
+	uint8_t *rcls;         /* TClass of each register's producer, the same way */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
 	THazSm hz;             /* hazards by (producer, consumer) pair */
@@ -172,9 +180,10 @@ struct TLaunch {
 	const SimConfig *cfg;
 	const SimTiming *t;
 	const Prog *prog;
+	const SmModel *model;  /* the kind of SM (smmodel.h) */
 	TIns *ti;              /* one per instruction (and the guard past the end) */
-	int ctrl;              /* CtrlBits or CtrlScoreboard */
-	int hazard_check;      /* count hazards (control-bits mode) */
+	int ctrl;              /* SIMT model: CtrlBits or CtrlScoreboard */
+	int hazard_check;      /* SIMT model: count hazards (control-bits mode) */
 	uint32_t ctas_per_sm;
 	uint32_t nsub;
 	TSm **sms;
@@ -183,6 +192,14 @@ struct TLaunch {
 	int trace;
 	int pc_stats;          /* count the CPI stack by instruction (TSm.pc_cycles) */
 };
+
+/* the index in TSm.rready of register unit u (R, P, UR, UP; tins_build) of warp tw: an R unit is
+ * the absolute register of its window, the others are the warp's own */
+static inline uint32_t
+treg(const TWarp *tw, unsigned u)
+{
+	return u < UnitOfP ? tw->rbase + u : tw->ubase + u;
+}
 
 /* sm.c */
 void tins_build(TLaunch *L);                     /* L->ti from the program */

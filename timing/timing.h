@@ -1,17 +1,18 @@
 /* timing.h: the cycle-level driver's contract. The timing driver (sm.c: SMs, sub-partitions,
- * schedulers, control bits, register banks, pipes; timing/launch.c: CTA dispatch, epochs, threads,
- * sampling) issues the same DIns through sim_step as the functional driver: values are computed
- * when an instruction issues, and the timing model decides *when* each instruction issues. The
+ * schedulers, pipes; simt.c: the SIMT SM model's control bits, scoreboard and register banks,
+ * through smmodel.h; launch.c: CTA dispatch, epochs, threads, sampling) issues the same DIns
+ * through sim_step as the functional driver: values are computed when an instruction issues,
+ * and the timing model decides *when* each instruction issues. The
  * memory model (smmem.c) times each memory instruction from the addresses the semantics recorded
  * (MemAcc, sim.h). Statistics (SimTStats) and trace events (TraceEv) go to the runtime, which
  * writes JSON (runtime/stats.c).
  *
- * Built on ir/ and sim.h only.
+ * Built on ir/ and sim.h only; simcfg.h is the configuration (every key).
  */
 #ifndef FIBER_TIMING_H
 #define FIBER_TIMING_H
 
-#include "sim.h"
+#include "simcfg.h"
 
 /* Why a sub-partition did not issue in a cycle (the CPI stack). Every sub-partition cycle of
  * every SM is counted in exactly one reason, so the stack sums to cycles x SMs x 4. */
@@ -129,10 +130,14 @@ typedef struct TimingOpts {
 	int pc_stats;                  /* 1: the CPI stack by instruction (SimTStats.pc_cycles) */
 } TimingOpts;
 
-/* gpu.c: a timed launch: values exactly as sim_launch, plus the timing; 0 or -1 with the fault
- * filled (st is filled in both cases as far as the run got) */
-int sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
-                     const TimingOpts *o, SimTStats *st, SimFault *fault);
+/* launch.c: a timed launch on device g, whose configuration is c (gpu_new(simcfg_gpu(c))):
+ * values exactly as sim_launch, plus the timing; 0 or -1 with the fault filled (st is filled in
+ * both cases as far as the run got) */
+int sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
+                     const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault);
+/* smmodel.c: the occupancy of the configuration's SM model (sm_model; simcfg_gpu gives it to
+ * the functional driver) */
+SimOccupancyFn sim_model_occupancy(const SimConfig *c);
 
 /* ---------------------------------------------------------------------------------------------
  * Memory model (smmem.c). One MemSys per launch (L2, DRAM), one SmMem per SM (L1, shared memory

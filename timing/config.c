@@ -2,10 +2,12 @@
  * configuration key (name, field of SimConfig, type, range, unit, one-line doc); the parser reads
  * `key = value` lines of configuration text, the validator checks each key's range and the rules
  * between keys, and the printer writes a configuration back as text. The built-in configurations
- * are configs/NAME.cfg, embedded by the Makefile (build/sim/configs.c), so those files are the
- * only place their numbers live. docs/sim-config.md describes the format and every key.
+ * are configs/NAME.cfg, embedded by the Makefile (build/timing/configs.c), so those files are the
+ * only place their numbers live. docs/sim-config.md describes the format and every key. simcfg_gpu
+ * gives the functional simulator (sim/) its view: it sees no timing key.
  */
-#include "sim.h"
+#include "simcfg.h"
+#include "smmodel.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* build/sim/configs.c: {name, text} of each configs/NAME.cfg, then {NULL, NULL} */
+/* build/timing/configs.c: {name, text} of each configs/NAME.cfg, then {NULL, NULL} */
 extern const char *const simcfg_builtin_text[][2];
 
 enum KeyType {
@@ -27,6 +29,8 @@ enum KeyType {
 
 enum KeyFlag {
 	FPow2 = 1,             /* a power of two */
+	FQuiet = 2,            /* printed only when not 0 (its default): a key added after
+	                          configurations and statistics were written reads the same in them */
 };
 
 typedef struct Choice {
@@ -43,6 +47,7 @@ typedef struct Key {
 
 static const Choice arch_choice[] = {{"sm_80", 80}, {"sm_90", 90}, {NULL, 0}};
 static const Choice sched_choice[] = {{"gto", SchedGTO}, {"lrr", SchedLRR}, {NULL, 0}};
+static const Choice model_choice[] = {{"simt", SmModelSimt}, {NULL, 0}};
 static const Choice ctrl_choice[] = {
 	{"auto", CtrlAuto}, {"bits", CtrlBits}, {"scoreboard", CtrlScoreboard}, {NULL, 0},
 };
@@ -99,6 +104,8 @@ static const Key keys[] = {
 	     "issue"),
 
 	/* front end */
+	{{"sm_model", "", "the kind of SM the timing model simulates (timing/smmodel.h): simt, "
+	  "today's NVIDIA SM", 1, 0, G(t.sm_model)}, KChoice, model_choice, FQuiet},
 	TCHOICE(sched_policy, sched_choice, "warp scheduler: greedy then oldest, or loose "
 	        "round-robin"),
 	TCHOICE(ctrl_mode, ctrl_choice, "dependences from the control bits, from a register "
@@ -738,6 +745,8 @@ simcfg_print(const SimConfig *c, FILE *f)
 			snprintf(val, sizeof val, "%llu", LLU(get(c, k)));
 			break;
 		case KChoice:
+			if ((k->flags & FQuiet) && !get(c, k))
+				continue;
 			snprintf(val, sizeof val, "%llu", LLU(get(c, k)));
 			for (const Choice *ch = k->choice; ch->name; ch++)
 				if (ch->val == get(c, k))
@@ -780,4 +789,35 @@ simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsi
 	}
 	free(s);
 	return found;
+}
+
+void
+simconfig_default(SimConfig *c, int sm)
+{
+	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
+}
+
+GpuConfig
+simcfg_gpu(const SimConfig *c)
+{
+	GpuConfig g;
+
+	memset(&g, 0, sizeof g);
+	g.name = c->name;
+	g.sm = c->sm;
+	g.nsm = c->nsm;
+	g.max_threads_per_block = c->max_threads_per_block;
+	g.max_smem_per_block = c->max_smem_per_block;
+	g.regs_per_sm = c->regs_per_sm;
+	g.watchdog = c->watchdog;
+	g.clock_mhz = c->t.clock_mhz;
+	g.occupancy = sm_model_of(c)->occupancy;
+	g.max_warps_per_sm = c->t.max_warps_per_sm;
+	g.max_threads_per_sm = c->t.max_threads_per_sm;
+	g.max_ctas_per_sm = c->t.max_ctas_per_sm;
+	g.reg_alloc_unit = c->t.reg_alloc_unit;
+	g.smem_per_sm = c->t.smem_per_sm;
+	g.smem_alloc_unit = c->t.smem_alloc_unit;
+	g.smem_reserved_per_cta = c->t.smem_reserved_per_cta;
+	return g;
 }

@@ -1,13 +1,16 @@
-/* simcfg.h: the timing model's configuration: every number the cycle-level simulator uses, one
- * field per configuration key (docs/sim-config.md lists the keys, configs/NAME.cfg give the values
- * for a100, h100 and b200 with their sources). sim/config.c holds the key table (name, field,
- * range), the parser of configuration text and the validator; nothing else parses keys.
+/* simcfg.h: a device's whole configuration, SimConfig: the device keys the functional simulator
+ * needs (SIM_GPU_CONFIG_FIELDS, sim.h) and the timing model's, SimTiming: every number the
+ * cycle-level simulator uses, one field per configuration key (docs/sim-config.md lists the keys,
+ * configs/NAME.cfg give the values for a100, h100 and b200 with their sources). timing/config.c
+ * holds the key table (name, field, range), the parser of configuration text, the validator and
+ * simcfg_gpu, the functional simulator's view (GpuConfig); nothing else parses keys.
  *
  * Units: cycles are SM clock cycles; bandwidths are bytes per SM clock; sizes are bytes.
- * Included by sim.h (SimConfig.t).
  */
 #ifndef FIBER_SIMCFG_H
 #define FIBER_SIMCFG_H
+
+#include "sim.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +19,11 @@
 enum SchedPolicy {
 	SchedGTO,              /* greedy then oldest: keep issuing from the last warp while it can */
 	SchedLRR,              /* loose round-robin: the next ready warp after the last issued */
+};
+
+enum SmModelKind {
+	SmModelSimt,           /* the SIMT SM (timing/simt.c) */
+	NSmModel
 };
 
 enum CtrlMode {
@@ -39,6 +47,7 @@ typedef struct SimTiming {
 	uint32_t cta_launch_latency;   /* cycles from a free slot to the new CTA's first issue */
 
 	/* front end */
+	uint32_t sm_model;             /* SmModelKind: the kind of SM (timing/smmodel.h) */
 	uint32_t sched_policy;         /* SchedPolicy */
 	uint32_t ctrl_mode;            /* CtrlMode */
 	uint32_t icache_bytes;         /* L0 instruction cache per sub-partition */
@@ -130,12 +139,17 @@ typedef struct SimTiming {
 	uint64_t max_cycles;           /* watchdog in cycles per launch (0: none) */
 } SimTiming;
 
+/* a device's configuration: every key */
+typedef struct SimConfig {
+	SIM_GPU_CONFIG_FIELDS          /* name, arch, SMs, limits, watchdog (sim.h) */
+	SimTiming t;                   /* the timing model (configs/NAME.cfg) */
+} SimConfig;
+
 /* config.c: the key table, the parser of configuration text, the validator and the printer.
  * Errors are one line, `file:line:col: error: message` (col of the offending token), written to
  * err (errsize bytes); the functions then return -1 and leave the configuration unchanged.
  * A name key's value is kept in thread-local storage that the next name key parsed on the same
  * thread overwrites: callers that keep a configuration copy the name (the runtime does). */
-struct SimConfig;
 
 typedef struct SimCfgKey {
 	const char *name;              /* as written in a file: "lat_l2" */
@@ -147,16 +161,20 @@ typedef struct SimCfgKey {
 
 const SimCfgKey *simcfg_key(size_t i);   /* the i-th key in table order, NULL past the last */
 /* a built-in configuration, "a100", "h100" or "b200" (configs/NAME.cfg): 0, or -1 if unknown */
-int simcfg_builtin(struct SimConfig *c, const char *name);
+int simcfg_builtin(SimConfig *c, const char *name);
 /* a configuration file: its base key (or arch: sm_90 starts from h100; else a100), then its keys */
-int simcfg_parse(struct SimConfig *c, const char *path, const char *text, size_t n, char *err,
+int simcfg_parse(SimConfig *c, const char *path, const char *text, size_t n, char *err,
                  size_t errsize);
 /* one "key=value" (fibersim --set) applied to c, then the whole configuration re-validated */
-int simcfg_set(struct SimConfig *c, const char *key_value, char *err, size_t errsize);
-int simcfg_check(const struct SimConfig *c, char *err, size_t errsize); /* cross-key rules */
-void simcfg_print(const struct SimConfig *c, FILE *f);   /* as configuration text, every key */
+int simcfg_set(SimConfig *c, const char *key_value, char *err, size_t errsize);
+int simcfg_check(const SimConfig *c, char *err, size_t errsize); /* cross-key rules */
+void simcfg_print(const SimConfig *c, FILE *f);   /* as configuration text, every key */
 /* the value of key in configuration text (for keys the simulator does not store: nvdisasm);
  * returns its line, 0 if absent; the value is cut to valsize - 1 bytes */
 uint32_t simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsize);
+void simconfig_default(SimConfig *c, int sm);      /* a100 for 80, h100 for 90 */
+/* what the functional simulator is given (gpu_new, gpu_set_config): c's device keys, its clock,
+ * and its SM model's occupancy with the figures it reads */
+GpuConfig simcfg_gpu(const SimConfig *c);
 
 #endif /* FIBER_SIMCFG_H */
