@@ -1,0 +1,88 @@
+#!/bin/sh
+# docs.sh: the documentation agrees with the code it describes, and the project cites nothing
+# outside itself. Each check is also run on a broken copy, which it must reject:
+#   - docs/opcodes.md's table is what scripts/gen-opcodes.c writes from ir/ops.h (`make docs`):
+#     a row changed, missing or added in the doc, or in a copy of ops.h, is a failure;
+#   - no tracked file names a machine path or a notes file outside the project (the facts the
+#     project relies on are in docs/hardware-facts.md, with their published sources);
+#   - the Makefile's per-layer include paths (INC_*) and docs/architecture.md's table of layers
+#     name the same dependencies for every layer.
+# Prints a line per check, then `N passed, M failed`. Environment: CC (default cc).
+set -u
+CC=${CC:-cc}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+show() { sed 's/^/  | /' "$1" | head -n 12; }
+
+# --- docs/opcodes.md against ir/ops.h ----------------------------------------------------------
+listings=$(find examples bench tests -name '*.sass' | LC_ALL=C sort)
+# gen OPSDIR DOC: compile the generator against OPSDIR/ops.h and write DOC regenerated to $tmp/gen
+gen() {
+	"$CC" -std=c11 -I"$1" -o "$tmp/gen-opcodes" scripts/gen-opcodes.c > "$tmp/cc.log" 2>&1 ||
+		{ cat "$tmp/cc.log"; return 2; }
+	# shellcheck disable=SC2086
+	"$tmp/gen-opcodes" $listings < "$2" > "$tmp/gen" 2> "$tmp/gen.err"
+}
+# doc_agrees OPSDIR DOC: the table of DOC is the one OPSDIR/ops.h gives
+doc_agrees() { gen "$1" "$2" && cmp -s "$tmp/gen" "$2"; }
+
+if doc_agrees ir docs/opcodes.md; then
+	ok "docs/opcodes.md: the table is the one ir/ops.h gives (make docs)"
+else
+	bad "docs/opcodes.md differs from what ir/ops.h gives: run 'make docs'"
+	diff docs/opcodes.md "$tmp/gen" | head -n 12
+	show "$tmp/gen.err"
+fi
+n=$(grep -c '^O(' ir/ops.h)
+rows=$(sed -n '/^<!-- generated from ir\/ops.h/,/^<!-- end of the generated table/p' docs/opcodes.md | grep -c '^| [A-Za-z]')
+# the header row counts too: one row per opcode, plus the header
+[ "$rows" -eq $((n + 1)) ] && ok "docs/opcodes.md: $n opcode rows for the $n rows of ir/ops.h" ||
+	bad "docs/opcodes.md has $((rows - 1)) opcode rows, ir/ops.h $n"
+
+# mutants of the doc, each of which the check must reject
+mkdir -p "$tmp/ops"
+cp ir/ops.h "$tmp/ops/ops.h"
+sed 's/^| IADD3 | int | fixed | 1 | pfx |/| IADD3 | fma | fixed | 1 | pfx |/' docs/opcodes.md > "$tmp/unit.md"
+sed 's/^| LDG | lsu | var |/| LDG | lsu | fixed |/' docs/opcodes.md > "$tmp/lat.md"
+sed 's/^\(| LDSM | .*\)load, shared, collective/\1load, shared/' docs/opcodes.md > "$tmp/flags.md"
+sed '/^| SHFL | /d' docs/opcodes.md > "$tmp/missing.md"
+sed 's/^\(| NOP | .*\)$/\1\n| NOTANOP | int | fixed | 1 | generic |  |  |/' docs/opcodes.md > "$tmp/extra.md"
+for m in unit lat flags missing extra; do
+	if cmp -s "$tmp/$m.md" docs/opcodes.md; then
+		bad "mutant '$m' of docs/opcodes.md is not a change (the sed missed)"
+	elif doc_agrees "$tmp/ops" "$tmp/$m.md"; then
+		bad "a doc with a wrong row ($m) passes the check"
+	else
+		ok "a doc with a wrong row ($m) is rejected"
+	fi
+done
+# mutants of ops.h: the committed doc must then disagree
+sed 's/^O(IADD3, *UInt, /O(IADD3, UFma, /' ir/ops.h > "$tmp/ops/ops.h"
+doc_agrees "$tmp/ops" docs/opcodes.md && bad "ops.h with IADD3 on another unit still agrees with the doc" ||
+	ok "ops.h with IADD3 on another unit disagrees with the doc"
+sed 's/^O(SETBUSYBIT,\(.*\))$/O(SETBUSYBIT,\1)\nO(NEWOP, UInt, LFixed, 1, ShGeneric, 0)/' ir/ops.h > "$tmp/ops/ops.h"
+doc_agrees "$tmp/ops" docs/opcodes.md && bad "ops.h with a new row still agrees with the doc" ||
+	ok "ops.h with a new row disagrees with the doc"
+# an nvcc listing (its .cu beside it) with an opcode ops.h lacks: the generator refuses it
+mkdir -p "$tmp/nv"
+printf '\t.text.k:\n        /*0000*/                   FOOBAR R0, R1 ;\n' > "$tmp/nv/k.sm_80.sass"
+: > "$tmp/nv/k.cu"
+cp ir/ops.h "$tmp/ops/ops.h"
+"$CC" -std=c11 -Iir -o "$tmp/gen-opcodes" scripts/gen-opcodes.c &&
+	{ "$tmp/gen-opcodes" "$tmp/nv/k.sm_80.sass" < docs/opcodes.md > /dev/null 2> "$tmp/err"; rc=$?; } || rc=-1
+[ "$rc" -eq 1 ] && grep -q 'k.sm_80.sass:2: opcode FOOBAR has no row in ir/ops.h' "$tmp/err" &&
+	ok "an nvcc listing with an opcode ops.h lacks: located error" ||
+	{ bad "an unknown opcode in an nvcc listing: exit $rc"; show "$tmp/err"; }
+# the same listing without its .cu is hand-written: not part of the corpus
+rm "$tmp/nv/k.cu"
+"$tmp/gen-opcodes" "$tmp/nv/k.sm_80.sass" < docs/opcodes.md > /dev/null 2> "$tmp/err" &&
+	ok "a hand-written listing (no .cu beside it) is not counted" || { bad "a hand-written listing counted"; show "$tmp/err"; }
+grep -v '^<!-- end of the generated table -->$' docs/opcodes.md > "$tmp/nomark.md"
+"$tmp/gen-opcodes" < "$tmp/nomark.md" > /dev/null 2>&1 && bad "a doc without the end marker is accepted" ||
+	ok "a doc without the end marker is refused"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
