@@ -84,5 +84,32 @@ grep -v '^<!-- end of the generated table -->$' docs/opcodes.md > "$tmp/nomark.m
 "$tmp/gen-opcodes" < "$tmp/nomark.md" > /dev/null 2>&1 && bad "a doc without the end marker is accepted" ||
 	ok "a doc without the end marker is refused"
 
+# --- no citation of files outside the project ----------------------------------------------------
+# the patterns are spelt in pieces so that this file does not match itself
+pat_work='/wor''k/'
+pat_docs='shared''/docs'
+pat_tools='shared''/tools'
+pat_notes='microarch''\.md'
+pattern="$pat_work|$pat_docs|$pat_tools|$pat_notes"
+# outside_citations DIR: the files under DIR (tracked ones in a git checkout) that name one
+outside_citations() {
+	if git -C "$1" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		(cd "$1" && git ls-files -z | xargs -0 grep -lE "$pattern" --)
+	else
+		(cd "$1" && find . -path ./build -prune -o -type f -print | xargs grep -lE "$pattern" --)
+	fi
+}
+found=$(outside_citations .)
+[ -z "$found" ] && ok "no tracked file cites a machine path or a notes file outside the project" ||
+	{ bad "files citing something outside the project (put the facts in docs/hardware-facts.md):"; echo "$found" | sed 's/^/  | /'; }
+[ -f docs/hardware-facts.md ] && grep -q '^## Sources' docs/hardware-facts.md &&
+	ok "docs/hardware-facts.md exists and lists its sources" || bad "docs/hardware-facts.md or its Sources section is missing"
+# the check finds a citation planted in a copy (a plain directory: the find branch)
+mkdir -p "$tmp/tree/docs"
+printf 'numbers from %s%s\n' "/wor" "k/notes.md" > "$tmp/tree/docs/x.md"
+printf 'clean\n' > "$tmp/tree/docs/y.md"
+[ "$(outside_citations "$tmp/tree")" = "./docs/x.md" ] && ok "a planted citation in a copy is found, and only it" ||
+	bad "a planted citation is not found: '$(outside_citations "$tmp/tree")'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
