@@ -168,7 +168,7 @@ check: deps
 	@$(MAKE) --no-print-directory layers run-tests
 
 # every suite and script runs, even after a failure; the last line is the total over all of them,
-# `N passed, M failed`, and the status is non-zero if anything failed (scripts/run-tests.sh)
+# `N passed, M failed, K skipped`, and the status is non-zero if anything failed (scripts/run-tests.sh)
 run-tests: all $(TEST_BIN)
 	@FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) B=$(B) \
 	  sh scripts/run-tests.sh $(TEST_BIN)
