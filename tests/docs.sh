@@ -111,5 +111,50 @@ printf 'clean\n' > "$tmp/tree/docs/y.md"
 [ "$(outside_citations "$tmp/tree")" = "./docs/x.md" ] && ok "a planted citation in a copy is found, and only it" ||
 	bad "a planted citation is not found: '$(outside_citations "$tmp/tree")'"
 
+# --- the layering: the Makefile's INC_* lines against docs/architecture.md ------------------------
+# layers_make MAKEFILE: "layer: dep dep" per INC_layer line (its own folder and build/ paths left out)
+layers_make() {
+	sed -n 's/^INC_\([a-z]*\)[[:space:]]*:=\(.*\)$/\1 \2/p' "$1" | grep -v '^all ' |
+	while read -r layer incs; do
+		deps=$(for i in $incs; do echo "$i"; done | sed -n 's/^-I//p' | grep -v '^\$(B)' |
+			grep -vx "$layer" | LC_ALL=C sort -u | tr '\n' ' ')
+		echo "$layer: $deps"
+	done | LC_ALL=C sort
+}
+# layers_doc DOC: the same from the table after the marker comment ("nothing of ours": none;
+# "every layer": the Makefile's INC_all, written "*")
+layers_doc() {
+	sed -n '/^<!-- the "builds on" column/,/^$/p' "$1" | grep '^| `[a-z]*/` |' |
+	while IFS='|' read -r _ layer deps _; do
+		layer=$(echo "$layer" | tr -d ' `/')
+		case $deps in
+		*"every layer"*) deps='* ' ;;
+		*"nothing of ours"*) deps= ;;
+		*) deps=$(echo "$deps" | grep -o '`[a-z]*/`' | tr -d '`/' | LC_ALL=C sort -u | tr '\n' ' ') ;;
+		esac
+		echo "$layer: $deps"
+	done | LC_ALL=C sort
+}
+# layers_agree MAKEFILE DOC: every layer with an INC_* line has the same row in the doc, and the
+# doc's other rows are layers built with INC_all
+layers_agree() {
+	layers_make "$1" > "$tmp/lm"
+	layers_doc "$2" | grep -v ': \* $' > "$tmp/ld"
+	[ -s "$tmp/lm" ] && cmp -s "$tmp/lm" "$tmp/ld" || { diff "$tmp/lm" "$tmp/ld" > "$tmp/ldiff"; return 1; }
+}
+if layers_agree Makefile docs/architecture.md; then
+	ok "docs/architecture.md and the Makefile's INC_* lines give each layer the same dependencies ($(wc -l < "$tmp/lm") layers)"
+else
+	bad "docs/architecture.md's layer table and the Makefile's INC_* lines disagree (< Makefile, > doc):"; show "$tmp/ldiff"
+fi
+sed 's/^\(INC_timing  *:= .*\) -Isim /\1 /' Makefile > "$tmp/Makefile.mut"
+cmp -s Makefile "$tmp/Makefile.mut" && bad "the Makefile mutant is no change (the sed missed)" ||
+	{ layers_agree "$tmp/Makefile.mut" docs/architecture.md && bad "a Makefile without timing's -Isim still agrees with the doc" ||
+		ok "a Makefile without timing's -Isim disagrees with the doc"; }
+sed 's/^| `frontend\/` | `ir\/` |/| `frontend\/` | `sim\/`, `ir\/` |/' docs/architecture.md > "$tmp/arch.mut"
+cmp -s docs/architecture.md "$tmp/arch.mut" && bad "the doc mutant is no change (the sed missed)" ||
+	{ layers_agree Makefile "$tmp/arch.mut" && bad "a doc giving frontend/ sim/ as well still agrees" ||
+		ok "a doc giving frontend/ a dependency on sim/ disagrees with the Makefile"; }
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

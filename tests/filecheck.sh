@@ -16,6 +16,7 @@
 # The runner checks itself: every test in tests/ir/fail/ is written to fail (a CHECK that does not
 # match, a CHECK-NOT that does, a wrong status, ...); they are run in a second pass that must
 # report each of them as a failure, and each one it does counts as a pass here.
+# Every pass of `fiberc --list-passes` must have a test tests/ir/pass-NAME.* whose RUN line runs it.
 # Environment: FIBERC; FILECHECK_DIR (default tests/ir) for that second pass.
 set -u
 FIBERC=${FIBERC:-build/bin/fiberc}
@@ -81,6 +82,18 @@ for t in "$dir"/*.ir "$dir"/*.sass "$dir"/*.lst; do
 		fail=$((fail + 1))
 	fi
 done
+# every pass fiberc lists has a test of its own: tests/ir/pass-NAME.* whose RUN lines run it
+if [ -z "${FILECHECK_DIR:-}" ]; then
+	names=$("$FIBERC" --list-passes 2>&1 | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p')
+	[ -n "$names" ] || { echo "FAIL fiberc --list-passes lists no pass"; fail=$((fail + 1)); }
+	for n in $names; do
+		if grep -lE "// RUN: .*--passes=([a-z0-9-]+,)*$n(,|[[:space:]]|$)" tests/ir/pass-"$n".* > /dev/null 2>&1; then
+			echo "ok   pass $n has a FileCheck test (tests/ir/pass-$n.*)"; pass=$((pass + 1))
+		else
+			echo "FAIL pass $n has no tests/ir/pass-$n.* whose RUN line runs it"; fail=$((fail + 1))
+		fi
+	done
+fi
 # the runner on tests written to fail: each must be reported as a failure, by name
 if [ -z "${FILECHECK_DIR:-}" ]; then
 	nneg=0
