@@ -282,6 +282,8 @@ if [ -x "$root/$B/bin/fiberc" ]; then
 	runs "softmax from fiberc --emit=ir (IR text)" "$tmp/re.ir" "$tmp/yir.bin"
 	cmp -s "$tmp/y80.bin" "$tmp/yir.bin" && ok "fiberc's IR text gives the same bytes" ||
 		bad "fiberc's IR text gives different bytes"
+else
+	bad "$root/$B/bin/fiberc is missing (make all): fiberc's SASS and IR text are not run"
 fi
 # --- the timing model's outputs: statistics JSON, summary, trace, --set, --threads, cpi-svg --------
 if [ -f "$tmp/s80.json" ]; then
