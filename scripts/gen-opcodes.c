@@ -68,8 +68,8 @@ put_ident(FILE *out, const char *s, size_t prefix, size_t n, const char *row)
 	if (n <= prefix)
 		die("row %s: identifier '%s' too short", row, s);
 	for (size_t k = prefix; k < n; k++) {
-		unsigned char c = (unsigned char)s[k];
-		if (k > prefix && isupper(c) && (islower((unsigned char)s[k - 1]) || isdigit((unsigned char)s[k - 1])))
+		unsigned char c = (unsigned char)s[k], before = (unsigned char)s[k - 1];
+		if (k > prefix && isupper(c) && (islower(before) || isdigit(before)))
 			fputc('-', out);
 		fputc(tolower(c), out);
 	}
