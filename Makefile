@@ -168,7 +168,7 @@ check: deps
 	@$(MAKE) --no-print-directory layers run-tests
 
 # every suite and script runs, even after a failure; the last line is the total over all of them,
-# `N passed, M failed`, and the status is non-zero if anything failed (scripts/run-tests.sh)
+# `N passed, M failed, K skipped`, and the status is non-zero if anything failed (scripts/run-tests.sh)
 run-tests: all $(TEST_BIN)
 	@FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) B=$(B) \
 	  sh scripts/run-tests.sh $(TEST_BIN)
@@ -493,3 +493,16 @@ $(B)/bench/hazards: $(B)/bench/hazards.o $(LIBFIBERRT)
 hazards: $(B)/bench/hazards
 	$(B)/bench/hazards $(HAZARDS_ARGS) $(HAZARD_FILES)
 endif
+
+# =================================================================================================
+# Appended by the tests helper: `make docs` writes the generated parts of docs/ (the opcode table
+# of docs/opcodes.md, from ir/ops.h and the nvcc listings that have their .cu beside them);
+# tests/docs.sh fails when the committed file differs from what this writes.
+# =================================================================================================
+.PHONY: docs
+DOC_LISTINGS = $(sort $(shell find examples bench tests -name '*.sass' 2>/dev/null))
+$(B)/scripts/gen-opcodes: $(B)/scripts/gen-opcodes.o
+	$(CC) $(LDFLAGS) -o $@ $^
+docs: $(B)/scripts/gen-opcodes
+	$(B)/scripts/gen-opcodes $(DOC_LISTINGS) < docs/opcodes.md > docs/opcodes.md.tmp
+	mv docs/opcodes.md.tmp docs/opcodes.md

@@ -171,7 +171,7 @@ struct DIns {
 };
 
 /* Control bits: the top 23 bits of the 128-bit encoding, ctrl = enc[1] >> 41 (docs/sim.md,
- * /work/shared/docs/microarch.md). 0 when the listing has no encodings (hand-written SASS). */
+ * docs/hardware-facts.md). 0 when the listing has no encodings (hand-written SASS). */
 #define CTRL_STALL(c) ((c) & 0xfu)           /* [3:0] stall cycles */
 #define CTRL_YIELD(c) (((c) >> 4) & 1u)      /* [4] yield bit */
 #define CTRL_WSB(c) (((c) >> 5) & 7u)        /* [7:5] write scoreboard, 7 none */

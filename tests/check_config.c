@@ -120,7 +120,7 @@ START_TEST(test_config_builtin_unknown)
 }
 END_TEST
 
-/* the published figures the built-ins must carry (microarch.md) */
+/* the published figures the built-ins must carry (docs/hardware-facts.md) */
 START_TEST(test_config_builtin_values)
 {
 	SimConfig a, h, b;

@@ -11,7 +11,7 @@
 
 #include "timing.h"
 
-/* an A100-like machine (docs/sim-memory.md; /work/shared/docs/microarch.md for the sources) */
+/* an A100-like machine (docs/sim-memory.md; docs/hardware-facts.md for the sources) */
 static void
 a100(SimConfig *c)
 {

@@ -1,5 +1,7 @@
 #!/bin/sh
-# filecheck.sh: a small FileCheck for fiber's IR and SASS tests (tests/ir/*.ir, tests/ir/*.sass).
+# filecheck.sh: a small FileCheck for fiber's IR and SASS tests (tests/ir/*.ir, tests/ir/*.sass,
+# and tests/ir/*.lst: SASS listings kept out of the corpus that scripts/refactor-check.sh and the
+# other suites walk, which take every *.sass).
 #
 # Each test file holds its own commands and expectations in comments:
 #   // RUN: %fiberc %s --passes=dce-phi --emit=ir
@@ -10,13 +12,20 @@
 #   // CHECK-COUNT: N text      exactly N lines of the whole output contain text
 # %fiberc is $FIBERC, %s the test file. Output is stdout and stderr of all RUN lines, in order.
 # Texts are fixed strings; surrounding spaces are trimmed.
+#
+# The runner checks itself: every test in tests/ir/fail/ is written to fail (a CHECK that does not
+# match, a CHECK-NOT that does, a wrong status, ...); they are run in a second pass that must
+# report each of them as a failure, and each one it does counts as a pass here.
+# Every pass of `fiberc --list-passes` must have a test tests/ir/pass-NAME.* whose RUN line runs it.
+# Environment: FIBERC; FILECHECK_DIR (default tests/ir) for that second pass.
 set -u
 FIBERC=${FIBERC:-build/bin/fiberc}
 pass=0 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for t in tests/ir/*.ir tests/ir/*.sass; do
+dir=${FILECHECK_DIR:-tests/ir}
+for t in "$dir"/*.ir "$dir"/*.sass "$dir"/*.lst; do
 	[ -f "$t" ] || continue
 	want_status=$(sed -n 's|^.*// RUN-STATUS: *\([0-9]*\).*$|\1|p' "$t" | head -1)
 	want_status=${want_status:-0}
@@ -73,5 +82,40 @@ for t in tests/ir/*.ir tests/ir/*.sass; do
 		fail=$((fail + 1))
 	fi
 done
+# every pass fiberc lists has a test of its own: tests/ir/pass-NAME.* whose RUN lines run it
+if [ -z "${FILECHECK_DIR:-}" ]; then
+	names=$("$FIBERC" --list-passes 2>&1 | sed -n 's/^  \([a-z][a-z0-9-]*\) .*/\1/p')
+	[ -n "$names" ] || { echo "FAIL fiberc --list-passes lists no pass"; fail=$((fail + 1)); }
+	for n in $names; do
+		if grep -lE "// RUN: .*--passes=([a-z0-9-]+,)*$n(,|[[:space:]]|$)" tests/ir/pass-"$n".* > /dev/null 2>&1; then
+			echo "ok   pass $n has a FileCheck test (tests/ir/pass-$n.*)"; pass=$((pass + 1))
+		else
+			echo "FAIL pass $n has no tests/ir/pass-$n.* whose RUN line runs it"; fail=$((fail + 1))
+		fi
+	done
+fi
+# the runner on tests written to fail: each must be reported as a failure, by name
+if [ -z "${FILECHECK_DIR:-}" ]; then
+	nneg=0
+	for t in tests/ir/fail/*.ir; do [ -f "$t" ] && nneg=$((nneg + 1)); done
+	FILECHECK_DIR=tests/ir/fail FIBERC=$FIBERC sh "$0" > "$tmp/neg" 2>&1
+	rc=$?
+	for t in tests/ir/fail/*.ir; do
+		[ -f "$t" ] || continue
+		if grep -q "^FAIL $t: " "$tmp/neg"; then
+			echo "ok   $t fails as it must: $(grep "^FAIL $t: " "$tmp/neg" | head -n 1 | cut -c 6-)"
+			pass=$((pass + 1))
+		else
+			echo "FAIL $t: the runner passes a test written to fail"
+			sed 's/^/  | /' "$tmp/neg" | head -20
+			fail=$((fail + 1))
+		fi
+	done
+	if [ "$nneg" -lt 6 ] || [ "$rc" -eq 0 ] || ! grep -q "^filecheck: 0 passed, $nneg failed$" "$tmp/neg"; then
+		echo "FAIL tests/ir/fail: expected 'filecheck: 0 passed, $nneg failed' and a non-zero status (exit $rc)"
+		tail -n 1 "$tmp/neg" | sed 's/^/  | /'
+		fail=$((fail + 1))
+	fi
+fi
 echo "filecheck: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -70,6 +70,8 @@ assert l["configuration_differences"]["sms"] == {"a": 108, "b": 16}
 assert l["cpi_stack"]["issue"]["a"] == l["figures"]["warp_instructions"]["a"]
 ' "$tmp/out" "$ca" "$cb" 2> "$tmp/err" && ok "compare --json: valid, speedup = A/B cycles" ||
 		{ bad "compare --json content"; show "$tmp/err"; }
+else
+	bad "python3 is needed to check the compare --json content"
 fi
 expect 1 "was not timed" "compare refuses a functional run" -- compare "$tmp/a.json" "$tmp/f.json"
 expect 1 "not JSON: line 1, column 1" "compare refuses a file that is not JSON" -- compare "$tmp/a.json" README.md

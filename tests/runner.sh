@@ -2,8 +2,8 @@
 # runner.sh: `make check`'s runner (scripts/run-tests.sh) on made-up suites: every script runs even
 # after a failure, the counts of the Check suites and of each script add up, a script that fails
 # without a summary counts as one failure, and the last line is exactly the total,
-# `N passed, M failed`, with a non-zero status when anything failed. Prints a line per check,
-# then `N passed, M failed`.
+# `N passed, M failed, K skipped`, with a non-zero status when anything failed; a skip is counted
+# and shown, and under CI=true it is a failure. Prints a line per check, then `N passed, M failed`.
 set -u
 root=$(pwd)
 pass=0 fail=0
@@ -21,12 +21,12 @@ printf 'echo "filecheck: 1 passed, 1 failed"; exit 1\n' > "$tmp/a/tests/two.sh"
 printf 'echo "half way"; exit 2\n' > "$tmp/a/tests/three.sh"
 printf 'echo "5 passed, 0 failed"\n' > "$tmp/a/tests/four.sh"
 chmod +x "$tmp/a/check_all"
-(cd "$tmp/a" && sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+(cd "$tmp/a" && CI= sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
 rc=$?
 [ "$rc" -ne 0 ] && ok "a failure anywhere: non-zero status" || bad "the runner exits 0 after failures"
-[ "$(tail -n 1 "$tmp/out")" = "14 passed, 4 failed" ] &&
-	ok "the last line is the total of everything: 14 passed, 4 failed" ||
-	{ bad "the last line is not '14 passed, 4 failed'"; show "$tmp/out"; }
+[ "$(tail -n 1 "$tmp/out")" = "14 passed, 4 failed, 0 skipped" ] &&
+	ok "the last line is the total of everything: 14 passed, 4 failed, 0 skipped" ||
+	{ bad "the last line is not '14 passed, 4 failed, 0 skipped'"; show "$tmp/out"; }
 grep -q '^5 passed, 0 failed$' "$tmp/out" && ok "every script ran after the failures" ||
 	bad "the scripts after a failure did not run"
 grep -q 'FAIL tests/three.sh: exit status 2' "$tmp/out" && ok "a script without a summary that fails is named" ||
@@ -35,10 +35,26 @@ grep -q 'FAIL tests/three.sh: exit status 2' "$tmp/out" && ok "a script without 
 printf '#!/bin/sh\necho "100%%: Checks: 4, Failures: 0, Errors: 0"\n' > "$tmp/b/check_all"
 printf 'echo "2 passed, 0 failed"\n' > "$tmp/b/tests/one.sh"
 chmod +x "$tmp/b/check_all"
-(cd "$tmp/b" && sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+(cd "$tmp/b" && CI= sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
 rc=$?
-[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 0 failed" ] &&
-	ok "all passing: status 0, last line '6 passed, 0 failed'" || { bad "all passing: exit $rc"; show "$tmp/out"; }
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 0 failed, 0 skipped" ] &&
+	ok "all passing: status 0, last line '6 passed, 0 failed, 0 skipped'" || { bad "all passing: exit $rc"; show "$tmp/out"; }
+# c: a script that skipped a check (an optional tool missing): counted and shown; under CI=true,
+# where every tool is installed, a failure
+mkdir -p "$tmp/c/tests"
+cp "$tmp/b/check_all" "$tmp/c/check_all"
+printf 'echo "SKIP y: no tool"; echo "2 passed, 0 failed, 1 skipped"\n' > "$tmp/c/tests/one.sh"
+(cd "$tmp/c" && CI= sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 0 failed, 1 skipped" ] &&
+	ok "a skip outside CI: status 0, counted: '6 passed, 0 failed, 1 skipped'" ||
+	{ bad "a skip outside CI: exit $rc"; show "$tmp/out"; }
+(cd "$tmp/c" && CI=true sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" -ne 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 1 failed, 1 skipped" ] &&
+	grep -q 'FAIL tests/one.sh: 1 skipped under CI=true' "$tmp/out" &&
+	ok "a skip under CI=true: a failure, named: '6 passed, 1 failed, 1 skipped'" ||
+	{ bad "a skip under CI=true: exit $rc"; show "$tmp/out"; }
 grep -q 'scripts/run-tests.sh' Makefile && ok "make check runs scripts/run-tests.sh" ||
 	bad "the Makefile does not use scripts/run-tests.sh"
 

@@ -1,5 +1,5 @@
 // coop.cu: cooperative groups wider than a warp and grid-wide synchronisation (tests/check_launch.c).
-// Listings: /work/shared/tools/sass-dump -a sm_80 coop.cu -o coop.sm_80.sass (and -a sm_90 ->
+// Listings: sass-dump -a sm_80 coop.cu -o coop.sm_80.sass (and -a sm_90 ->
 // coop.sm_90.sass), nvcc 13 with nvdisasm 13.5.
 //
 // tile<N>: every thread of a block of 256 reads in[gid]; cg::reduce over its tiled_partition<N>

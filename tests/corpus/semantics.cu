@@ -2,7 +2,7 @@
 // an unused result, cooperative-groups tiles of every width up to a warp, coalesced, labeled and
 // binary partitions, a two-level shuffle scan with a partial mask, __syncwarp with divergent masks,
 // warps spinning on a flag (NANOSLEEP, YIELD). tests/check_semantics.c checks them (PTX ISA).
-// Listings: /work/shared/tools/sass-dump -a sm_80 semantics.cu -o semantics.sm_80.sass (and sm_90),
+// Listings: sass-dump -a sm_80 semantics.cu -o semantics.sm_80.sass (and sm_90),
 // nvcc 13 with its default -O3.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
