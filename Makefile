@@ -39,7 +39,7 @@ CPPFLAGS += -DFIBER_VERSION='"$(VERSION)"'
 INC_ir       := -Iir
 INC_frontend := -Iir -Ifrontend -I$(B)/frontend
 INC_passes   := -Iir -Ipasses
-INC_backend  := -Iir -Ipasses -Ibackend
+INC_backend  := -Iir -Ibackend
 INC_sim      := -Iir -Isim
 INC_timing   := -Iir -Isim -Itiming
 INC_runtime  := -Iir -Ifrontend -I$(B)/frontend -Isim -Itiming -Iruntime

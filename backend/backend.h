@@ -1,5 +1,6 @@
-/* backend.h: writers of SASS text. emit_sass leaves SSA form (values keep their physical
- * registers, so this is exact for an unchanged kernel; copies where a pass renamed), lays out
+/* backend.h: writers of SASS text. emit_sass takes functions out of SSA form (the caller runs
+ * ssa_out, passes/: exact for an unchanged kernel, copies where a pass renamed; a function still
+ * in SSA is an error), lays out
  * again every function that was edited (addresses, branch targets, .nv.info offsets) and prints
  * the module as a listing in the format it was read in (nvdisasm or cuobjdump -sass).
  */

@@ -1,9 +1,9 @@
-/* sass.c: SASS emission. Every function goes out of SSA first (ssa_out, passes/outssa.c), an
- * edited one is laid out again (layout.c), then the listing is printed in its input format.
+/* sass.c: SASS emission. Every function must be out of SSA already (the out-of-ssa pass,
+ * passes/outssa.c, which the caller runs: backend/ builds on ir/ alone); an edited one is laid
+ * out again (layout.c), then the listing is printed in its input format.
  * emit_ir prints the IR text the same way, SSA form kept.
  */
 #include "backend.h"
-#include "passes.h"
 
 #include <string.h>
 
@@ -15,8 +15,11 @@ emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d)
 
 		if (only_fn && strcmp(mstr(m, f->name), only_fn) != 0)
 			continue;
-		if (f->in_ssa && ssa_out(f, d) < 0)
+		if (f->in_ssa) {
+			error_plain(d, "function '%s' is in SSA form: leave SSA (ssa_out, the out-of-ssa "
+			            "pass) before emitting SASS", mstr(m, f->name));
 			return -1;
+		}
 		if (layout_fn(f, d) < 0)
 			return -1;
 	}

@@ -343,7 +343,8 @@ main(int argc, char **argv)
 	}
 	if (status == ExitOk) {
 		t0 = now_seconds();
-		if (o.emit_ir ? emit_ir(out, m, o.kernel, &d) < 0 : emit_sass(out, m, o.kernel, &d) < 0)
+		if (o.emit_ir ? emit_ir(out, m, o.kernel, &d) < 0
+		              : module_outssa(m, o.kernel, &d) < 0 || emit_sass(out, m, o.kernel, &d) < 0)
 			status = ExitUser;
 		emit_s = now_seconds() - t0;
 		if (status == ExitOk && out == stdout && (fflush(out) != 0 || ferror(out))) {

@@ -4,6 +4,8 @@
  */
 #include "passes.h"
 
+#include <string.h>
+
 /* cfg: blocks, rpo, dominators. In SSA form (IR text) the CFG is kept, since rebuilding it
  * would drop the phis; only the dominators are recomputed. */
 int
@@ -50,4 +52,19 @@ int
 pass_outssa(Fn *f, Diag *d)
 {
 	return f->in_ssa ? ssa_out(f, d) : 0;
+}
+
+/* every function of m (or only only_fn) out of SSA, as SASS emission (backend/) requires */
+int
+module_outssa(Module *m, const char *only_fn, Diag *d)
+{
+	for (uint32_t k = 0; k < m->nfn; k++) {
+		Fn *f = m->fn[k];
+
+		if (only_fn && strcmp(mstr(m, f->name), only_fn) != 0)
+			continue;
+		if (pass_outssa(f, d) < 0)
+			return -1;
+	}
+	return 0;
 }

@@ -44,6 +44,8 @@ int pass_cfg(Fn *f, Diag *d);         /* cfg: cfg_build + dom_build */
 int pass_ssa(Fn *f, Diag *d);         /* ssa: ssa_build + ssa_uses */
 int pass_verify(Fn *f, Diag *d);      /* verify: verify_fn */
 int pass_outssa(Fn *f, Diag *d);  /* out-of-ssa: ssa_out */
+int module_outssa(Module *m, const char *only_fn, Diag *d); /* every function (or only_fn) out
+                                     of SSA: what emit_sass (backend/) requires */
 int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothing reads */
 int pass_liveness(Fn *f, Diag *d);    /* liveness: compute (and check) live sets */
 

@@ -80,7 +80,7 @@ emit(Mod *x, const char *only, int *rc)
 	size_t n = 0;
 	FILE *out = open_memstream(&buf, &n);
 
-	*rc = emit_sass(out, x->m, only, &x->d);
+	*rc = module_outssa(x->m, only, &x->d) < 0 ? -1 : emit_sass(out, x->m, only, &x->d);
 	fclose(out);
 	return buf;
 }

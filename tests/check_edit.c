@@ -266,7 +266,8 @@ edited_copy(const char *rel, int *ninserted)
 	*ninserted = 0;
 	for (uint32_t k = 0; k < l.m->nfn; k++)
 		*ninserted += edit_fn(l.m->fn[k], &l.d);
-	ck_assert_msg(emit_sass(out, l.m, NULL, &l.d) == 0, "%s", lst_errors(&l));
+	ck_assert_msg(module_outssa(l.m, NULL, &l.d) == 0 && emit_sass(out, l.m, NULL, &l.d) == 0, "%s",
+	              lst_errors(&l));
 	fclose(out);
 	lst_close(&l);
 	return path;
