@@ -67,6 +67,7 @@ tuples(Fn *f, Ins *i, Diag *d)
 	Opnd low[MaxOpnd], *opnd = i->opnd;
 	Slot *slot = i->slot;
 	uint8_t nslot = i->nslot;
+	ArenaMark mk = arena_mark(f->mod->arena);   /* the slots of the copy are scratch */
 	int err = 0, any = 0;
 
 	if ((i->op < NOp && (optab[i->op].flags & OFApprox)) || i->nopnd > MaxOpnd)
@@ -106,6 +107,7 @@ tuples(Fn *f, Ins *i, Diag *d)
 	i->opnd = opnd;
 	i->slot = slot;
 	i->nslot = nslot;
+	arena_release(f->mod->arena, mk);
 	return err;
 }
 
