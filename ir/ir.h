@@ -553,6 +553,10 @@ double now_seconds(void);               /* monotonic clock */
 Src *src_new(const char *name, const char *text, size_t len); /* copies text */
 Src *src_take(const char *name, char *text, size_t len); /* keeps text: malloc'd, len + 1 bytes */
 void src_cold(Src *s);     /* the text will be read only for diagnostics: its memory may go */
+void src_cold_before(Src *s, size_t off); /* the same for the text before offset off: a front end
+                                             reading in order says so as it goes, and the pages
+                                             of a mapped file behind it go (they come back from
+                                             the file if a diagnostic reads them) */
 Src *src_read(const char *path, Diag *d); /* NULL after reporting on d */
 void src_free(Src *s);
 void src_linecol(const Src *s, uint32_t off, uint32_t *line, uint32_t *col); /* 1-based */
