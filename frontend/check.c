@@ -122,13 +122,8 @@ tuples(Fn *f, Ins *i, Diag *d)
 
 	if ((i->op < NOp && (optab[i->op].flags & OFApprox)) || i->nopnd > MaxOpnd)
 		return 0;
-	for (unsigned k = 0; k < i->nopnd; k++) {
-		low[k] = opnd[k];
-		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0])) {
-			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
-			any = 1;
-		}
-	}
+	for (unsigned k = 0; k < i->nopnd && !any; k++)
+		any = opnd[k].kind == OReg && top[RCLS(opnd[k].r[0])] && !reg_isconst(opnd[k].r[0]);
 	if (!any)
 		return 0;
 	if (!i->slot && op_slots(f, i) == 0 && !clipped(i))
@@ -137,6 +132,11 @@ tuples(Fn *f, Ins *i, Diag *d)
 		/* cut: its slots stay (they are right), the widths come from the copy */
 		slot = i->slot;
 		nslot = i->nslot;
+	}
+	for (unsigned k = 0; k < i->nopnd; k++) {
+		low[k] = opnd[k];
+		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0]))
+			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
 	}
 	mk = arena_mark(f->mod->arena);   /* the slots of the copy are scratch */
 	i->opnd = low;
