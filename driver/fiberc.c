@@ -303,13 +303,14 @@ main(int argc, char **argv)
 		src_free(src);
 		return ExitUser;
 	}
+	/* the architecture first: the checks compute the slots that SSA construction then takes */
+	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
+		die("architecture table out of sync");
 	if (sass_check(m, &d) < 0) {
 		module_free(m);
 		src_free(src);
 		return ExitUser;
 	}
-	if (o.arch && sm_of_string(o.arch, &m->sm, &m->sm_suffix) < 0)
-		die("architecture table out of sync");
 	if (o.dump_cfg && outfile_open(&dot, o.dump_cfg) < 0) {
 		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
 		status = ExitUser;

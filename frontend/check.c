@@ -52,60 +52,100 @@ reg_loc(const Module *m, const Ins *i, Reg r)
 	return i->loc;
 }
 
+static const unsigned top[NRegClass] = {
+	[RR] = RegRZ, [RUR] = RegURZ, [RP] = RegPT, [RUP] = RegUPT,
+};
+static const char *const topname[NRegClass] = {
+	[RR] = "RZ", [RUR] = "URZ", [RP] = "PT", [RUP] = "UPT",
+};
+
+/* the tuples of slots sl[0..n), computed on operands ref (i's own opnd, or a renumbered copy):
+ * the first that runs into RZ, URZ, PT or UPT or is misaligned is an error at i's register */
+static int
+check_slots(Fn *f, const Ins *i, const Opnd *opnd, const Slot *sl, unsigned n, const Opnd *ref,
+            Diag *d)
+{
+	for (unsigned k = 0; k < n; k++) {
+		const Slot *s = &sl[k];
+		Reg r;
+		unsigned c, w = s->n;
+		char name[16];
+		if (s->opnd >= i->nopnd || s->field != 0 || w < 2 || ref[s->opnd].kind != OReg ||
+		    s->reg != ref[s->opnd].r[0])
+			continue;
+		r = opnd[s->opnd].r[0];
+		c = RCLS(r);
+		if (!top[c] || reg_isconst(r) || RNUM(r) == 0)
+			continue;      /* not renumbered: R0 holds any tuple */
+		if (RNUM(r) + w - 1 >= top[c]) {
+			reg_name(r, name, sizeof name);
+			error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
+			         "into %s", name, w, topname[c]);
+			return 1;
+		}
+		if ((c == RR || c == RUR) && (w == 2 || w == 4) && RNUM(r) % w) {
+			reg_name(r, name, sizeof name);
+			error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand: it must be "
+			         "a multiple of %u", name, w, w);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* a slot of i that ends right before RZ, URZ, PT or UPT: op_slots may have cut it there */
+static int
+clipped(const Ins *i)
+{
+	for (unsigned k = 0; k < i->nslot; k++) {
+		unsigned c = RCLS(i->slot[k].reg);
+		if (top[c] && RNUM(i->slot[k].reg) + i->slot[k].n == top[c])
+			return 1;
+	}
+	return 0;
+}
+
 /* the register tuples of i: the width of each register operand is what op_slots finds with the
  * register renumbered to 0 of its class (it stops a tuple at RZ, so the width is not seen at the
- * register itself); i is left as it was */
+ * register itself). op_slots cuts a tuple only there, so when no slot of i ends right before RZ
+ * (URZ, PT, UPT) i's own slots have those widths: i keeps them, as SSA construction would
+ * compute the same. Otherwise they come from a renumbered copy, as scratch; i is left as it
+ * was. */
 static int
 tuples(Fn *f, Ins *i, Diag *d)
 {
-	static const unsigned top[NRegClass] = {
-		[RR] = RegRZ, [RUR] = RegURZ, [RP] = RegPT, [RUP] = RegUPT,
-	};
-	static const char *const topname[NRegClass] = {
-		[RR] = "RZ", [RUR] = "URZ", [RP] = "PT", [RUP] = "UPT",
-	};
 	Opnd low[MaxOpnd], *opnd = i->opnd;
 	Slot *slot = i->slot;
 	uint8_t nslot = i->nslot;
+	ArenaMark mk;
 	int err = 0, any = 0;
 
 	if ((i->op < NOp && (optab[i->op].flags & OFApprox)) || i->nopnd > MaxOpnd)
 		return 0;
-	for (unsigned k = 0; k < i->nopnd; k++) {
-		low[k] = opnd[k];
-		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0])) {
-			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
-			any = 1;
-		}
-	}
+	for (unsigned k = 0; k < i->nopnd && !any; k++)
+		any = opnd[k].kind == OReg && top[RCLS(opnd[k].r[0])] && !reg_isconst(opnd[k].r[0]);
 	if (!any)
 		return 0;
+	if (!i->slot && op_slots(f, i) == 0 && !clipped(i))
+		return check_slots(f, i, opnd, i->slot, i->nslot, opnd, d);
+	if (i->slot != slot) {
+		/* cut: its slots stay (they are right), the widths come from the copy */
+		slot = i->slot;
+		nslot = i->nslot;
+	}
+	for (unsigned k = 0; k < i->nopnd; k++) {
+		low[k] = opnd[k];
+		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0]))
+			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
+	}
+	mk = arena_mark(f->mod->arena);   /* the slots of the copy are scratch */
 	i->opnd = low;
 	if (op_slots(f, i) == 0)
-		for (unsigned k = 0; k < i->nslot && !err; k++) {
-			const Slot *s = &i->slot[k];
-			Reg r;
-			unsigned c, n = s->n;
-			char name[16];
-			if (s->opnd >= i->nopnd || s->field != 0 || n < 2 || low[s->opnd].kind != OReg ||
-			    s->reg != low[s->opnd].r[0] || s->reg == opnd[s->opnd].r[0])
-				continue;
-			r = opnd[s->opnd].r[0];
-			c = RCLS(r);
-			reg_name(r, name, sizeof name);
-			if (RNUM(r) + n - 1 >= top[c]) {
-				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
-				         "into %s", name, n, topname[c]);
-				err = 1;
-			} else if ((c == RR || c == RUR) && (n == 2 || n == 4) && RNUM(r) % n) {
-				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand: it must be "
-				         "a multiple of %u", name, n, n);
-				err = 1;
-			}
-		}
+		err = check_slots(f, i, opnd, i->slot, i->nslot, low, d);
 	i->opnd = opnd;
 	i->slot = slot;
 	i->nslot = nslot;
+	arena_release(f->mod->arena, mk);
 	return err;
 }
 

@@ -11,6 +11,8 @@
  */
 #include "parse.h"
 
+#include <threads.h>
+
 static const struct {
 	uint16_t op;       /* enum Op */
 	uint8_t rd;        /* bits 16..23 hold the destination (the first operand, R or UR): so in
@@ -173,6 +175,34 @@ static const struct {
 	{ OUSETMAXREG, 0, { 0x1c8 } },
 };
 
+enum { MaxShare = 4 };  /* rows that may hold the same opcode bits */
+
+/* the rows indexed by family and by opcode bits, made once (call_once): a listing has an
+ * instruction per line, and a scan of the table for each was most of fiberc's checking time */
+static struct {
+	int16_t row[NOp];             /* row of each family, -1 none */
+	uint16_t op[512][MaxShare];   /* families whose row holds these bits, in table order */
+	uint8_t n[512];
+} ix;
+static once_flag ix_once = ONCE_FLAG_INIT;
+
+static void
+ix_build(void)
+{
+	for (int op = 0; op < NOp; op++)
+		ix.row[op] = -1;
+	for (size_t k = 0; k < sizeof encop / sizeof encop[0]; k++) {
+		if (ix.row[encop[k].op] < 0)
+			ix.row[encop[k].op] = (int16_t)k;
+		for (int j = 0; j < 4 && encop[k].bits[j]; j++) {
+			unsigned v = encop[k].bits[j] & 0x1ff;
+			if (ix.n[v] == MaxShare)
+				die("encop: more than %d families share the opcode bits 0x%03x", MaxShare, v);
+			ix.op[v][ix.n[v]++] = encop[k].op;
+		}
+	}
+}
+
 /* another family whose row holds the opcode bits of word, or -1; *known: op has a row, *self:
  * op's row holds them */
 int
@@ -181,19 +211,14 @@ enc_family(int op, uint64_t word, int *known, int *self)
 	unsigned v = (unsigned)(word & 0x1ff);
 	int other = -1;
 
-	*known = *self = 0;
-	for (size_t k = 0; k < sizeof encop / sizeof encop[0]; k++) {
-		int has = 0;
-		for (int j = 0; j < 4 && encop[k].bits[j]; j++)
-			has |= encop[k].bits[j] == v;
-		if (encop[k].op == op)
-			*known = 1;
-		if (!has)
-			continue;
-		if (encop[k].op == op)
+	call_once(&ix_once, ix_build);
+	*known = op >= 0 && op < NOp && ix.row[op] >= 0;
+	*self = 0;
+	for (int j = 0; j < ix.n[v]; j++) {
+		if (ix.op[v][j] == op)
 			*self = 1;
 		else if (other < 0)
-			other = encop[k].op;
+			other = ix.op[v][j];
 	}
 	return other;
 }
@@ -203,8 +228,6 @@ enc_family(int op, uint64_t word, int *known, int *self)
 int
 enc_dest(int op)
 {
-	for (size_t k = 0; k < sizeof encop / sizeof encop[0]; k++)
-		if (encop[k].op == op)
-			return encop[k].rd;
-	return 0;
+	call_once(&ix_once, ix_build);
+	return op >= 0 && op < NOp && ix.row[op] >= 0 ? encop[ix.row[op]].rd : 0;
 }

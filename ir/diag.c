@@ -20,12 +20,15 @@
 enum {
 	MaxShownLine = 160,        /* longer source lines are cut around the caret */
 	MaxInputBytes = 1u << 30,  /* the largest input read (fiberc(1) documents it) */
+	ColdStep = 1u << 20,       /* src_cold_before gives back mapped text this much at a time */
 };
 
 /* a Src and how its text is held */
 typedef struct SrcBox {
 	Src src;           /* first: a Src * is a SrcBox * */
 	size_t maplen;     /* the text is a private mapping of the file of this many bytes; 0: malloc'd */
+	size_t cold;       /* bytes at its start given back already (src_cold_before) */
+	size_t page;       /* the page size, for a mapping */
 } SrcBox;
 
 static Src *
@@ -37,6 +40,8 @@ src_box(const char *name, char *text, size_t len, size_t maplen)
 	b->src.text = text;
 	b->src.len = len;
 	b->maplen = maplen;
+	b->cold = 0;
+	b->page = maplen ? (size_t)sysconf(_SC_PAGESIZE) : 0;
 	return &b->src;
 }
 
@@ -173,6 +178,26 @@ src_cold(Src *s)
 		madvise(s->text, b->maplen, MADV_DONTNEED);
 #else
 	(void)s;
+#endif
+}
+
+void
+src_cold_before(Src *s, size_t off)
+{
+#ifdef MADV_DONTNEED
+	SrcBox *b = (SrcBox *)s;
+	size_t upto;
+
+	if (!b || !b->maplen || b->page == 0 || off > b->maplen)
+		return;
+	upto = off / b->page * b->page;
+	if (upto < b->cold + ColdStep)
+		return;      /* one call for each ColdStep bytes read */
+	madvise(s->text + b->cold, upto - b->cold, MADV_DONTNEED);
+	b->cold = upto;
+#else
+	(void)s;
+	(void)off;
 #endif
 }
 

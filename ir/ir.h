@@ -280,8 +280,8 @@ struct Opnd {
 	Reg r[3];          /* register fields, RNone when absent */
 	uint32_t sfx[3];   /* atom of each register field's suffix without the dot ("64"), 0 none */
 	uint32_t atom;     /* text, see OpndKind */
+	int32_t imm2;      /* OCBank: bank number (0..31) */
 	int64_t imm;       /* immediate, offset, or label address */
-	int64_t imm2;      /* OCBank: bank number */
 	double fimm;       /* OFImm value */
 };
 
@@ -320,12 +320,12 @@ struct Ins {
 	uint8_t guarded;   /* has a guard predicate @P or @!P */
 	uint8_t flags;     /* InsFlag */
 	uint32_t name;     /* atom: opcode name as written ("IMAD") */
+	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	uint32_t mod[MaxMod]; /* atoms of the modifiers without dots, in order ("WIDE", "U32") */
 	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
 	Opnd *opnd;        /* nopnd operands */
 	Slot *slot;        /* nslot slots */
 	Targets *targets;  /* BRX/JMX: the branch targets the listing names, NULL if none */
-	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	int64_t addr;      /* byte offset in the section from the address comment, -1 if absent */
 	uint64_t enc[2];   /* 128-bit encoding, from the two hex comments (nenc words) */
 	Loc loc;           /* the instruction's text */
@@ -534,6 +534,11 @@ Arena *arena_new(void);
 void *arena_alloc(Arena *a, size_t n);  /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 void arena_free(Arena *a);
+/* what an arena has handed out, to give back at once what was allocated after it (scratch) */
+typedef struct ArenaMark { void *chunk, *next; size_t used; } ArenaMark;
+ArenaMark arena_mark(const Arena *a);
+void arena_release(Arena *a, ArenaMark mk); /* frees and zeroes what came after mk, if it all came
+                                               from the chunk current at mk; else keeps it */
 size_t arena_bytes(const Arena *a);     /* bytes reserved from the system */
 unsigned data_dir_width(const char *dir); /* bytes per value of .byte/.short/.word/.dword; 0 */
 Atoms *atoms_new(void);
@@ -550,6 +555,10 @@ double now_seconds(void);               /* monotonic clock */
 Src *src_new(const char *name, const char *text, size_t len); /* copies text */
 Src *src_take(const char *name, char *text, size_t len); /* keeps text: malloc'd, len + 1 bytes */
 void src_cold(Src *s);     /* the text will be read only for diagnostics: its memory may go */
+void src_cold_before(Src *s, size_t off); /* the same for the text before offset off: a front end
+                                             reading in order says so as it goes, and the pages
+                                             of a mapped file behind it go (they come back from
+                                             the file if a diagnostic reads them) */
 Src *src_read(const char *path, Diag *d); /* NULL after reporting on d */
 void src_free(Src *s);
 void src_linecol(const Src *s, uint32_t off, uint32_t *line, uint32_t *col); /* 1-based */

@@ -106,6 +106,25 @@ arena_alloc(Arena *a, size_t n)
 	return p;
 }
 
+ArenaMark
+arena_mark(const Arena *a)
+{
+	return (ArenaMark){ a->head, a->head ? a->head->next : NULL, a->head ? a->head->used : 0 };
+}
+
+void
+arena_release(Arena *a, ArenaMark mk)
+{
+	Chunk *c = a->head;
+
+	/* only when the current chunk is still the one marked: a new chunk, or a big block put
+	 * behind it, stays allocated (as if not released) */
+	if (!c || c != mk.chunk || c->used < mk.used || c->next != mk.next)
+		return;
+	memset(c->data + mk.used, 0, c->used - mk.used);   /* handed out again: zeroed */
+	c->used = mk.used;
+}
+
 char *
 arena_strndup(Arena *a, const char *s, size_t n)
 {
