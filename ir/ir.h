@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "enc.h"
+
 typedef struct Arena Arena;
 typedef struct Atoms Atoms;
 typedef struct Loc Loc;
@@ -271,6 +273,8 @@ enum OpndFlag {
 	FSpell0 = 1 << 9,  /* free for the front end to keep a spelling detail; documented in sass.y */
 	FSpell1 = 1 << 10,
 	FSpell2 = 1 << 11,
+	FImmBits = 1 << 12, /* OFImm: imm holds the 32 bits the encoding word gives the literal
+	                     * (enc.h); whoever changes fimm clears it */
 };
 
 struct Opnd {
@@ -327,6 +331,8 @@ struct Ins {
 	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	int64_t addr;      /* byte offset in the section from the address comment, -1 if absent */
 	uint64_t enc[2];   /* 128-bit encoding, from the two hex comments (nenc words) */
+	Ctrl ctrl;         /* control bits, decoded from enc[1] by the front end (enc.h); the
+	                    * printer writes enc[1]'s control field from them */
 	Loc loc;           /* the instruction's text */
 };
 

@@ -47,16 +47,20 @@ wall_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* control bits when every instruction carries its encoding */
+/* control bits when some instruction carries them (auto); *mixed: some others do not, and are
+ * timed by the register scoreboard one by one (sm.c, uses_bits) */
 static int
-ctrl_mode(const SimConfig *c, const Prog *p)
+ctrl_mode(const SimConfig *c, const Prog *p, int *mixed)
 {
+	uint32_t n = 0;
+
+	*mixed = 0;
 	if (c->t.ctrl_mode == CtrlBits || c->t.ctrl_mode == CtrlScoreboard)
 		return (int)c->t.ctrl_mode;
 	for (uint32_t k = 0; k < p->nins; k++)
-		if (!p->ins[k].ir || p->ins[k].ir->nenc < 2)
-			return CtrlScoreboard;
-	return p->nins ? CtrlBits : CtrlScoreboard;
+		n += CTRL_HAS(p->ins[k].ctrl);
+	*mixed = n && n < p->nins;
+	return n ? CtrlBits : CtrlScoreboard;
 }
 
 /* global atomics make results depend on the order SMs reach them */
@@ -375,7 +379,7 @@ sim_launch_timed(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp,
 		launch_end(&L.lc);
 		return -1;
 	}
-	L.ctrl = ctrl_mode(&cfg, k);
+	L.ctrl = ctrl_mode(&cfg, k, &L.ctrl_mixed);
 	L.hazard_check = L.ctrl == CtrlBits;
 	L.trace = o->trace && o->trace->limit;
 	L.pc_stats = o->pc_stats;

@@ -536,6 +536,14 @@ set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
 	}
 }
 
+/* the instruction is timed by its control bits; else by the register scoreboard (a kernel
+ * without encodings, or in a mixed kernel an instruction without control bits) */
+static int
+uses_bits(const TLaunch *L, const DIns *d)
+{
+	return L->ctrl == CtrlBits && (!L->ctrl_mixed || CTRL_HAS(d->ctrl));
+}
+
 static void
 compute_ready(TSm *s, TWarp *tw, uint64_t now)
 {
@@ -545,7 +553,7 @@ compute_ready(TSm *s, TWarp *tw, uint64_t now)
 	uint64_t t = tw->stall_until;
 	uint8_t why = tw->yielded ? CpiYield : CpiStall;
 
-	if (L->ctrl == CtrlBits) {
+	if (uses_bits(L, d)) {
 		unsigned wait = CTRL_WAIT(d->ctrl);
 		uint64_t t0 = t;     /* the earliest issue the stall count allows */
 		for (unsigned sb = 0; wait; sb++, wait >>= 1) {
@@ -962,7 +970,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	if (ti->pipe == PTensor)
 		s->tensor_busy += ti->ii;
 
-	if (L->ctrl == CtrlBits) {
+	if (uses_bits(L, d)) {
 		unsigned c = d->ctrl, stall = CTRL_STALL(c), wsb = CTRL_WSB(c), rsb = CTRL_RSB(c);
 		tw->stall_until = now + (stall ? stall : 1);
 		tw->yielded = 0;
@@ -1005,6 +1013,10 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		}
 		if (ti->wide_lo_early)
 			tw->rready[ti->dst[0]] = done - 1;
+		/* in a mixed kernel no wait mask covers its results: the warp waits for them */
+		for (unsigned k = 0; L->ctrl_mixed && k < ti->ndst; k++)
+			if (tw->stall_until < tw->rready[ti->dst[k]])
+				tw->stall_until = tw->rready[ti->dst[k]];
 		/* the register sources of a store or LDGSTS may be overwritten once read */
 		if (ti->kind == KLdgdepbar)
 			sb_push(tw, 0, done, TcMem, now);

@@ -174,6 +174,7 @@ struct TLaunch {
 	const Prog *prog;
 	TIns *ti;              /* one per instruction (and the guard past the end) */
 	int ctrl;              /* CtrlBits or CtrlScoreboard */
+	int ctrl_mixed;        /* CtrlBits, but some instructions have no control bits (sm.c) */
 	int hazard_check;      /* count hazards (control-bits mode) */
 	uint32_t ctas_per_sm;
 	uint32_t nsub;
