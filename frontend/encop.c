@@ -178,7 +178,7 @@ static const struct {
 int
 enc_family(int op, uint64_t word, int *known, int *self)
 {
-	unsigned v = (unsigned)(word & 0x1ff);
+	unsigned v = GET_OPCODE(word);
 	int other = -1;
 
 	*known = *self = 0;

@@ -67,6 +67,8 @@ enum {
 #define SETARG(c, f, v) \
 	((c) = ((c) & ~(uint32_t)(ENC_MASK(SIZE_##f) << POS_##f)) | \
 	       (uint32_t)(((uint32_t)(v) & ENC_MASK(SIZE_##f)) << POS_##f))
+/* size bits at bit of the 128-bit instruction (words w[0], w[1]; a field does not straddle them) */
+#define GET_BITS128(w, bit, size) ENC_GET((w)[(bit) / 64], (bit) % 64, size)
 /* word 0: opcode bits, destination register field, 32-bit immediate field */
 #define GET_OPCODE(w0) ENC_GET(w0, POS_OPCODE, SIZE_OPCODE)
 #define GET_RD(w0) ENC_GET(w0, POS_RD, SIZE_RD)

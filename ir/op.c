@@ -1019,7 +1019,7 @@ hiddendesc(A *a, unsigned k)
 	    RCLS(o->r[2]) != RNone || RCLS(o->r[0]) != RR || !SFXIS(a, o, 0, "64") ||
 	    i->nenc < bit / 64 + 1)
 		return;
-	put(a, SUse, k, FieldImplicit, REG(RUR, (unsigned)(i->enc[bit / 64] >> (bit % 64)) & 0x3f), 2);
+	put(a, SUse, k, FieldImplicit, REG(RUR, GET_BITS128(i->enc, bit, 6)), 2);
 }
 
 /* registers of an OReg operand: the shape's width, at least 2 when written `R2.64` */
