@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "alu.h"
-#include "mmashape.h"
+#include "mma.h"
 
 static const uint32_t zeros[WarpSize];
 

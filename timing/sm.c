@@ -11,7 +11,7 @@
  * issues and jumps to the next possible issue otherwise.
  */
 #include "tcore.h"
-#include "mmashape.h"
+#include "mma.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * m8n8k16, m16n8k16, m16n8k32 (8-bit), m8n8k32, m16n8k32, m16n8k64 (4-bit); BMMA m8n8k128,
  * m16n8k128, m16n8k256; DMMA m8n8k4, m16n8k4, m16n8k8, m16n8k16; QMMA m16n8k32, m16n8k16.
  */
-#include "mmashape.h"
+#include "mma.h"
 
 #include <stdio.h>
 #include <string.h>
