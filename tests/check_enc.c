@@ -4,7 +4,9 @@
  * instruction has no encoding words keeps the control bits of the others; a listing whose word
  * contradicts its text (FMUL over an FFMA word) is a located error where fiberc and the runtime
  * load it; a float literal's exact bits live in the operand, so a rewritten operand is what the
- * simulator computes with.
+ * simulator computes with. And the MMA modifiers (ir/mma.h): the record of every tensor-core form
+ * of the bundled listings, the opcode table's fragment widths and the simulator's decoded shape
+ * and types agree with it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -14,6 +16,7 @@
 
 #include "fiber.h"
 #include "frontend.h"
+#include "mma.h"
 #include "timing.h"
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -463,6 +466,224 @@ START_TEST(test_enc_immediate_in_operand)
 }
 END_TEST
 
+/* ---- MMA forms (ir/mma.h) ------------------------------------------------------------------- */
+
+/* registers of operand k that op_slots gives (kind SDef or SUse, the operand's own field 0) */
+static unsigned
+slot_width(const Ins *i, unsigned k, int kind)
+{
+	for (unsigned j = 0; j < i->nslot; j++)
+		if (i->slot[j].opnd == k && i->slot[j].field == 0 && i->slot[j].kind == kind)
+			return i->slot[j].n;
+	return 0;
+}
+
+/* registers of a fragment of elems elements of bits each (PTX ISA mma fragment layouts) */
+static unsigned
+frag(unsigned elems, unsigned bits)
+{
+	unsigned r = elems * bits / 32;
+	return r < 1 ? 1 : r;
+}
+
+/* some forms by name, with the fragment registers of docs/opcodes.md (D, A, B) */
+static const struct {
+	const char *form;
+	uint16_t m, n, k;
+	uint8_t a, b, c, d, ra, rb;
+} known_forms[] = {
+	{"HMMA.16816.F32", 16, 8, 16, EF16, EF16, EF32, 4, 4, 2},
+	{"HMMA.16816.F16", 16, 8, 16, EF16, EF16, EF16, 2, 4, 2},
+	{"HMMA.1688.F32.TF32", 16, 8, 8, ETF32, ETF32, EF32, 4, 4, 2},
+	{"HMMA.1684.F32.TF32", 16, 8, 4, ETF32, ETF32, EF32, 4, 2, 1},
+	{"HMMA.SP.16832.F32", 16, 8, 32, EF16, EF16, EF32, 4, 4, 4},
+	{"IMMA.16832.S8.S8", 16, 8, 32, ES8, ES8, ES32, 4, 4, 2},
+	{"IMMA.16832.U8.S8.SAT", 16, 8, 32, EU8, ES8, ES32, 4, 4, 2},
+	{"IMMA.8832.S4.S4", 8, 8, 32, ES4, ES4, ES32, 2, 1, 1},
+	{"BMMA.168256.AND.POPC", 16, 8, 256, EB1, EB1, ES32, 4, 4, 2},
+	{"DMMA.884", 8, 8, 4, EF64, EF64, EF64, 4, 2, 2},
+	{"DMMA.8x8x4", 8, 8, 4, EF64, EF64, EF64, 4, 2, 2},
+	{"DMMA.16x8x16", 16, 8, 16, EF64, EF64, EF64, 8, 16, 8},
+	{"QMMA.16832.F32.E5M2.E4M3", 16, 8, 32, EE5M2, EE4M3, EF32, 4, 4, 2},
+};
+
+/* the text of i's opcode with its modifiers ("HMMA.16816.F32") */
+static void
+form_name(const Module *m, const Ins *i, char *b, size_t n)
+{
+	size_t at = (size_t)snprintf(b, n, "%s", op_name(i->op));
+	for (unsigned k = 0; k < i->nmod && at < n; k++)
+		at += (size_t)snprintf(b + at, n - at, ".%s", mstr(m, i->mod[k]));
+}
+
+static int
+is_mma(int op)
+{
+	return op == OHMMA || op == OIMMA || op == OBMMA || op == ODMMA || op == OQMMA ||
+	       op == OHGMMA || op == OIGMMA || op == OQGMMA || op == OBGMMA;
+}
+
+/* every MMA instruction of the bundled listings: its record is whole (a shape of its family, no
+ * modifier left unread); the opcode table's widths are the PTX fragments of the record's shape
+ * and widths; where the simulator decodes it, it keeps the record's shape and types; the forms
+ * docs/opcodes.md lists have the types and widths it gives */
+START_TEST(test_mma_forms_of_listings)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char cmd[1024], path[1024];
+	FILE *ls;
+	unsigned nform = 0, nsim = 0, nnamed = 0, seen[sizeof known_forms / sizeof known_forms[0]];
+
+	memset(seen, 0, sizeof seen);
+	snprintf(cmd, sizeof cmd, "cd '%s' && ls examples/*/*.sass examples/*/*/*.sass "
+	         "tests/corpus/*.sass bench/*.sass tests/golden/*.sass tests/ir/*.sass 2>/dev/null",
+	         root ? root : ".");
+	ck_assert_ptr_nonnull(ls = popen(cmd, "r"));
+	while (fgets(path, sizeof path, ls)) {
+		char full[2048];
+		Diag d;
+		Src *src;
+		Module *m;
+		SimModule *sm = NULL;
+		Gpu *g = NULL;
+		SimConfig c;
+		FILE *quiet = fopen("/dev/null", "w");
+		path[strcspn(path, "\n")] = 0;
+		snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+		diag_init(&d, NULL, stderr);
+		ck_assert_ptr_nonnull(src = src_read(full, &d));
+		d.src = src;
+		ck_assert_ptr_nonnull(m = sass_parse(src, &d));
+		for (uint32_t k = 0, any = 0; k < m->nfn && !any; k++)
+			for (uint32_t j = 0; j < m->fn[k]->nins && !any; j++)
+				any = is_mma(m->fn[k]->ins[j].op);
+		simconfig_default(&c, m->sm >= 90 ? 90 : 80);
+		g = gpu_new(&c);
+		diag_init(&d, src, quiet);
+		sm = sim_module_load(g, m, &d);
+		for (uint32_t k = 0; k < m->nfn; k++) {
+			Fn *f = m->fn[k];
+			const Prog *p = sm ? sim_module_kernel(sm, mstr(m, f->name)) : NULL;
+			for (uint32_t j = 0; j < f->nins; j++) {
+				Ins *i = &f->ins[j];
+				MmaForm r;
+				char name[128];
+				unsigned M, N, K, dw, aw, bw;
+				if (!is_mma(i->op))
+					continue;
+				nform++;
+				form_name(m, i, name, sizeof name);
+				mma_form(m, i, &r);
+				ck_assert_msg(r.shaped == 1 && r.bad == 0, "%s: %s: shaped %d, bad %u", path,
+				              name, r.shaped, r.bad);
+				M = r.shape.m, N = r.shape.n, K = r.shape.k;
+				if (!i->slot)
+					ck_assert_int_eq(op_slots(f, i), 0);
+				dw = slot_width(i, 0, SDef);
+				if (i->op >= OHGMMA) {
+					ck_assert_msg(dw == frag(M * N / 128, r.dbits), "%s: %s: D %u", path, name,
+					              dw);
+				} else if (i->op == OHMMA && M == 8 && K == 4) {
+					ck_assert_uint_eq(dw, r.dbits == 32 ? 8 : 4);
+				} else {
+					aw = frag(M * K / 32, r.abits);
+					if (r.sparse && aw > 1)
+						aw /= 2;
+					bw = frag(N * K / 32, r.bbits);
+					ck_assert_msg(dw == frag(M * N / 32, r.dbits) &&
+					              slot_width(i, 1, SUse) == aw && slot_width(i, 2, SUse) == bw,
+					              "%s: %s: D %u A %u B %u", path, name, dw,
+					              slot_width(i, 1, SUse), slot_width(i, 2, SUse));
+				}
+				for (unsigned q = 0; q < sizeof known_forms / sizeof known_forms[0]; q++) {
+					if (strcmp(name, known_forms[q].form) != 0)
+						continue;
+					ck_assert_msg(M == known_forms[q].m && N == known_forms[q].n &&
+					              K == known_forms[q].k && r.a == known_forms[q].a &&
+					              r.b == known_forms[q].b && r.c == known_forms[q].c &&
+					              r.d == r.c && dw == known_forms[q].d &&
+					              slot_width(i, 1, SUse) == known_forms[q].ra &&
+					              slot_width(i, 2, SUse) == known_forms[q].rb, "%s", name);
+					seen[q] = 1;
+				}
+				/* the decoded instruction: the record's shape and types */
+				if (p && i->op < OHGMMA && !r.sparse) {
+					const DIns *di = &p->ins[j];
+					ck_assert_ptr_eq(di->ir, i);
+					ck_assert_uint_eq(di->aux, MMA_AUX(M, N, K));
+					ck_assert_uint_eq(MMA_ATY(di->mod), r.a);
+					ck_assert_uint_eq(di->mod >> 4 & 15, r.b);
+					ck_assert_uint_eq(di->mod >> 8 & 15, r.c);
+					nsim++;
+				}
+			}
+		}
+		sim_module_free(sm);
+		gpu_free(g);
+		fclose(quiet);
+		module_free(m);
+		src_free(src);
+	}
+	pclose(ls);
+	for (unsigned q = 0; q < sizeof known_forms / sizeof known_forms[0]; q++) {
+		ck_assert_msg(seen[q], "%s is not in the bundled listings", known_forms[q].form);
+		nnamed++;
+	}
+	ck_assert_uint_gt(nform, 500);
+	ck_assert_uint_gt(nsim, 300);
+	ck_assert_uint_eq(nnamed, sizeof known_forms / sizeof known_forms[0]);
+}
+END_TEST
+
+/* the record of forms no listing has: defaults, bad words, shapes of another family */
+START_TEST(test_mma_form_records)
+{
+	static const char text[] =
+		"\t.section\t.text.kern,\"ax\",@progbits\nkern:\n"
+		"        /*0000*/ HMMA.1688.F16 R4, R8, R10, R4 ;\n"
+		"        /*0010*/ IMMA.8816.U8 R4, R8, R10, R4 ;\n"
+		"        /*0020*/ DMMA.884.FOO R4, R8, R10, R4 ;\n"
+		"        /*0030*/ IMMA.884.S8.S8 R4, R8, R10, R4 ;\n"
+		"        /*0040*/ HMMA.16x8 R4, R8, R10, R4 ;\n"
+		"        /*0050*/ HGMMA.64x64x16.F16 R24, gdesc[UR4], RZ ;\n"
+		"        /*0060*/ HMMA.16816.16816.F32 R4, R8, R10, R4 ;\n"
+		"        /*0070*/ EXIT ;\n";
+	Run *r = parse("mma.sass", text);
+	Fn *f = r->m->fn[0];
+	MmaForm x;
+
+	mma_form(r->m, &f->ins[0], &x);       /* F16 accumulator, F16 inputs by default */
+	ck_assert_int_eq(x.shaped, 1);
+	ck_assert_uint_eq(x.c, EF16);
+	ck_assert_uint_eq(x.a, EF16);
+	ck_assert_uint_eq(x.cbits, 16);
+	mma_form(r->m, &f->ins[1], &x);       /* B defaults to A's type */
+	ck_assert_uint_eq(x.a, EU8);
+	ck_assert_uint_eq(x.b, EU8);
+	ck_assert_uint_eq(x.c, ES32);
+	mma_form(r->m, &f->ins[2], &x);       /* FOO means nothing */
+	ck_assert_int_eq(x.shaped, 1);
+	ck_assert_uint_eq(x.bad, 2);
+	ck_assert_uint_eq(x.badshape, 0);
+	mma_form(r->m, &f->ins[3], &x);       /* 8x8x4 is not IMMA's */
+	ck_assert_int_eq(x.shaped, -1);
+	ck_assert_uint_eq(x.bad, 1);
+	ck_assert_uint_eq(x.badshape, 1);
+	mma_form(r->m, &f->ins[4], &x);       /* malformed */
+	ck_assert_int_eq(x.shaped, -1);
+	ck_assert_uint_eq(x.shape.m, 0);
+	mma_form(r->m, &f->ins[5], &x);       /* warpgroup: any well-formed shape */
+	ck_assert_int_eq(x.shaped, 1);
+	ck_assert_uint_eq(x.shape.n, 64);
+	ck_assert_uint_eq(x.dbits, 16);
+	mma_form(r->m, &f->ins[6], &x);       /* a second shape */
+	ck_assert_int_eq(x.shaped, 1);
+	ck_assert_uint_eq(x.bad, 2);
+	ck_assert_uint_eq(x.badshape, 0);
+	done(r);
+}
+END_TEST
+
 Suite *
 enc_suite(void)
 {
@@ -477,6 +698,11 @@ enc_suite(void)
 	tcase_add_test(t, test_enc_mismatch_is_located);
 	tcase_add_test(t, test_enc_mismatch_refused_at_load);
 	tcase_add_test(t, test_enc_immediate_in_operand);
+	suite_add_tcase(s, t);
+	t = tcase_create("mma");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, test_mma_forms_of_listings);
+	tcase_add_test(t, test_mma_form_records);
 	suite_add_tcase(s, t);
 	return s;
 }
