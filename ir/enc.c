@@ -11,12 +11,12 @@ enc_ctrl(uint64_t w1)
 
 	return (Ctrl){
 		.has = 1,
-		.stall = (uint8_t)GETARG(c, STALL),
-		.yield = (uint8_t)GETARG(c, YIELD),
-		.wsb = (uint8_t)GETARG(c, WSB),
-		.rsb = (uint8_t)GETARG(c, RSB),
-		.wait = (uint8_t)GETARG(c, WAIT),
-		.reuse = (uint8_t)GETARG(c, REUSE),
+		.stall = GETARG(c, STALL),
+		.yield = GETARG(c, YIELD),
+		.wsb = GETARG(c, WSB),
+		.rsb = GETARG(c, RSB),
+		.wait = GETARG(c, WAIT),
+		.reuse = GETARG(c, REUSE),
 	};
 }
 

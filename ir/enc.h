@@ -5,14 +5,15 @@
  * word 1 back from them (enc_emit_word). Only this header and enc.c shift or mask the words.
  *
  * The layout of the control field is from Jia, Maggioni, Staiger and Scarpazza, "Dissecting the
- * NVIDIA Volta GPU Architecture via Microbenchmarking" (2018), section 2.1, and the maxas
- * control-code notes for Maxwell, which Volta kept with 23 bits instead of 21 (docs/sim.md).
+ * NVIDIA Volta GPU Architecture via Microbenchmarking" (2018), its chapter on instruction
+ * encoding, and the maxas control-code notes for Maxwell, whose 21-bit sections Volta keeps,
+ * with two zero bits above them, in the top 23 bits of every instruction (docs/sim.md).
  *
- *   127     105 104                   64 63        32 31      24 23     16 15  12 11  9 8     0
- *  +-----------+-----------------------+------------+----------+---------+------+-----+-------+
- *  |  control  |  operands, modifiers  |  imm / c[] | operand  |   Rd    | ...  |form | opcode|
- *  +-----------+-----------------------+------------+----------+---------+------+-----+-------+
- *   word 1 [63:41]                        word 0
+ *   127     105 104                   64 63        32 31     24 23     16 15  12 11  9 8      0
+ *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
+ *  |  control  |  operands, modifiers  | imm32, c[] |   Ra    |   Rd    |      |form | opcode |
+ *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
+ *   word 1 bits 41..63                   word 0 (most families; frontend/encop.c says which)
  *
  * The control field, bit 0 = bit 105 of the instruction (bit 41 of word 1):
  *
@@ -27,7 +28,7 @@
  *  rsb    scoreboard released when its register sources have been read (7: none)
  *  wait   the scoreboards (bit n: SBn) that must be released before it issues
  *  reuse  operand reuse-cache flags, one per source slot
- *  ---    bits 21..22: not decoded, kept as they are in the word
+ *  ---    bits 21..22: zero in nvcc's code; not decoded, kept as they are in the word
  *
  * Word 0: opcode bits 0..8 and operand form 9..11 (frontend/encop.c), the destination register
  * in bits 16..23 for most families, and a 32-bit immediate (or constant-bank offset) in bits
@@ -74,15 +75,15 @@ enum {
 #define GET_RD(w0) ENC_GET(w0, POS_RD, SIZE_RD)
 #define GET_IMM32(w0) ((uint32_t)ENC_GET(w0, POS_IMM, SIZE_IMM))
 
-/* the decoded control bits of one instruction (Ins.ctrl) */
+/* the decoded control bits of one instruction (Ins.ctrl): 4 bytes */
 typedef struct Ctrl {
-	uint8_t has;       /* 1: the fields below hold the instruction's control bits */
-	uint8_t stall;     /* stall count, 0..15 */
-	uint8_t yield;     /* yield bit */
-	uint8_t wsb;       /* write scoreboard 0..5, SbNone */
-	uint8_t rsb;       /* read scoreboard 0..5, SbNone */
-	uint8_t wait;      /* wait mask, bit n = SBn */
-	uint8_t reuse;     /* reuse flags, bit n = source slot n */
+	unsigned stall : 4;   /* stall count, 0..15 */
+	unsigned yield : 1;   /* yield bit */
+	unsigned wsb : 3;     /* write scoreboard 0..5, SbNone */
+	unsigned rsb : 3;     /* read scoreboard 0..5, SbNone */
+	unsigned wait : 6;    /* wait mask, bit n = SBn */
+	unsigned reuse : 4;   /* reuse flags, bit n = source slot n */
+	unsigned has : 1;     /* 1: the fields above hold the instruction's control bits */
 } Ctrl;
 
 /* enc.c */

@@ -324,6 +324,8 @@ struct Ins {
 	uint8_t flags;     /* InsFlag */
 	uint32_t name;     /* atom: opcode name as written ("IMAD") */
 	uint32_t mod[MaxMod]; /* atoms of the modifiers without dots, in order ("WIDE", "U32") */
+	Ctrl ctrl;         /* control bits, decoded from enc[1] by the front end (enc.h); the
+	                    * printer writes enc[1]'s control field from them */
 	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
 	Opnd *opnd;        /* nopnd operands */
 	Slot *slot;        /* nslot slots */
@@ -331,8 +333,6 @@ struct Ins {
 	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	int64_t addr;      /* byte offset in the section from the address comment, -1 if absent */
 	uint64_t enc[2];   /* 128-bit encoding, from the two hex comments (nenc words) */
-	Ctrl ctrl;         /* control bits, decoded from enc[1] by the front end (enc.h); the
-	                    * printer writes enc[1]'s control field from them */
 	Loc loc;           /* the instruction's text */
 };
 
