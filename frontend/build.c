@@ -536,6 +536,7 @@ b_enc2(Ctx *cx, uint64_t enc, Loc loc)
 	}
 	f->ins[cx->encins].enc[1] = enc;
 	f->ins[cx->encins].nenc = 2;
+	f->ins[cx->encins].ctrl = enc_ctrl(enc);    /* decoded here once (enc.h) */
 	cx->encfn = NULL;
 }
 
@@ -710,6 +711,13 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 		i->flags |= INoSemi;
 	i->nenc = (uint8_t)nenc;
 	i->enc[0] = enc;
+	/* a float literal's exact bits are those of the word's immediate field (enc.h): the text
+	 * spelling may round them (a binary64 or NaN payload); from here on the operand holds them */
+	for (uint32_t j = 0; nenc && j < i->nopnd; j++)
+		if (i->opnd[j].kind == OFImm) {
+			i->opnd[j].imm = GET_IMM32(enc);
+			i->opnd[j].flags |= FImmBits;
+		}
 	i->addr = addr;
 	i->loc = loc;
 	for (uint32_t j = 0; j < cx->nplab; j++) {

@@ -4,7 +4,8 @@
  * (encop.c; families never seen in nvcc output are not checked) and, where the family is known
  * to put it in bits 16..23, the destination register the text names; register pairs and quads are
  * aligned and do not run into RZ, URZ, PT or UPT. Each problem is an error at the opcode or
- * register concerned.
+ * register concerned. The encoding checks alone (sass_check_enc) also run where fibersim and the
+ * runtime load a listing, so that a word contradicting its text is never simulated.
  */
 #include "parse.h"
 
@@ -155,7 +156,7 @@ static void
 dest_field(const Module *m, const Ins *i, Diag *d)
 {
 	const Opnd *o = i->opnd;
-	unsigned enc = (unsigned)(i->enc[0] >> 16) & 0xff;
+	unsigned enc = GET_RD(i->enc[0]);
 	char name[16], coded[48];
 
 	if (!i->nopnd || o->kind != OReg || (RCLS(o->r[0]) != RR && RCLS(o->r[0]) != RUR) ||
@@ -170,6 +171,34 @@ dest_field(const Module *m, const Ins *i, Diag *d)
 	         (unsigned long long)i->enc[0], coded, name);
 }
 
+/* the encoding word of i agrees with its text: the opcode bits are its family's, and the
+ * destination register field (where the family has one) is the register the text names */
+static void
+enc_agrees(const Module *m, const Ins *i, Diag *d)
+{
+	int known, self, other;
+
+	if (!i->nenc || i->op == Ounknown)
+		return;
+	if ((other = enc_family(i->op, i->enc[0], &known, &self)) >= 0 && known && !self)
+		error_at(d, opcode_loc(m, i), "the encoding word 0x%016llx is %s's (opcode "
+		         "bits 0x%03x), not %s's", (unsigned long long)i->enc[0], op_name(other),
+		         GET_OPCODE(i->enc[0]), mstr(m, i->name));
+	else if (known && self)
+		dest_field(m, i, d);
+}
+
+int
+sass_check_enc(Module *m, Diag *d)
+{
+	int nerr = d->nerr;
+
+	for (uint32_t k = 0; k < m->nfn; k++)
+		for (uint32_t j = 0; j < m->fn[k]->nins; j++)
+			enc_agrees(m, &m->fn[k]->ins[j], d);
+	return d->nerr > nerr ? -1 : 0;
+}
+
 int
 sass_check(Module *m, Diag *d)
 {
@@ -181,18 +210,11 @@ sass_check(Module *m, Diag *d)
 		Fn *f = m->fn[k];
 		for (uint32_t j = 0; j < f->nins; j++) {
 			Ins *i = &f->ins[j];
-			int known, self, other;
 			if (i->op == Ounknown) {
 				error_at(d, opcode_loc(m, i), "unknown opcode '%s'", mstr(m, i->name));
 				continue;
 			}
-			if (i->nenc && (other = enc_family(i->op, i->enc[0], &known, &self)) >= 0 && known
-			    && !self)
-				error_at(d, opcode_loc(m, i), "the encoding word 0x%016llx is %s's (opcode "
-				         "bits 0x%03x), not %s's", (unsigned long long)i->enc[0], op_name(other),
-				         (unsigned)(i->enc[0] & 0x1ff), mstr(m, i->name));
-			else if (i->nenc && known && self)
-				dest_field(m, i, d);
+			enc_agrees(m, i, d);
 			tuples(f, i, d);
 		}
 	}

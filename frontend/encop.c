@@ -208,7 +208,7 @@ ix_build(void)
 int
 enc_family(int op, uint64_t word, int *known, int *self)
 {
-	unsigned v = (unsigned)(word & 0x1ff);
+	unsigned v = GET_OPCODE(word);
 	int other = -1;
 
 	call_once(&ix_once, ix_build);

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "enc.h"
+
 typedef struct Arena Arena;
 typedef struct Atoms Atoms;
 typedef struct Loc Loc;
@@ -272,6 +274,8 @@ enum OpndFlag {
 	FSpell0 = 1 << 9,  /* free for the front end to keep a spelling detail; documented in sass.y */
 	FSpell1 = 1 << 10,
 	FSpell2 = 1 << 11,
+	FImmBits = 1 << 12, /* OFImm: imm holds the 32 bits the encoding word gives the literal
+	                     * (enc.h); whoever changes fimm clears it */
 };
 
 struct Opnd {
@@ -322,6 +326,8 @@ struct Ins {
 	uint32_t name;     /* atom: opcode name as written ("IMAD") */
 	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
 	uint32_t mod[MaxMod]; /* atoms of the modifiers without dots, in order ("WIDE", "U32") */
+	Ctrl ctrl;         /* control bits, decoded from enc[1] by the front end (enc.h); the
+	                    * printer writes enc[1]'s control field from them */
 	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
 	Opnd *opnd;        /* nopnd operands */
 	Slot *slot;        /* nslot slots */

@@ -6,6 +6,7 @@
  * desc[r[2]]; OCBank c[imm2][r[0] + imm] with cx[r[1]].
  */
 #include "ir.h"
+#include "mma.h"
 
 #include <string.h>
 
@@ -123,7 +124,6 @@ typedef struct {
 	uint8_t u64;           /* .U64 */
 	uint8_t cas;           /* .CAS or .CAST: two data operands */
 	uint8_t clear;         /* .CLEAR */
-	uint8_t sp;            /* .SP: sparse mma */
 	uint8_t cnt;           /* LDSM/STSM matrices: 1, 2 or 4 */
 	uint8_t dims;          /* .1D .. .5D (TMA) or surface coordinates; 0 none */
 	uint8_t arrive;        /* SYNCS .ARRIVE* or .EXCH: the def is a 64-bit state */
@@ -132,7 +132,6 @@ typedef struct {
 	uint8_t tybits[4];     /* their widths in bits, in order */
 	uint8_t tyfloat[4];    /* 1: a float type */
 	char space[2];         /* UBLK*: destination and source space letters (S, G) */
-	const char *shape;     /* first modifier that starts with a digit (mma shape), or NULL */
 } Mods;
 
 #define IS(s, n, lit) ((n) == sizeof lit - 1 && memcmp((s), lit, sizeof lit - 1) == 0)
@@ -240,8 +239,7 @@ modone(Mods *m, const char *s, size_t n)
 		else if ((w = datawidth(s, n))) {
 			if (w > m->data)
 				m->data = (uint8_t)w;
-		} else if (!m->shape && n >= 3)
-			m->shape = s;
+		}
 		return;
 	}
 	switch (s[0]) {
@@ -258,10 +256,6 @@ modone(Mods *m, const char *s, size_t n)
 	case 'S':
 		if (n == 1) {
 			space(m, 'S');
-			return;
-		}
-		if (IS(s, n, "SP")) {
-			m->sp = 1;
 			return;
 		}
 		break;
@@ -492,50 +486,6 @@ widths(A *a, unsigned from, unsigned rr, unsigned ur)
 	}
 }
 
-/* M, N, K of an mma shape: "16816", "1688", "88128", "884", "16x8x16", "64x128x16"; -1 bad */
-static int
-mmashape(const char *s, int *m, int *n, int *k)
-{
-	int v[3] = {0, 0, 0}, j = 0;
-
-	if (!s)
-		return -1;
-	if (strchr(s, 'x')) {
-		for (; *s; s++) {
-			if (*s == 'x') {
-				if (++j > 2)
-					return -1;
-			} else if (*s >= '0' && *s <= '9' && v[j] < 100000)
-				v[j] = v[j] * 10 + (*s - '0');
-			else
-				return -1;
-		}
-		if (j != 2)
-			return -1;
-	} else {
-		if (s[0] == '1' && s[1] == '6')
-			v[0] = 16, s += 2;
-		else if (s[0] == '8')
-			v[0] = 8, s++;
-		else
-			return -1;
-		if (*s++ != '8')
-			return -1;
-		v[1] = 8;
-		if (!*s)
-			return -1;
-		for (; *s; s++) {
-			if (*s < '0' || *s > '9' || v[2] >= 100000)
-				return -1;
-			v[2] = v[2] * 10 + (*s - '0');
-		}
-	}
-	if (!v[0] || !v[1] || !v[2])
-		return -1;
-	*m = v[0], *n = v[1], *k = v[2];
-	return 0;
-}
-
 /* registers of a per-thread fragment of elems elements of bits each, at least 1 */
 static unsigned
 fragregs(long elems, int bits)
@@ -545,19 +495,21 @@ fragregs(long elems, int bits)
 	return r < 1 ? 1 : r > 255 ? 255 : (unsigned)r;
 }
 
-/* D, A, B, C (and the .SP metadata): fragment sizes of the PTX ISA mma layouts */
+/* D, A, B, C (and the .SP metadata): fragment sizes of the PTX ISA mma layouts, from the
+ * shape and element widths of the instruction's MmaForm (mma.h) */
 static int
 sh_mma(A *a)
 {
 	const Ins *i = a->i;
-	const Mods *m = &a->m;
-	int M, N, K, accb = 32, ab = 16, bb;
+	MmaForm f;
+	int M, N, K, accb, ab, bb;
 	unsigned d, ra, rb;
 	int op = (int)(a->oi - optab);
 
 	if (defn(a, 1) < 0)
 		return -1;
-	if (mmashape(m->shape, &M, &N, &K) < 0) {
+	mma_form(a->mod, i, &f);
+	if (!f.shape.m) {
 		a->why = "unknown mma shape";
 		return -1;
 	}
@@ -565,28 +517,8 @@ sh_mma(A *a)
 		a->why = "expected D, A, B, C operands";
 		return -1;
 	}
-	switch (op) {
-	case OHMMA:        /* HMMA.<shape>.<acc F32|F16>[.<in BF16|TF32>] */
-		accb = m->nty > 0 ? m->tybits[0] : 32;
-		ab = m->nty > 1 ? m->tybits[1] : 16;
-		break;
-	case OQMMA:        /* QMMA.<shape>.<acc>.<a>.<b>: 8-bit inputs */
-		accb = m->nty > 0 ? m->tybits[0] : 32;
-		ab = 8;
-		break;
-	case OIMMA:        /* IMMA.<shape>.<a>.<b>: S32 accumulator */
-		ab = m->nty > 0 ? m->tybits[0] : 8;
-		break;
-	case OBMMA:
-		ab = 1;
-		break;
-	case ODMMA:
-		accb = ab = 64;
-		break;
-	}
-	bb = ab;
-	if (op == OIMMA && m->nty > 1)
-		bb = m->tybits[1];
+	M = f.shape.m, N = f.shape.n, K = f.shape.k;
+	accb = f.cbits, ab = f.abits, bb = f.bbits;
 	if (op == OHMMA && M == 8 && N == 8 && K == 4) {
 		/* sm_70 m8n8k4: per quad-pair layout, not the warp-wide one */
 		d = accb == 32 ? 8 : 4;
@@ -595,7 +527,7 @@ sh_mma(A *a)
 		d = fragregs((long)M * N / 32, accb);
 		ra = fragregs((long)M * K / 32, ab);
 		rb = fragregs((long)N * K / 32, bb);
-		if (m->sp && ra > 1)
+		if (f.sparse && ra > 1)
 			ra /= 2;
 	}
 	a->w[0] = (uint8_t)d;
@@ -611,20 +543,18 @@ static int
 sh_gmma(A *a)
 {
 	const Ins *i = a->i;
-	const Mods *m = &a->m;
-	int M, N, K, accb = 32, seen = 0;
-	int op = (int)(a->oi - optab);
+	MmaForm f;
+	int seen = 0;
 	unsigned d;
 
 	if (defn(a, 1) < 0)
 		return -1;
-	if (mmashape(m->shape, &M, &N, &K) < 0) {
+	mma_form(a->mod, i, &f);
+	if (!f.shape.m) {
 		a->why = "unknown wgmma shape";
 		return -1;
 	}
-	if ((op == OHGMMA || op == OQGMMA) && m->nty > 0)
-		accb = m->tybits[0];
-	d = fragregs((long)M * N / 128, accb);
+	d = fragregs((long)f.shape.m * f.shape.n / 128, f.cbits);
 	a->w[0] = (uint8_t)d;
 	for (unsigned k = 1; k < i->nopnd; k++) {
 		const Opnd *o = &i->opnd[k];
@@ -1019,7 +949,7 @@ hiddendesc(A *a, unsigned k)
 	    RCLS(o->r[2]) != RNone || RCLS(o->r[0]) != RR || !SFXIS(a, o, 0, "64") ||
 	    i->nenc < bit / 64 + 1)
 		return;
-	put(a, SUse, k, FieldImplicit, REG(RUR, (unsigned)(i->enc[bit / 64] >> (bit % 64)) & 0x3f), 2);
+	put(a, SUse, k, FieldImplicit, REG(RUR, GET_BITS128(i->enc, bit, 6)), 2);
 }
 
 /* registers of an OReg operand: the shape's width, at least 2 when written `R2.64` */

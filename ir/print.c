@@ -328,7 +328,7 @@ wins(W *w, Texts *T, const Ins *i, uint32_t k)
 		}
 		if (i->nenc > 1) {
 			wspaces(w, OpCol + T->width + 2);
-			wput(w, b, (size_t)(penc(b, i->enc[1]) - b));
+			wput(w, b, (size_t)(penc(b, enc_emit_word(i, 1)) - b));
 		}
 		return;
 	}
@@ -342,7 +342,7 @@ wins(W *w, Texts *T, const Ins *i, uint32_t k)
 	else
 		*p++ = '\n';
 	if (i->nenc > 1)
-		p = penc(pspaces(p, OpCol + T->width + 2), i->enc[1]);
+		p = penc(pspaces(p, OpCol + T->width + 2), enc_emit_word(i, 1));
 	w->n = (size_t)(p - w->buf);
 }
 

@@ -117,41 +117,43 @@ alu_is_fimm(const Ins *i, int k)
 	return k < i->nopnd && i->opnd[k].kind == OFImm;
 }
 
-/* binary32 bits of float literal operand k: the encoding's immediate field (bits 32..63) when
- * present, else the printed value (NaN: the canonical one) */
+/* binary32 bits of float literal operand k: the exact bits the operand holds (FImmBits: the front
+ * end copies them from the encoding word), else its value (NaN: the canonical one) */
 uint32_t
 alu_fimm32(const Ins *i, int k)
 {
 	double v = i->opnd[k].fimm;
 
-	if (i->nenc >= 1)
-		return (uint32_t)(i->enc[0] >> 32);
+	if (i->opnd[k].flags & FImmBits)
+		return (uint32_t)i->opnd[k].imm;
 	if (v != v)
 		return F32_CNAN;
 	return f32_bits((float)v);
 }
 
-/* binary64 bits of a float literal of an FP64 instruction: the encoding holds the high word */
+/* binary64 bits of a float literal of an FP64 instruction: exact bits, when the operand holds
+ * them, are the high word */
 uint64_t
 alu_fimm64(const Ins *i, int k)
 {
 	double v = i->opnd[k].fimm;
 
-	if (i->nenc >= 1)
-		return (i->enc[0] >> 32) << 32;
+	if (i->opnd[k].flags & FImmBits)
+		return (uint64_t)(uint32_t)i->opnd[k].imm << 32;
 	if (v != v)
 		return F64_CNAN;
 	return f64_bits(v);
 }
 
-/* two literals of a 16-bit pair, printed high half first: `HADD2 R3, R2, 2, 1` */
+/* two literals of a 16-bit pair, printed high half first: `HADD2 R3, R2, 2, 1`; exact bits, when
+ * the first operand holds them, are the pair */
 uint32_t
 alu_fimm_pair(const Ins *i, int k, int fmt)
 {
 	uint32_t hi, lo;
 
-	if (i->nenc >= 1)
-		return (uint32_t)(i->enc[0] >> 32);
+	if (i->opnd[k].flags & FImmBits)
+		return (uint32_t)i->opnd[k].imm;
 	hi = (uint32_t)fp_from_f64(fmt, i->opnd[k].fimm, RmRN, 0);
 	lo = k + 1 < i->nopnd ? (uint32_t)fp_from_f64(fmt, i->opnd[k + 1].fimm, RmRN, 0) : 0;
 	return hi << 16 | lo;

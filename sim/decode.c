@@ -346,7 +346,7 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		return -1;
 	}
 	d->unit = optab[i->op].unit;
-	d->ctrl = i->nenc == 2 ? (uint32_t)(i->enc[1] >> 41) : 0;
+	d->ctrl = i->ctrl.has ? enc_ctrl_bits(&i->ctrl) | CTRL_HAS_BIT : 0;
 	if (i->guarded) {
 		unsigned cls = RCLS(i->guard.r[0]);
 		if (cls != RP && cls != RUP) {

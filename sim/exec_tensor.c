@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "alu.h"
-#include "mmashape.h"
+#include "mma.h"
 
 static const uint32_t zeros[WarpSize];
 
@@ -564,38 +564,41 @@ ALU_VARIANTS(ex_dmma)
 static int
 dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 {
-	int op = i->op, types[3], nt = 0, popc = 0, bop = -1;
-	unsigned M = 0, N = 0, K = 0, aty, bty, cty, epr, na, nb, ncd, nc;
+	int op = i->op, nt, popc, bop;
+	const uint8_t *types;
+	unsigned M, N, K, aty, bty, cty, epr, na, nb, ncd, nc, first;
 	uint32_t flags = 0;
-	int shaped = 0;
+	MmaForm f;
 
-	for (unsigned k = 0; k < i->nmod; k++) {
-		const char *s = mstr(c->fn->mod, i->mod[k]);
-		MmaShape sh;
-		int e, r = shaped ? 0 : mma_shape_parse(s, op, &sh);
-		if (r < 0) {
+	/* the modifiers, read once (ir/mma.h); the first the simulator cannot take fails the load:
+	 * a bad shape, a word of no meaning, .SP, a fourth type or one it does not compute with */
+	mma_form(c->fn->mod, i, &f);
+	first = f.bad ? f.bad : 256;
+	if (f.sparse && f.sparse < first)
+		first = f.sparse;
+	for (unsigned k = 0; k < f.ntype; k++)
+		if ((k == 3 || !mma_elem_simulated(f.type[k])) && f.type_at[k] < first)
+			first = f.type_at[k];
+	if (first < 256) {
+		if (first == f.bad && f.badshape) {
 			char why[64];
-			snprintf(why, sizeof why, "unknown shape '%s' for %s", s, optab[op].name);
+			snprintf(why, sizeof why, "unknown shape '%s' for %s",
+			         mstr(c->fn->mod, i->mod[first - 1]), optab[op].name);
 			return sim_unsupported_why(c, i, why);
 		}
-		if (r > 0) {
-			M = sh.m;
-			N = sh.n;
-			K = sh.k;
-			shaped = 1;
-		} else if ((e = mma_elem_of(s)) >= 0 && nt < 3)
-			types[nt++] = e;
-		else if (op == OIMMA && strcmp(s, "SAT") == 0)
-			flags |= MSat;
-		else if (op == OBMMA && (strcmp(s, "AND") == 0 || strcmp(s, "XOR") == 0))
-			bop = s[0] == 'X';
-		else if (op == OBMMA && strcmp(s, "POPC") == 0)
-			popc = 1;
-		else
-			return sim_unsupported_why(c, i, "unknown modifier");
+		return sim_unsupported_why(c, i, "unknown modifier");
 	}
-	if (!shaped)
+	if (f.shaped != 1)
 		return sim_unsupported_why(c, i, "unknown shape");
+	M = f.shape.m;
+	N = f.shape.n;
+	K = f.shape.k;
+	nt = f.ntype;
+	types = f.type;
+	popc = f.popc;
+	bop = f.bop;
+	if (f.sat)
+		flags |= MSat;
 	switch (op) {
 	case OHMMA:
 		/* HMMA.<shape>.<accumulator>[.<inputs>]: inputs f16 unless BF16 or TF32 */

@@ -166,12 +166,16 @@ struct DIns {
 	DOp src[MaxSrc];       /* sources in operand order */
 	uint32_t pc;           /* own index in Prog.ins */
 	uint32_t addr;         /* byte address in the section (Ins.addr, else 16 * pc) */
-	uint32_t ctrl;         /* control bits from the encoding: CTRL_* below */
+	uint32_t ctrl;         /* control bits from Ins.ctrl: CTRL_* below */
 	const Ins *ir;         /* the instruction it came from: diagnostics only */
 };
 
-/* Control bits: the top 23 bits of the 128-bit encoding, ctrl = enc[1] >> 41 (docs/sim.md,
- * docs/hardware-facts.md). 0 when the listing has no encodings (hand-written SASS). */
+/* Control bits: the fields the front end decoded into Ins.ctrl (ir/enc.h, docs/sim.md,
+ * docs/hardware-facts.md), packed
+ * as in the control field of the encoding, and CTRL_HAS when the instruction has them (0 when it
+ * has none: hand-written SASS, or an instruction a pass inserted without control bits). */
+#define CTRL_HAS_BIT (1u << 23)
+#define CTRL_HAS(c) (((c) >> 23) & 1u)       /* the instruction has control bits */
 #define CTRL_STALL(c) ((c) & 0xfu)           /* [3:0] stall cycles */
 #define CTRL_YIELD(c) (((c) >> 4) & 1u)      /* [4] yield bit */
 #define CTRL_WSB(c) (((c) >> 5) & 7u)        /* [7:5] write scoreboard, 7 none */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "frontend.h"
-#include "mmashape.h"
+#include "mma.h"
 #include "timing.h"
 
 /* control field: stall, yield (1: yield), write SB, read SB (7: none), wait mask, reuse */

@@ -53,22 +53,34 @@ simt_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	return (uint32_t)best;
 }
 
-/* control bits when every instruction carries its encoding */
+/* control bits when some instruction carries them (auto); *mixed: some others do not, and are
+ * timed by the register scoreboard one by one (uses_bits) */
 static int
-ctrl_mode(const SimConfig *c, const Prog *p)
+ctrl_mode(const SimConfig *c, const Prog *p, int *mixed)
 {
+	uint32_t n = 0;
+
+	*mixed = 0;
 	if (c->t.ctrl_mode == CtrlBits || c->t.ctrl_mode == CtrlScoreboard)
 		return (int)c->t.ctrl_mode;
 	for (uint32_t k = 0; k < p->nins; k++)
-		if (!p->ins[k].ir || p->ins[k].ir->nenc < 2)
-			return CtrlScoreboard;
-	return p->nins ? CtrlBits : CtrlScoreboard;
+		n += CTRL_HAS(p->ins[k].ctrl);
+	*mixed = n && n < p->nins;
+	return n ? CtrlBits : CtrlScoreboard;
+}
+
+/* the instruction is timed by its control bits; else by the register scoreboard (a kernel
+ * without encodings, or in a mixed kernel an instruction without control bits) */
+static int
+uses_bits(const TLaunch *L, const DIns *d)
+{
+	return L->ctrl == CtrlBits && (!L->ctrl_mixed || CTRL_HAS(d->ctrl));
 }
 
 static void
 simt_launch(TLaunch *L)
 {
-	L->ctrl = ctrl_mode(L->cfg, L->prog);
+	L->ctrl = ctrl_mode(L->cfg, L->prog, &L->ctrl_mixed);
 	L->hazard_check = L->ctrl == CtrlBits;
 }
 
@@ -177,7 +189,7 @@ simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *whyp)
 	const TIns *ti = &L->ti[tw->next_pc];
 	uint8_t why = *whyp;
 
-	if (L->ctrl == CtrlBits) {
+	if (uses_bits(L, d)) {
 		unsigned wait = CTRL_WAIT(d->ctrl);
 		uint64_t t0 = t;     /* the earliest issue the stall count allows */
 		for (unsigned sb = 0; wait; sb++, wait >>= 1) {
@@ -291,7 +303,7 @@ simt_issue(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now, uint64_t done,
 	const DIns *d = &L->prog->ins[pc];
 	const TIns *ti = &L->ti[pc];
 
-	if (L->ctrl == CtrlBits) {
+	if (uses_bits(L, d)) {
 		unsigned c = d->ctrl, stall = CTRL_STALL(c), wsb = CTRL_WSB(c), rsb = CTRL_RSB(c);
 		tw->stall_until = now + (stall ? stall : 1);
 		tw->yielded = 0;
@@ -336,6 +348,10 @@ simt_issue(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now, uint64_t done,
 		}
 		if (ti->wide_lo_early)
 			s->rready[treg(tw, ti->dst[0])] = done - 1;
+		/* in a mixed kernel no wait mask covers its results: the warp waits for them */
+		for (unsigned k = 0; L->ctrl_mixed && k < ti->ndst; k++)
+			if (tw->stall_until < s->rready[treg(tw, ti->dst[k])])
+				tw->stall_until = s->rready[treg(tw, ti->dst[k])];
 		/* the register sources of a store or LDGSTS may be overwritten once read */
 		if (ti->kind == KLdgdepbar)
 			sb_push(tw, 0, done, TcMem, now);

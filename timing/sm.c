@@ -12,7 +12,7 @@
  * instruction (TIns: register units, pipe, latency), built once per launch.
  */
 #include "smmodel.h"
-#include "mmashape.h"
+#include "mma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +99,7 @@ div_up(unsigned a, unsigned b)
 	return b ? (a + b - 1) / b : a;
 }
 
-/* a tensor-core instruction: its shape and types were decoded once (mmashape.h, exec_tensor.c;
+/* a tensor-core instruction: its shape and types were decoded once (ir/mma.h, exec_tensor.c;
  * an unknown shape fails the load). The pipe is busy 2 m n k / (rate / sub-partitions) cycles at
  * the rate of its input type; the latency follows the operand volume m n k x bits(A) relative
  * to HMMA.16816's, as nvcc's schedules do (docs/calibration.md). */

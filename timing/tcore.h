@@ -183,6 +183,7 @@ struct TLaunch {
 	const SmModel *model;  /* the kind of SM (smmodel.h) */
 	TIns *ti;              /* one per instruction (and the guard past the end) */
 	int ctrl;              /* SIMT model: CtrlBits or CtrlScoreboard */
+	int ctrl_mixed;        /* SIMT model: CtrlBits, but some instructions have no control bits */
 	int hazard_check;      /* SIMT model: count hazards (control-bits mode) */
 	uint32_t ctas_per_sm;
 	uint32_t nsub;
