@@ -58,12 +58,6 @@ reg_loc(const Module *m, const Ins *i, Reg r)
 static int
 tuples(Fn *f, Ins *i, Diag *d)
 {
-	static const unsigned top[NRegClass] = {
-		[RR] = RegRZ, [RUR] = RegURZ, [RP] = RegPT, [RUP] = RegUPT,
-	};
-	static const char *const topname[NRegClass] = {
-		[RR] = "RZ", [RUR] = "URZ", [RP] = "PT", [RUP] = "UPT",
-	};
 	Opnd low[MaxOpnd], *opnd = i->opnd;
 	Slot *slot = i->slot;
 	uint8_t nslot = i->nslot;
@@ -73,7 +67,8 @@ tuples(Fn *f, Ins *i, Diag *d)
 		return 0;
 	for (unsigned k = 0; k < i->nopnd; k++) {
 		low[k] = opnd[k];
-		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0])) {
+		if (low[k].kind == OReg && RCLS(low[k].r[0]) < NRegClass &&
+		    regtab[RCLS(low[k].r[0])].zero >= 0 && !reg_isconst(low[k].r[0])) {
 			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
 			any = 1;
 		}
@@ -93,9 +88,9 @@ tuples(Fn *f, Ins *i, Diag *d)
 			r = opnd[s->opnd].r[0];
 			c = RCLS(r);
 			reg_name(r, name, sizeof name);
-			if (RNUM(r) + n - 1 >= top[c]) {
+			if (RNUM(r) + n - 1 >= regtab[c].nval) {
 				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
-				         "into %s", name, n, topname[c]);
+				         "into %s", name, n, regtab[c].zname);
 				err = 1;
 			} else if ((c == RR || c == RUR) && (n == 2 || n == 4) && RNUM(r) % n) {
 				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand: it must be "
