@@ -67,8 +67,8 @@ tuples(Fn *f, Ins *i, Diag *d)
 		return 0;
 	for (unsigned k = 0; k < i->nopnd; k++) {
 		low[k] = opnd[k];
-		if (low[k].kind == OReg && RCLS(low[k].r[0]) < NRegClass &&
-		    regtab[RCLS(low[k].r[0])].zero >= 0 && !reg_isconst(low[k].r[0])) {
+		if (low[k].kind == OReg && RCLS(low[k].r[0]) < NRegClass && RCLS(low[k].r[0]) &&
+		    !reg_isconst(low[k].r[0])) {
 			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
 			any = 1;
 		}
@@ -88,7 +88,11 @@ tuples(Fn *f, Ins *i, Diag *d)
 			r = opnd[s->opnd].r[0];
 			c = RCLS(r);
 			reg_name(r, name, sizeof name);
-			if (RNUM(r) + n - 1 >= regtab[c].nval) {
+			if (RNUM(r) + n - 1 >= regtab[c].nval && regtab[c].zero < 0) {
+				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
+				         "past %s%u", name, n, regtab[c].prefix, regtab[c].nval - 1u);
+				err = 1;
+			} else if (RNUM(r) + n - 1 >= regtab[c].nval) {
 				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
 				         "into %s", name, n, regtab[c].zname);
 				err = 1;

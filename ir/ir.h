@@ -599,7 +599,7 @@ int reg_parse(const char *s, size_t n, Reg *out); /* 0 ok, -1 not a register nam
 unsigned reg_prefix(const char *s, size_t n);   /* the class whose prefix s starts with (the
                                                    longest: "UR" before "R"... ), RNone if none */
 int reg_range(unsigned cls, char *buf, size_t n); /* "R0..R254, RZ", "V0..V2047": the spellings */
-int reg_writable(Reg r);                        /* a destination may name r: not a RCSrcOnly class */
+int reg_writable(Reg r);                        /* a destination may name r (not RCSrcOnly) */
 
 /* op.c */
 extern const OpInfo optab[NOp];

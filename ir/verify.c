@@ -297,7 +297,9 @@ destinations(V *v)
 		Ins *ins = f->blk ? f->blk[b]->ins : f->ins;
 		uint32_t n = f->blk ? f->blk[b]->nins : f->nins;
 		for (uint32_t k = 0; k < n; k++) {
-			const Ins *i = &ins[k];
+			Ins *i = &ins[k];
+			if (!i->slot && i->nopnd && op_slots(f, i) < 0)
+				continue;  /* malformed: op_check's business (slots are computed as ssa.c does) */
 			for (unsigned j = 0; j < i->nslot; j++) {
 				Reg r = i->slot[j].reg;
 				if (i->slot[j].kind != SDef || reg_writable(r))

@@ -337,6 +337,46 @@ sim_unsupported_why(DecodeCtx *c, const Ins *i, const char *why)
  */
 static void exec_end(Exec *x, const DIns *d, uint32_t mask);
 
+/* A V tuple near the end of the register file: op_slots clips a tuple at V2047, so the width
+ * the opcode gives (IMAD.WIDE's addend V2047 is a pair) is found with those registers renumbered
+ * to V0, as the front end's tuple check does for RZ. -1 after reporting one that runs past. */
+static int
+v_past_end(DecodeCtx *c, const Ins *i)
+{
+	Opnd low[MaxOpnd];
+	Ins t = *i;
+	int any = 0;
+
+	if (i->nopnd > MaxOpnd)
+		return 0;
+	for (unsigned k = 0; k < i->nopnd; k++) {
+		low[k] = i->opnd[k];
+		for (unsigned f = 0; f < 3; f++)
+			if (RCLS(low[k].r[f]) == RV && RNUM(low[k].r[f]) + 8 > NumV) {
+				low[k].r[f] = REG(RV, 0);
+				any = 1;
+			}
+	}
+	t.opnd = low;
+	t.slot = NULL;
+	t.nslot = 0;
+	if (!any || op_slots(c->fn, &t) < 0)
+		return 0;
+	for (unsigned s = 0; s < t.nslot; s++) {
+		const Slot *sl = &t.slot[s];
+		Reg r;
+		if (sl->opnd >= i->nopnd || sl->field > 2 || RCLS(sl->reg) != RV)
+			continue;
+		r = i->opnd[sl->opnd].r[sl->field];
+		if (RCLS(r) == RV && RNUM(r) + sl->n > NumV) {
+			error_at(c->diag, i->loc, "'V%u' begins a %u-register operand of '%s', which runs "
+			         "past V%u", RNUM(r), sl->n, mstr(c->fn->mod, i->name), NumV - 1u);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 {
@@ -363,6 +403,8 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 			         regtab[RCLS(i->slot[s].reg)].prefix);
 			return -1;
 		}
+	if (v_past_end(c, i) < 0)
+		return -1;
 	d->unit = optab[i->op].unit;
 	d->ctrl = i->nenc == 2 ? (uint32_t)(i->enc[1] >> 41) : 0;
 	if (i->guarded) {
