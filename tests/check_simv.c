@@ -4,7 +4,7 @@
  * starts at vector register 0 of the SM, and warp w's registers are the window at
  * w * nreg_alloc (the register count rounded up to 8: docs/sim.md), so V8 is warp 0's R8: warp 1
  * must see warp 0's values, not its own. Families covered: FADD, IMAD, LDG (V address), STG (V
- * data), SHFL, HMMA (V A and B fragments), R2UR. A V destination and a V range past V2047 must be load
+ * data), SHFL, MATCH, HMMA (V A and B fragments), R2UR. A V destination and a V range past V2047 must be load
  * errors. Both drivers run each launch and must agree (as in check_simcore.c).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -309,6 +309,26 @@ START_TEST(test_r2ur)
 }
 END_TEST
 
+/* MATCH.ANY of a V value: warp 0's R8 is 0 in every lane (warp 1's own differs per lane), so
+ * every thread's mask is the whole warp */
+START_TEST(test_match)
+{
+	Run *r = load(PROLOGUE
+	              "        SHF.R.U32.HI R9, RZ, 0x5, R0 ;\n"
+	              "        LOP3.LUT R10, R0, 0x1f, RZ, 0xc0, !PT ;\n"
+	              "        IMAD R8, R9, R10, RZ ;\n"
+	              BARRIER
+	              "        MATCH.ANY R6, V8 ;\n"
+	              "        STG.E [R2.64], R6 ;\n"
+	              "        EXIT ;\n");
+
+	launch(r, 64, 11);
+	for (uint32_t t = 0; t < 64; t++)
+		ck_assert_uint_eq(word(r, t), 0xffffffffu);
+	done(r);
+}
+END_TEST
+
 /* a V destination is refused when the kernel is loaded, whatever the family */
 START_TEST(test_v_destination_rejected)
 {
@@ -386,6 +406,7 @@ simv_suite(void)
 	tcase_add_test(rd, test_shfl);
 	tcase_add_test(rd, test_hmma_fragments);
 	tcase_add_test(rd, test_r2ur);
+	tcase_add_test(rd, test_match);
 	tcase_add_test(rej, test_v_destination_rejected);
 	tcase_add_test(rej, test_v_range_rejected);
 	suite_add_tcase(s, rd);
