@@ -394,17 +394,6 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		error_at(c->diag, i->loc, "malformed operands of '%s'", mstr(c->fn->mod, i->name));
 		return -1;
 	}
-	for (unsigned s = 0; s < i->nslot; s++)
-		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg)) {
-			char name[16];
-			reg_name(i->slot[s].reg, name, sizeof name);
-			error_at(c->diag, i->loc, "'%s' is a destination of '%s', but %s registers are "
-			         "source operands only", name, mstr(c->fn->mod, i->name),
-			         regtab[RCLS(i->slot[s].reg)].prefix);
-			return -1;
-		}
-	if (v_past_end(c, i) < 0)
-		return -1;
 	d->unit = optab[i->op].unit;
 	d->ctrl = i->nenc == 2 ? (uint32_t)(i->enc[1] >> 41) : 0;
 	if (i->guarded) {
@@ -425,6 +414,17 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		    (int)(RNUM(sl->reg) + sl->n) > p->nreg)
 			p->nreg = (int)(RNUM(sl->reg) + sl->n);
 	}
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg)) {
+			char name[16];
+			reg_name(i->slot[s].reg, name, sizeof name);
+			error_at(c->diag, i->loc, "'%s' is a destination of '%s', but %s registers are "
+			         "source operands only", name, mstr(c->fn->mod, i->name),
+			         regtab[RCLS(i->slot[s].reg)].prefix);
+			return -1;
+		}
+	if (v_past_end(c, i) < 0)
+		return -1;
 	c->split_ok = 0;
 	rc = sim_dec_opnds(c, i, d, -1);
 	if (rc == -2)

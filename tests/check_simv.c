@@ -4,8 +4,8 @@
  * starts at vector register 0 of the SM, and warp w's registers are the window at
  * w * nreg_alloc (the register count rounded up to 8: docs/sim.md), so V8 is warp 0's R8: warp 1
  * must see warp 0's values, not its own. Families covered: FADD, IMAD, LDG (V address), STG (V
- * data), SHFL, MATCH, HMMA (V A and B fragments), R2UR. A V destination and a V range past V2047 must be load
- * errors. Both drivers run each launch and must agree (as in check_simcore.c).
+ * data), SHFL, MATCH, HMMA (V A and B fragments), R2UR. A V destination and a V range past
+ * V2047 must be load errors. Both drivers run each launch and must agree (as in check_simcore.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
