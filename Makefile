@@ -233,7 +233,7 @@ LIBDIR      := $(PREFIX)/lib
 INCDIR      := $(PREFIX)/include/fiber
 DATADIR     := $(PREFIX)/share/fiber
 MAN1DIR     := $(PREFIX)/share/man/man1
-PUBLIC_HDRS := ir/ir.h ir/enc.h ir/ops.h frontend/frontend.h
+PUBLIC_HDRS := ir/ir.h ir/enc.h ir/ops.h ir/regs.h frontend/frontend.h
 
 install: $(FIBERC) $(LIBFIBER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \

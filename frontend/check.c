@@ -53,15 +53,16 @@ reg_loc(const Module *m, const Ins *i, Reg r)
 	return i->loc;
 }
 
-static const unsigned top[NRegClass] = {
-	[RR] = RegRZ, [RUR] = RegURZ, [RP] = RegPT, [RUP] = RegUPT,
-};
-static const char *const topname[NRegClass] = {
-	[RR] = "RZ", [RUR] = "URZ", [RP] = "PT", [RUP] = "UPT",
-};
+/* the numbers of class c that carry a value (ir/regs.h): a tuple must end below it */
+static unsigned
+top(unsigned c)
+{
+	return c && c < NRegClass ? regtab[c].nval : 0;
+}
 
 /* the tuples of slots sl[0..n), computed on operands ref (i's own opnd, or a renumbered copy):
- * the first that runs into RZ, URZ, PT or UPT or is misaligned is an error at i's register */
+ * the first that runs into RZ, URZ, PT or UPT, past the last register of a class without one
+ * (V2047), or is misaligned is an error at i's register */
 static int
 check_slots(Fn *f, const Ins *i, const Opnd *opnd, const Slot *sl, unsigned n, const Opnd *ref,
             Diag *d)
@@ -76,12 +77,16 @@ check_slots(Fn *f, const Ins *i, const Opnd *opnd, const Slot *sl, unsigned n, c
 			continue;
 		r = opnd[s->opnd].r[0];
 		c = RCLS(r);
-		if (!top[c] || reg_isconst(r) || RNUM(r) == 0)
+		if (!top(c) || reg_isconst(r) || RNUM(r) == 0)
 			continue;      /* not renumbered: R0 holds any tuple */
-		if (RNUM(r) + w - 1 >= top[c]) {
+		if (RNUM(r) + w - 1 >= top(c)) {
 			reg_name(r, name, sizeof name);
-			error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which runs "
-			         "into %s", name, w, topname[c]);
+			if (regtab[c].zero < 0)
+				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which "
+				         "runs past %s%u", name, w, regtab[c].prefix, regtab[c].nval - 1u);
+			else
+				error_at(d, reg_loc(f->mod, i, r), "'%s' begins a %u-register operand, which "
+				         "runs into %s", name, w, regtab[c].zname);
 			return 1;
 		}
 		if ((c == RR || c == RUR) && (w == 2 || w == 4) && RNUM(r) % w) {
@@ -94,13 +99,14 @@ check_slots(Fn *f, const Ins *i, const Opnd *opnd, const Slot *sl, unsigned n, c
 	return 0;
 }
 
-/* a slot of i that ends right before RZ, URZ, PT or UPT: op_slots may have cut it there */
+/* a slot of i that ends right before RZ, URZ, PT or UPT, or at the last register of its class
+ * (V2047): op_slots may have cut it there */
 static int
 clipped(const Ins *i)
 {
 	for (unsigned k = 0; k < i->nslot; k++) {
 		unsigned c = RCLS(i->slot[k].reg);
-		if (top[c] && RNUM(i->slot[k].reg) + i->slot[k].n == top[c])
+		if (top(c) && RNUM(i->slot[k].reg) + i->slot[k].n == top(c))
 			return 1;
 	}
 	return 0;
@@ -124,7 +130,7 @@ tuples(Fn *f, Ins *i, Diag *d)
 	if ((i->op < NOp && (optab[i->op].flags & OFApprox)) || i->nopnd > MaxOpnd)
 		return 0;
 	for (unsigned k = 0; k < i->nopnd && !any; k++)
-		any = opnd[k].kind == OReg && top[RCLS(opnd[k].r[0])] && !reg_isconst(opnd[k].r[0]);
+		any = opnd[k].kind == OReg && top(RCLS(opnd[k].r[0])) && !reg_isconst(opnd[k].r[0]);
 	if (!any)
 		return 0;
 	if (!i->slot && op_slots(f, i) == 0 && !clipped(i))
@@ -136,7 +142,7 @@ tuples(Fn *f, Ins *i, Diag *d)
 	}
 	for (unsigned k = 0; k < i->nopnd; k++) {
 		low[k] = opnd[k];
-		if (low[k].kind == OReg && top[RCLS(low[k].r[0])] && !reg_isconst(low[k].r[0]))
+		if (low[k].kind == OReg && top(RCLS(low[k].r[0])) && !reg_isconst(low[k].r[0]))
 			low[k].r[0] = REG(RCLS(low[k].r[0]), 0);
 	}
 	mk = arena_mark(f->mod->arena);   /* the slots of the copy are scratch */

@@ -76,21 +76,6 @@ tnew(Ctx *cx)
 
 /* ---- operands ------------------------------------------------------------------------------ */
 
-static const char *
-reg_range(const char *s)
-{
-	if (s[0] == 'U' && s[1] == 'R')
-		return "UR0..UR62, URZ";
-	if (s[0] == 'U' && s[1] == 'P')
-		return "UP0..UP6, UPT";
-	switch (s[0]) {
-	case 'R': return "R0..R254, RZ";
-	case 'P': return "P0..P6, PT";
-	case 'B': return "B0..B15";
-	default: return "V0..V2047";
-	}
-}
-
 /* The special registers that exist: the names nvdisasm prints (read from its listings of nvcc
  * 13 code for every PTX special register, sm_80 and sm_90, and from the bundled listings) and
  * those the simulator reads (sim/sreg.c). Anything else spelt SR_* is an error. */
@@ -124,14 +109,12 @@ regof(const char *s, uint32_t n, Reg *r)
 		for (k = 2; k < n && s[k] >= '0' && s[k] <= '9'; k++)
 			v = v * 10 + (unsigned)(s[k] - '0');
 		if (k == n) {
-			if (v > NumR - 2)
+			if (v >= RegLimitR)
 				return -2;
 			*r = REG(RR, v);
 			return 0;
 		}
 	}
-	if (n == 0 || !strchr("RPUBV", s[0]))
-		return -1;
 	return reg_parse(s, n, r);
 }
 
@@ -145,13 +128,15 @@ b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
 	Opnd *o;
 	Reg r;
 	int rc;
+	char range[32];
 
 	while (k < w.len && s[k] != '.')
 		k++;
 	rc = regof(s, k, &r);
 	if (rc == -2) {
+		reg_range(reg_prefix(s, k), range, sizeof range);
 		error_at(cx->d, (Loc){ wloc.start, wloc.start + k }, "register '%.*s' out of range (%s)",
-		         (int)k, s, reg_range(s));
+		         (int)k, s, range);
 		cx->badreg = wloc.start;
 		x = onew(cx, OExpr);
 		cx->ot[x].atom = intern(cx, w);

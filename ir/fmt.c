@@ -123,7 +123,6 @@ static const char digits2[] =
 static void
 putreg(Out *o, Reg r)
 {
-	static const char pre[NRegClass][3] = { "?", "R", "P", "UR", "UP", "B", "V" };
 	unsigned n = RNUM(r), c = RCLS(r);
 	char b[8];
 
@@ -132,14 +131,7 @@ putreg(Out *o, Reg r)
 		return;
 	}
 	if (reg_isconst(r)) {
-		if (c == RR)
-			PUTS(o, "RZ");
-		else if (c == RP)
-			PUTS(o, "PT");
-		else if (c == RUR)
-			PUTS(o, "URZ");
-		else
-			PUTS(o, "UPT");
+		put(o, regtab[c].zname, strlen(regtab[c].zname));
 		return;
 	}
 	if (c == RR && n < 1000) {      /* R0..R254: most registers, by hand */
@@ -163,7 +155,7 @@ putreg(Out *o, Reg r)
 			o->len += k;
 		return;
 	}
-	put(o, pre[c], c == RUR || c == RUP ? 2 : 1);
+	put(o, regtab[c].prefix, strlen(regtab[c].prefix));
 	putu(o, n);
 }
 

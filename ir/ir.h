@@ -41,39 +41,67 @@ typedef struct Val Val;
 typedef struct Blk Blk;
 typedef struct Fn Fn;
 typedef struct OpInfo OpInfo;
+typedef struct RegClassInfo RegClassInfo;
 typedef struct Pass Pass;
 typedef struct Edit Edit;
 
 enum {
-	NumR = 256,        /* R0..R254 and RZ */
-	RegRZ = 255,       /* RZ: reads 0, writes are discarded */
-	NumP = 8,          /* P0..P6 and PT */
-	RegPT = 7,         /* PT: reads true */
-	NumUR = 64,        /* UR0..UR62 and URZ */
-	RegURZ = 63,
-	NumUP = 8,         /* UP0..UP6 and UPT */
-	RegUPT = 7,
-	NumB = 16,         /* convergence barriers B0..B15 */
-	NumV = 2048,       /* FIBER: absolute vector registers V0..V2047 of the SM register file */
 	MaxMod = 12,       /* opcode modifiers kept per instruction (.E.64.STRONG.GPU is 4) */
 	MaxOpnd = 16,      /* operands per instruction */
 	MaxErrors = 20,    /* a front end stops after this many errors */
 };
 
 /* ---------------------------------------------------------------------------------------------
- * Registers: a 16-bit value, class in the top 4 bits, number in the low 12.
+ * Registers: a 16-bit value, class in the top 4 bits, number in the low 12. The classes, their
+ * sizes, constant registers and unit numbers are the rows of regs.h.
  */
 typedef uint16_t Reg;
 
 enum RegClass {
 	RNone,             /* no register */
-	RR,                /* general register R0..R254, RZ = 255 */
-	RP,                /* predicate P0..P6, PT = 7 */
-	RUR,               /* uniform register UR0..UR62, URZ = 63 */
-	RUP,               /* uniform predicate UP0..UP6, UPT = 7 */
-	RB,                /* convergence barrier B0..B15 */
-	RV,                /* FIBER absolute vector register V0..V2047 (source operands only) */
+#define RC(c, ...) R##c,
+#include "regs.h"
+#undef RC
 	NRegClass
+};
+
+enum RegScope {
+	ScLane,            /* one value per lane (thread) of a warp: R, P, V */
+	ScUniform,         /* one value per warp: UR, UP, B */
+};
+
+enum RegClassFlag {
+	RCSrcOnly = 1 << 0, /* may be read, never written (V: another context's register) */
+};
+
+/* Num<C>: register numbers of class C (NumR 256, ..., NumV 2048); Unit<C>: its first unit;
+ * RegZero<C>: its constant register, -1 none; RegLimit<C>: numbers below it carry a value. */
+enum {
+#define RC(c, pre, nreg, zero, zname, unit, ...) \
+	Num##c = (nreg), Unit##c = (unit), RegZero##c = (zero), \
+	RegLimit##c = (zero) >= 0 ? (zero) : (nreg),
+#include "regs.h"
+#undef RC
+	RegRZ = RegZeroR,  /* RZ: reads 0, writes are discarded */
+	RegPT = RegZeroP,  /* PT: reads true */
+	RegURZ = RegZeroUR, /* URZ */
+	RegUPT = RegZeroUP, /* UPT */
+	NumArchUnit = UnitV, /* units of the SASS registers (R, P, UR, UP, B) */
+	NumUnit = UnitV + NumV, /* with V0..V2047 */
+};
+
+/* one row of regs.h (regtab[class], regclass.c) */
+struct RegClassInfo {
+	const char *prefix; /* spelling before the number: "R", "UR", ... ("" for RNone) */
+	const char *zname; /* spelling of the constant register ("RZ"), "" if none */
+	uint16_t nreg;     /* register numbers, the constant register included */
+	int16_t zero;      /* number of the constant register, -1 none */
+	uint16_t nval;     /* numbers 0..nval-1 carry a value (the constant register is past them) */
+	uint16_t unit;     /* first register unit */
+	uint16_t unitend;  /* one past its last unit: the next class's first */
+	uint8_t bits;      /* width of one register in bits */
+	uint8_t scope;     /* RegScope */
+	uint8_t flags;     /* RegClassFlag */
 };
 
 #define REG(c, n) ((Reg)(((unsigned)(c) << 12) | ((unsigned)(n) & 0xfffu)))
@@ -84,38 +112,29 @@ enum RegClass {
 static inline int
 reg_isconst(Reg r)
 {
-	switch (RCLS(r)) {
-	case RR: return RNUM(r) == RegRZ;
-	case RP: return RNUM(r) == RegPT;
-	case RUR: return RNUM(r) == RegURZ;
-	case RUP: return RNUM(r) == RegUPT;
-	default: return 0;
-	}
-}
+	static const int16_t zero1[16] = { /* the constant register's number + 1, 0 none */
+#define RC(c, pre, nreg, zero, ...) [R##c] = (zero) + 1,
+#include "regs.h"
+#undef RC
+	};
 
-/* Register units, numbered densely for bitsets and tables: R0..R255 at 0, P0..P7 at 256,
- * UR0..UR63 at 264, UP0..UP7 at 328, B0..B15 at 336, V0..V2047 at 352. RZ/PT/URZ/UPT have numbers
- * but never carry a value (reg_unit returns -1 for them).
- */
-enum {
-	UnitR = 0,         /* first R unit */
-	UnitP = 256,       /* first P unit */
-	UnitUR = 264,      /* first UR unit */
-	UnitUP = 328,      /* first UP unit */
-	UnitB = 336,       /* first convergence barrier */
-	UnitV = 352,       /* first FIBER vector register */
-	NumArchUnit = 352, /* units of the SASS registers (R, P, UR, UP, B) */
-	NumUnit = 352 + NumV, /* with V0..V2047 */
-};
+	return zero1[RCLS(r)] && RNUM(r) + 1 == (unsigned)zero1[RCLS(r)];
+}
 
 /* unit number of register r; -1 for RZ, PT, URZ, UPT and anything that is not a register */
 static inline int
 reg_unit(Reg r)
 {
-	static const uint16_t base[16] = {[RR] = UnitR, [RP] = UnitP, [RUR] = UnitUR,
-	                                  [RUP] = UnitUP, [RB] = UnitB, [RV] = UnitV};
-	static const uint16_t limit[16] = {[RR] = RegRZ, [RP] = RegPT, [RUR] = RegURZ,
-	                                   [RUP] = RegUPT, [RB] = NumB, [RV] = NumV};
+	static const uint16_t base[16] = {
+#define RC(c, pre, nreg, zero, zname, unit, ...) [R##c] = (unit),
+#include "regs.h"
+#undef RC
+	};
+	static const uint16_t limit[16] = {
+#define RC(c, ...) [R##c] = RegLimit##c,
+#include "regs.h"
+#undef RC
+	};
 	unsigned c = RCLS(r), n = RNUM(r);
 
 	return n < limit[c] ? (int)(base[c] + n) : -1;
@@ -586,10 +605,18 @@ Fn *fn_new(Module *m, uint32_t name);
 Ins *fn_append(Fn *f);                           /* appends a zeroed instruction; addr = -1 */
 Fn *module_fn(const Module *m, const char *name);
 uint32_t fn_newval(Fn *f, Reg reg, uint32_t ver); /* a new SSA value, returns its id */
-void reg_name(Reg r, char *buf, size_t n);      /* "R7", "RZ", "P0", "PT", "UR4", "B1", "V100" */
-int reg_parse(const char *s, size_t n, Reg *out); /* 0 ok, -1 not a register name, -2 out of range */
 int ins_hasmod(const Ins *i, const Module *m, const char *mod); /* modifier present (no dot) */
 int sm_of_string(const char *s, int *sm, int *suffix); /* "sm_90a" -> 90, 'a'; -1 if unknown */
+
+/* regclass.c: the table of regs.h and the register spelling shared by the parser, the printer
+ * and the simulator */
+extern const RegClassInfo regtab[NRegClass];
+void reg_name(Reg r, char *buf, size_t n);      /* "R7", "RZ", "P0", "PT", "UR4", "B1", "V100" */
+int reg_parse(const char *s, size_t n, Reg *out); /* 0 ok, -1 not a register name, -2 out of range */
+unsigned reg_prefix(const char *s, size_t n);   /* the class whose prefix s starts with (the
+                                                   longest: "UR" before "R"... ), RNone if none */
+int reg_range(unsigned cls, char *buf, size_t n); /* "R0..R254, RZ", "V0..V2047": the spellings */
+int reg_writable(Reg r);                        /* a destination may name r (not RCSrcOnly) */
 
 /* op.c */
 extern const OpInfo optab[NOp];

@@ -1,5 +1,6 @@
 /* module.c: constructors for modules, sections, functions, instructions and SSA values, and the
- * register naming shared by the parser, the printer and the simulator.
+ * kernel facts every consumer shares (modifiers, the sm_NN spelling). Register naming lives
+ * in regclass.c.
  */
 #include "ir.h"
 
@@ -135,77 +136,6 @@ fn_newval(Fn *f, Reg reg, uint32_t ver)
 	v->reg = reg;
 	v->ver = ver;
 	return f->nval++;
-}
-
-void
-reg_name(Reg r, char *buf, size_t n)
-{
-	unsigned k = RNUM(r);
-
-	switch (RCLS(r)) {
-	case RR: k == RegRZ ? snprintf(buf, n, "RZ") : snprintf(buf, n, "R%u", k); break;
-	case RP: k == RegPT ? snprintf(buf, n, "PT") : snprintf(buf, n, "P%u", k); break;
-	case RUR: k == RegURZ ? snprintf(buf, n, "URZ") : snprintf(buf, n, "UR%u", k); break;
-	case RUP: k == RegUPT ? snprintf(buf, n, "UPT") : snprintf(buf, n, "UP%u", k); break;
-	case RB: snprintf(buf, n, "B%u", k); break;
-	case RV: snprintf(buf, n, "V%u", k); break;
-	default: snprintf(buf, n, "?"); break;
-	}
-}
-
-/* parse a decimal register number of at most 4 digits; -1 if not a number */
-static int
-regnum(const char *s, size_t n, unsigned *out)
-{
-	unsigned v = 0;
-
-	if (n == 0 || n > 4)
-		return n > 4 ? -2 : -1;
-	if (n > 1 && s[0] == '0')
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (unsigned)(s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int
-reg_parse(const char *s, size_t n, Reg *out)
-{
-	static const struct { const char *name; Reg r; } fixed[] = {
-		{"RZ", REG(RR, RegRZ)}, {"PT", REG(RP, RegPT)},
-		{"URZ", REG(RUR, RegURZ)}, {"UPT", REG(RUP, RegUPT)},
-	};
-	static const struct { const char *pre; int cls; unsigned max; } cls[] = {
-		/* longest prefixes first */
-		{"UR", RUR, NumUR - 2}, {"UP", RUP, NumUP - 2},
-		{"R", RR, NumR - 2}, {"P", RP, NumP - 2},
-		{"B", RB, NumB - 1}, {"V", RV, NumV - 1},
-	};
-	unsigned k;
-	int rc;
-
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		if (strlen(fixed[i].name) == n && memcmp(s, fixed[i].name, n) == 0) {
-			*out = fixed[i].r;
-			return 0;
-		}
-	for (size_t i = 0; i < sizeof cls / sizeof cls[0]; i++) {
-		size_t p = strlen(cls[i].pre);
-		if (n <= p || memcmp(s, cls[i].pre, p) != 0)
-			continue;
-		rc = regnum(s + p, n - p, &k);
-		if (rc == -1)
-			continue;
-		if (rc == -2 || k > cls[i].max)
-			return -2;
-		*out = REG(cls[i].cls, k);
-		return 0;
-	}
-	return -1;
 }
 
 int

@@ -370,15 +370,9 @@ put(A *a, int kind, unsigned opnd, unsigned field, Reg r, unsigned n)
 	unsigned num = RNUM(r), last;
 	Slot *s;
 
-	switch (RCLS(r)) {
-	case RR: last = RegRZ - 1; break;
-	case RP: last = RegPT - 1; break;
-	case RUR: last = RegURZ - 1; break;
-	case RUP: last = RegUPT - 1; break;
-	case RB: last = NumB - 1; break;
-	case RV: last = NumV - 1; break;
-	default: return;
-	}
+	if (RCLS(r) == RNone || RCLS(r) >= NRegClass)
+		return;
+	last = regtab[RCLS(r)].nval - 1u;
 	if (n == 0 || num > last)
 		return;
 	if (num + n - 1 > last)

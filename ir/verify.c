@@ -5,6 +5,7 @@
  * In SSA form also: slots are what op_slots computes, every value is defined once and in the
  * register its slot or phi names, every use is dominated by its definition (a phi argument at the
  * end of its predecessor), phis have one argument per predecessor.
+ * Always, even before cfg_build: no instruction writes a source-only register (a V destination).
  * Every problem is an error "verifier: ..." at the instruction (or phi) concerned; returns -1 if
  * there was any. Requires dom_build for the dominance checks.
  */
@@ -61,12 +62,7 @@ rstr(Reg r, char *buf, size_t n)
 static int
 is_unit(Reg r)
 {
-	switch (RCLS(r)) {
-	case RR: case RP: case RUR: case RUP: return !reg_isconst(r);
-	case RB: return RNUM(r) < NumB;
-	case RV: return RNUM(r) < NumV;
-	default: return 0;
-	}
+	return reg_unit(r) >= 0;
 }
 
 static void
@@ -267,13 +263,64 @@ ssa(V *v)
 	free(v->ndef);
 }
 
+/* where register r is spelt in instruction i's text, else the whole instruction */
+static Loc
+reg_loc(const Fn *f, const Ins *i, Reg r)
+{
+	const Src *src = f->mod ? f->mod->src : NULL;
+	char name[16];
+	size_t n;
+
+	reg_name(r, name, sizeof name);
+	n = strlen(name);
+	if (!src || !src->text || i->loc.end > src->len)
+		return i->loc;
+	for (uint32_t a = i->loc.start; a + n <= i->loc.end; a++) {
+		const char *t = src->text + a;
+		if (memcmp(t, name, n) != 0 || (t[n] >= '0' && t[n] <= '9') ||
+		    (a > i->loc.start && ((t[-1] >= 'A' && t[-1] <= 'Z') || t[-1] == '_')))
+			continue;
+		return (Loc){ a, a + (uint32_t)n };
+	}
+	return i->loc;
+}
+
+/* no instruction writes a register of a source-only class (V: another context's register) */
+static void
+destinations(V *v)
+{
+	Fn *f = v->f;
+	uint32_t nb = f->blk ? f->nblk : 1;
+	char s[16];
+
+	for (uint32_t b = 0; b < nb; b++) {
+		Ins *ins = f->blk ? f->blk[b]->ins : f->ins;
+		uint32_t n = f->blk ? f->blk[b]->nins : f->nins;
+		for (uint32_t k = 0; k < n; k++) {
+			Ins *i = &ins[k];
+			if (!i->slot && i->nopnd && op_slots(f, i) < 0)
+				continue;  /* malformed: op_check's business (slots are computed as ssa.c does) */
+			for (unsigned j = 0; j < i->nslot; j++) {
+				Reg r = i->slot[j].reg;
+				if (i->slot[j].kind != SDef || reg_writable(r))
+					continue;
+				reg_name(r, s, sizeof s);
+				bad(v, reg_loc(f, i, r), "'%s' is a destination, but %s registers are "
+				    "source operands only", s, regtab[RCLS(r)].prefix);
+				break;
+			}
+		}
+	}
+}
+
 int
 verify_fn(Fn *f, Diag *d)
 {
 	V v = {.f = f, .d = d};
 
+	destinations(&v);
 	if (!f->blk)
-		return 0;
+		return v.nerr ? -1 : 0;
 	structure(&v);
 	if (f->in_ssa && !v.nerr)
 		ssa(&v);

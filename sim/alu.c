@@ -163,12 +163,12 @@ alu_fimm_pair(const Ins *i, int k, int fmt)
 void
 alu_src64(Exec *x, const DOp *o, uint64_t v[WarpSize])
 {
-	if (o->kind == DR) {
-		if (o->reg == RegRZ) {
+	if (o->kind == DR || o->kind == DV) {
+		if (o->kind == DR && o->reg == RegRZ) {
 			memset(v, 0, WarpSize * sizeof *v);
 			return;
 		}
-		const uint32_t *lo = sim_reg(x, o->reg), *hi = sim_reg(x, o->reg + 1u);
+		const uint32_t *lo = sim_vreg(x, o, 0), *hi = sim_vreg(x, o, 1);
 		for (unsigned l = 0; l < WarpSize; l++)
 			v[l] = lo[l] | (uint64_t)hi[l] << 32;
 		return;

@@ -166,6 +166,11 @@ dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out)
 		out->n = (uint8_t)slot_width(i, (unsigned)k, 0);
 		if (suffix(c, o->sfx[0], out) < 0)
 			return bad_opnd(c, i, k, "register suffix of");
+		if (out->kind == DV) {
+			out->flags |= DFVreg;
+			if (out->reg + (unsigned)out->n > SmVRegs)
+				return bad_opnd(c, i, k, "register range past V2047 in");
+		}
 		return 0;
 	case OSReg:
 		out->kind = DSReg;
@@ -208,8 +213,10 @@ dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out)
 		out->imm = o->imm;
 		for (int f = 0; f < 2; f++) {
 			Reg r = o->r[f];
-			if (RCLS(r) == RR) {
+			if (RCLS(r) == RR || RCLS(r) == RV) {
 				out->reg = (uint16_t)RNUM(r);
+				if (RCLS(r) == RV)
+					out->flags |= DFVreg;
 				if (suffix(c, o->sfx[f], out) < 0)
 					return bad_opnd(c, i, k, "address suffix in");
 			} else if (RCLS(r) == RUR) {
@@ -224,6 +231,8 @@ dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out)
 			}
 		}
 		out->n = (out->flags & DFWide) ? 2 : 1;
+		if ((out->flags & DFVreg) && out->reg + (unsigned)out->n > SmVRegs)
+			return bad_opnd(c, i, k, "address register past V2047 in");
 		if (o->flags & FDesc) {
 			out->flags |= DFDesc;
 			out->udesc = (uint16_t)RNUM(o->r[2]);
@@ -328,6 +337,46 @@ sim_unsupported_why(DecodeCtx *c, const Ins *i, const char *why)
  */
 static void exec_end(Exec *x, const DIns *d, uint32_t mask);
 
+/* A V tuple near the end of the register file: op_slots clips a tuple at V2047, so the width
+ * the opcode gives (IMAD.WIDE's addend V2047 is a pair) is found with those registers renumbered
+ * to V0, as the front end's tuple check does for RZ. -1 after reporting one that runs past. */
+static int
+v_past_end(DecodeCtx *c, const Ins *i)
+{
+	Opnd low[MaxOpnd];
+	Ins t = *i;
+	int any = 0;
+
+	if (i->nopnd > MaxOpnd)
+		return 0;
+	for (unsigned k = 0; k < i->nopnd; k++) {
+		low[k] = i->opnd[k];
+		for (unsigned f = 0; f < 3; f++)
+			if (RCLS(low[k].r[f]) == RV && RNUM(low[k].r[f]) + 8 > NumV) {
+				low[k].r[f] = REG(RV, 0);
+				any = 1;
+			}
+	}
+	t.opnd = low;
+	t.slot = NULL;
+	t.nslot = 0;
+	if (!any || op_slots(c->fn, &t) < 0)
+		return 0;
+	for (unsigned s = 0; s < t.nslot; s++) {
+		const Slot *sl = &t.slot[s];
+		Reg r;
+		if (sl->opnd >= i->nopnd || sl->field > 2 || RCLS(sl->reg) != RV)
+			continue;
+		r = i->opnd[sl->opnd].r[sl->field];
+		if (RCLS(r) == RV && RNUM(r) + sl->n > NumV) {
+			error_at(c->diag, i->loc, "'V%u' begins a %u-register operand of '%s', which runs "
+			         "past V%u", RNUM(r), sl->n, mstr(c->fn->mod, i->name), NumV - 1u);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 {
@@ -365,6 +414,17 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		    (int)(RNUM(sl->reg) + sl->n) > p->nreg)
 			p->nreg = (int)(RNUM(sl->reg) + sl->n);
 	}
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg)) {
+			char name[16];
+			reg_name(i->slot[s].reg, name, sizeof name);
+			error_at(c->diag, i->loc, "'%s' is a destination of '%s', but %s registers are "
+			         "source operands only", name, mstr(c->fn->mod, i->name),
+			         regtab[RCLS(i->slot[s].reg)].prefix);
+			return -1;
+		}
+	if (v_past_end(c, i) < 0)
+		return -1;
 	c->split_ok = 0;
 	rc = sim_dec_opnds(c, i, d, -1);
 	if (rc == -2)
@@ -475,7 +535,7 @@ sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 	case DR:
 		if (o->reg == RegRZ)
 			return (uint32_t *)zeros;
-		return sim_reg(x, o->reg);
+		return sim_vreg(x, o, 0);
 	case DUR:
 		if (o->reg == RegURZ)
 			return (uint32_t *)zeros;
@@ -498,7 +558,7 @@ sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 				v = sim_const32(x, o->bank, off, 0);
 			bcast(tmp, v);
 		} else {
-			const uint32_t *r = sim_reg(x, o->reg);
+			const uint32_t *r = sim_vreg(x, o, 0);
 			uint32_t base = (uint32_t)o->imm + ((o->flags & DFUreg) && o->ureg != RegURZ
 			                                     ? w->ur[o->ureg] : 0);
 			for (unsigned l = 0; l < WarpSize; l++)
@@ -517,7 +577,7 @@ sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 		return tmp;
 	}
 	case DV:
-		return x->sm->rf[o->reg];
+		return sim_vreg(x, o, 0);
 	default:
 		sim_fault(x, FaultInternal, (unsigned)__builtin_ctz(x->active | 0x80000000u),
 		          "operand of kind %d has no value (decoder bug)", o->kind);
@@ -536,20 +596,20 @@ sim_src64(Exec *x, const DOp *o, unsigned lane)
 	case DR:
 		if (o->reg == RegRZ)
 			return 0;
-		return sim_reg(x, o->reg)[lane] | (uint64_t)sim_reg(x, o->reg + 1u)[lane] << 32;
+		return sim_vreg(x, o, 0)[lane] | (uint64_t)sim_vreg(x, o, 1)[lane] << 32;
 	case DUR:
 		if (o->reg == RegURZ)
 			return 0;
 		return w->ur[o->reg] | (uint64_t)(o->reg + 1u < RegURZ ? w->ur[o->reg + 1] : 0) << 32;
 	case DCBank:
-		off = (uint32_t)o->imm + (o->reg != RegRZ ? sim_reg(x, o->reg)[lane] : 0) +
+		off = (uint32_t)o->imm + (o->reg != RegRZ ? sim_vreg(x, o, 0)[lane] : 0) +
 		      ((o->flags & DFUreg) && o->ureg != RegURZ ? w->ur[o->ureg] : 0);
 		return sim_const32(x, o->bank, off, lane) |
 		       (uint64_t)sim_const32(x, o->bank, off + 4, lane) << 32;
 	case DImm:
 		return (uint64_t)o->imm;
 	case DV:
-		return x->sm->rf[o->reg][lane] | (uint64_t)x->sm->rf[o->reg + 1u][lane] << 32;
+		return sim_vreg(x, o, 0)[lane] | (uint64_t)sim_vreg(x, o, 1)[lane] << 32;
 	default:
 		return 0;
 	}
@@ -562,10 +622,10 @@ sim_addr(Exec *x, const DOp *o, unsigned lane)
 	Warp *w = x->w;
 	uint64_t a = 0;
 
-	if (o->reg != RegRZ) {
-		a = sim_reg(x, o->reg)[lane];
+	if (dop_hasreg(o)) {
+		a = sim_vreg(x, o, 0)[lane];
 		if (o->flags & DFWide)
-			a |= (uint64_t)sim_reg(x, o->reg + 1u)[lane] << 32;
+			a |= (uint64_t)sim_vreg(x, o, 1)[lane] << 32;
 		if (o->sel < sizeof scale)
 			a <<= scale[o->sel];
 	}
@@ -587,7 +647,7 @@ sim_dst(Exec *x, const DOp *o, const uint32_t v[WarpSize], uint32_t mask)
 	case DR:
 		if (o->reg == RegRZ)
 			return;
-		r = sim_reg(x, o->reg);
+		r = sim_vreg(x, o, 0);
 		if (mask == ~0u) {
 			memcpy(r, v, WarpSize * sizeof *r);
 			return;

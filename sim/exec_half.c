@@ -405,7 +405,7 @@ exec_half(Exec *x, const DIns *d, uint32_t mask)
 static void
 exec_hconst(Exec *x, const DIns *d, uint32_t mask)
 {
-	uint32_t *r = sim_reg(x, d->dst[0].reg), v = d->aux2;
+	uint32_t *r = sim_vreg(x, &d->dst[0], 0), v = d->aux2;
 
 	if (mask == ~0u) {
 		for (unsigned l = 0; l < WarpSize; l++)

@@ -869,7 +869,7 @@ exec_mov(Exec *x, const DIns *d, uint32_t mask)
 	const uint32_t *a;
 
 	if (mask == ~0u && d->dst[0].kind == DR && d->dst[0].reg != RegRZ) {
-		uint32_t *r = sim_reg(x, d->dst[0].reg);
+		uint32_t *r = sim_vreg(x, &d->dst[0], 0);
 		if (d->src[0].kind == DImm) {
 			uint32_t v = (uint32_t)d->src[0].imm;
 			for (unsigned l = 0; l < WarpSize; l++)
@@ -890,7 +890,7 @@ static void
 exec_mov_bytes(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t ta[WarpSize], r[WarpSize];
-	const uint32_t *a = alu_src(x, &d->src[0], ta), *old = sim_reg(x, d->dst[0].reg);
+	const uint32_t *a = alu_src(x, &d->src[0], ta), *old = sim_vreg(x, &d->dst[0], 0);
 	uint32_t bm = 0;
 
 	for (unsigned k = 0; k < 4; k++)
@@ -985,8 +985,8 @@ ALU_BODY(exec_imad_wide_plain)
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	DOp h = d->dst[0];
 	int direct = mask == ~0u && h.kind == DR && h.reg + 1u < RegRZ;
-	uint32_t *lo = direct ? sim_reg(x, h.reg) : lot;
-	uint32_t *hi = direct ? sim_reg(x, h.reg + 1u) : hit;
+	uint32_t *lo = direct ? sim_vreg(x, &h, 0) : lot;
+	uint32_t *hi = direct ? sim_vreg(x, &h, 1) : hit;
 
 	if (d->mod & ImNoC)
 		for (unsigned l = 0; l < WarpSize; l++)

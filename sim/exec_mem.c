@@ -31,19 +31,19 @@ enum {
 
 static const uint32_t zeros[WarpSize];
 
-/* lane values of R<r>; RZ reads 0 */
+/* lane values of register k of data operand o (R<reg + k> or V<reg + k>); RZ reads 0 */
 static inline const uint32_t *
-rreg(Exec *x, unsigned r)
+rreg(Exec *x, const DOp *o, unsigned k)
 {
-	return r == RegRZ ? zeros : sim_reg(x, r);
+	return !(o->flags & DFVreg) && o->reg == RegRZ ? zeros : sim_vreg(x, o, k);
 }
 
-/* write lane of R<r>; RZ discards */
+/* write lane of register k of destination o; RZ discards */
 static inline void
-wreg(Exec *x, unsigned r, unsigned lane, uint32_t v)
+wreg(Exec *x, const DOp *o, unsigned k, unsigned lane, uint32_t v)
 {
-	if (r != RegRZ)
-		sim_reg(x, r)[lane] = v;
+	if (o->reg != RegRZ)
+		sim_vreg(x, o, k)[lane] = v;
 }
 
 static int
@@ -94,14 +94,20 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 	if (k >= i->nopnd)
 		return sim_unsupported_why(c, i, "missing operand");
 	p = &i->opnd[k];
-	if (p->kind != OReg || RCLS(p->r[0]) != RR)
+	if (p->kind != OReg || (RCLS(p->r[0]) != RR && RCLS(p->r[0]) != RV))
 		return sim_unsupported_why(c, i, "expected a general register");
 	memset(o, 0, sizeof *o);
 	o->kind = DR;
 	o->reg = (uint16_t)RNUM(p->r[0]);
 	o->n = (uint8_t)n;
-	if (o->reg != RegRZ && o->reg + n > RegRZ)
+	if (RCLS(p->r[0]) == RV) {     /* a V source (destinations are refused by sim_decode) */
+		o->kind = DV;
+		o->flags |= DFVreg;
+		if (o->reg + n > SmVRegs)
+			return sim_unsupported_why(c, i, "register range past V2047");
+	} else if (o->reg != RegRZ && o->reg + n > RegRZ) {
 		return sim_unsupported_why(c, i, "register range past R254");
+	}
 	if (o->reg != RegRZ && (n == 2 || n == 4) && o->reg % n)
 		return sim_unsupported_why(c, i, "misaligned register tuple");
 	return 0;
@@ -158,10 +164,12 @@ mem_opnd(DecodeCtx *c, const Ins *i, unsigned k, int wide, DOp *o, unsigned *am)
 	for (int f = 0; f < 2; f++) {
 		Reg r = p->r[f];
 		const char *sfx = p->sfx[f] ? mstr(m, p->sfx[f]) : "";
-		if (RCLS(r) == RR) {
-			if (RNUM(r) == RegRZ)
+		if (RCLS(r) == RR || RCLS(r) == RV) {
+			if (RCLS(r) == RR && RNUM(r) == RegRZ)
 				continue;
 			o->reg = (uint16_t)RNUM(r);
+			if (RCLS(r) == RV)
+				o->flags |= DFVreg;  /* an absolute base V<n> */
 			if (strcmp(sfx, "X4") == 0)
 				shift = 2;
 			else if (strcmp(sfx, "X8") == 0)
@@ -173,7 +181,7 @@ mem_opnd(DecodeCtx *c, const Ins *i, unsigned k, int wide, DOp *o, unsigned *am)
 			if (wide ? strcmp(sfx, "U32") != 0 : strcmp(sfx, "64") == 0) {
 				rk = AmR64;
 				o->flags |= DFWide;
-				if (o->reg % 2 || o->reg + 1 >= RegRZ)
+				if (o->reg % 2 || o->reg + 1u >= (o->flags & DFVreg ? SmVRegs : RegRZ))
 					return sim_unsupported_why(c, i, "misaligned address register pair");
 			} else {
 				rk = AmR32;
@@ -204,10 +212,10 @@ lane_addr(Exec *x, const DOp *o, unsigned am, unsigned lane)
 
 	switch (am & 3) {
 	case AmR32:
-		a += (uint64_t)sim_reg(x, o->reg)[lane] << (am >> AmShift & 7);
+		a += (uint64_t)sim_vreg(x, o, 0)[lane] << (am >> AmShift & 7);
 		break;
 	case AmR64:
-		a += sim_reg(x, o->reg)[lane] | (uint64_t)sim_reg(x, o->reg + 1u)[lane] << 32;
+		a += sim_vreg(x, o, 0)[lane] | (uint64_t)sim_vreg(x, o, 1)[lane] << 32;
 		break;
 	}
 	switch (am & (3 << 2)) {
@@ -296,13 +304,13 @@ warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int spa
 	}
 	switch (am & 3) {
 	case AmR32:
-		r0 = sim_reg(x, o->reg);
+		r0 = sim_vreg(x, o, 0);
 		for (unsigned l = 0; l < WarpSize; l++)
 			a[l] = off + ((uint64_t)r0[l] << sh);
 		break;
 	case AmR64:
-		r0 = sim_reg(x, o->reg);
-		r1 = sim_reg(x, o->reg + 1u);
+		r0 = sim_vreg(x, o, 0);
+		r1 = sim_vreg(x, o, 1);
 		for (unsigned l = 0; l < WarpSize; l++)
 			a[l] = off + (r0[l] | (uint64_t)r1[l] << 32);
 		break;
@@ -405,7 +413,7 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 	sim_mlog(x, sp_mspace[space], MKLoad, n, d->mod & LBypass ? MAL1Bypass : 0, mask, a);
 	if (r != RegRZ)
 		for (unsigned k = 0; k < (n + 3) / 4; k++)
-			o[k] = sim_reg(x, r + k);
+			o[k] = sim_vreg(x, &d->dst[0], k);
 	if (span) {
 		if (!o[0])
 			return;
@@ -483,7 +491,7 @@ load_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 INLINE void
 store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 {
-	unsigned am = d->aux2 & 0xff, r = d->src[1].reg;
+	unsigned am = d->aux2 & 0xff;
 	const uint32_t *o[4];
 	uint64_t a[WarpSize], base, stride;
 	uint8_t *data;
@@ -492,7 +500,7 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 
 	sim_mlog(x, sp_mspace[space], MKStore, n, d->mod & LBypass ? MAL1Bypass : 0, mask, a);
 	for (unsigned k = 0; k < (n + 3) / 4; k++)
-		o[k] = rreg(x, r == RegRZ ? r : r + k);
+		o[k] = rreg(x, &d->src[1], k);
 	if (span) {
 		if (mask == ~0u) {
 			for (unsigned lane = 0; lane < WarpSize; lane++)
@@ -628,7 +636,7 @@ cbank_off(Exec *x, const DIns *d, unsigned lane, unsigned *bank)
 	if (o->ureg != RegURZ)
 		a += x->w->ur[o->ureg];
 	if (o->reg != RegRZ)
-		a += sim_reg(x, o->reg)[lane];
+		a += sim_vreg(x, o, 0)[lane];
 	return a;
 }
 
@@ -682,9 +690,9 @@ ex_ldc(Exec *x, const DIns *d, uint32_t mask)
 			return;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			unsigned lane = (unsigned)__builtin_ctz(m);
-			wreg(x, r, lane, cext(v, n, d->mod));
+			wreg(x, &d->dst[0], 0, lane, cext(v, n, d->mod));
 			if (n == 8 && r != RegRZ)
-				sim_reg(x, r + 1)[lane] = (uint32_t)(v >> 32);
+				sim_vreg(x, &d->dst[0], 1)[lane] = (uint32_t)(v >> 32);
 		}
 		return;
 	}
@@ -695,9 +703,9 @@ ex_ldc(Exec *x, const DIns *d, uint32_t mask)
 		v = cload(x, bank, off, n, lane);
 		if (x->fault && x->fault->kind != FaultNone)
 			return;
-		wreg(x, r, lane, cext(v, n, d->mod));
+		wreg(x, &d->dst[0], 0, lane, cext(v, n, d->mod));
 		if (n == 8 && r != RegRZ)
-			sim_reg(x, r + 1)[lane] = (uint32_t)(v >> 32);
+			sim_vreg(x, &d->dst[0], 1)[lane] = (uint32_t)(v >> 32);
 	}
 }
 
@@ -968,7 +976,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 {
 	unsigned n = d->aux, nw = (n + 3) / 4, am = d->aux2 & 0xff, op = d->mod & 15;
 	unsigned rd = d->dst[0].kind == DR ? d->dst[0].reg : RegRZ;
-	unsigned rb = d->src[1].reg, rc = d->src[2].reg, ty = d->mod >> 4 & 15;
+	unsigned ty = d->mod >> 4 & 15;
 	int fast = n == 4 && (ty == TU32 || ty == TS32), sg = ty == TS32;
 
 	if (x->mlog)
@@ -986,7 +994,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			mbar_arrive(p);
 		} else if (fast) {
 			/* 32-bit integer operations, the common case, without the general path */
-			uint32_t o, v, y = rreg(x, rb)[lane];
+			uint32_t o, v, y = rreg(x, &d->src[1], 0)[lane];
 			memcpy(&o, p, 4);
 			switch (op) {
 			case AAdd: v = o + y; break;
@@ -1000,7 +1008,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			case AExch: v = y; break;
 			case APopcInc: v = o + 1; break;
 			default: /* CAS, CAST */
-				v = o == y ? rreg(x, rc)[lane] : o;
+				v = o == y ? rreg(x, &d->src[2], 0)[lane] : o;
 				if (op == ACast)
 					o = o == y;
 				break;
@@ -1009,15 +1017,15 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			ret[0] = o;
 		} else {
 			for (unsigned k = 0; k < nw; k++) {
-				b[k] = rreg(x, rb == RegRZ ? rb : rb + k)[lane];
+				b[k] = rreg(x, &d->src[1], k)[lane];
 				if (op == ACas || op == ACast)
-					c[k] = rreg(x, rc == RegRZ ? rc : rc + k)[lane];
+					c[k] = rreg(x, &d->src[2], k)[lane];
 			}
 			rmw(d->mod, n, p, b, c, ret);
 		}
 		if (rd != RegRZ)
 			for (unsigned k = 0; k < nw; k++)
-				sim_reg(x, rd + k)[lane] = ret[k];
+				sim_vreg(x, &d->dst[0], k)[lane] = ret[k];
 	}
 	if (d->dst[1].kind == DP)
 		sim_dst_pred(x, &d->dst[1], mask, mask);

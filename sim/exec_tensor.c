@@ -39,11 +39,11 @@
 
 static const uint32_t zeros[WarpSize];
 
-/* register k of operand o (RZ stays RZ) */
+/* register k of operand o, R or V (RZ stays RZ) */
 static inline const uint32_t *
 oreg(Exec *x, const DOp *o, unsigned k)
 {
-	return o->reg == RegRZ ? zeros : sim_reg(x, o->reg + k);
+	return !(o->flags & DFVreg) && o->reg == RegRZ ? zeros : sim_vreg(x, o, k);
 }
 
 /* operand k is a general register covering n registers */
@@ -55,14 +55,20 @@ reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 	if (k >= i->nopnd)
 		return sim_unsupported_why(c, i, "missing operand");
 	p = &i->opnd[k];
-	if (p->kind != OReg || RCLS(p->r[0]) != RR)
+	if (p->kind != OReg || (RCLS(p->r[0]) != RR && RCLS(p->r[0]) != RV))
 		return sim_unsupported_why(c, i, "expected a general register");
 	memset(o, 0, sizeof *o);
 	o->kind = DR;
 	o->reg = (uint16_t)RNUM(p->r[0]);
 	o->n = (uint8_t)n;
-	if (o->reg != RegRZ && o->reg + n > RegRZ)
+	if (RCLS(p->r[0]) == RV) {     /* a V source (destinations are refused by sim_decode) */
+		o->kind = DV;
+		o->flags |= DFVreg;
+		if (o->reg + n > SmVRegs)
+			return sim_unsupported_why(c, i, "register range past V2047");
+	} else if (o->reg != RegRZ && o->reg + n > RegRZ) {
 		return sim_unsupported_why(c, i, "register range past R254");
+	}
 	return 0;
 }
 
@@ -253,12 +259,10 @@ read_c(Exec *x, const DIns *d, unsigned n, uint32_t (*c)[WarpSize])
 static void
 write_d(Exec *x, const DIns *d, unsigned n, uint32_t (*dv)[WarpSize], uint32_t mask)
 {
-	unsigned r = d->dst[0].reg;
-
-	if (r == RegRZ)
+	if (d->dst[0].reg == RegRZ)
 		return;
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t *o = sim_reg(x, r + i);
+		uint32_t *o = sim_vreg(x, &d->dst[0], i);
 		if (mask == ~0u) {
 			memcpy(o, dv[i], sizeof dv[i]);
 			continue;
@@ -692,8 +696,8 @@ saddr(Exec *x, const DOp *o, unsigned lane)
 {
 	uint32_t a = (uint32_t)o->imm;
 
-	if (o->reg != RegRZ)
-		a += sim_reg(x, o->reg)[lane];
+	if (dop_hasreg(o))
+		a += sim_vreg(x, o, 0)[lane];
 	if (o->ureg != RegURZ)
 		a += x->w->ur[o->ureg];
 	return a;
@@ -816,7 +820,7 @@ ex_movm(Exec *x, const DIns *d, uint32_t mask)
 	if (d->dst[0].reg == RegRZ)
 		return;
 	for (uint32_t mm = mask; mm; mm &= mm - 1)
-		sim_reg(x, d->dst[0].reg)[(unsigned)__builtin_ctz(mm)] = v[(unsigned)__builtin_ctz(mm)];
+		sim_vreg(x, &d->dst[0], 0)[(unsigned)__builtin_ctz(mm)] = v[(unsigned)__builtin_ctz(mm)];
 }
 
 /* LDSM.16.MT88.4 R4, [R8+0x1000]; STSM.16.M88.2 [R2+0x1000], R8; MOVM.16.MT88 R9, R5 */
@@ -866,8 +870,11 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 	o->ureg = RegURZ;
 	o->imm = p->imm;
 	for (int f = 0; f < 2; f++) {
-		if (RCLS(p->r[f]) == RR && RNUM(p->r[f]) != RegRZ && !p->sfx[f]) {
+		if (((RCLS(p->r[f]) == RR && RNUM(p->r[f]) != RegRZ) || RCLS(p->r[f]) == RV) &&
+		    !p->sfx[f]) {
 			o->reg = (uint16_t)RNUM(p->r[f]);
+			if (RCLS(p->r[f]) == RV)
+				o->flags |= DFVreg;
 		} else if (RCLS(p->r[f]) == RUR && RNUM(p->r[f]) != RegURZ) {
 			o->ureg = (uint16_t)RNUM(p->r[f]);
 			o->flags |= DFUreg;

@@ -426,7 +426,8 @@ dec_r2ur(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported_why(c, i, "R2UR.OR needs a predicate destination");
 	d->mod = m.bits & 2 ? 1 : 0;
 	if (d->nsrc != 1 || d->ndst < 1 || d->ndst > 2 || d->dst[d->ndst - 1].kind != DUR ||
-	    (d->ndst == 2 && d->dst[0].kind != DP) || (d->src[0].kind != DR && d->src[0].kind != DImm))
+	    (d->ndst == 2 && d->dst[0].kind != DP) ||
+	    (d->src[0].kind != DR && d->src[0].kind != DV && d->src[0].kind != DImm))
 		return sim_unsupported(c, i);
 	if (m.bits & 1)
 		d->dst[d->ndst - 1].flags |= DFWide;

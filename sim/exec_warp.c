@@ -17,13 +17,22 @@ cls(const Ins *i, unsigned k)
 	return k < i->nopnd && i->opnd[k].kind == OReg ? RCLS(i->opnd[k].r[0]) : RNone;
 }
 
-/* operand k as a register of class want (R, P, UR, UP): fill o with n registers */
+/* operand k as a register of class want (R, P, UR, UP; a V source where R is wanted: sim_decode
+ * has refused V destinations): fill o with n registers */
 static int
 reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned want, unsigned n, DOp *o)
 {
 	static const uint8_t kind[NRegClass] = {[RR] = DR, [RP] = DP, [RUR] = DUR, [RUP] = DUP};
 	const Opnd *p = &i->opnd[k];
 
+	if (want == RR && cls(i, k) == RV) {
+		memset(o, 0, sizeof *o);
+		o->kind = DV;
+		o->flags = DFVreg;
+		o->reg = (uint16_t)RNUM(p->r[0]);
+		o->n = (uint8_t)n;
+		return o->reg + n > SmVRegs ? sim_unsupported_why(c, i, "register range past V2047") : 0;
+	}
 	if (cls(i, k) != want)
 		return sim_unsupported_why(c, i, "unexpected operand");
 	memset(o, 0, sizeof *o);
@@ -241,7 +250,7 @@ ex_match(Exec *x, const DIns *d, uint32_t mask)
 
 	if (d->mod & MU64) {
 		o1 = d->src[0];
-		if (o1.reg != RegRZ)
+		if (o1.reg != RegRZ || (o1.flags & DFVreg))
 			o1.reg++;
 		hi = sim_src(x, &o1, thi);
 	}

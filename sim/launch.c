@@ -473,7 +473,7 @@ run_grid(LaunchCx *lc, Exec *x)
 
 	memset(cta, 0, (size_t)n * sizeof *cta);
 	memset(done, 0, n);
-	big.rf = xmalloc((size_t)n * per * sizeof *big.rf);
+	big.rf = xmalloc((size_t)(n * per > SmVRegs ? n * per : SmVRegs) * sizeof *big.rf); /* V0..V2047 */
 	big.rf_used = n * per;
 	big.cta = cta;
 	big.ncta = n;

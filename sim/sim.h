@@ -10,7 +10,8 @@
  *
  * Registers live in the SM's register file, 2048 vector registers of 32 lanes (FIBER's view and
  * the hardware's: 64K 32-bit registers per SM). A warp's registers R0..R(n-1) are a window
- * starting at Warp.rbase; FIBER mode will let a source operand name any vector register.
+ * starting at Warp.rbase; a FIBER V<n> source operand names vector register n of the SM
+ * directly. sim_vreg is the one accessor for both.
  *
  * Built on ir/ only.
  */
@@ -65,7 +66,7 @@ enum DOpKind {
 	DSReg,                 /* special register: imm = SReg* code (sim/sreg.c) */
 	DLabel,                /* branch target: imm = instruction index */
 	DSbSet,                /* scoreboard set (DEPBAR): imm = mask */
-	DV,                    /* FIBER: absolute vector register V<reg> */
+	DV,                    /* FIBER: absolute vector register V<reg> (DFVreg; source only) */
 	DExpr,                 /* other operand text (PR, UPR, 2D, ARRAY_2D): imm = its atom */
 };
 
@@ -81,6 +82,8 @@ enum DOpFlag {
 	DFFimm = 1 << 8,       /* DImm from a float literal: imm = its binary32 bits; the exact value
 	                          (for FP64/FP16 forms) is DIns.ir->opnd[k].fimm */
 	DFUWide = 1 << 9,      /* DMem: the UR term is a 64-bit pair ([UR4.64]) */
+	DFVreg = 1 << 10,      /* reg is an absolute SM register (V<reg>): every DV operand, and a
+	                          DMem base or DCBank index spelt V<n>; see sim_vreg */
 };
 
 /* half selectors of HADD2/HFMA2 operands and the like (R2.H0_H0, R2.H1, R3.F32) */
@@ -424,12 +427,24 @@ sim_popc(uint32_t v)
 	return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
-/* Register access: the window of warp w in the SM register file. Only for a real register:
- * RZ (255) lies outside the window, use sim_src/sim_dst for operands that may be RZ. */
+/* Register access, the one way every register of an operand is reached: the 32 lanes of
+ * register k of operand o (k = 1 is the second of a pair). The operand's reg names a register
+ * of the warp's window (R<reg> is Sm.rf[Warp.rbase + reg]) unless DFVreg is set: then it is the
+ * SM register file index itself (a DV operand, or a V base or index of DMem/DCBank). Only for a
+ * real register: RZ (255) lies outside the window, use sim_src/sim_dst for operands that may be
+ * RZ. The decoder guarantees reg + k < SmVRegs for V and a window register for R. */
 static inline uint32_t *
-sim_reg(Exec *x, unsigned r)
+sim_vreg(Exec *x, const DOp *o, unsigned k)
 {
-	return x->sm->rf[x->w->rbase + r];
+	return x->sm->rf[(o->flags & DFVreg ? 0 : x->w->rbase) + o->reg + k];
+}
+
+/* a DMem operand's base (or a DCBank's index) names a register: R<reg> other than RZ, or any
+ * V<reg> (V255 is a register, not RZ) */
+static inline int
+dop_hasreg(const DOp *o)
+{
+	return o->reg != RegRZ || (o->flags & DFVreg);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -462,7 +477,7 @@ static inline uint32_t *
 sim_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 {
 	if (o->kind == DR && o->reg != RegRZ)
-		return sim_reg(x, o->reg);
+		return sim_vreg(x, o, 0);
 	return sim_src_slow(x, o, tmp);
 }
 

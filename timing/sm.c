@@ -55,36 +55,36 @@ opnd_units(const DOp *o, uint16_t *v, uint8_t *n, unsigned cap, int is_dst)
 		cnt = o->n ? o->n : 1;
 		if ((o->flags & DFWide) && cnt < 2)
 			cnt = 2;
-		for (unsigned k = 0; k < cnt && o->reg + k < 255; k++)
-			add_unit(v, n, cap, o->reg + k);
+		for (unsigned k = 0; k < cnt && o->reg + k < RegRZ; k++)
+			add_unit(v, n, cap, UnitR + o->reg + k);
 		return;
 	case DP:
 		if (o->reg != RegPT)
 			add_unit(v, n, cap, UnitOfP + o->reg);
 		return;
 	case DUR:
-		if (o->reg == 63)
+		if (o->reg == RegURZ)
 			return;
 		cnt = o->n ? o->n : 1;
-		for (unsigned k = 0; k < cnt && o->reg + k < 63; k++)
+		for (unsigned k = 0; k < cnt && o->reg + k < RegURZ; k++)
 			add_unit(v, n, cap, UnitOfUR + o->reg + k);
 		return;
 	case DUP:
-		if (o->reg != 7)
+		if (o->reg != RegUPT)
 			add_unit(v, n, cap, UnitOfUP + o->reg);
 		return;
 	case DMem:
 	case DCBank:
 		if (is_dst)
 			return;
-		if (o->reg != RegRZ && o->reg < 255) {
-			add_unit(v, n, cap, o->reg);
-			if (o->kind == DMem && (o->flags & DFWide) && o->reg < 254)
-				add_unit(v, n, cap, o->reg + 1u);
+		if (!(o->flags & DFVreg) && o->reg < RegRZ) {   /* a V base has no unit of the warp */
+			add_unit(v, n, cap, UnitR + o->reg);
+			if (o->kind == DMem && (o->flags & DFWide) && o->reg + 1u < RegRZ)
+				add_unit(v, n, cap, UnitR + o->reg + 1u);
 		}
-		if ((o->flags & DFUreg) && o->ureg < 63) {
+		if ((o->flags & DFUreg) && o->ureg < RegURZ) {
 			add_unit(v, n, cap, UnitOfUR + o->ureg);
-			if ((o->flags & DFUWide) && o->ureg < 62)
+			if ((o->flags & DFUWide) && o->ureg + 1u < RegURZ)
 				add_unit(v, n, cap, UnitOfUR + o->ureg + 1u);
 		}
 		return;

@@ -12,8 +12,8 @@
 enum {
 	NSb = 6,               /* dependence counters SB0..SB5 */
 	SbCap = 64,            /* pending events per counter (the hardware counts to 63) */
-	NRegUnit = 336,        /* R0-R255, P0-P7, UR0-UR63, UP0-UP7 */
-	UnitOfP = 256, UnitOfUR = 264, UnitOfUP = 328,
+	NRegUnit = UnitB,      /* R0-R255, P0-P7, UR0-UR63, UP0-UP7: ir/regs.h units (V: none yet) */
+	UnitOfP = UnitP, UnitOfUR = UnitUR, UnitOfUP = UnitUP,
 	NWarpUnit = NRegUnit - UnitOfP, /* a warp's own units: P, UR, UP (R lives in the SM's file) */
 	MaxSub = 4,            /* sub-partitions per SM at most */
 	MaxBanks = 8,          /* register banks per sub-partition at most */
