@@ -699,13 +699,16 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 	i->name = w.name;
 	i->op = w.op;
 	i->nmod = w.nmod;
-	memcpy(i->mod, w.mod, w.nmod * sizeof *i->mod);
+	if (w.nmod) {
+		i->mod = aalloc(cx, w.nmod * sizeof *i->mod);
+		memcpy(i->mod, w.mod, w.nmod * sizeof *i->mod);
+	}
 	i->nopnd = (uint8_t)cx->nopnd;
 	i->opnd = aalloc(cx, cx->nopnd * sizeof *i->opnd);
 	memcpy(i->opnd, cx->op, cx->nopnd * sizeof *i->opnd);
 	if (cx->guarded) {
 		i->guarded = 1;
-		i->guard = cx->guard;
+		i->guard = guard_of(&cx->guard);
 	}
 	if (nosemi)
 		i->flags |= INoSemi;
@@ -715,7 +718,7 @@ b_ins(Ctx *cx, Str opcode, int64_t addr, int nosemi, int nenc, uint64_t enc, Loc
 	 * spelling may round them (a binary64 or NaN payload); from here on the operand holds them */
 	for (uint32_t j = 0; nenc && j < i->nopnd; j++)
 		if (i->opnd[j].kind == OFImm) {
-			i->opnd[j].imm = GET_IMM32(enc);
+			i->opnd[j].imm2 = (int32_t)GET_IMM32(enc);
 			i->opnd[j].flags |= FImmBits;
 		}
 	i->addr = addr;

@@ -32,7 +32,9 @@ each_use(Fn *f, uint32_t *cnt, uint32_t *pos, Use *pool)
 
 #define USE(V, UI, UP, US, UX) do { uint32_t v_ = (V); \
 		if (v_ && v_ < f->nval) { \
-			if (pos) pool[pos[v_]++] = (Use){UI, UP, (uint16_t)(US), (uint16_t)(UX)}; \
+			if (pos && (UP)) pool[pos[v_]++] = (Use){.phi = (UP), .idx = (uint16_t)(UX), .isphi = 1}; \
+			else if (pos) pool[pos[v_]++] = (Use){.ins = (UI), .slot = (uint16_t)(US), \
+			                                    .idx = (uint16_t)(UX)}; \
 			else cnt[v_]++; \
 			n++; \
 		} } while (0)

@@ -127,7 +127,7 @@ moved(Fn *f, Ins *from, Ins *to)
 				continue;
 			}
 			for (uint32_t u = 0; u < x->nuse; u++)
-				if (x->use[u].ins == from)
+				if (!x->use[u].isphi && x->use[u].ins == from)
 					x->use[u].ins = to;
 		}
 	}
@@ -167,6 +167,11 @@ static int
 make_ins(Fn *f, Ins *i, const Ins *proto)
 {
 	*i = *proto;
+	i->mod = NULL;
+	if (proto->nmod) {
+		i->mod = arena_alloc(f->mod->arena, proto->nmod * sizeof *i->mod);
+		memcpy(i->mod, proto->mod, proto->nmod * sizeof *i->mod);
+	}
 	i->opnd = arena_alloc(f->mod->arena, (proto->nopnd + 1) * sizeof *i->opnd);
 	if (proto->nopnd)
 		memcpy(i->opnd, proto->opnd, proto->nopnd * sizeof *i->opnd);
@@ -215,7 +220,8 @@ use_drop(Fn *f, uint32_t v, const Ins *i, unsigned slot, unsigned m)
 		return;
 	x = &f->val[v];
 	for (uint32_t u = 0; u < x->nuse; u++)
-		if (x->use[u].ins == i && x->use[u].slot == slot && x->use[u].idx == m) {
+		if (!x->use[u].isphi && x->use[u].ins == i && x->use[u].slot == slot &&
+		    x->use[u].idx == m) {
 			x->use[u] = x->use[--x->nuse];
 			return;
 		}

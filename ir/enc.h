@@ -33,7 +33,7 @@
  * Word 0: opcode bits 0..8 and operand form 9..11 (frontend/encop.c), the destination register
  * in bits 16..23 for most families, and a 32-bit immediate (or constant-bank offset) in bits
  * 32..63, which for a float literal is the exact binary32 value, the high word of a binary64, or
- * a pair of 16-bit values (the front end copies it into the operand, Opnd.imm with FImmBits).
+ * a pair of 16-bit values (the front end copies it into the operand, Opnd.imm2 with FImmBits).
  */
 #ifndef FIBER_ENC_H
 #define FIBER_ENC_H

@@ -247,7 +247,8 @@ static void
 opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 {
 	const Module *m = f ? f->mod : NULL;
-	const Opnd *x = k == SlotGuard ? &i->guard : &i->opnd[k];
+	Opnd g = k == SlotGuard ? guard_opnd(&i->guard) : (Opnd){0};
+	const Opnd *x = k == SlotGuard ? &g : &i->opnd[k];
 	int inside = (x->flags & FReuse) && (!(x->flags & FAbs) || (x->flags & FSpell2));
 	/* `|R20|.H0_H0`: the selector after the bars (FSpell1 of an |operand| without FSpell2) */
 	int selout = x->kind == OReg && (x->flags & (FAbs | FSpell1 | FSpell2)) == (FAbs | FSpell1);

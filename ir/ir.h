@@ -293,7 +293,7 @@ enum OpndFlag {
 	FSpell0 = 1 << 9,  /* free for the front end to keep a spelling detail; documented in sass.y */
 	FSpell1 = 1 << 10,
 	FSpell2 = 1 << 11,
-	FImmBits = 1 << 12, /* OFImm: imm holds the 32 bits the encoding word gives the literal
+	FImmBits = 1 << 12, /* OFImm: imm2 holds the 32 bits the encoding word gives the literal
 	                     * (enc.h); whoever changes fimm clears it */
 };
 
@@ -303,9 +303,11 @@ struct Opnd {
 	Reg r[3];          /* register fields, RNone when absent */
 	uint32_t sfx[3];   /* atom of each register field's suffix without the dot ("64"), 0 none */
 	uint32_t atom;     /* text, see OpndKind */
-	int32_t imm2;      /* OCBank: bank number (0..31) */
-	int64_t imm;       /* immediate, offset, or label address */
-	double fimm;       /* OFImm value */
+	int32_t imm2;      /* OCBank: bank number (0..31); OFImm with FImmBits: the encoded bits */
+	union {
+		int64_t imm;   /* immediate, offset, or label address (every kind but OFImm) */
+		double fimm;   /* OFImm value */
+	};
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -334,6 +336,34 @@ enum {
 	SlotImplicit = 3,  /* Slot.field of a register no operand names (the sm_8x hidden desc[UR]) */
 };
 
+/* An instruction's guard predicate (@P0, @!UP1): an operand reduced to what a guard has, 6
+ * bytes instead of an Opnd's 48; guard_opnd gives the operand form (printing, parsing). */
+typedef struct Guard {
+	uint8_t kind;      /* OReg when guarded, else ONone */
+	uint16_t flags;    /* FLNot (or FNot) for @! */
+	Reg r[1];          /* the predicate register */
+} Guard;
+
+static inline Opnd
+guard_opnd(const Guard *g)
+{
+	Opnd o = {0};
+
+	o.kind = g->kind;
+	o.flags = g->flags;
+	o.r[0] = g->r[0];
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static inline Guard
+guard_of(const Opnd *o)
+{
+	Guard g = {o->kind, o->flags, {o->r[0]}};
+
+	return g;
+}
+
 struct Ins {
 	uint16_t op;       /* opcode family (Oxxx from ops.h); Ounknown if the table has no row */
 	uint8_t nopnd;     /* operands used */
@@ -344,10 +374,11 @@ struct Ins {
 	uint8_t flags;     /* InsFlag */
 	uint32_t name;     /* atom: opcode name as written ("IMAD") */
 	uint32_t label;    /* atom of the label defined right before this instruction, 0 none */
-	uint32_t mod[MaxMod]; /* atoms of the modifiers without dots, in order ("WIDE", "U32") */
 	Ctrl ctrl;         /* control bits, decoded from enc[1] by the front end (enc.h); the
 	                    * printer writes enc[1]'s control field from them */
-	Opnd guard;        /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
+	Guard guard;       /* guard predicate when guarded: OReg of class RP/RUP, FLNot for @! */
+	uint32_t *mod;     /* nmod (at most MaxMod) atoms of the modifiers without dots, in order
+	                      ("WIDE", "U32"), in the module arena; shared by copies, never written */
 	Opnd *opnd;        /* nopnd operands */
 	Slot *slot;        /* nslot slots */
 	Targets *targets;  /* BRX/JMX: the branch targets the listing names, NULL if none */
@@ -374,10 +405,13 @@ enum InsFlag {
  * Version 0 is the value live on entry (undefined contents unless the kernel defines it).
  */
 struct Use {
-	Ins *ins;          /* user instruction, NULL for a phi */
-	Phi *phi;          /* user phi, NULL for an instruction */
+	union {
+		Ins *ins;      /* user instruction (isphi 0) */
+		Phi *phi;      /* user phi (isphi 1) */
+	};
 	uint16_t slot;     /* slot index in ins */
 	uint16_t idx;      /* index in the slot's v[], or the phi argument index */
+	uint8_t isphi;     /* the user is a phi (16 bytes a use, not 24: there are ~3 per instruction) */
 };
 
 struct Val {

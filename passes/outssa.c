@@ -431,12 +431,14 @@ static int
 emit_step(Fn *f, Blk *b, uint32_t *pos, const Step *s)
 {
 	Ins i;
+	uint32_t lut;
 
 	memset(&i, 0, sizeof i);
 	i.op = (uint16_t)op_lookup(s->name, strlen(s->name));
 	i.name = mintern(f->mod, s->name);
 	if (s->lut) {
-		i.mod[0] = mintern(f->mod, "LUT");
+		lut = mintern(f->mod, "LUT");
+		i.mod = &lut;        /* ins_insert copies it */
 		i.nmod = 1;
 	}
 	i.opnd = (Opnd *)s->op;

@@ -125,7 +125,7 @@ alu_fimm32(const Ins *i, int k)
 	double v = i->opnd[k].fimm;
 
 	if (i->opnd[k].flags & FImmBits)
-		return (uint32_t)i->opnd[k].imm;
+		return (uint32_t)i->opnd[k].imm2;
 	if (v != v)
 		return F32_CNAN;
 	return f32_bits((float)v);
@@ -139,7 +139,7 @@ alu_fimm64(const Ins *i, int k)
 	double v = i->opnd[k].fimm;
 
 	if (i->opnd[k].flags & FImmBits)
-		return (uint64_t)(uint32_t)i->opnd[k].imm << 32;
+		return (uint64_t)(uint32_t)i->opnd[k].imm2 << 32;
 	if (v != v)
 		return F64_CNAN;
 	return f64_bits(v);
@@ -153,7 +153,7 @@ alu_fimm_pair(const Ins *i, int k, int fmt)
 	uint32_t hi, lo;
 
 	if (i->opnd[k].flags & FImmBits)
-		return (uint32_t)i->opnd[k].imm;
+		return (uint32_t)i->opnd[k].imm2;
 	hi = (uint32_t)fp_from_f64(fmt, i->opnd[k].fimm, RmRN, 0);
 	lo = k + 1 < i->nopnd ? (uint32_t)fp_from_f64(fmt, i->opnd[k + 1].fimm, RmRN, 0) : 0;
 	return hi << 16 | lo;

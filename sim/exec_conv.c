@@ -64,9 +64,11 @@ static int
 conv_mods(DecodeCtx *c, const Ins *i, const char *const *names, int flags, ConvMods *cm)
 {
 	Ins copy = *i;
+	uint32_t mods[MaxMod];
 
 	cm->nty = 0;
 	copy.nmod = 0;
+	copy.mod = mods;
 	for (unsigned k = 0; k < i->nmod; k++) {
 		const char *s = mstr(c->fn->mod, i->mod[k]);
 		int t;

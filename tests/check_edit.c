@@ -407,7 +407,7 @@ nuse_by(const Fn *f, uint32_t v, const Ins *i)
 	int n = 0;
 
 	for (uint32_t u = 0; u < f->val[v].nuse; u++)
-		n += f->val[v].use[u].ins == i;
+		n += !f->val[v].use[u].isphi && f->val[v].use[u].ins == i;
 	return n;
 }
 

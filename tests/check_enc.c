@@ -445,7 +445,7 @@ START_TEST(test_enc_immediate_in_operand)
 	/* the front end put the word's bits into the operand */
 	ck_assert_int_eq(o->kind, OFImm);
 	ck_assert(o->flags & FImmBits);
-	ck_assert_uint_eq((uint32_t)o->imm, 0x3dccccceu);
+	ck_assert_uint_eq((uint32_t)o->imm2, 0x3dccccceu);
 	/* lane 0: 0 + the word's float, not the spelling's */
 	ck_assert_uint_eq(run_out(r->m, &r->d, 0), 0x3dccccceu);
 	/* the word's bits moved into the operand: rewriting the word changes nothing */
@@ -458,7 +458,7 @@ START_TEST(test_enc_immediate_in_operand)
 	memcpy(&bits, &want, 4);
 	ck_assert_uint_eq(run_out(r->m, &r->d, 3), bits);
 	/* or to exact bits: 0x3f800001 (1 + 1 ulp) */
-	o->imm = 0x3f800001;
+	o->imm2 = 0x3f800001;
 	o->flags |= FImmBits;
 	ck_assert_uint_eq(run_out(r->m, &r->d, 0), 0x3f800001u);
 	free(text);

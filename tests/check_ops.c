@@ -250,7 +250,9 @@ ot_ins(Ot *t, const char *line)
 	i = fn_append(t->f);
 	i->loc.start = (uint32_t)(line - t->src->text);
 	if (*p == '@') {
-		p = ot_opnd(t, &i->guard, p + 1);
+		Opnd g = {0};
+		p = ot_opnd(t, &g, p + 1);
+		i->guard = guard_of(&g);
 		i->guarded = 1;
 		p = ws(p);
 	}
@@ -258,6 +260,7 @@ ot_ins(Ot *t, const char *line)
 		;
 	i->name = atom(t->m->atoms, p, (size_t)(q - p));
 	i->op = (uint16_t)op_lookup(p, (size_t)(q - p));
+	i->mod = arena_alloc(t->m->arena, MaxMod * sizeof *i->mod);
 	while (*q == '.' && i->nmod < MaxMod) {
 		for (p = ++q; wordc((unsigned char)*q); q++)
 			;

@@ -454,11 +454,13 @@ same_module(const Module *a, const Module *b, const char *file)
 			              x->name == y->name && x->label == y->label && x->addr == y->addr &&
 			              x->enc[0] == y->enc[0] && x->enc[1] == y->enc[1] &&
 			              x->loc.start == y->loc.start && x->loc.end == y->loc.end &&
-			              memcmp(x->mod, y->mod, sizeof x->mod) == 0 &&
+			              (!x->nmod || memcmp(x->mod, y->mod, x->nmod * sizeof *x->mod) == 0) &&
 			              !x->targets == !y->targets,
 			              "%s: instruction %u of %s differs", file, j, mstr(a, f->name));
-			if (x->guarded)
-				same_opnd(&x->guard, &y->guard, "guard");
+			if (x->guarded) {
+				Opnd gx = guard_opnd(&x->guard), gy = guard_opnd(&y->guard);
+				same_opnd(&gx, &gy, "guard");
+			}
 			for (uint32_t o = 0; o < x->nopnd; o++)
 				same_opnd(&x->opnd[o], &y->opnd[o], "operand");
 		}

@@ -316,9 +316,10 @@ START_TEST(test_ssa_uses)
 	x = &f->val[p->to];
 	ck_assert_uint_eq(x->nuse, 1);
 	ck_assert_ptr_eq(x->use[0].ins, &f->ins[5]);
-	ck_assert_ptr_null(x->use[0].phi);
+	ck_assert_uint_eq(x->use[0].isphi, 0);
 	x = &f->val[p->arg[0]];
 	ck_assert_uint_eq(x->nuse, 1);
+	ck_assert_uint_eq(x->use[0].isphi, 1);
 	ck_assert_ptr_eq(x->use[0].phi, p);
 	ck_assert_uint_eq(x->use[0].idx, 0);
 	x = &f->val[slot_of(f, 0, SUse, "R0")->v[0]];   /* R0<0>: ISETP and MOV */
