@@ -531,7 +531,9 @@ if make --no-print-directory install PREFIX="$p" SAN=$san > "$tmp/log" 2>&1; the
 		rm -rf "$tmp/host2"
 		cp -r examples/host "$tmp/host2"
 		rm -f "$tmp/host2/softmax_host"
-		if PKG_CONFIG_PATH="$p/lib/pkgconfig" make --no-print-directory -C "$tmp/host2" \
+		# FIBER_ROOT (set by make check) would select the in-tree build instead of pkg-config
+		if env -u FIBER_ROOT -u FIBER_BUILD PKG_CONFIG_PATH="$p/lib/pkgconfig" \
+		    make --no-print-directory -C "$tmp/host2" \
 		    CFLAGS="-O1 -g $sanflags" > "$tmp/log" 2>&1 &&
 		    "$tmp/host2/softmax_host" "$root/$S80" > "$tmp/out" 2>&1 && grep -q ': ok$' "$tmp/out"; then
 			ok "examples/host through pkg-config (shared library, rpath)"
