@@ -235,7 +235,10 @@ file_bars(const JVal *doc, const char *name, int file, int nfile, const CpiSvgOp
 			bar[*nbar].name = kname ? kname : "?";
 			bar[*nbar].config = json_str(json_get(kn, "config"));
 			bar[*nbar].cycles = json_num(json_get(kn, "cycles"), 0);
-			snprintf(bar[*nbar].label, sizeof bar->label, nfile > 1 ? "%c: " : "", 'A' + file);
+			if (nfile > 1)
+				snprintf(bar[*nbar].label, sizeof bar->label, "%c: ", 'A' + file);
+			else
+				bar[*nbar].label[0] = '\0';
 			(*nbar)++;
 			continue;
 		}
