@@ -133,7 +133,7 @@ static inline uint32_t *
 alu_out(Exec *x, const DOp *o, uint32_t mask, uint32_t tmp[WarpSize])
 {
 	if (mask == ~0u && o->kind == DR && o->reg != RegRZ)
-		return sim_vreg(x, o, 0);
+		return sim_rreg(x, o);
 	return tmp;
 }
 

@@ -439,6 +439,14 @@ sim_vreg(Exec *x, const DOp *o, unsigned k)
 	return x->sm->rf[(o->flags & DFVreg ? 0 : x->w->rbase) + o->reg + k];
 }
 
+/* sim_vreg of a DR operand (never DFVreg: only DV operands and V bases of DMem/DCBank are
+ * absolute), without testing the flag: the hot path of sim_src and alu_out */
+static inline uint32_t *
+sim_rreg(Exec *x, const DOp *o)
+{
+	return x->sm->rf[x->w->rbase + o->reg];
+}
+
 /* a DMem operand's base (or a DCBank's index) names a register: R<reg> other than RZ, or any
  * V<reg> (V255 is a register, not RZ) */
 static inline int
@@ -477,7 +485,7 @@ static inline uint32_t *
 sim_src(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 {
 	if (o->kind == DR && o->reg != RegRZ)
-		return sim_vreg(x, o, 0);
+		return sim_rreg(x, o);
 	return sim_src_slow(x, o, tmp);
 }
 
