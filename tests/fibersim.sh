@@ -461,13 +461,16 @@ t1=$(date +%s)
 echo "     (in $((t1 - t0)) s)"
 if command -v timeout > /dev/null 2>&1; then
 	# the signal must arrive during the launch: on a loaded or sanitized build the start may be
-	# slow, so a run that died before its launch began is tried again with a longer delay
+	# slow, so a run that died before its launch began is tried again with a longer delay.
+	# --foreground: without it timeout signals the child and then its own process group, which
+	# holds the child too, so fibersim got two SIGINTs and the second (by design, as a second
+	# Ctrl-C) killed it before it could report the first: the "flaky" failure seen under SAN
 	for mode in --functional ""; do
 		extra=
 		[ -z "$mode" ] && extra="--cpi-svg $tmp/int.svg --trace $tmp/int.trace --trace-limit 10000"
 		for delay in 3 8 20; do
 			rm -f "$tmp/int.json" "$tmp/int.svg" "$tmp/int.trace"
-			timeout --preserve-status -s INT $delay "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
+			timeout --foreground --preserve-status -s INT $delay "$SIM" $SPIN $mode --set watchdog=0x7fffffffffffffff \
 				--set max_cycles=0 --stats "$tmp/int.json" $extra > /dev/null 2> "$tmp/err"
 			rc=$?
 			grep -q 'interrupted: kernel .spin.' "$tmp/err" && break
@@ -486,16 +489,16 @@ fi
 if command -v script > /dev/null 2>&1 && script -qec true /dev/null > /dev/null 2>&1; then
 	# 2.5 s of a timed run under a pseudo-terminal, then Ctrl-C: the line appears after 1 s
 	long="$SPIN --set watchdog=0x7fffffffffffffff --set max_cycles=0"
-	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long" /dev/null > "$tmp/pty" 2>&1
+	script -qec "timeout --foreground --preserve-status -s INT 2.5 '$SIM' $long" /dev/null > "$tmp/pty" 2>&1
 	grep -q 'fibersim: spin: .* cycles, .* warp instructions, CTAs 0/1, .* instructions/s, [0-9]* s' "$tmp/pty" &&
 		ok "a progress line on a terminal (script -qc)" || { bad "no progress line on a terminal"; show "$tmp/pty"; }
-	script -qec "timeout --preserve-status -s INT 2.5 '$SIM' $long --quiet" /dev/null > "$tmp/pty" 2>&1
+	script -qec "timeout --foreground --preserve-status -s INT 2.5 '$SIM' $long --quiet" /dev/null > "$tmp/pty" 2>&1
 	! grep -q 'warp instructions, CTAs' "$tmp/pty" && ok "--quiet: no progress line" ||
 		bad "--quiet still draws the progress line"
 else
 	skip "progress line on a terminal: no script(1) or no pseudo-terminal here"
 fi
-timeout --preserve-status -s INT 2.5 "$SIM" $SPIN --set watchdog=0x7fffffffffffffff \
+timeout --foreground --preserve-status -s INT 2.5 "$SIM" $SPIN --set watchdog=0x7fffffffffffffff \
 	--set max_cycles=0 > /dev/null 2> "$tmp/err"
 ! grep -q 'warp instructions, CTAs' "$tmp/err" && ok "no progress line when standard error is a file" ||
 	{ bad "a progress line into a file"; show "$tmp/err"; }
