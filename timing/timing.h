@@ -47,6 +47,13 @@ typedef struct SimHazard {
 	uint32_t consumer_addr;
 } SimHazard;
 
+/* FIBER model: one point of SM 0's timeline (a sample at each change) */
+typedef struct SimFiberSample {
+	uint64_t cycle;
+	uint32_t fibers;               /* active fibers */
+	uint32_t regs;                 /* vector registers allocated to windows and pools */
+} SimFiberSample;
+
 /* one launch in timing mode */
 typedef struct SimTStats {
 	uint64_t cycles;               /* kernel start to the last CTA's end */
@@ -96,6 +103,12 @@ typedef struct SimTStats {
 	double wall_seconds;
 	unsigned threads;              /* host threads used */
 	const char *threads_note;      /* why fewer threads than asked, or NULL */
+	/* FIBER model (sm_model = fiber) */
+	int fiber;                     /* 1: the FIBER model ran */
+	uint64_t fiber_remote_reads, fiber_xbar_conflicts, fiber_rpa_conflicts, fiber_busy_waits,
+	    fiber_busy_wait_cycles, fiber_setfibernum, fiber_setfibernum_cycles, fiber_rs_smem_reads;
+	SimFiberSample *fiber_tl;      /* nfiber_tl samples (owned, simtstats_free) */
+	uint32_t nfiber_tl;
 } SimTStats;
 
 void simtstats_free(SimTStats *s);
