@@ -91,15 +91,15 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	const SimTiming *t = L->t;
 	const DIns *d = &L->prog->ins[pc];
 	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
-
-	if (!L->ti[pc].vsrc)
-		return bubble;
 	unsigned slice_regs = t->fiber_slice_regs ? t->fiber_slice_regs : 512;
-	unsigned banks = t->fiber_banks ? t->fiber_banks : 1, ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
+	unsigned banks = t->fiber_banks ? t->fiber_banks : 1;
+	unsigned ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
 	unsigned width = t->fiber_xbar_width ? t->fiber_xbar_width : 1;
 	unsigned xbar = 0, remote = 0, worst = 0, cnt[MaxSub][16];
 	uint64_t extra = 0;
 
+	if (!L->ti[pc].vsrc)
+		return bubble;
 	memset(cnt, 0, sizeof cnt);
 	for (unsigned k = 0; k < d->nsrc; k++) {
 		const DOp *o = &d->src[k];
@@ -127,7 +127,8 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	if (!t->fiber_rs) {
 		/* the round trip through shared memory: a store and a load, each at the bandwidth of
 		 * smem_banks x smem_bank_bytes per cycle for a 128-byte vector register */
-		unsigned bw = t->smem_banks * t->smem_bank_bytes, per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
+		unsigned bw = t->smem_banks * t->smem_bank_bytes;
+		unsigned per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
 		s->fx.rs_smem_reads += remote;
 		extra = (uint64_t)t->lat_lds + 2ull * per * remote;
 	} else {
