@@ -23,10 +23,17 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	return sm_model_simt.occupancy(c, lc, limit);
 }
 
+/* the SIMT choices; which instructions have V sources (the only ones operand reads cost more) */
 static void
 fiber_launch(TLaunch *L)
 {
 	sm_model_simt.launch(L);
+	for (uint32_t pc = 0; pc < L->prog->nins; pc++) {
+		const DIns *d = &L->prog->ins[pc];
+		for (unsigned k = 0; k < d->nsrc; k++)
+			if (d->src[k].kind == DV)
+				L->ti[pc].vsrc = 1;
+	}
 }
 
 static void
@@ -58,6 +65,9 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	const SimTiming *t = L->t;
 	const DIns *d = &L->prog->ins[pc];
 	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
+
+	if (!L->ti[pc].vsrc)
+		return bubble;
 	unsigned slice_regs = t->fiber_slice_regs ? t->fiber_slice_regs : 512;
 	unsigned banks = t->fiber_banks ? t->fiber_banks : 1, ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
 	unsigned width = t->fiber_xbar_width ? t->fiber_xbar_width : 1;
