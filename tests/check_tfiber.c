@@ -213,6 +213,27 @@ START_TEST(test_tfiber_remote_reads)
 }
 END_TEST
 
+/* a V source waits for the write to it in flight (MUFU: variable latency), which the SIMT model,
+ * without a register unit for V, does not see */
+START_TEST(test_tfiber_v_dependence)
+{
+	static const char body[] =
+		"        I2F R9, R0 ;\n"
+		"        MUFU.RCP R8, R9 ;\n"
+		"        FADD R12, V8, 1 ;\n";
+	Run a, f;
+
+	run(&a, body, "a100", NULL);
+	run(&f, body, "a100-fiber", NULL);
+	ck_assert_uint_gt(f.st.cycles, a.st.cycles);
+	ck_assert_uint_gt(f.st.cpi[CpiWaitLong], a.st.cpi[CpiWaitLong]);
+	/* V8 is weft 0's own R8: a remote read for wefts 1-3 only, in slice 0 (weft 0's) */
+	ck_assert_uint_eq(f.st.fiber_remote_reads, 3);
+	done(&a);
+	done(&f);
+}
+END_TEST
+
 /* each key changes its statistic */
 START_TEST(test_tfiber_keys)
 {
@@ -253,6 +274,7 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_plain_same_as_simt);
 	tcase_add_test(tc, test_tfiber_remote_reads);
 	tcase_add_test(tc, test_tfiber_keys);
+	tcase_add_test(tc, test_tfiber_v_dependence);
 	suite_add_tcase(s, tc);
 	return s;
 }

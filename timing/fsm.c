@@ -1,8 +1,8 @@
 /* fsm.c: the FIBER SM, the second model of smmodel.h (sm_model = fiber; docs/sim-timing.md
  * "The FIBER SM"). A weft is a warp: its dependences on its own registers are the SIMT model's
  * (control bits or the register scoreboard, simt.c, called through sm_model_simt), and the SM's
- * scoreboard is kept by absolute register (TSm.rready), so a read of another weft's register
- * waits for that weft's write in flight. What FIBER adds is charged here: each V (absolute) or
+ * scoreboard is kept by absolute register (TSm.rready), so a V source (of its own window or
+ * another weft's) waits for the write to it in flight (fiber_ready). What FIBER adds is charged here: each V (absolute) or
  * pool source read is a remote read; a read of another sub-partition's slice goes through the
  * selector and the 4x4 crossbar (fiber_xbar_latency, fiber_xbar_width registers per cycle per
  * slice port: more in one instruction are crossbar conflicts); reads of one bank of a slice
@@ -43,15 +43,41 @@ fiber_warp_start(TSm *s, TWarp *tw)
 	tw->remote_until = 0;
 }
 
-/* the SIMT conditions; a wait that a remote read's cost decides is charged to remote_read */
+static const uint8_t cls_why[] = {
+	[TcFixed] = CpiStall, [TcMem] = CpiWaitMem, [TcLong] = CpiWaitLong,
+	[TcTensor] = CpiWaitTensor,
+};
+
+/* the SIMT conditions, and a V source's write in flight (by any weft: the SM's scoreboard is by
+ * absolute register); a wait that a remote read's cost decides is charged to remote_read */
 static uint64_t
 fiber_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *why)
 {
+	const TLaunch *L = s->L;
+
 	if (tw->remote_until > t) {
 		t = tw->remote_until;
 		*why = CpiRemoteRead;
 	}
 	t = sm_model_simt.ready(s, tw, now, t, why);
+	if (L->ti[tw->next_pc].vsrc) {
+		const DIns *d = &L->prog->ins[tw->next_pc];
+		for (unsigned k = 0; k < d->nsrc; k++) {
+			const DOp *o = &d->src[k];
+			unsigned n = o->n ? o->n : 1;
+			if (o->kind != DV)
+				continue;
+			if ((o->flags & DFWide) && n < 2)
+				n = 2;
+			for (unsigned j = 0; j < n && o->reg + j < SmVRegs; j++) {
+				uint32_t r = o->reg + j;
+				if (s->rready[r] > t) {
+					t = s->rready[r];
+					*why = cls_why[s->rcls[r]];
+				}
+			}
+		}
+	}
 	if (t == tw->remote_until && t > now && *why == CpiStall)
 		*why = CpiRemoteRead;
 	return t;
