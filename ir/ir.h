@@ -733,6 +733,7 @@ void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) *
 
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
+int fverify_fn(Fn *f, Diag *d);   /* fverify.c: the FIBER checks (verify_fn runs them); errors */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {
