@@ -4,6 +4,7 @@
  * must parse again to the same text (the round trip of tests/fsass.sh). Seeds: tests/fsass/.
  * Build: make fuzz (build/fuzz/fuzz_fsass).
  */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "ir.h"
 #include "fenc.h"
 #include "frontend.h"
