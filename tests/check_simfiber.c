@@ -262,6 +262,17 @@ START_TEST(test_fault_count)
 }
 END_TEST
 
+/* slice 2 holds a pool of 500 registers: new weft 2's window of 20 does not fit */
+START_TEST(test_fault_window)
+{
+	faults("\t.maxfibers\t128\n\t.pool\tbig, 500, 2\n", PROLOGUE
+	       "        SETFIBERNUM 0x80, 0x14 ;\n"
+	       "        EXIT ;\n", 1, FaultFiber,
+	       "SETFIBERNUM 128: weft 2's window of 20 registers does not fit: slice 2 (V1024..V1535) "
+	       "has no 20 free registers (12 free, largest run 12)");
+}
+END_TEST
+
 START_TEST(test_fault_counts_differ)
 {
 	faults("\t.maxfibers\t128\n", PROLOGUE
@@ -363,6 +374,7 @@ simfiber_suite(void)
 	tcase_add_test(t, test_fault_divergent);
 	tcase_add_test(t, test_fault_count);
 	tcase_add_test(t, test_fault_counts_differ);
+	tcase_add_test(t, test_fault_window);
 	tcase_add_test(t, test_fault_deadlock);
 	tcase_add_test(t, test_fault_simt);
 	tcase_add_test(t, test_simt_same);
