@@ -108,6 +108,20 @@ word(Run *r, uint32_t k)
 	return v;
 }
 
+/* s with its first from replaced by to (malloc'd) */
+static char *
+subst(const char *s, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+	char *o = malloc(strlen(s) + strlen(to) + 1);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(o, s, (size_t)(p - s));
+	strcpy(o + (p - s), to);
+	strcat(o, p + strlen(from));
+	return o;
+}
+
 /* R0 = fiber ID, R2:R3 = &out[R0] */
 #define PROLOGUE \
 	"        S2R R0, SR_FIBERID ;\n" \
@@ -173,6 +187,28 @@ START_TEST(test_setfibernum)
 		ck_assert_uint_eq(word(r, 256 + t), t / 64);
 		ck_assert_msg(word(r, 128 + t) == (t < 40 ? t + 40 : 0xdeadbeef), "fiber %u second: "
 		              "0x%x", t, word(r, 128 + t));
+	}
+	done(r);
+}
+END_TEST
+
+/* the count from a UR, and a partial weft (40 threads: weft 1 holds 8) grows: fibers 40..63
+ * are new lanes of a surviving weft (their R8 is 0) */
+START_TEST(test_setfibernum_ur_partial)
+{
+	char *body = subst(updown, "        SETFIBERNUM 0x80 ;\n",
+	                   "        UMOV UR4, 0x80 ;\n        SETFIBERNUM UR4 ;\n");
+	Run *r;
+	int rc;
+
+	r = load("\t.maxfibers\t128\n", body, 1, 1);
+	free(body);
+	rc = launch(r, 40, 384);
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	for (uint32_t t = 0; t < 128; t++) {
+		ck_assert_msg(word(r, t) == (t < 40 ? 0x1000 + t + 128 : 128), "fiber %u: 0x%x", t,
+		              word(r, t));
+		ck_assert_uint_eq(word(r, 256 + t), t / 40);
 	}
 	done(r);
 }
@@ -369,6 +405,7 @@ simfiber_suite(void)
 
 	tcase_add_test(t, test_placement);
 	tcase_add_test(t, test_setfibernum);
+	tcase_add_test(t, test_setfibernum_ur_partial);
 	tcase_add_test(t, test_dp0);
 	tcase_add_test(t, test_producer_consumer);
 	tcase_add_test(t, test_fault_divergent);
