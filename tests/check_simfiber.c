@@ -38,6 +38,8 @@ errors(Run *r)
 	return r->err ? r->err : "";
 }
 
+static uint32_t contexts = 0;     /* fiber_contexts of the next load (0: the default) */
+
 /* a kernel `kern`: dirs (.maxfibers, .pool) in its section header, then body; fiber: the
  * configuration's mode, dp: fiber_dp */
 static Run *
@@ -60,6 +62,7 @@ load(const char *dirs, const char *body, int fiber, int dp)
 	gc = simcfg_gpu(&c);
 	gc.fiber = fiber;
 	gc.fiber_dp = dp;
+	gc.fiber_contexts = contexts;
 	gc.occupancy = NULL;
 	r->g = gpu_new(gc);
 	r->sm = sim_module_load(r->g, r->m, &r->d);
@@ -309,6 +312,17 @@ START_TEST(test_fault_window)
 }
 END_TEST
 
+/* .maxfibers 512: 16 wefts, 4 per sub-partition, over fiber_contexts = 2 */
+START_TEST(test_fault_contexts)
+{
+	contexts = 2;
+	faults("\t.maxfibers\t512\n", PROLOGUE "        EXIT ;\n", 1, FaultLimit,
+	       "16 wefts (.maxfibers or the threads, / 32) exceed the 2 weft contexts of a "
+	       "sub-partition (fiber_contexts)");
+	contexts = 0;
+}
+END_TEST
+
 START_TEST(test_fault_counts_differ)
 {
 	faults("\t.maxfibers\t128\n", PROLOGUE
@@ -412,6 +426,7 @@ simfiber_suite(void)
 	tcase_add_test(t, test_fault_count);
 	tcase_add_test(t, test_fault_counts_differ);
 	tcase_add_test(t, test_fault_window);
+	tcase_add_test(t, test_fault_contexts);
 	tcase_add_test(t, test_fault_deadlock);
 	tcase_add_test(t, test_fault_simt);
 	tcase_add_test(t, test_simt_same);
