@@ -89,7 +89,8 @@ alu_split(DecodeCtx *c, const Ins *i, DIns *d, int ngr)
 			nd++;
 			continue;
 		}
-		if ((cls == RR || cls == RUR) && gr < ngr) {
+		if ((cls == RR || cls == RUR || (cls == RV && (i->opnd[nd].flags & FPoolRef))) &&
+		    gr < ngr) {   /* FIBER: a pool destination counts as a register */
 			gr++;
 			nd++;
 			continue;

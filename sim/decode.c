@@ -6,6 +6,7 @@
  * Accessors return raw bits: -x, |x|, ~x are flags that the family applies (sim.h, DOp).
  */
 #include "sim.h"
+#include "weft.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +302,11 @@ sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst)
 	for (int k = 0; k < n; k++)
 		if (dop_from(c, i, k, k < nd ? &d->dst[k] : &d->src[k - nd]) < 0)
 			return -2;
+	for (int k = 0; k < nd; k++)
+		if (d->dst[k].kind == DV) {   /* a pool destination (the verifier allows no other) */
+			d->dst[k].kind = DR;
+			d->dst[k].flags = (uint16_t)((d->dst[k].flags & ~DFVreg) | DFPoolDst);
+		}
 	c->split_ok = 1;
 	return 0;
 }
@@ -416,7 +422,8 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 			p->nreg = (int)(RNUM(sl->reg) + sl->n);
 	}
 	for (unsigned s = 0; s < i->nslot; s++)
-		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg)) {
+		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg) &&
+		    !(i->slot[s].opnd < i->nopnd && (i->opnd[i->slot[s].opnd].flags & FPoolRef))) {
 			char name[16];
 			reg_name(i->slot[s].reg, name, sizeof name);
 			error_at(c->diag, i->loc, "'%s' is a destination of '%s', but %s registers are "
@@ -440,6 +447,15 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		         mstr(c->fn->mod, i->name));
 		return -1;
 	}
+	for (unsigned j = 0; j < d->ndst; j++)
+		if (d->dst[j].flags & DFPoolDst) {
+			Prog *pr = c->prog;
+			if (!pr->pool_exec)
+				pr->pool_exec = xmalloc((c->fn->nins + 1) * sizeof *pr->pool_exec);
+			pr->pool_exec[d->pc] = d->exec;
+			d->exec = fiber_pool_exec;
+			break;
+		}
 	return 0;
 }
 
@@ -504,6 +520,7 @@ prog_free(Prog *p)
 		return;
 	free(p->ins);
 	free(p->addr_to_pc);
+	free(p->pool_exec);
 	free(p);
 }
 

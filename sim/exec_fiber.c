@@ -145,13 +145,44 @@ fiber_mark_full(Exec *x, const DIns *d)
 	for (unsigned k = 0; k < d->ndst; k++) {
 		const DOp *o = &d->dst[k];
 		uint32_t n, r;
-		if (o->kind != DR || o->reg == RegRZ)
+		if (o->flags & DFPoolDst)
+			r = o->reg;                 /* a pool register (fiber_pool_exec checked it) */
+		else if (o->kind != DR || o->reg == RegRZ)
 			continue;
+		else
+			r = x->w->rbase + o->reg;
 		n = o->n ? o->n : 1;
-		r = x->w->rbase + o->reg;
 		for (uint32_t j = 0; j < n && r + j < SmVRegs; j++)
 			sm_busy_set(x->sm, r + j, BusyFull);
 	}
+}
+
+void
+fiber_pool_exec(Exec *x, const DIns *d, uint32_t mask)
+{
+	const GpuConfig *g = &x->gpu->cfg;
+	uint32_t nsub = g->nsub ? g->nsub : 4, sr = g->fiber_slice_regs ? g->fiber_slice_regs : 512;
+	DIns c = *d;
+
+	for (unsigned k = 0; k < c.ndst; k++) {
+		DOp *o = &c.dst[k];
+		if (!(o->flags & DFPoolDst))
+			continue;
+		if (!x->fiber || o->reg / sr != x->w->id % nsub || o->reg < x->w->rbase) {
+			if (!x->fiber)
+				sim_fault(x, FaultIllegalInstr, 0, "a pool destination at 0x%04x needs a "
+				          "FIBER configuration (sm_model = fiber)", d->addr);
+			else
+				sim_fault(x, FaultFiber, 0, "remote write: weft %u (sub-partition %u) writes "
+				          "pool register V%u of slice %u at 0x%04x; a pool is written only by "
+				          "the wefts of its own slice", x->w->id, x->w->id % nsub, o->reg,
+				          o->reg / sr, d->addr);
+			return;
+		}
+		o->reg = (uint16_t)(o->reg - x->w->rbase);
+		o->flags &= (uint16_t)~DFPoolDst;
+	}
+	x->prog->pool_exec[d->pc](x, &c, mask);
 }
 
 /* ---- SETFIBERNUM ---------------------------------------------------------------------------- */

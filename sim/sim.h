@@ -84,6 +84,10 @@ enum DOpFlag {
 	DFUWide = 1 << 9,      /* DMem: the UR term is a 64-bit pair ([UR4.64]) */
 	DFVreg = 1 << 10,      /* reg is an absolute SM register (V<reg>): every DV operand, and a
 	                          DMem base or DCBank index spelt V<n>; see sim_vreg */
+	DFPoolDst = 1 << 11,   /* FIBER: a destination that is a pool register: decoded as DR with
+	                          reg the absolute register, so every family accepts it; its DIns
+	                          runs through fiber_pool_exec (exec_fiber.c), which checks the slice
+	                          and hands the family the register relative to the weft's window */
 };
 
 /* half selectors of HADD2/HFMA2 operands and the like (R2.H0_H0, R2.H1, R3.F32) */
@@ -204,6 +208,9 @@ struct Prog {
 	int stack_size;        /* bytes of the per-thread local window (frame + call stack) */
 	int param_base;        /* offset of the parameters in constant bank 0 */
 	int param_size;        /* EIATTR_CBANK_PARAM_SIZE, -1 unknown */
+	ExecFn *pool_exec;     /* FIBER: per instruction, the family's semantics of an instruction
+	                          with a pool destination (DFPoolDst), whose exec is fiber_pool_exec;
+	                          NULL when the kernel writes no pool */
 };
 
 /* Decoder and semantics registry: each family file registers its opcodes. */

@@ -45,5 +45,10 @@ int fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size);
 /* a vector-register write by d for some lanes: its R destinations become Full (sim_step and
  * sim_run call it when Exec.fiber) */
 void fiber_mark_full(Exec *x, const DIns *d);
+/* the semantics of an instruction with a pool destination (DFPoolDst; decode.c installs it and
+ * keeps the family's in Prog.pool_exec): FaultFiber unless the weft's sub-partition owns the
+ * pool's slice, else the family's semantics on a copy whose pool destinations are window
+ * registers (the pool lies above every window of its slice) */
+void fiber_pool_exec(Exec *x, const DIns *d, uint32_t mask);
 
 #endif /* FIBER_WEFT_H */

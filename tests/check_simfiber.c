@@ -361,6 +361,50 @@ END_TEST
 
 /* a SIMT kernel (shared memory, a barrier, a shuffle, a loop, 3 CTAs of 96 threads) leaves the
  * same output with fiber = 1 (windows placed per slice) as with fiber = 0 */
+/* a pool is local to its slice: weft 0 (sub-partition 0) fills pool kv (top of slice 0) through
+ * four families (MOV, IADD3, FFMA, LDG), then every weft of the CTA reads it; weft 1
+ * (sub-partition 1) writing it is a remote write */
+START_TEST(test_pool_write)
+{
+	static const char body[] = PROLOGUE
+		"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+		"        MOV R9, 0x40000000 ;\n"
+		"        BSSY B0, `(.L_x_1) ;\n"
+		"        @P0 BRA `(.L_x_1) ;\n"
+		"        MOV kv[0], 0x7 ;\n"
+		"        IADD3 kv[1], R0, 0x30, RZ ;\n"
+		"        FFMA kv[2], R9, 0.5, R9 ;\n"
+		"        LDG.E kv[3], [R4.64] ;\n"
+		".L_x_1:\n"
+		"        BSYNC B0 ;\n"
+		"        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+		"        IADD3 R6, kv[0], kv[1], kv[3] ;\n"
+		"        IADD3 R6, R6, kv[2], RZ ;\n"
+		"        STG.E [R2.64+0x400], R6 ;\n"
+		"        EXIT ;\n";
+	Run *r = load("\t.pool\tkv, 16\n", body, 1, 1);
+	int rc = launch(r, 128, 512);
+	char *bad;
+
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	/* lane l of every weft reads lane l of the pool, written by weft 0's fiber l: 7, l + 0x30,
+	 * 2 * 0.5 + 2 = 3.0f, and out[l] (0xdeadbeef, loaded before any store to out[256..]) */
+	for (uint32_t t = 0; t < 128; t++)
+		ck_assert_msg(word(r, 256 + t) == 0x7u + (t % 32 + 0x30u) + 0xdeadbeefu + 0x40400000u,
+		              "fiber %u: 0x%x", t, word(r, 256 + t));
+	done(r);
+	/* fibers 32..63 (weft 1, sub-partition 1) write instead */
+	bad = subst(body, "ISETP.GE.U32.AND P0, PT, R0, 0x20, PT", "ISETP.LT.U32.AND P0, PT, R0, 0x20, PT");
+	r = load("\t.pool\tkv, 16\n", bad, 1, 1);
+	free(bad);
+	ck_assert_int_ne(launch(r, 64, 512), 0);
+	ck_assert_int_eq(r->f.kind, FaultFiber);
+	ck_assert_msg(strstr(r->f.msg, "remote write: weft 1 (sub-partition 1) writes pool register "
+	                     "V496 of slice 0") != NULL, "%s", r->f.msg);
+	done(r);
+}
+END_TEST
+
 START_TEST(test_simt_same)
 {
 	static const char body[] =
@@ -429,6 +473,7 @@ simfiber_suite(void)
 	tcase_add_test(t, test_fault_contexts);
 	tcase_add_test(t, test_fault_deadlock);
 	tcase_add_test(t, test_fault_simt);
+	tcase_add_test(t, test_pool_write);
 	tcase_add_test(t, test_simt_same);
 	suite_add_tcase(s, t);
 	return s;
