@@ -173,6 +173,12 @@ run-tests: all $(TEST_BIN)
 	@FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) B=$(B) \
 	  sh scripts/run-tests.sh $(TEST_BIN)
 
+# the FIBER-native kernels (examples/fiber-native) against their SIMT examples, and each ablation
+.PHONY: fiber-demo
+fiber-demo: deps
+	@$(MAKE) --no-print-directory $(FIBERSIM)
+	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-demo.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
