@@ -31,6 +31,8 @@ enum KeyFlag {
 	FPow2 = 1,             /* a power of two */
 	FQuiet = 2,            /* printed only when not 0 (its default): a key added after
 	                          configurations and statistics were written reads the same in them */
+	FFiber = 4,            /* a FIBER SM key: checked, required in a built-in and printed only
+	                          when sm_model = fiber; 0 on other configurations */
 };
 
 typedef struct Choice {
@@ -43,11 +45,12 @@ typedef struct Key {
 	enum KeyType type;
 	const Choice *choice;  /* KChoice: the names, ending with {NULL, 0} */
 	unsigned flags;        /* KeyFlag */
+	uint64_t fiber_lo;     /* FFiber: the least value when sm_model = fiber (k.lo is 0) */
 } Key;
 
 static const Choice arch_choice[] = {{"sm_80", 80}, {"sm_90", 90}, {NULL, 0}};
 static const Choice sched_choice[] = {{"gto", SchedGTO}, {"lrr", SchedLRR}, {NULL, 0}};
-static const Choice model_choice[] = {{"simt", SmModelSimt}, {NULL, 0}};
+static const Choice model_choice[] = {{"simt", SmModelSimt}, {"fiber", SmModelFiber}, {NULL, 0}};
 static const Choice ctrl_choice[] = {
 	{"auto", CtrlAuto}, {"bits", CtrlBits}, {"scoreboard", CtrlScoreboard}, {NULL, 0},
 };
@@ -60,32 +63,33 @@ enum {
 
 /* rows: a general key stored in field f of SimConfig, a timing key named as its SimTiming field */
 #define G(f) offsetof(SimConfig, f), sizeof ((SimConfig *)0)->f
-#define INT(n, f, lo, hi, unit, doc) {{n, unit, doc, lo, hi, G(f)}, KUint, NULL, 0}
-#define TINT(f, lo, hi, unit, doc) {{#f, unit, doc, lo, hi, G(t.f)}, KUint, NULL, 0}
-#define TPOW2(f, lo, hi, unit, doc) {{#f, unit, doc, lo, hi, G(t.f)}, KUint, NULL, FPow2}
-#define TSIZE(f, lo, hi, fl, doc) {{#f, "bytes", doc, lo, hi, G(t.f)}, KSize, NULL, fl}
-#define TCHOICE(f, ch, doc) {{#f, "", doc, 1, 0, G(t.f)}, KChoice, ch, 0}
+#define INT(n, f, lo, hi, unit, doc) {{n, unit, doc, lo, hi, G(f)}, KUint, NULL, 0, 0}
+#define TINT(f, lo, hi, unit, doc) {{#f, unit, doc, lo, hi, G(t.f)}, KUint, NULL, 0, 0}
+#define TPOW2(f, lo, hi, unit, doc) {{#f, unit, doc, lo, hi, G(t.f)}, KUint, NULL, FPow2, 0}
+#define TSIZE(f, lo, hi, fl, doc) {{#f, "bytes", doc, lo, hi, G(t.f)}, KSize, NULL, fl, 0}
+#define TCHOICE(f, ch, doc) {{#f, "", doc, 1, 0, G(t.f)}, KChoice, ch, 0, 0}
 #define LANES(f, doc) TPOW2(f, 1, 32, "lanes", doc)
 #define LAT(f, doc) TINT(f, 1, Big, "cycles", doc)
+#define FINT(f, lo, hi, unit, doc) {{#f, unit, doc, 0, hi, G(t.f)}, KUint, NULL, FFiber, lo}
 
 static const Key keys[] = {
 	/* general */
 	{{"base", "", "built-in configuration a file starts from (default: h100 for arch = sm_90, "
-	  "else a100)", 1, 0, 0, 0}, KBase, NULL, 0},
+	  "else a100)", 1, 0, 0, 0}, KBase, NULL, 0, 0},
 	{{"name", "", "name the device reports (letters, digits, _ . - +; at most 63)", 1, 0,
-	  G(name)}, KName, NULL, 0},
-	{{"arch", "", "SASS architecture executed", 1, 0, G(sm)}, KChoice, arch_choice, 0},
+	  G(name)}, KName, NULL, 0, 0},
+	{{"arch", "", "SASS architecture executed", 1, 0, G(sm)}, KChoice, arch_choice, 0, 0},
 	INT("sms", nsm, 1, 1024, "SMs", "streaming multiprocessors"),
 	INT("max_threads_per_block", max_threads_per_block, 1, 1024, "threads",
 	    "threads per CTA at most"),
 	{{"max_shared_per_block", "bytes", "shared memory per CTA at most, static plus dynamic "
-	  "(the opt-in maximum)", 0, 1u << 20, G(max_smem_per_block)}, KSize, NULL, 0},
+	  "(the opt-in maximum)", 0, 1u << 20, G(max_smem_per_block)}, KSize, NULL, 0, 0},
 	INT("regs_per_sm", regs_per_sm, 256, SmVRegs * WarpSize, "registers",
 	    "32-bit registers per SM"),
 	INT("watchdog", watchdog, 1, U64Half, "instructions",
 	    "warp instructions per launch before a watchdog fault"),
 	{{"nvdisasm", "", "disassembler for cubins (read by the runtime)", 1, 0, 0, 0}, KRuntime,
-	 NULL, 0},
+	 NULL, 0, 0},
 
 	TINT(clock_mhz, 100, 10000, "MHz", "SM clock: converts cycles to seconds (bandwidths, "
 	     "SR_GLOBALTIMER)"),
@@ -105,7 +109,7 @@ static const Key keys[] = {
 
 	/* front end */
 	{{"sm_model", "", "the kind of SM the timing model simulates (timing/smmodel.h): simt, "
-	  "today's NVIDIA SM", 1, 0, G(t.sm_model)}, KChoice, model_choice, FQuiet},
+	  "today's NVIDIA SM, or fiber, the FIBER SM (timing/fsm.c)", 1, 0, G(t.sm_model)}, KChoice, model_choice, FQuiet, 0},
 	TCHOICE(sched_policy, sched_choice, "warp scheduler: greedy then oldest, or loose "
 	        "round-robin"),
 	TCHOICE(ctrl_mode, ctrl_choice, "dependences from the control bits, from a register "
@@ -191,6 +195,28 @@ static const Key keys[] = {
 	TINT(l2_bytes_per_clk, 1, 1u << 20, "bytes/cycle", "whole-chip L2 bandwidth"),
 	TINT(l2_sm_bytes_per_clk, 1, 65536, "bytes/cycle", "one SM's link to the L2"),
 	TINT(dram_bytes_per_clk, 1, 1u << 20, "bytes/cycle", "whole-chip DRAM bandwidth"),
+
+	/* the FIBER SM (lo of each: its least value when sm_model = fiber; fiber_lo) */
+	FINT(fiber_contexts, 1, 256, "wefts", "weft contexts per sub-partition"),
+	FINT(fiber_slice_regs, 32, SmVRegs / 4, "registers", "vector registers per sub-partition "
+	     "slice (subpartitions x this <= 2048)"),
+	FINT(fiber_banks, 1, 16, "banks", "register banks per slice"),
+	FINT(fiber_read_ports, 1, 8, "ports", "read ports per bank per cycle (the read-port "
+	     "arbiter serialises reads beyond them)"),
+	FINT(fiber_xbar_latency, 0, 64, "cycles", "a read of another slice's register adds this "
+	     "(selector and 4x4 crossbar)"),
+	FINT(fiber_xbar_width, 1, 16, "registers", "vector registers per cycle through one slice's "
+	     "crossbar port"),
+	FINT(fiber_setfibernum_cycles, 0, Big, "cycles", "SETFIBERNUM: from the last arrival to "
+	     "the release (synchronisation and window re-partitioning)"),
+	FINT(fiber_busy_wake, 0, Big, "cycles", "from a register's write completing to a "
+	     "DEPBAR.FULL/.EMPTY waiting on it issuing"),
+	FINT(fiber_dp, 0, 1, "", "0: ablation, SETFIBERNUM synchronises but keeps the launch's "
+	     "fiber count (no dynamic parallelism)"),
+	FINT(fiber_fs, 0, 1, "", "0: ablation, a busy-bit wait also waits for every weft of the CTA "
+	     "(no fine-grained scheduling)"),
+	FINT(fiber_rs, 0, 1, "", "0: ablation, each remote read is a shared-memory round trip (no "
+	     "register sharing)"),
 
 	/* simulation */
 	TINT(epoch, 1, 1000000, "cycles", "SMs synchronise (L2, DRAM, CTA dispatch) at epoch ends; "
@@ -358,6 +384,26 @@ put(SimConfig *c, const Key *k, uint64_t v)
 		memcpy(p, &v, sizeof v);
 }
 
+/* sm_model = fiber on a configuration without the FIBER keys (a SIMT one, fiber_contexts 0): the
+ * FIBER keys of the built-in NAME-fiber of its name (a100 -> a100-fiber), else of a100-fiber or,
+ * for sm_90, h100-fiber; so the numbers stay in configs/NAME-fiber.cfg */
+static void
+fiber_defaults(SimConfig *c)
+{
+	char name[NameMax + 8];
+	SimConfig f;
+
+	if (c->t.fiber_contexts)
+		return;
+	snprintf(name, sizeof name, "%s-fiber", c->name ? c->name : "");
+	if (simcfg_builtin(&f, name) < 0 && simcfg_builtin(&f, c->sm == 90 ? "h100-fiber"
+	                                                                    : "a100-fiber") < 0)
+		return;
+	for (int k = 0; k < NKeys; k++)
+		if (keys[k].flags & FFiber)
+			put(c, &keys[k], get(&f, &keys[k]));
+}
+
 /* decimal or 0x hex, with a K, M or G suffix when sized: 0, or -1 (syntax, overflow) */
 static int
 parse_uint(const char *s, int sized, uint64_t *v)
@@ -481,6 +527,7 @@ parse_text(SimConfig *c, const Cx *cx, char *s, int builtin)
 {
 	Tok tok[NKeys];
 	int order[NKeys], norder = 0, kbase = find_key("base"), karch = find_key("arch");
+	int kmodel = find_key("sm_model");
 	uint32_t line = 0;
 	char msg[512], names[128];
 	SimConfig tmp;
@@ -535,10 +582,21 @@ parse_text(SimConfig *c, const Cx *cx, char *s, int builtin)
 		}
 	}
 
+	/* sm_model first: turning the FIBER model on brings its keys' values, which the file's
+	 * FIBER keys then override whatever their order */
+	for (int i = 0; i < norder; i++)
+		if (order[i] == kmodel) {
+			if (set_key(&tmp, &keys[kmodel], &tok[kmodel], cx) < 0)
+				return -1;
+			if (builtin < 0 && tmp.t.sm_model == SmModelFiber)
+				fiber_defaults(&tmp);
+		}
 	for (int i = 0; i < norder; i++) {
 		const Key *k = &keys[order[i]];
 		const Tok *t = &tok[order[i]];
 
+		if (order[i] == kmodel)
+			continue;
 		if (builtin >= 0 && k->type == KName) {
 			if (strcmp(t->val, simcfg_builtin_text[builtin][0]) != 0)
 				return fail(cx, t->line, t->vcol, "'name' must be %s, the file's name",
@@ -553,7 +611,8 @@ parse_text(SimConfig *c, const Cx *cx, char *s, int builtin)
 			int seen = 0;
 			for (int i = 0; i < norder; i++)
 				seen |= order[i] == k;
-			if (keys[k].k.size && !seen)
+			if (keys[k].k.size && !seen &&
+			    (!(keys[k].flags & FFiber) || tmp.t.sm_model == SmModelFiber))
 				return fail(cx, 0, 0, "'%s' is missing: a built-in configuration sets every key",
 				            keys[k].k.name);
 		}
@@ -620,6 +679,8 @@ simcfg_set(SimConfig *c, const char *key_value, char *err, size_t errsize)
 	else if (keys[k].type == KRuntime)
 		fail(&cx, 1, t.kcol, "'%s' is the runtime's key, not the simulator's", t.key);
 	else if (set_key(&tmp, &keys[k], &t, &cx) == 0) {
+		if (k == find_key("sm_model") && tmp.t.sm_model == SmModelFiber)
+			fiber_defaults(&tmp);
 		if (simcfg_check(&tmp, msg, sizeof msg) < 0)
 			fail(&cx, 0, 0, "%s", msg);
 		else {
@@ -670,6 +731,11 @@ simcfg_check(const SimConfig *c, char *err, size_t errsize)
 				list_choices(names, sizeof names, k->choice);
 				return bad(err, errsize, "'%s' is %llu, not one of %s", k->k.name, LLU(v), names);
 			}
+		} else if ((k->flags & FFiber) && t->sm_model == SmModelFiber) {
+			v = get(c, k);
+			if (v < k->fiber_lo || v > k->k.hi)
+				return bad(err, errsize, "'%s' is %llu, not from %llu to %llu (sm_model = fiber)",
+				           k->k.name, LLU(v), LLU(k->fiber_lo), LLU(k->k.hi));
 		} else if (k->type == KUint || k->type == KSize) {
 			v = get(c, k);
 			if (v < k->k.lo || v > k->k.hi)
@@ -722,6 +788,9 @@ simcfg_check(const SimConfig *c, char *err, size_t errsize)
 	if (t->lat_l1 > t->lat_l2 || t->lat_l2 > t->lat_dram)
 		return bad(err, errsize, "latencies must grow down the hierarchy: lat_l1 (%u) <= lat_l2 "
 		           "(%u) <= lat_dram (%u)", t->lat_l1, t->lat_l2, t->lat_dram);
+	if (t->sm_model == SmModelFiber && (uint64_t)t->fiber_slice_regs * t->subpartitions > SmVRegs)
+		return bad(err, errsize, "fiber_slice_regs (%u) x subpartitions (%u) exceeds the SM's "
+		           "%u vector registers", t->fiber_slice_regs, t->subpartitions, SmVRegs);
 	if (t->epoch > t->lat_l2)
 		return bad(err, errsize, "epoch (%u) exceeds lat_l2 (%u): SMs exchange L2 traffic at "
 		           "epoch ends, so an epoch may not be longer than the smallest L2 round trip",
@@ -738,6 +807,9 @@ simcfg_print(const SimConfig *c, FILE *f)
 		const Key *k = &keys[i];
 		char val[80];
 		int w;
+
+		if ((k->flags & FFiber) && c->t.sm_model != SmModelFiber)
+			continue;
 
 		switch (k->type) {
 		case KUint:

@@ -37,6 +37,9 @@ simtstats_free(SimTStats *s)
 	s->pc_op = NULL;
 	s->pc_cycles = NULL;
 	s->npc = 0;
+	free(s->fiber_tl);
+	s->fiber_tl = NULL;
+	s->nfiber_tl = 0;
 }
 
 static double

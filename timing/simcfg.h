@@ -23,6 +23,7 @@ enum SchedPolicy {
 
 enum SmModelKind {
 	SmModelSimt,           /* the SIMT SM (timing/simt.c) */
+	SmModelFiber,          /* the FIBER SM (timing/fsm.c) */
 	NSmModel
 };
 
@@ -132,6 +133,19 @@ typedef struct SimTiming {
 	uint32_t l2_bytes_per_clk;     /* whole-chip L2 bandwidth */
 	uint32_t l2_sm_bytes_per_clk;  /* one SM's link to L2 */
 	uint32_t dram_bytes_per_clk;   /* whole-chip DRAM bandwidth */
+
+	/* the FIBER SM (sm_model = fiber; all 0 on a SIMT configuration, docs/sim-config.md) */
+	uint32_t fiber_contexts;       /* weft contexts per sub-partition: 64 */
+	uint32_t fiber_slice_regs;     /* vector registers per sub-partition slice: 512 */
+	uint32_t fiber_banks;          /* register banks per slice */
+	uint32_t fiber_read_ports;     /* read ports per bank per cycle */
+	uint32_t fiber_xbar_latency;   /* cycles a read of another slice adds (selector + crossbar) */
+	uint32_t fiber_xbar_width;     /* vector registers per cycle per slice port of the crossbar */
+	uint32_t fiber_setfibernum_cycles; /* SETFIBERNUM's re-partitioning after the last arrival */
+	uint32_t fiber_busy_wake;      /* cycles from a write completing to a waiting weft waking */
+	uint32_t fiber_dp;             /* 0: ablation, SETFIBERNUM keeps the launch's fiber count */
+	uint32_t fiber_fs;             /* 0: ablation, busy-bit waits behave as CTA barriers */
+	uint32_t fiber_rs;             /* 0: ablation, remote reads go through shared memory */
 
 	/* simulation */
 	uint32_t epoch;                /* cycles per epoch: SMs synchronise (L2, DRAM, CTA dispatch)

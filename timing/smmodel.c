@@ -8,6 +8,7 @@
 
 const SmModel *const sm_models[NSmModel] = {
 	[SmModelSimt] = &sm_model_simt,
+	[SmModelFiber] = &sm_model_fiber,
 };
 
 const SmModel *

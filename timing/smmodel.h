@@ -39,6 +39,8 @@ typedef struct SmModel {
 
 /* simt.c */
 extern const SmModel sm_model_simt;
+/* fsm.c */
+extern const SmModel sm_model_fiber;
 
 /* smmodel.c: the models, indexed by SimTiming.sm_model (enum SmModelKind, simcfg.h) */
 extern const SmModel *const sm_models[NSmModel];

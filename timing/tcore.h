@@ -120,6 +120,7 @@ typedef struct TWarp {
 	uint32_t ubase;        /* + a P, UR or UP unit: its index in TSm.rready (treg) */
 	THazWarp hz;           /* hazard block (control-bits mode) */
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
+	uint64_t remote_until; /* FIBER model: its last remote read holds it until this cycle */
 	/* trace span being built */
 	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
@@ -169,6 +170,10 @@ struct TSm {
 	uint8_t *rcls;         /* TClass of each register's producer, the same way */
 	SimSmStats st;
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
+	struct {               /* FIBER model's counters (fsm.c; SimTStats.fiber_*) */
+		uint64_t remote_reads, xbar_conflicts, rpa_conflicts, busy_waits, busy_wait_cycles;
+		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads;
+	} fx;
 	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;

@@ -47,6 +47,14 @@ typedef struct SimHazard {
 	uint32_t consumer_addr;
 } SimHazard;
 
+/* FIBER model: one point of SM 0's timeline (a change of its fiber count or register allocation,
+ * and the launch's start and end) */
+typedef struct SimFiberSample {
+	uint64_t cycle;
+	uint32_t fibers;               /* active fibers (present, not exited, not dormant) */
+	uint32_t regs;                 /* vector registers allocated to windows and pools */
+} SimFiberSample;
+
 /* one launch in timing mode */
 typedef struct SimTStats {
 	uint64_t cycles;               /* kernel start to the last CTA's end */
@@ -92,6 +100,19 @@ typedef struct SimTStats {
 	uint64_t *pc_cycles;           /* npc x NCpi: sub-partition cycles charged to a warp whose
 	                                  next instruction was this one (CpiIssue: its issues); sums
 	                                  to cpi[] less the idle cycles of SMs without warps */
+	/* the FIBER SM model (sm_model = fiber; all 0 otherwise; docs/sim-timing.md "FIBER") */
+	int fiber;                     /* 1: the FIBER model ran */
+	uint64_t fiber_remote_reads;   /* source registers read from another weft's window, a pool or
+	                                  another slice */
+	uint64_t fiber_xbar_conflicts; /* cycles a read waited for a crossbar port (fiber_xbar_width) */
+	uint64_t fiber_rpa_conflicts;  /* reads the read-port arbiter serialised (a bank's ports) */
+	uint64_t fiber_busy_waits;     /* DEPBAR.FULL/.EMPTY that blocked */
+	uint64_t fiber_busy_wait_cycles; /* weft cycles they waited */
+	uint64_t fiber_setfibernum;    /* SETFIBERNUM releases */
+	uint64_t fiber_setfibernum_cycles; /* weft cycles at SETFIBERNUM (sync and re-partition) */
+	uint64_t fiber_rs_smem_reads;  /* fiber_rs = 0: remote reads charged as shared-memory trips */
+	SimFiberSample *fiber_tl;      /* nfiber_tl samples of SM 0, in cycle order (owned) */
+	uint32_t nfiber_tl;
 	/* the simulator itself */
 	double wall_seconds;
 	unsigned threads;              /* host threads used */

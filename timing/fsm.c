@@ -1,0 +1,166 @@
+/* fsm.c: the FIBER SM, the second model of smmodel.h (sm_model = fiber; docs/sim-timing.md
+ * "The FIBER SM"). A weft is a warp: its dependences on its own registers are the SIMT model's
+ * (control bits or the register scoreboard, simt.c, called through sm_model_simt), and the SM's
+ * scoreboard is kept by absolute register (TSm.rready), so a read of another weft's register
+ * waits for that weft's write in flight. What FIBER adds is charged here: each V (absolute) or
+ * pool source read is a remote read; a read of another sub-partition's slice goes through the
+ * selector and the 4x4 crossbar (fiber_xbar_latency, fiber_xbar_width registers per cycle per
+ * slice port: more in one instruction are crossbar conflicts); reads of one bank of a slice
+ * beyond its read ports (fiber_read_ports) are serialised by the read-port arbiter; with
+ * fiber_rs = 0 every remote read is instead a shared-memory round trip (a store by the producer
+ * side and a load, at lat_lds and the shared-memory bandwidth). The stall a remote read causes is
+ * charged to the CPI reason remote_read.
+ */
+#include "smmodel.h"
+
+#include <string.h>
+
+/* the FIBER model's occupancy: the SIMT calculator's (the FIBER limits need GpuConfig's FIBER
+ * figures, which the functional simulator's configuration does not carry yet) */
+static uint32_t
+fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
+{
+	return sm_model_simt.occupancy(c, lc, limit);
+}
+
+static void
+fiber_launch(TLaunch *L)
+{
+	sm_model_simt.launch(L);
+}
+
+static void
+fiber_warp_start(TSm *s, TWarp *tw)
+{
+	sm_model_simt.warp_start(s, tw);
+	tw->remote_until = 0;
+}
+
+/* the SIMT conditions; a wait that a remote read's cost decides is charged to remote_read */
+static uint64_t
+fiber_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *why)
+{
+	if (tw->remote_until > t) {
+		t = tw->remote_until;
+		*why = CpiRemoteRead;
+	}
+	t = sm_model_simt.ready(s, tw, now, t, why);
+	if (t == tw->remote_until && t > now && *why == CpiStall)
+		*why = CpiRemoteRead;
+	return t;
+}
+
+/* the V sources of the instruction: remote reads, the crossbar, the read-port arbiter */
+static unsigned
+fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	const SimTiming *t = L->t;
+	const DIns *d = &L->prog->ins[pc];
+	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
+	unsigned slice_regs = t->fiber_slice_regs ? t->fiber_slice_regs : 512;
+	unsigned banks = t->fiber_banks ? t->fiber_banks : 1, ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
+	unsigned width = t->fiber_xbar_width ? t->fiber_xbar_width : 1;
+	unsigned xbar = 0, remote = 0, worst = 0, cnt[MaxSub][16];
+	uint64_t extra = 0;
+
+	memset(cnt, 0, sizeof cnt);
+	for (unsigned k = 0; k < d->nsrc; k++) {
+		const DOp *o = &d->src[k];
+		unsigned n;
+		if (o->kind != DV)
+			continue;
+		n = o->n ? o->n : 1;
+		if ((o->flags & DFWide) && n < 2)
+			n = 2;
+		for (unsigned j = 0; j < n; j++) {
+			uint32_t r = o->reg + j, sl = r / slice_regs % MaxSub, b = r % slice_regs % banks % 16;
+			int own = r >= tw->rbase && r < tw->rbase + L->lc.nreg_alloc;
+			if (own)
+				continue;
+			remote++;
+			if (sl != tw->sub)
+				xbar++;
+			if (++cnt[sl][b] > worst)
+				worst = cnt[sl][b];
+		}
+	}
+	if (!remote)
+		return bubble;
+	s->fx.remote_reads += remote;
+	if (!t->fiber_rs) {
+		/* the round trip through shared memory: a store and a load, each at the bandwidth of
+		 * smem_banks x smem_bank_bytes per cycle for a 128-byte vector register */
+		unsigned bw = t->smem_banks * t->smem_bank_bytes, per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
+		s->fx.rs_smem_reads += remote;
+		extra = (uint64_t)t->lat_lds + 2ull * per * remote;
+	} else {
+		if (worst > ports) {
+			s->fx.rpa_conflicts += worst - ports;
+			extra += (worst + ports - 1) / ports - 1;
+		}
+		if (xbar) {
+			extra += t->fiber_xbar_latency;
+			if (xbar > width) {
+				s->fx.xbar_conflicts += (xbar - 1) / width;
+				extra += (xbar - 1) / width;
+			}
+		}
+	}
+	if (now + 1 + extra > tw->remote_until)
+		tw->remote_until = now + 1 + extra;
+	return bubble;
+}
+
+/* the SIMT issue; then the remote read's cost holds the weft */
+static void
+fiber_issue(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now, uint64_t done,
+            uint64_t src_read)
+{
+	sm_model_simt.issue(s, u, tw, pc, now, done, src_read);
+	if (tw->remote_until > now + 1 && tw->stall_until < tw->remote_until)
+		tw->stall_until = tw->remote_until;
+}
+
+static void
+fiber_stats(const TLaunch *L, SimTStats *st)
+{
+	sm_model_simt.stats(L, st);
+	st->fiber = 1;
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		const TSm *s = L->sms[i];
+		if (!s)
+			continue;
+		st->fiber_remote_reads += s->fx.remote_reads;
+		st->fiber_xbar_conflicts += s->fx.xbar_conflicts;
+		st->fiber_rpa_conflicts += s->fx.rpa_conflicts;
+		st->fiber_busy_waits += s->fx.busy_waits;
+		st->fiber_busy_wait_cycles += s->fx.busy_wait_cycles;
+		st->fiber_setfibernum += s->fx.setfibernum;
+		st->fiber_setfibernum_cycles += s->fx.setfibernum_cycles;
+		st->fiber_rs_smem_reads += s->fx.rs_smem_reads;
+	}
+	/* the timeline of SM 0: its fibers and registers at the start and the end */
+	if (L->nsm && L->sms[0]) {
+		const TSm *s = L->sms[0];
+		uint32_t fibers = (uint32_t)(L->lc.nthreads * (L->ctas_per_sm < L->lc.nctas ? L->ctas_per_sm
+		                                                                            : L->lc.nctas));
+		uint32_t regs = (uint32_t)(L->lc.nwarp * L->lc.nreg_alloc *
+		                           (L->ctas_per_sm < L->lc.nctas ? L->ctas_per_sm : L->lc.nctas));
+		st->fiber_tl = xmalloc(2 * sizeof *st->fiber_tl);
+		st->fiber_tl[0] = (SimFiberSample){0, fibers, regs};
+		st->fiber_tl[1] = (SimFiberSample){s->last_done, 0, 0};
+		st->nfiber_tl = 2;
+	}
+}
+
+const SmModel sm_model_fiber = {
+	.name = "fiber",
+	.occupancy = fiber_occupancy,
+	.launch = fiber_launch,
+	.warp_start = fiber_warp_start,
+	.ready = fiber_ready,
+	.operand_bubbles = fiber_operand_bubbles,
+	.issue = fiber_issue,
+	.stats = fiber_stats,
+};
