@@ -59,9 +59,9 @@ grep -v '^#' "$dir/kernels.txt" | while read -r file sym grid block smem params 
 	line=$(grep "^$simt $sym " examples/kernels.txt | head -n 1)
 	sgrid=$(echo "$line" | cut -d' ' -f3) sblock=$(echo "$line" | cut -d' ' -f4)
 	s=$(cycles "examples/$simt/$simt.sm_80.sass" "$sym" "$sgrid" "$sblock" "$a" a100)
-	f=$(cycles "$dir/$file" "$sym" "$grid" "$block" "$a" a100-fiber)
-	dp=$(cycles "$dir/$file" "$sym" "$grid" "$block" "$a" a100-fiber fiber_dp=0)
-	fs=$(cycles "$dir/$file" "$sym" "$grid" "$block" "$a" a100-fiber fiber_fs=0)
-	rs=$(cycles "$dir/$file" "$sym" "$grid" "$block" "$a" a100-fiber fiber_rs=0)
-	printf '%-22s %10s %11s %10s %10s %10s\n' "${file%.fsass}" "$s" "$f" "$dp" "$fs" "$rs"
+	f=$(cycles "$dir/$file.sm_80.fsass" "$sym" "$grid" "$block" "$a" a100-fiber)
+	dp=$(cycles "$dir/$file.sm_80.fsass" "$sym" "$grid" "$block" "$a" a100-fiber fiber_dp=0)
+	fs=$(cycles "$dir/$file.sm_80.fsass" "$sym" "$grid" "$block" "$a" a100-fiber fiber_fs=0)
+	rs=$(cycles "$dir/$file.sm_80.fsass" "$sym" "$grid" "$block" "$a" a100-fiber fiber_rs=0)
+	printf '%-22s %10s %11s %10s %10s %10s\n' "$file" "$s" "$f" "$dp" "$fs" "$rs"
 done
