@@ -6,7 +6,9 @@
  * on one host thread, the same with --threads N (and whether every statistic is identical), the
  * functional simulator's rate for comparison, and the error of the two sampling
  * extrapolations against the full run. Target: 1,000,000 warp instructions per second on one
- * core in timing mode, near-linear scaling with threads.
+ * core in timing mode, near-linear scaling with threads. Then the FIBER SM model
+ * (a100-fiber / h100-fiber) against the SIMT model on the same kernels, one thread: its rate must
+ * be at least the SIMT rate / 1.5.
  *
  *   timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] [-k KIND]
  */
@@ -129,6 +131,8 @@ typedef struct Meas {
 } Meas;
 
 /* REPS launches of w on a fresh device in the given mode; the median */
+static const char *device_name;  /* the configuration of the next measure (NULL: a100, h100) */
+
 static Meas
 measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, unsigned threads,
         unsigned sample_sms, unsigned sample_ctas)
@@ -145,7 +149,8 @@ measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, 
 
 	snprintf(rel, sizeof rel, w->file, arch);
 	snprintf(path, sizeof path, "%s/%s", root, rel);
-	if (fiberDeviceCreate(&dev, arch == 80 ? "a100" : "h100") != FIBER_SUCCESS)
+	if (fiberDeviceCreate(&dev, device_name ? device_name : arch == 80 ? "a100" : "h100") !=
+	    FIBER_SUCCESS)
 		bench_die(NULL, "device");
 	if (fiberDeviceSetMode(dev, mode) != FIBER_SUCCESS ||
 	    fiberDeviceSetThreads(dev, threads) != FIBER_SUCCESS ||
@@ -228,6 +233,29 @@ main(int argc, char **argv)
 		       one.cycles / one.sec * 1e-6, threads, many.wi / many.sec * 1e-6,
 		       one.sec / many.sec, one.cycles == many.cycles && one.wi == many.wi ? "yes" : "NO",
 		       fn.wi / fn.sec * 1e-6, one.wi / one.sec >= TargetRate ? "ok" : "BELOW TARGET");
+	}
+
+	/* the FIBER SM model (sm_model = fiber) on the same kernels: within 1.5x of the SIMT model's
+	 * rate (issue 9); these kernels use no FIBER feature, so the cycles must be the same */
+	printf("\nFIBER model: %s-fiber against %s, one thread, median of %d; target FIBER >= SIMT / "
+	       "1.5\n", arch == 80 ? "a100" : "h100", arch == 80 ? "a100" : "h100", reps);
+	printf("  %-26s %10s %10s %10s %7s %5s\n", "workload", "SIMT M wi/s", "FIBER M wi/s",
+	       "cycles", "ratio", "same");
+	for (size_t k = 0; k < sizeof works / sizeof works[0]; k++) {
+		const Work *w = &works[k];
+		Meas simt, fib;
+
+		if (only && strcasecmp(only, w->kind))
+			continue;
+		device_name = NULL;
+		simt = measure(w, root, arch, reps, FIBER_MODE_TIMING, 1, 0, 0);
+		device_name = arch == 80 ? "a100-fiber" : "h100-fiber";
+		fib = measure(w, root, arch, reps, FIBER_MODE_TIMING, 1, 0, 0);
+		device_name = NULL;
+		printf("  %-26s %11.2f %12.2f %10llu %6.2fx %5s  %s\n", w->name, simt.wi / simt.sec * 1e-6,
+		       fib.wi / fib.sec * 1e-6, (unsigned long long)fib.cycles, fib.sec / simt.sec,
+		       fib.cycles == simt.cycles && fib.wi == simt.wi ? "yes" : "NO",
+		       fib.sec <= 1.5 * simt.sec ? "ok" : "BELOW TARGET");
 	}
 
 	printf("\nsampling: extrapolated cycles against the full run (timing mode, one thread)\n");

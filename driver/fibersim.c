@@ -62,7 +62,8 @@ run_usage(FILE *out)
 	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
 	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
-	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--trace FILE.json [--trace-limit N]]\n"
+	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
+	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
@@ -91,6 +92,7 @@ run_usage(FILE *out)
 	    "  --stats FILE.json    write statistics: cycles, IPC, CPI stack, caches, DRAM, occupancy\n"
 	    "                       (every key: docs/sim-stats.md)\n"
 	    "  --cpi-svg FILE.svg   draw the CPI stack as an SVG bar chart\n"
+	    "  --fiber-svg FILE.svg draw the FIBER timeline (fibers, vector registers over cycles)\n"
 	    "  --trace FILE.json    write a Chrome trace (Perfetto, chrome://tracing): one track per\n"
 	    "                       warp slot of each SM; 1 ns of trace time is one cycle\n"
 	    "  --trace-limit N      at most N trace events (default 1000000)\n"
@@ -315,7 +317,8 @@ write_all(const char *path, const void *data, size_t n)
 /* the CPI stack chart of the statistics JSON json_path into svg_path; on any error svg_path is
  * as it was */
 static int
-write_svg(const char *json_path, const char *svg_path, const char *title)
+write_svg(const char *json_path, const char *svg_path, const char *title,
+          int (*draw)(const char *, size_t, const char *, FILE *, char *, size_t))
 {
 	unsigned char *text;
 	size_t len;
@@ -329,7 +332,7 @@ write_svg(const char *json_path, const char *svg_path, const char *title)
 		free(text);
 		return error(ExitUser, "cannot write '%s': %s", svg_path, strerror(errno));
 	}
-	failed = cli_cpi_svg((const char *)text, len, title, o.fp, err, sizeof err) < 0;
+	failed = draw((const char *)text, len, title, o.fp, err, sizeof err) < 0;
 	free(text);
 	if (failed) {
 		outfile_abort(&o);
@@ -346,13 +349,19 @@ write_svg(const char *json_path, const char *svg_path, const char *title)
 static int
 results(const CliRun *r, fiberDevice dev, int faulted)
 {
-	const char *json = r->stats ? r->stats : r->cpi_svg;
-	int status;
+	const char *json = r->stats ? r->stats : r->cpi_svg ? r->cpi_svg : r->fiber_svg;
+	int status, fstatus;
 
 	if (json && fiberWriteStatsJSON(dev, json) != FIBER_SUCCESS)
 		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
-	if (r->cpi_svg && (status = write_svg(json, r->cpi_svg, r->kernel)) != ExitOk)
+	/* the FIBER timeline first: json may be the --cpi-svg file, which its chart then replaces */
+	fstatus = r->fiber_svg ? write_svg(json, r->fiber_svg, r->kernel, cli_fiber_svg) : ExitOk;
+	if (r->cpi_svg && (status = write_svg(json, r->cpi_svg, r->kernel, cli_cpi_svg)) != ExitOk)
 		return status;
+	if (fstatus != ExitOk && json == r->fiber_svg)
+		remove(json);           /* the statistics written only to draw from: no chart, no file */
+	if (fstatus != ExitOk)
+		return fstatus;
 	if (!faulted && !r->quiet && !r->functional)
 		fiberPrintSummary(dev, stderr);
 	return ExitOk;

@@ -414,6 +414,12 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			if (!*v)
 				return fail(err, n, "--cpi-svg needs a file name");
 			r->cpi_svg = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--fiber-svg", &missing))) {
+			if (once("--fiber-svg", r->fiber_svg, err, n) < 0)
+				return -1;
+			if (!*v)
+				return fail(err, n, "--fiber-svg needs a file name");
+			r->fiber_svg = v;
 		} else if (missing) {
 			return fail(err, n, "option '%.100s' needs a value", a);
 		} else if (strcmp(a, "--functional") == 0) {
@@ -443,7 +449,8 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 	if (tlimit && !r->trace)
 		return fail(err, n, "--trace-limit needs --trace FILE.json");
 	if (r->functional) {
-		const char *timing = r->trace ? "--trace" : r->cpi_svg ? "--cpi-svg" : threads ? "--threads"
+		const char *timing = r->trace ? "--trace" : r->cpi_svg ? "--cpi-svg"
+		                     : r->fiber_svg ? "--fiber-svg" : threads ? "--threads"
 		                     : ssms ? "--sample-sms" : sctas ? "--sample-ctas" : NULL;
 		if (timing)
 			return fail(err, n, "%s needs the timing model; --functional turns it off", timing);

@@ -84,6 +84,7 @@ typedef struct CliRun {
 	const char **set;          /* --set KEY=VALUE, in order */
 	unsigned nset;
 	const char *cpi_svg;       /* --cpi-svg FILE.svg, NULL none */
+	const char *fiber_svg;     /* --fiber-svg FILE.svg, NULL none */
 	int help;                  /* --help or -h was given */
 } CliRun;
 
@@ -99,5 +100,9 @@ const char *cli_kind_name(int kind);                                 /* "u32", "
 /* cpisvg.c: the CPI stacks of a statistics JSON (fiberWriteStatsJSON) as an SVG stacked bar chart,
  * one bar per kernel. 0, or -1 with a one-line message in err (not our JSON, no timed kernel) */
 int cli_cpi_svg(const char *json, size_t len, const char *title, FILE *out, char *err, size_t n);
+/* fibersvg.c: the FIBER timeline (fibers and vector registers of SM 0 over cycles) of a statistics
+ * JSON as an SVG line chart. 0, or -1 with a one-line message in err (not our JSON, no kernel ran
+ * on the FIBER model) */
+int cli_fiber_svg(const char *json, size_t len, const char *title, FILE *out, char *err, size_t n);
 
 #endif /* FIBER_CLI_H */

@@ -2,7 +2,9 @@
  * cycles and the speedup of B over A, IPC, the memory figures, the CPI stack of each with the
  * difference in points of the stack, and the configuration keys that differ. Launches pair up in
  * order; files whose launches differ (count, kernel, a launch not timed) are refused. The same
- * as a table or as JSON (--json).
+ * as a table or as JSON (--json). When either launch ran on the FIBER model, its figures (remote
+ * reads, conflicts, busy-bit waits, SETFIBERNUM, fibers) follow the others ("-": the other run
+ * has none, a SIMT run).
  */
 #include "json.h"
 #include "outputs.h"
@@ -42,6 +44,31 @@ static const struct {
 	{"gmem.sectors_per_request", ShowReal},
 	{"hazards", ShowCount},
 };
+
+/* the FIBER model's figures (docs/sim-stats.md "FIBER"), shown when either launch has them */
+static const struct {
+	const char *path;
+	int show;
+} fiber_figures[] = {
+	{"fiber.remote_reads", ShowCount},
+	{"fiber.xbar_conflicts", ShowCount},
+	{"fiber.rpa_conflicts", ShowCount},
+	{"fiber.rs_smem_reads", ShowCount},
+	{"fiber.busy_waits", ShowCount},
+	{"fiber.busy_wait_cycles", ShowCount},
+	{"fiber.setfibernum", ShowCount},
+	{"fiber.setfibernum_cycles", ShowCount},
+	{"fiber.peak_fibers", ShowCount},
+	{"fiber.mean_fibers", ShowReal},
+	{"fiber.peak_regs", ShowCount},
+	{"fiber.rf_mean_occupancy", ShowPercent},
+};
+
+static int
+has_fiber(const JVal *ka, const JVal *kb)
+{
+	return json_get(ka, "fiber") != NULL || json_get(kb, "fiber") != NULL;
+}
 
 static int
 fail(char *err, size_t n, const char *fmt, ...)
@@ -222,6 +249,19 @@ config_diffs(FILE *out, const JVal *ca, const JVal *cb, int json)
 }
 
 static void
+table_row(FILE *out, const JVal *ka, const JVal *kb, const char *path, int show)
+{
+	const JVal *a = json_path(ka, path), *b = json_path(kb, path);
+
+	fprintf(out, "  %-30s", path);
+	cell(out, a, show);
+	cell(out, b, show);
+	if (a && b && a->type == JNum && b->type == JNum && a->num != 0)
+		fprintf(out, " %9.3fx", b->num / a->num);
+	fputc('\n', out);
+}
+
+static void
 table(FILE *out, const JVal *ka, const JVal *kb, size_t index, const char *aname,
       const char *bname)
 {
@@ -243,15 +283,10 @@ table(FILE *out, const JVal *ka, const JVal *kb, size_t index, const char *aname
 		        cyc_b < cyc_a ? "B is faster" : cyc_b > cyc_a ? "B is slower" : "the same cycles");
 	config_diffs(out, json_get(ka, "configuration"), json_get(kb, "configuration"), 0);
 	fprintf(out, "  %-30s %14s %14s %10s\n", "", "A", "B", "B/A");
-	for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
-		const JVal *a = json_path(ka, figures[f].path), *b = json_path(kb, figures[f].path);
-		fprintf(out, "  %-30s", figures[f].path);
-		cell(out, a, figures[f].show);
-		cell(out, b, figures[f].show);
-		if (a && b && a->type == JNum && b->type == JNum && a->num != 0)
-			fprintf(out, " %9.3fx", b->num / a->num);
-		fputc('\n', out);
-	}
+	for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++)
+		table_row(out, ka, kb, figures[f].path, figures[f].show);
+	for (size_t f = 0; has_fiber(ka, kb) && f < sizeof fiber_figures / sizeof fiber_figures[0]; f++)
+		table_row(out, ka, kb, fiber_figures[f].path, fiber_figures[f].show);
 	/* the shares are of the stack without idle (what the SMs with warps did); idle's is of all */
 	fprintf(out, "  %-30s %14s %7s %14s %7s %9s\n", "CPI stack (sub-partition cycles)", "A", "%",
 	        "B", "%", "B-A pts");
@@ -265,6 +300,20 @@ table(FILE *out, const JVal *ka, const JVal *kb, size_t index, const char *aname
 		fprintf(out, "  %-30s %14.0f %6.2f%% %14.0f %6.2f%% %+9.2f\n",
 		        r == CpiIdle ? "idle (% of the whole stack)" : cpi_name[r], a, pa, b, pb, pb - pa);
 	}
+}
+
+static void
+json_figure(FILE *out, const JVal *ka, const JVal *kb, const char *path, int comma)
+{
+	const JVal *a = json_path(ka, path), *b = json_path(kb, path);
+
+	fprintf(out, "%s\n        \"%s\": {\"a\": ", comma ? "," : "", path);
+	jnum(out, a);
+	fputs(", \"b\": ", out);
+	jnum(out, b);
+	fputs(", \"b_over_a\": ", out);
+	jratio(out, json_num(b, NAN), json_num(a, NAN));
+	fputc('}', out);
 }
 
 static void
@@ -284,16 +333,10 @@ json_launch(FILE *out, const JVal *ka, const JVal *kb, size_t index)
 	fputs(",\n     \"speedup\": ", out);
 	jratio(out, json_num(json_get(ka, "cycles"), 0), json_num(json_get(kb, "cycles"), 0));
 	fputs(",\n     \"figures\": {", out);
-	for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++) {
-		const JVal *a = json_path(ka, figures[f].path), *b = json_path(kb, figures[f].path);
-		fprintf(out, "%s\n        \"%s\": {\"a\": ", f ? "," : "", figures[f].path);
-		jnum(out, a);
-		fputs(", \"b\": ", out);
-		jnum(out, b);
-		fputs(", \"b_over_a\": ", out);
-		jratio(out, json_num(b, NAN), json_num(a, NAN));
-		fputc('}', out);
-	}
+	for (size_t f = 0; f < sizeof figures / sizeof figures[0]; f++)
+		json_figure(out, ka, kb, figures[f].path, f > 0);
+	for (size_t f = 0; has_fiber(ka, kb) && f < sizeof fiber_figures / sizeof fiber_figures[0]; f++)
+		json_figure(out, ka, kb, fiber_figures[f].path, 1);
 	fputs("},\n     \"cpi_stack\": {", out);
 	for (int r = 0; r < NCpi; r++) {
 		double a = json_num(json_get(ca, cpi_name[r]), 0), b = json_num(json_get(cb, cpi_name[r]), 0);

@@ -85,11 +85,25 @@ shown_len(const char *s, size_t max)
 	return n < max ? n : max;
 }
 
-/* colours of the reasons, in the order of cpireasons.h */
-static const char *const colour[NCpi] = {
-	"#2ca02c", "#ff7f0e", "#bcbd22", "#1f77b4", "#17becf", "#9467bd", "#d62728", "#8c564b",
-	"#e377c2", "#7f7f7f", "#aec7e8", "#ffbb78", "#dddddd",
+/* colours of the reasons by JSON key (a reason missing here is grey): the FIBER model's
+ * busy_wait, fiber_sync and remote_read have their own */
+static const struct { const char *name, *colour; } colours[] = {
+	{"issue", "#2ca02c"}, {"stall", "#ff7f0e"}, {"yield", "#bcbd22"}, {"wait_memory", "#1f77b4"},
+	{"wait_long_latency", "#17becf"}, {"wait_tensor", "#9467bd"}, {"pipe_busy", "#d62728"},
+	{"memory_throttle", "#8c564b"}, {"register_bank_conflict", "#e377c2"},
+	{"barrier", "#7f7f7f"}, {"sync", "#aec7e8"}, {"instruction_fetch", "#ffbb78"},
+	{"busy_wait", "#98df8a"}, {"fiber_sync", "#c5b0d5"}, {"remote_read", "#ff9896"},
+	{"idle", "#dddddd"},
 };
+
+static const char *
+colour_of(int r)
+{
+	for (size_t k = 0; k < sizeof colours / sizeof colours[0]; k++)
+		if (strcmp(colours[k].name, cpi_name[r]) == 0)
+			return colours[k].colour;
+	return "#555555";
+}
 
 static double
 cycles_of(const SvgBar *b, int r)
@@ -182,7 +196,7 @@ render(const SvgBar *bar, int nbar, const CpiSvgOpts *o, const char *const *name
 				y -= bh;
 				fprintf(out, "<rect x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"%s\">"
 				        "<title>%s: %.0f sub-partition cycles (%.1f%%)</title></rect>\n", x, y, bw,
-				        bh, colour[r], cpi_name[r], c, 100 * frac);
+				        bh, colour_of(r), cpi_name[r], c, 100 * frac);
 				if (bh >= 13)
 					fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"middle\" "
 					        "font-size=\"10\">%.1f%%</text>\n", cx, y + bh / 2 + 4, 100 * frac);
@@ -206,7 +220,7 @@ render(const SvgBar *bar, int nbar, const CpiSvgOpts *o, const char *const *name
 				continue;
 			row++;
 			fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			        "<text x=\"%d\" y=\"%d\">%s</text>\n", x, y, colour[r], x + 18, y + 10,
+			        "<text x=\"%d\" y=\"%d\">%s</text>\n", x, y, colour_of(r), x + 18, y + 10,
 			        cpi_name[r]);
 		}
 	}

@@ -204,6 +204,76 @@ write_instructions(FILE *fp, const SimTStats *t)
 	fputs(first ? "]" : "\n      ]", fp);
 }
 
+/* FIBER figures of SM 0's timeline: peak and time-weighted mean of the fibers and the vector
+ * registers over [first sample, end of the launch] (each sample holds until the next) */
+enum { RtFiberFileRegs = 2048 };   /* the SM's vector register file (docs/fiber-isa.md) */
+
+static void
+fiber_peak_mean(const SimTStats *t, int regs, double *peak, double *mean)
+{
+	double area = 0, span;
+	uint64_t end = t->cycles;
+
+	*peak = 0;
+	*mean = NAN;
+	if (!t->nfiber_tl || !t->fiber_tl)
+		return;
+	if (end < t->fiber_tl[t->nfiber_tl - 1].cycle)
+		end = t->fiber_tl[t->nfiber_tl - 1].cycle;
+	for (uint32_t k = 0; k < t->nfiber_tl; k++) {
+		const SimFiberSample *p = &t->fiber_tl[k];
+		uint64_t next = k + 1 < t->nfiber_tl ? t->fiber_tl[k + 1].cycle : end;
+		double v = regs ? p->regs : p->fibers;
+		if (v > *peak)
+			*peak = v;
+		area += v * (double)(next > p->cycle ? next - p->cycle : 0);
+	}
+	span = (double)(end - t->fiber_tl[0].cycle);
+	*mean = span > 0 ? area / span
+	                 : (double)(regs ? t->fiber_tl[t->nfiber_tl - 1].regs
+	                                 : t->fiber_tl[t->nfiber_tl - 1].fibers);
+}
+
+/* "fiber": the FIBER model's counters and SM 0's timeline (docs/sim-stats.md "FIBER") */
+static void
+write_fiber(FILE *fp, const SimTStats *t)
+{
+	double pf, mf, pr, mr;
+
+	fiber_peak_mean(t, 0, &pf, &mf);
+	fiber_peak_mean(t, 1, &pr, &mr);
+	key(fp, "fiber");
+	fprintf(fp, "{\"remote_reads\": %llu, \"xbar_conflicts\": %llu, \"rpa_conflicts\": %llu, "
+	        "\"busy_waits\": %llu, \"busy_wait_cycles\": %llu, \"setfibernum\": %llu, "
+	        "\"setfibernum_cycles\": %llu, \"rs_smem_reads\": %llu,\n        \"peak_fibers\": ",
+	        (unsigned long long)t->fiber_remote_reads, (unsigned long long)t->fiber_xbar_conflicts,
+	        (unsigned long long)t->fiber_rpa_conflicts, (unsigned long long)t->fiber_busy_waits,
+	        (unsigned long long)t->fiber_busy_wait_cycles, (unsigned long long)t->fiber_setfibernum,
+	        (unsigned long long)t->fiber_setfibernum_cycles,
+	        (unsigned long long)t->fiber_rs_smem_reads);
+	jnum(fp, pf);
+	fputs(", \"mean_fibers\": ", fp);
+	jnum(fp, mf);
+	fputs(", \"peak_regs\": ", fp);
+	jnum(fp, pr);
+	fputs(", \"mean_regs\": ", fp);
+	jnum(fp, mr);
+	fprintf(fp, ", \"rf_regs\": %u, \"rf_peak_occupancy\": ", (unsigned)RtFiberFileRegs);
+	jnum(fp, pr / RtFiberFileRegs);
+	fputs(", \"rf_mean_occupancy\": ", fp);
+	jnum(fp, mr / RtFiberFileRegs);
+	fputs(",\n        \"timeline\": {\"cycle\": [", fp);
+	for (uint32_t k = 0; k < t->nfiber_tl; k++)
+		fprintf(fp, "%s%llu", k ? ", " : "", (unsigned long long)t->fiber_tl[k].cycle);
+	fputs("], \"fibers\": [", fp);
+	for (uint32_t k = 0; k < t->nfiber_tl; k++)
+		fprintf(fp, "%s%u", k ? ", " : "", t->fiber_tl[k].fibers);
+	fputs("], \"regs\": [", fp);
+	for (uint32_t k = 0; k < t->nfiber_tl; k++)
+		fprintf(fp, "%s%u", k ? ", " : "", t->fiber_tl[k].regs);
+	fputs("]}}", fp);
+}
+
 /* the sections only a timed launch has */
 static void
 write_timing(FILE *fp, const RtLaunch *l)
@@ -292,6 +362,8 @@ write_timing(FILE *fp, const RtLaunch *l)
 	}
 	fputs(t->nsm && t->sm ? "\n      ]" : "]", fp);
 	write_instructions(fp, t);
+	if (t->fiber)
+		write_fiber(fp, t);
 }
 
 /* every configuration key as it was for the launch: "key": value, numbers as numbers */
@@ -491,6 +563,24 @@ summary_timing(FILE *fp, const RtLaunch *l)
 			fprintf(fp, "%s %s -> %s (latency %u, stall %u) x%llu", k ? ";" : "", h->producer,
 			        h->consumer, h->latency, h->stall, (unsigned long long)h->count);
 		}
+		fputc('\n', fp);
+	}
+	if (t->fiber) {
+		double pf, mf, pr, mr;
+		fiber_peak_mean(t, 0, &pf, &mf);
+		fiber_peak_mean(t, 1, &pr, &mr);
+		fprintf(fp, "  FIBER: fibers peak %.0f mean %.1f; registers peak %.0f of %u; %llu remote "
+		        "reads (%llu crossbar, %llu read-port conflicts); %llu busy-bit waits (%llu cycles); "
+		        "%llu SETFIBERNUM (%llu cycles)", pf, isfinite(mf) ? mf : 0.0, pr,
+		        (unsigned)RtFiberFileRegs, (unsigned long long)t->fiber_remote_reads,
+		        (unsigned long long)t->fiber_xbar_conflicts,
+		        (unsigned long long)t->fiber_rpa_conflicts, (unsigned long long)t->fiber_busy_waits,
+		        (unsigned long long)t->fiber_busy_wait_cycles,
+		        (unsigned long long)t->fiber_setfibernum,
+		        (unsigned long long)t->fiber_setfibernum_cycles);
+		if (t->fiber_rs_smem_reads)
+			fprintf(fp, "; %llu remote reads through shared memory (fiber_rs = 0)",
+			        (unsigned long long)t->fiber_rs_smem_reads);
 		fputc('\n', fp);
 	}
 	fprintf(fp, "  simulator: %.3f s, %u thread%s", t->wall_seconds, t->threads,

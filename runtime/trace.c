@@ -7,7 +7,8 @@
  * cycles / 1000, exactly), so the viewer's "ns" read as cycles; otherData.clock_mhz converts to
  * real time. Launches follow one another on the time line, each starting where the previous one
  * ended, and each has an instant event with the kernel's name at its start. Events over the
- * limit are counted and reported in an instant event at the end.
+ * limit are counted and reported in an instant event at the end. A launch of the FIBER model also
+ * has the counter tracks "fibers" and "vector registers" of SM 0 (its timeline, SimTStats.fiber_tl).
  */
 #include "rt.h"
 #include "outfile.h"
@@ -136,6 +137,23 @@ write_names(FILE *fp, const RtTrace *t)
 	free(seen);
 }
 
+/* FIBER runs: SM 0's timeline as two counter tracks of process "SM 0" (pid 0), "fibers" (active
+ * fibers) and "vector registers" (allocated to windows and pools), one "ph": "C" event per sample */
+static void
+fiber_counters(FILE *fp, const RtLaunch *l)
+{
+	static const char *const name[2] = {"fibers", "vector registers"};
+
+	for (int c = 0; c < 2; c++)
+		for (uint32_t k = 0; k < l->t.nfiber_tl; k++) {
+			const SimFiberSample *p = &l->t.fiber_tl[k];
+			fprintf(fp, ",\n{\"ph\": \"C\", \"pid\": 0, \"name\": \"%s\", \"ts\": ", name[c]);
+			cycles_us(fp, l->trace_start + p->cycle);
+			fprintf(fp, ", \"args\": {\"%s\": %u}}", c ? "regs" : "fibers",
+			        c ? p->regs : p->fibers);
+		}
+}
+
 static void
 write_trace(FILE *fp, fiberDevice d)
 {
@@ -160,6 +178,9 @@ write_trace(FILE *fp, fiberDevice d)
 			          ? '?' : *p, fp);
 		fprintf(fp, "\", \"args\": {\"cycles\": %llu}}", (unsigned long long)l->t.cycles);
 	}
+	for (uint32_t k = 0; k < d->nlaunch; k++)
+		if (d->launch[k].traced && d->launch[k].t.fiber)
+			fiber_counters(fp, &d->launch[k]);
 	for (uint64_t k = 0; k < t->n; k++) {
 		const TraceEv *e = &t->ev[k];
 		fprintf(fp, ",\n{\"ph\": \"X\", \"pid\": %u, \"tid\": %u, \"name\": \"%s\", \"ts\": ",

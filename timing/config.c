@@ -350,9 +350,13 @@ list_builtins(char *buf, size_t n)
 	const char *names[8];
 	size_t count = 0;
 
-	while (simcfg_builtin_text[count][0] && count < 8) {
-		names[count] = simcfg_builtin_text[count][0];
-		count++;
+	/* the SIMT ones: each NAME-fiber is NAME with the FIBER SM (docs/sim-config.md) */
+	for (size_t b = 0; simcfg_builtin_text[b][0] && count < 8; b++) {
+		const char *nm = simcfg_builtin_text[b][0];
+		size_t len = strlen(nm);
+		if (len > 6 && strcmp(nm + len - 6, "-fiber") == 0)
+			continue;
+		names[count++] = nm;
 	}
 	list_names(buf, n, names, count);
 }

@@ -1,8 +1,8 @@
 /* fsm.c: the FIBER SM, the second model of smmodel.h (sm_model = fiber; docs/sim-timing.md
  * "The FIBER SM"). A weft is a warp: its dependences on its own registers are the SIMT model's
  * (control bits or the register scoreboard, simt.c, called through sm_model_simt), and the SM's
- * scoreboard is kept by absolute register (TSm.rready), so a read of another weft's register
- * waits for that weft's write in flight. What FIBER adds is charged here: each V (absolute) or
+ * scoreboard is kept by absolute register (TSm.rready), so a V source (of its own window or
+ * another weft's) waits for the write to it in flight (fiber_ready). What FIBER adds is charged here: each V (absolute) or
  * pool source read is a remote read; a read of another sub-partition's slice goes through the
  * selector and the 4x4 crossbar (fiber_xbar_latency, fiber_xbar_width registers per cycle per
  * slice port: more in one instruction are crossbar conflicts); reads of one bank of a slice
@@ -23,10 +23,17 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	return sm_model_simt.occupancy(c, lc, limit);
 }
 
+/* the SIMT choices; which instructions have V sources (the only ones operand reads cost more) */
 static void
 fiber_launch(TLaunch *L)
 {
 	sm_model_simt.launch(L);
+	for (uint32_t pc = 0; pc < L->prog->nins; pc++) {
+		const DIns *d = &L->prog->ins[pc];
+		for (unsigned k = 0; k < d->nsrc; k++)
+			if (d->src[k].kind == DV)
+				L->ti[pc].vsrc = 1;
+	}
 }
 
 static void
@@ -36,15 +43,41 @@ fiber_warp_start(TSm *s, TWarp *tw)
 	tw->remote_until = 0;
 }
 
-/* the SIMT conditions; a wait that a remote read's cost decides is charged to remote_read */
+static const uint8_t cls_why[] = {
+	[TcFixed] = CpiStall, [TcMem] = CpiWaitMem, [TcLong] = CpiWaitLong,
+	[TcTensor] = CpiWaitTensor,
+};
+
+/* the SIMT conditions, and a V source's write in flight (by any weft: the SM's scoreboard is by
+ * absolute register); a wait that a remote read's cost decides is charged to remote_read */
 static uint64_t
 fiber_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *why)
 {
+	const TLaunch *L = s->L;
+
 	if (tw->remote_until > t) {
 		t = tw->remote_until;
 		*why = CpiRemoteRead;
 	}
 	t = sm_model_simt.ready(s, tw, now, t, why);
+	if (L->ti[tw->next_pc].vsrc) {
+		const DIns *d = &L->prog->ins[tw->next_pc];
+		for (unsigned k = 0; k < d->nsrc; k++) {
+			const DOp *o = &d->src[k];
+			unsigned n = o->n ? o->n : 1;
+			if (o->kind != DV)
+				continue;
+			if ((o->flags & DFWide) && n < 2)
+				n = 2;
+			for (unsigned j = 0; j < n && o->reg + j < SmVRegs; j++) {
+				uint32_t r = o->reg + j;
+				if (s->rready[r] > t) {
+					t = s->rready[r];
+					*why = cls_why[s->rcls[r]];
+				}
+			}
+		}
+	}
 	if (t == tw->remote_until && t > now && *why == CpiStall)
 		*why = CpiRemoteRead;
 	return t;
@@ -59,11 +92,14 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	const DIns *d = &L->prog->ins[pc];
 	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
 	unsigned slice_regs = t->fiber_slice_regs ? t->fiber_slice_regs : 512;
-	unsigned banks = t->fiber_banks ? t->fiber_banks : 1, ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
+	unsigned banks = t->fiber_banks ? t->fiber_banks : 1;
+	unsigned ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
 	unsigned width = t->fiber_xbar_width ? t->fiber_xbar_width : 1;
 	unsigned xbar = 0, remote = 0, worst = 0, cnt[MaxSub][16];
 	uint64_t extra = 0;
 
+	if (!L->ti[pc].vsrc)
+		return bubble;
 	memset(cnt, 0, sizeof cnt);
 	for (unsigned k = 0; k < d->nsrc; k++) {
 		const DOp *o = &d->src[k];
@@ -91,7 +127,8 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	if (!t->fiber_rs) {
 		/* the round trip through shared memory: a store and a load, each at the bandwidth of
 		 * smem_banks x smem_bank_bytes per cycle for a 128-byte vector register */
-		unsigned bw = t->smem_banks * t->smem_bank_bytes, per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
+		unsigned bw = t->smem_banks * t->smem_bank_bytes;
+		unsigned per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
 		s->fx.rs_smem_reads += remote;
 		extra = (uint64_t)t->lat_lds + 2ull * per * remote;
 	} else {

@@ -55,6 +55,7 @@ typedef struct TIns {
 	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
+	uint8_t vsrc;          /* FIBER model: the instruction has V sources (fiber_launch) */
 	uint8_t src_late[MaxTSrc]; /* cycles after issue at which src[k] is read (hazard check):
 	                          IMAD.WIDE's addend high half, a store's data */
 	uint16_t ii;           /* cycles the pipe is busy */

@@ -1,0 +1,280 @@
+/* check_tfiber.c: the FIBER SM timing model (timing/fsm.c, sm_model = fiber): the FIBER
+ * configurations and keys (configs/NAME-fiber.cfg, turning the model on for any configuration), and
+ * on inline listings (no encodings: the register scoreboard) the figures the model charges: remote
+ * reads, crossbar and read-port conflicts, the CPI reason remote_read, the fiber_rs = 0 shared-
+ * memory round trip, each key changing its statistic, the timeline; values identical to the SIMT
+ * model, and a kernel without V sources timed exactly as on the SIMT model.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "timing.h"
+
+typedef struct Run {
+	Src *src;
+	Module *m;
+	Diag d;
+	FILE *errf;
+	char *err;
+	size_t nerr;
+	Gpu *g;
+	SimModule *sm;
+	const Prog *k;
+	uint64_t out;
+	SimTStats st;
+	SimFault f;
+	uint32_t val[128];
+} Run;
+
+/* 4 warps (block 128), each storing R12 to out[tid]; body computes R12 */
+static void
+listing(char *buf, size_t n, const char *body)
+{
+	snprintf(buf, n,
+	         "\t.section\t.text.kern,\"ax\",@progbits\nkern:\n"
+	         "        S2R R0, SR_TID.X ;\n"
+	         "        MOV R4, c[0x0][0x160] ;\n"
+	         "        MOV R5, c[0x0][0x164] ;\n"
+	         "        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+	         "        MOV R12, R0 ;\n"
+	         "%s"
+	         "        STG.E [R2.64], R12 ;\n"
+	         "        EXIT ;\n", body);
+}
+
+/* run the listing with body on configuration c (with edits key=value, NULL-terminated) */
+static void
+run(Run *r, const char *body, const char *cfg, const char *const *set)
+{
+	char text[8192], err[512];
+	SimConfig c;
+	LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0 };
+
+	memset(r, 0, sizeof *r);
+	listing(text, sizeof text, body);
+	ck_assert_int_eq(simcfg_builtin(&c, cfg), 0);
+	for (; set && *set; set++)
+		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
+	c.t.icache_bytes = 0;
+	r->src = src_new("tfiber.sass", text, strlen(text));
+	r->errf = open_memstream(&r->err, &r->nerr);
+	diag_init(&r->d, r->src, r->errf);
+	r->m = sass_parse(r->src, &r->d);
+	fflush(r->errf);
+	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
+	r->g = gpu_new(simcfg_gpu(&c));
+	r->sm = sim_module_load(r->g, r->m, &r->d);
+	fflush(r->errf);
+	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
+	r->k = sim_module_kernel(r->sm, "kern");
+	ck_assert_ptr_nonnull(r->k);
+	ck_assert_int_eq(gpu_malloc(r->g, 128 * 4, &r->out), 0);
+	lp.params = &r->out;
+	ck_assert_msg(sim_launch_timed(r->g, &c, r->sm, r->k, &lp, NULL, &r->st, &r->f) == 0, "%s",
+	              r->f.msg);
+	ck_assert_int_eq(gpu_read(r->g, r->out, r->val, sizeof r->val), 0);
+}
+
+static void
+done(Run *r)
+{
+	simtstats_free(&r->st);
+	sim_module_free(r->sm);
+	gpu_free(r->g);
+	module_free(r->m);
+	src_free(r->src);
+	fclose(r->errf);
+	free(r->err);
+}
+
+/* sources in slices 1, 2, 3 (another sub-partition's slice for warp 0, whose sub-partition is 0)
+ * and two reads of one bank of slice 1 (V600, V602: bank 0 of 2) */
+static const char remote_body[] =
+	"        FFMA R6, V600, V1100, V1600 ;\n"
+	"        FADD R7, V600, V602 ;\n"
+	"        IADD3 R12, R12, R6, R7 ;\n";
+
+/* ---------------------------------------------------------------------------------------------
+ * Configurations.
+ */
+START_TEST(test_tfiber_configs)
+{
+	static const char *const names[] = {"a100-fiber", "h100-fiber", "b200-fiber"};
+	static const char *const bases[] = {"a100", "h100", "b200"};
+	SimConfig f, b, s;
+	char err[512], *text = NULL;
+	size_t n = 0;
+	FILE *mf;
+
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(simcfg_builtin(&f, names[i]), 0);
+		ck_assert_int_eq(simcfg_builtin(&b, bases[i]), 0);
+		ck_assert_uint_eq(f.t.sm_model, SmModelFiber);
+		ck_assert_uint_eq(b.t.sm_model, SmModelSimt);
+		ck_assert_uint_eq(f.t.fiber_contexts, 64);
+		ck_assert_uint_eq(f.t.fiber_slice_regs, 512);
+		ck_assert_uint_eq(f.t.fiber_dp + f.t.fiber_fs + f.t.fiber_rs, 3);
+		ck_assert_uint_eq(b.t.fiber_contexts, 0);
+		/* the base's keys, copied */
+		ck_assert_uint_eq(f.nsm, b.nsm);
+		ck_assert_uint_eq(f.t.lat_l2, b.t.lat_l2);
+		ck_assert_uint_eq(f.t.dram_bytes_per_clk, b.t.dram_bytes_per_clk);
+		ck_assert_msg(simcfg_check(&f, err, sizeof err) == 0, "%s", err);
+		/* the key that turns the model on for any configuration brings the FIBER keys */
+		s = b;
+		ck_assert_msg(simcfg_set(&s, "sm_model=fiber", err, sizeof err) == 0, "%s", err);
+		ck_assert_uint_eq(s.t.fiber_contexts, 64);
+		ck_assert_uint_eq(s.t.fiber_xbar_latency, f.t.fiber_xbar_latency);
+		ck_assert_uint_eq(s.t.fiber_rs, 1);
+	}
+	/* a file on a SIMT base: sm_model = fiber brings the values, the file's keys override them
+	 * in whatever order */
+	{
+		const char *cfg = "fiber_rs = 0\nsm_model = fiber\nfiber_banks = 4\n";
+		ck_assert_msg(simcfg_parse(&s, "t.cfg", cfg, strlen(cfg), err, sizeof err) == 0, "%s",
+		              err);
+		ck_assert_uint_eq(s.t.sm_model, SmModelFiber);
+		ck_assert_uint_eq(s.t.fiber_rs, 0);
+		ck_assert_uint_eq(s.t.fiber_banks, 4);
+		ck_assert_uint_eq(s.t.fiber_contexts, 64);
+	}
+	/* out of range in FIBER mode */
+	ck_assert_int_eq(simcfg_builtin(&f, "a100-fiber"), 0);
+	ck_assert_int_eq(simcfg_set(&f, "fiber_read_ports=0", err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "fiber_read_ports"));
+	ck_assert_int_eq(simcfg_set(&f, "fiber_dp=2", err, sizeof err), -1);
+	/* a SIMT configuration prints no FIBER key, a FIBER one all of them */
+	simcfg_builtin(&b, "a100");
+	mf = open_memstream(&text, &n);
+	simcfg_print(&b, mf);
+	fclose(mf);
+	ck_assert_ptr_null(strstr(text, "fiber_"));
+	free(text);
+	text = NULL;
+	mf = open_memstream(&text, &n);
+	simcfg_print(&f, mf);
+	fclose(mf);
+	ck_assert_ptr_nonnull(strstr(text, "\nfiber_xbar_width = 1"));
+	ck_assert_ptr_nonnull(strstr(text, "\nsm_model = fiber"));
+	free(text);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------
+ * Timing.
+ */
+/* no V source: the FIBER model times the kernel exactly as the SIMT model */
+START_TEST(test_tfiber_plain_same_as_simt)
+{
+	Run a, f;
+	const char *body = "        IADD3 R12, R12, R0, RZ ;\n        FADD R12, R12, 1.5 ;\n";
+
+	run(&a, body, "a100", NULL);
+	run(&f, body, "a100-fiber", NULL);
+	ck_assert_int_eq(a.st.fiber, 0);
+	ck_assert_int_eq(f.st.fiber, 1);
+	ck_assert_uint_eq(a.st.cycles, f.st.cycles);
+	ck_assert_uint_eq(a.st.warp_instructions, f.st.warp_instructions);
+	ck_assert_uint_eq(f.st.fiber_remote_reads, 0);
+	ck_assert_int_eq(memcmp(a.val, f.val, sizeof a.val), 0);
+	ck_assert_uint_eq(a.st.nfiber_tl, 0);
+	ck_assert_uint_eq(f.st.nfiber_tl, 2);
+	ck_assert_uint_eq(f.st.fiber_tl[0].fibers, 128);
+	ck_assert_uint_eq(f.st.fiber_tl[1].cycle, f.st.cycles);
+	done(&a);
+	done(&f);
+}
+END_TEST
+
+START_TEST(test_tfiber_remote_reads)
+{
+	Run a, f;
+
+	run(&a, remote_body, "a100", NULL);
+	run(&f, remote_body, "a100-fiber", NULL);
+	ck_assert_int_eq(memcmp(a.val, f.val, sizeof a.val), 0);
+	ck_assert_uint_eq(a.st.fiber_remote_reads, 0);
+	/* 5 remote source registers per warp, 4 warps */
+	ck_assert_uint_eq(f.st.fiber_remote_reads, 20);
+	/* FFMA: 3 crossbar reads through a port of width 1 for warps of sub-partitions 1, 2, 3 it
+	 * is 2 (one of the slices is their own): conflicts in every warp */
+	ck_assert_uint_ge(f.st.fiber_xbar_conflicts, 4);
+	/* FADD V600, V602: one bank of slice 1, one read port: one serialised read per warp */
+	ck_assert_uint_eq(f.st.fiber_rpa_conflicts, 4);
+	ck_assert_uint_gt(f.st.cpi[CpiRemoteRead], 0);
+	ck_assert_uint_eq(a.st.cpi[CpiRemoteRead], 0);
+	ck_assert_uint_gt(f.st.cycles, a.st.cycles);
+	done(&a);
+	done(&f);
+}
+END_TEST
+
+/* a V source waits for the write to it in flight (MUFU: variable latency), which the SIMT model,
+ * without a register unit for V, does not see */
+START_TEST(test_tfiber_v_dependence)
+{
+	static const char body[] =
+		"        I2F R9, R0 ;\n"
+		"        MUFU.RCP R8, R9 ;\n"
+		"        FADD R12, V8, 1 ;\n";
+	Run a, f;
+
+	run(&a, body, "a100", NULL);
+	run(&f, body, "a100-fiber", NULL);
+	ck_assert_uint_gt(f.st.cycles, a.st.cycles);
+	ck_assert_uint_gt(f.st.cpi[CpiWaitLong], a.st.cpi[CpiWaitLong]);
+	/* V8 is weft 0's own R8: a remote read for wefts 1-3 only, in slice 0 (weft 0's) */
+	ck_assert_uint_eq(f.st.fiber_remote_reads, 3);
+	done(&a);
+	done(&f);
+}
+END_TEST
+
+/* each key changes its statistic */
+START_TEST(test_tfiber_keys)
+{
+	static const char *const rs0[] = {"fiber_rs=0", NULL};
+	static const char *const ports2[] = {"fiber_read_ports=2", NULL};
+	static const char *const wide[] = {"fiber_xbar_width=4", NULL};
+	static const char *const slow[] = {"fiber_xbar_latency=20", NULL};
+	Run f, r;
+
+	run(&f, remote_body, "a100-fiber", NULL);
+	run(&r, remote_body, "a100-fiber", rs0);
+	ck_assert_uint_eq(r.st.fiber_rs_smem_reads, 20);
+	ck_assert_uint_eq(f.st.fiber_rs_smem_reads, 0);
+	ck_assert_uint_gt(r.st.cycles, f.st.cycles);
+	ck_assert_int_eq(memcmp(f.val, r.val, sizeof f.val), 0);
+	done(&r);
+	run(&r, remote_body, "a100-fiber", ports2);
+	ck_assert_uint_eq(r.st.fiber_rpa_conflicts, 0);
+	done(&r);
+	run(&r, remote_body, "a100-fiber", wide);
+	ck_assert_uint_eq(r.st.fiber_xbar_conflicts, 0);
+	ck_assert_uint_le(r.st.cycles, f.st.cycles);
+	done(&r);
+	run(&r, remote_body, "a100-fiber", slow);
+	ck_assert_uint_gt(r.st.cycles, f.st.cycles);
+	done(&r);
+	done(&f);
+}
+END_TEST
+
+Suite *
+tfiber_suite(void)
+{
+	Suite *s = suite_create("tfiber");
+	TCase *tc = tcase_create("tfiber");
+
+	tcase_add_test(tc, test_tfiber_configs);
+	tcase_add_test(tc, test_tfiber_plain_same_as_simt);
+	tcase_add_test(tc, test_tfiber_remote_reads);
+	tcase_add_test(tc, test_tfiber_keys);
+	tcase_add_test(tc, test_tfiber_v_dependence);
+	suite_add_tcase(s, tc);
+	return s;
+}
