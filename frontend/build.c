@@ -187,6 +187,7 @@ static const struct {
 	{".type", DwItem, 2}, {".size", DwItem, -2}, {".other", DwItem, 2},
 	{".byte", DwItem, -2}, {".short", DwItem, -2}, {".word", DwItem, -2}, {".dword", DwItem, -2},
 	{".zero", DwItem, 1}, {".string", DwItem, -2}, {".tkinfo", DwItem, 0},
+	{".maxfibers", DwItem, 1}, {".pool", DwItem, -2},       /* FIBER (.fsass) */
 };
 enum { NDir = sizeof dirtab / sizeof dirtab[0] };
 
@@ -285,6 +286,65 @@ add_item(Ctx *cx, int kind, uint32_t name, Loc loc)
 	return it;
 }
 
+/* FIBER: `.maxfibers N` and `.pool NAME, SIZE[, SLICE]` in a function's .text header (kept as
+ * items for the printer; here they fill KInfo.maxfibers and Fn.pool). A pool lies at the top of
+ * its slice, the pools of a slice stacked downward in declaration order. */
+static void
+fiber_dir(Ctx *cx, const char *n, Loc loc)
+{
+	Fn *f = cx->fn;
+	Expr **a = cx->arg;
+
+	if (!f || cx->sec != f->text || cx->in_code) {
+		error_at(cx->d, loc, "'%s' belongs in a function's .text section, before its code", n);
+		return;
+	}
+	if (strcmp(n, ".maxfibers") == 0) {
+		if (a[0]->kind != ENum || a[0]->num < 1 || a[0]->num > FiberMaxFibers) {
+			error_at(cx->d, loc, "'.maxfibers' takes a fiber count 1..%d (64 contexts x 4 "
+			         "sub-partitions x 32 fibers)", FiberMaxFibers);
+			return;
+		}
+		f->info.maxfibers = (int)a[0]->num;
+		return;
+	}
+	if (cx->narg < 2 || cx->narg > 3 || a[0]->kind != ESym || a[1]->kind != ENum
+	    || (cx->narg == 3 && a[2]->kind != ENum)) {
+		error_at(cx->d, loc, "'.pool' takes NAME, SIZE[, SLICE]");
+		return;
+	}
+	int64_t size = a[1]->num, slice = cx->narg == 3 ? a[2]->num : 0, used = 0;
+	if (slice < 0 || slice > 3) {
+		error_at(cx->d, loc, "pool slice %lld out of range (0..3)", (long long)slice);
+		return;
+	}
+	for (uint32_t k = 0; k < f->npool; k++) {
+		if (f->pool[k].name == a[0]->atom) {
+			error_at(cx->d, loc, "duplicate pool '%s'", mstr(cx->m, a[0]->atom));
+			note_at(cx->d, f->pool[k].loc, "'%s' is declared here", mstr(cx->m, a[0]->atom));
+			return;
+		}
+		if (f->pool[k].slice == slice)
+			used += f->pool[k].size;
+	}
+	if (size < 1 || used + size > FiberSliceRegs) {
+		error_at(cx->d, loc, "pool '%s' of %lld registers overflows slice %lld (%lld of %d "
+		         "registers already pooled)", mstr(cx->m, a[0]->atom), (long long)size,
+		         (long long)slice, (long long)used, FiberSliceRegs);
+		return;
+	}
+	FPool *p = realloc(f->pool, (f->npool + 1) * sizeof *f->pool);
+	if (!p)
+		abort();
+	f->pool = p;
+	p = &f->pool[f->npool++];
+	p->name = a[0]->atom;
+	p->size = (uint32_t)size;
+	p->slice = (int)slice;
+	p->base = (uint32_t)(FiberSliceRegs * slice + FiberSliceRegs - used - size);
+	p->loc = loc;
+}
+
 void
 b_directive(Ctx *cx, Str name, Loc loc, int64_t off)
 {
@@ -328,6 +388,8 @@ b_directive(Ctx *cx, Str name, Loc loc, int64_t off)
 		}
 		break;
 	}
+	if (strcmp(n, ".maxfibers") == 0 || strcmp(n, ".pool") == 0)
+		fiber_dir(cx, n, loc);
 	it = add_item(cx, IDir, a, loc);
 	if (off >= 0)
 		it->off = (int32_t)off;

@@ -81,7 +81,7 @@ tnew(Ctx *cx)
  * those the simulator reads (sim/sreg.c). Anything else spelt SR_* is an error. */
 static const char *const sregs[] = {
 	"SRZ", "SR_AFFINITY", "SR_CLOCK", "SR_CLOCKHI", "SR_CLOCKLO", "SR_CLUSTERID", "SR_CGACTAID",
-	"SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_CgaCtaId", "SR_EQMASK", "SR_GEMASK",
+	"SR_CTAID.X", "SR_CTAID.Y", "SR_CTAID.Z", "SR_CgaCtaId", "SR_EQMASK", "SR_FIBERID", "SR_FIBERNUM", "SR_GEMASK",
 	"SR_GLOBALTIMER", "SR_GLOBALTIMERHI", "SR_GLOBALTIMERLO", "SR_GRIDID", "SR_GTMASK",
 	"SR_LANEID", "SR_LEMASK", "SR_LTMASK", "SR_LWINHI", "SR_LWINLO", "SR_NCTAID.X",
 	"SR_NCTAID.Y", "SR_NCTAID.Z", "SR_NSMID", "SR_NTID.X", "SR_NTID.Y", "SR_NTID.Z",
@@ -431,6 +431,42 @@ bank_offset(Ctx *cx, const Opnd *o)
 
 /* `c[0x3][R2+0x10]`, `cx[UR4][R0+0x8]`, `desc[UR4][R2.64+0x10]`, `gdesc[UR4]`; sfx: what follows
  * the last ']', only `gdesc[UR4].tnspB` (kept in sfx[0], as a gdesc has no address register) */
+/* FIBER: `kv[2].reuse`: pool kv's register 2, an absolute V register (FPoolRef) */
+static uint32_t
+pool_opnd(Ctx *cx, uint32_t x, const FPool *p, const Term *idx, Str sfx)
+{
+	Opnd *o = &cx->ot[x];
+	const char *t = cx->text + sfx.off;
+	uint32_t j = 0;
+
+	o->kind = OReg;
+	o->flags |= FPoolRef;
+	o->atom = p->name;
+	if (idx->isreg || idx->neg || idx->v < 0 || (uint64_t)idx->v >= p->size) {
+		error_at(cx->d, idx->loc, "pool offset out of range: '%s' has %u registers (0..%u)",
+		         mstr(cx->m, p->name), p->size, p->size - 1);
+		o->r[0] = REG(RV, p->base);
+		return x;
+	}
+	o->imm = idx->v;
+	if (idx->hex)
+		o->flags |= FHex;
+	o->r[0] = REG(RV, p->base + (uint32_t)idx->v);
+	while (j < sfx.len) {
+		uint32_t b = ++j;
+		while (j < sfx.len && t[j] != '.')
+			j++;
+		if (j - b == 5 && memcmp(t + b, "reuse", 5) == 0)
+			o->flags |= FReuse | (o->sfx[0] ? FSpell1 : 0);
+		else if (!o->sfx[0])
+			o->sfx[0] = atom(cx->m->atoms, t + b, j - b);
+		else
+			error_at(cx->d, sloc(sfx), "unexpected suffix '%.*s' after a pool operand",
+			         (int)sfx.len, t);
+	}
+	return x;
+}
+
 uint32_t
 b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Str sfx, Loc loc)
 {
@@ -441,6 +477,10 @@ b_bank(Ctx *cx, Str w, Loc wloc, uint32_t ti, int twobr, Str sfx, Loc loc)
 
 	if (!twobr)
 		cx->nterm = 0;
+	if (!twobr && !isc && !iscx && cx->fn)
+		for (uint32_t p = 0; p < cx->fn->npool; p++)
+			if (streq(cx, w, mstr(cx->m, cx->fn->pool[p].name)))
+				return pool_opnd(cx, x, &cx->fn->pool[p], &idx, sfx);
 	if (sfx.len && !(twobr == 0 && w.len == 5 && streq(cx, w, "gdesc"))) {
 		error_at(cx->d, sloc(sfx), "unexpected suffix '%.*s' after '%.*s[...]'", (int)sfx.len,
 		         cx->text + sfx.off, (int)w.len, cx->text + w.off);

@@ -264,7 +264,14 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 		putc_(o, '|');
 	switch (x->kind) {
 	case OReg:
-		putreg(o, x->r[0]);
+		if ((x->flags & FPoolRef) && m) {       /* FIBER pool operand: kv[2] */
+			putatom(o, m, x->atom);
+			putc_(o, '[');
+			putnum(o, x->imm, x->flags & FHex);
+			putc_(o, ']');
+		} else {
+			putreg(o, x->r[0]);
+		}
 		putann(o, f, i, k, 0, ssa);
 		if (inside && !(x->flags & FSpell1))
 			PUTS(o, ".reuse");

@@ -295,6 +295,9 @@ enum OpndFlag {
 	FSpell2 = 1 << 11,
 	FImmBits = 1 << 12, /* OFImm: imm2 holds the 32 bits the encoding word gives the literal
 	                     * (enc.h); whoever changes fimm clears it */
+	FPoolRef = 1 << 13, /* FIBER: OReg r[0] = REG(RV, pool base + OFF) spelt NAME[OFF]; atom is
+	                     * the pool's name, imm is OFF (only the printer looks at these). Not
+	                     * named FPool: that is the pool struct's typedef */
 };
 
 struct Opnd {
@@ -470,7 +473,25 @@ typedef struct KInfo {
 	uint32_t nparam;
 	uint32_t *exit_off; /* EIATTR_EXIT_INSTR_OFFSETS, byte offsets in .text */
 	uint32_t nexit;
+	int maxfibers;     /* FIBER: `.maxfibers N` in the .text header, 0 none */
 } KInfo;
+
+/* FIBER: a register pool, `.pool NAME, SIZE[, SLICE]` in a function's .text header. It lies at
+ * the top of its slice, pools of one slice stacked downward in declaration order:
+ * base = 512*slice + 512 - (sizes of earlier pools of that slice) - size. */
+enum {
+	FiberSliceRegs = 512,            /* registers of one sub-partition's slice of the SM file */
+	FiberFileRegs = 2048,            /* the SM's vector registers, V0..V2047 */
+	FiberMaxFibers = 64 * 4 * 32,    /* contexts x sub-partitions x fibers per weft */
+};
+
+typedef struct FPool {
+	uint32_t name;     /* atom */
+	uint32_t size;     /* registers */
+	int slice;         /* 0..3 */
+	uint32_t base;     /* absolute register number of NAME[0] (V<base>) */
+	Loc loc;           /* the directive */
+} FPool;
 
 struct Fn {
 	Module *mod;       /* owner */
@@ -493,6 +514,8 @@ struct Fn {
 	Loc loc;           /* the function's label */
 	void *fe;          /* front-end notes (IR text: the SSA annotations, see frontend.h) */
 	Edit *edit;        /* edit.c's state once an instruction was inserted, deleted or replaced */
+	FPool *pool;       /* FIBER: pools declared in the .text header, in declaration order */
+	uint32_t npool;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -710,6 +733,7 @@ void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) *
 
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
+int fverify_fn(Fn *f, Diag *d);   /* fverify.c: the FIBER checks (verify_fn runs them); errors */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {

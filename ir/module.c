@@ -29,6 +29,7 @@ module_free(Module *m)
 		free(f->ins);
 		free(f->xlabel);
 		free(f->val);
+		free(f->pool);
 		free(f);
 	}
 	for (uint32_t i = 0; i < m->nsec; i++) {

@@ -656,6 +656,11 @@ analyse(const Fn *f, const Ins *i, A *a)
 		if ((k = defn(a, oi->ndef)) < 0)
 			return -1;
 		restuse(a, (unsigned)k);
+		/* FIBER: SETBUSYBIT.FULL/.EMPTY and DEPBAR.FULL/.EMPTY reg[, n] read reg..reg+n-1
+		 * (n 1..32; the verifier reports others); DEPBAR.LE SB0, n reads no register */
+		if ((op == OSETBUSYBIT || op == ODEPBAR) && i->nopnd >= 2 && isgen(&i->opnd[0]) &&
+		    i->opnd[1].kind == OImm && i->opnd[1].imm >= 1 && i->opnd[1].imm <= 32)
+			a->w[0] = (uint8_t)i->opnd[1].imm;
 		break;
 	case ShPfx:
 		if ((k = defpfx(a, oi->ndef, 1)) < 0)

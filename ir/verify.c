@@ -305,8 +305,13 @@ destinations(V *v)
 				if (i->slot[j].kind != SDef || reg_writable(r))
 					continue;
 				reg_name(r, s, sizeof s);
-				bad(v, reg_loc(f, i, r), "'%s' is a destination, but %s registers are "
-				    "source operands only", s, regtab[RCLS(r)].prefix);
+				if (RCLS(r) == RV)   /* FIBER: another weft's register, or a pool's */
+					bad(v, reg_loc(f, i, r), "remote write: '%s' is a destination, but V "
+					    "registers are source operands only (another weft's register or a "
+					    "pool's; destinations must be local (R))", s);
+				else
+					bad(v, reg_loc(f, i, r), "'%s' is a destination, but %s registers are "
+					    "source operands only", s, regtab[RCLS(r)].prefix);
 				break;
 			}
 		}
@@ -318,6 +323,7 @@ verify_fn(Fn *f, Diag *d)
 {
 	V v = {.f = f, .d = d};
 
+	v.nerr += fverify_fn(f, d);
 	destinations(&v);
 	if (!f->blk)
 		return v.nerr ? -1 : 0;

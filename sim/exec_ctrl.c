@@ -753,6 +753,16 @@ dec_nop(DecodeCtx *c, const Ins *i, DIns *d)
 	return 0;
 }
 
+/* DEPBAR.LE SB, n (scoreboards: timing only) as before; DEPBAR.FULL/.EMPTY reg[, n] are
+ * FIBER busy-bit waits (exec_fiber.c) */
+static int
+dec_depbar(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	if (sim_hasmod(c, i, "FULL") || sim_hasmod(c, i, "EMPTY"))
+		return sim_dec_busy(c, i, d);
+	return dec_nop(c, i, d);
+}
+
 /* YIELD, NANOSLEEP: no value; the scheduler runs other lanes and warps first (sim_yield). The
  * timing driver also sleeps a NANOSLEEP's duration (timing/sm.c). */
 static void
@@ -802,7 +812,7 @@ static const struct {
 	{ OLEPC, dec_lepc },
 	{ OYIELD, dec_yield },
 	{ ONANOSLEEP, dec_yield },
-	{ ODEPBAR, dec_nop },
+	{ ODEPBAR, dec_depbar },
 	{ OLDGDEPBAR, dec_nop },
 	{ OMEMBAR, dec_nop },
 	{ OFENCE, dec_nop },

@@ -19,13 +19,14 @@ static const char *const fault_names[] = {
 	[FaultBadArgs] = "bad launch arguments",
 	[FaultLimit] = "launch exceeds a limit",
 	[FaultInternal] = "internal error",
+	[FaultFiber] = "fiber",
 	[FaultInterrupted] = "interrupted",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultInterrupted)
+	if (kind < 0 || kind > FaultFiber)
 		return "unknown fault";
 	return fault_names[kind];
 }

@@ -6,6 +6,7 @@
  * everything but the loop.
  */
 #include "launch.h"
+#include "weft.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,17 @@ sim_deadlock(Exec *x, Cta *c)
 	char buf[400];
 	int n = 0;
 
+	if (x->fiber) {
+		int waits = 0;
+		for (uint32_t k = 0; k < c->nwarp; k++)
+			waits |= (c->warp[k].wait_busy | c->warp[k].wait_fnum) != 0;
+		if (waits) {
+			n = fiber_deadlock_text(x, c, buf, 0, (int)sizeof buf);
+			x->w = NULL;
+			sim_fault(x, FaultDeadlock, 0, "%s", buf);
+			return;
+		}
+	}
 	for (uint32_t k = 0; k < c->nwarp && n < (int)sizeof buf - 1; k++) {
 		Warp *w = &c->warp[k];
 		uint32_t live = w->present & ~w->exited, l;
@@ -257,6 +269,8 @@ run_cta(Exec *x, Cta *c, Poll *p)
 			unsigned issued;
 			int r;
 			x->w = &c->warp[k];
+			if (x->w->wait_busy)     /* FIBER: a busy-bit wait whose condition may hold */
+				fiber_busy_recheck(x, x->w);
 			if (x->w->parked) {      /* it yielded: it runs when no other warp can */
 				alldone = 0;
 				parked = 1;
@@ -361,6 +375,17 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	if (check_launch(g, k, lp, fault, lc->nreg_alloc) < 0)
 		return -1;
 	lc->nwarp = (uint32_t)((lc->nthreads + WarpSize - 1) / WarpSize);
+	lc->nweft = lc->nwarp;
+	lc->fiber = g->cfg.fiber;
+	if (lc->fiber) {
+		uint64_t mx = (uint64_t)k->fn->info.maxfibers;
+		if (mx > lc->nthreads)
+			lc->nweft = (uint32_t)((mx + WarpSize - 1) / WarpSize);
+		lc->fiber_solo = k->fn->npool != 0;
+		for (uint32_t j = 0; j < k->nins; j++)
+			if (k->ins[j].op == OSETFIBERNUM)
+				lc->fiber_solo = 1;
+	}
 	smem_layout(lc, k, lp->dyn_smem);
 	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
 	lc->occ_limit = "ctas";
@@ -407,6 +432,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 		x->nctaid[d] = lp->grid[d];
 	}
 	x->nsm = 1;
+	x->fiber = (uint32_t)lc->fiber;
 	return 0;
 }
 
@@ -418,6 +444,83 @@ launch_end(LaunchCx *lc)
 	if (lc->grid_ws)
 		gpu_free_mem(lc->x.gpu, lc->grid_ws);
 	lc->grid_ws = 0;
+}
+
+int
+fiber_sm_begin(LaunchCx *lc, Exec *x)
+{
+	char why[200];
+
+	weft_reset(x->sm);
+	if (weft_pools(x->sm, x->prog->fn, why, sizeof why) < 0) {
+		x->w = NULL;
+		sim_fault(x, FaultFiber, 0, "%s", why);
+		return -1;
+	}
+	(void)lc;
+	return 0;
+}
+
+/* FIBER: windows placed per weft in its slice (window size Prog.nreg), dormant contexts */
+static void
+cta_start_fiber(LaunchCx *lc, Exec *x, Cta *c)
+{
+	const GpuConfig *g = &x->gpu->cfg;
+	uint32_t nreg = (uint32_t)x->prog->nreg;
+	char why[160];
+
+	c->nwarp = lc->nweft;
+	c->nfibers = c->nthreads;
+	c->maxfibers = lc->nweft * WarpSize;
+	if (x->prog->fn->info.maxfibers > 0 && (uint32_t)x->prog->fn->info.maxfibers > c->nthreads)
+		c->maxfibers = (uint32_t)x->prog->fn->info.maxfibers;
+	else
+		c->maxfibers = c->nthreads;
+	c->fiber_gen = 0;
+	c->fnum_count = 0;
+	for (uint32_t w = 0; w < lc->nweft; w++) {
+		uint64_t first = (uint64_t)w * WarpSize;
+		uint32_t n = first >= lc->nthreads ? 0 : lc->nthreads - first >= WarpSize ? WarpSize
+		           : (uint32_t)(lc->nthreads - first), base = 0;
+		Warp *wp = &c->warp[w];
+		if (!n) {
+			sim_warp_init(wp, w, 0, 0, 0);
+			wp->dormant = 1;
+			continue;
+		}
+		if (weft_place(x->sm, g->nsub, g->fiber_slice_regs, nreg, w, &base, why,
+		               sizeof why) < 0) {
+			sim_warp_init(wp, w, 0, 0, 0);
+			wp->dormant = 1;
+			if (x->fault->kind == FaultNone) {
+				x->w = NULL;
+				sim_fault(x, FaultFiber, 0, "CTA (%u,%u,%u) weft %u: its window of %u "
+				          "registers does not fit: %s", c->ctaid[0], c->ctaid[1], c->ctaid[2],
+				          w, nreg, why);
+			}
+			continue;
+		}
+		sim_warp_init(wp, w, n == WarpSize ? ~0u : (1u << n) - 1, base, nreg);
+		for (uint32_t l = 0; l < n; l++) {
+			uint64_t t = first + l;
+			wp->tid[l][0] = (uint32_t)(t % x->ntid[0]);
+			wp->tid[l][1] = (uint32_t)(t / x->ntid[0] % x->ntid[1]);
+			wp->tid[l][2] = (uint32_t)(t / ((uint64_t)x->ntid[0] * x->ntid[1]));
+		}
+	}
+}
+
+void
+cta_end(LaunchCx *lc, Exec *x, Cta *c)
+{
+	if (!lc->fiber)
+		return;
+	for (uint32_t w = 0; w < c->nwarp; w++)
+		if (!c->warp[w].dormant && c->warp[w].nreg) {
+			weft_free(x->sm, c->warp[w].rbase, c->warp[w].nreg);
+			c->warp[w].nreg = 0;
+			c->warp[w].dormant = 1;
+		}
 }
 
 void
@@ -443,7 +546,11 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	memset(c->bar_op, 0, sizeof c->bar_op);
 	memset(c->smem, 0, c->smem_size);
 	if (c->lsize)
-		memset(c->lmem, 0, (size_t)c->lsize * nwarp * WarpSize);
+		memset(c->lmem, 0, (size_t)c->lsize * lc->nweft * WarpSize);
+	if (lc->fiber) {
+		cta_start_fiber(lc, x, c);
+		return;
+	}
 	memset(x->sm->rf + rbase, 0, (size_t)nwarp * nreg * sizeof *x->sm->rf);
 	for (uint32_t w = 0; w < nwarp; w++) {
 		uint64_t first = (uint64_t)w * WarpSize;
@@ -471,6 +578,13 @@ run_grid(LaunchCx *lc, Exec *x)
 	Sm big;
 	int rc = 0;
 
+	if (lc->fiber) {
+		free(cta);
+		free(done);
+		fault0(x->fault, FaultLimit, "a cooperative launch is not supported with a FIBER "
+		       "configuration (sm_model = fiber)%.0llu%.0llu", x->prog->name, 0, 0);
+		return -1;
+	}
 	memset(cta, 0, (size_t)n * sizeof *cta);
 	memset(done, 0, n);
 	big.rf = xmalloc((size_t)(n * per > SmVRegs ? n * per : SmVRegs) * sizeof *big.rf); /* V0..V2047 */
@@ -560,9 +674,13 @@ fsm_run(void *arg, uint32_t slot)
 
 	f->x->cta = &f->cta[slot];
 	f->poll->ctas_done = f->done;
+	if (f->x->fault->kind != FaultNone)   /* FIBER: a window did not fit (cta_start) */
+		return ResFault;
 	r = run_cta(f->x, &f->cta[slot], f->poll);
-	if (r == ResDone)
+	if (r == ResDone) {
 		f->done++;
+		cta_end(f->lc, f->x, &f->cta[slot]);
+	}
 	return r;
 }
 
@@ -586,7 +704,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	FuncSm f;
 	Poll poll;
 	uint32_t nslot;
-	int rc = 0;
+	int rc = 0, ok;
 
 	if (st)
 		memset(st, 0, sizeof *st);
@@ -608,6 +726,8 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	nslot = lc.ctas_per_sm ? lc.ctas_per_sm : 1;
 	if (f.per && nslot > SmVRegs / f.per)
 		nslot = SmVRegs / f.per ? SmVRegs / f.per : 1;
+	if (lc.fiber_solo)
+		nslot = 1;             /* FIBER: SETFIBERNUM or a pool: the kernel owns its SM */
 	if (nslot > lc.nctas)
 		nslot = lc.nctas;
 	f.lc = &lc;
@@ -616,11 +736,12 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	f.cta = xmalloc(nslot * sizeof *f.cta);
 	memset(f.cta, 0, nslot * sizeof *f.cta);
 	for (uint32_t i = 0; i < nslot; i++) {
-		f.cta[i].warp = xmalloc(lc.nwarp * sizeof *f.cta[i].warp);
+		f.cta[i].warp = xmalloc(lc.nweft * sizeof *f.cta[i].warp);
 		f.cta[i].smem = xmalloc(lc.smem_size ? lc.smem_size : 1);
-		f.cta[i].lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nwarp * WarpSize : 1);
+		f.cta[i].lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nweft * WarpSize : 1);
 	}
 	x->sm = &g->sm;
+	ok = !lc.fiber || fiber_sm_begin(&lc, x) == 0;
 	g->sm.cta = f.cta;
 	g->sm.ncta = nslot;
 	g->sm.rf_used = nslot * f.per;
@@ -628,7 +749,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	poll.g = g;
 	poll.next = g->poll ? PollInstr : UINT64_MAX;
 	poll.ctas = lc.nctas;
-	rc = resident_run(nslot, lc.nctas, &fsm_ops, &f);
+	rc = ok ? resident_run(nslot, lc.nctas, &fsm_ops, &f) : -1;
 	if (st) {
 		st->cycles = 0;
 		st->warp_instructions = x->ninstr;

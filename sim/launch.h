@@ -68,6 +68,10 @@ struct LaunchCx {
 	uint8_t *bank0;        /* owned */
 	uint64_t nthreads;     /* per CTA */
 	uint32_t nwarp;        /* warps per CTA */
+	uint32_t nweft;        /* FIBER: weft contexts per CTA, ceil(max(.maxfibers, threads)/32)
+	                          (Cta.warp, lmem sized for these); SIMT: nwarp */
+	int fiber;             /* GpuConfig.fiber: FIBER windows and busy bits */
+	int fiber_solo;        /* FIBER: the kernel has SETFIBERNUM or a pool: one CTA per SM */
 	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
 	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic */
 	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */
@@ -87,6 +91,12 @@ void launch_end(LaunchCx *lc);
  * are sized for the launch; its warps' registers are the window at rbase of x->sm's register
  * file, nreg_alloc each (zeroed) */
 void cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase);
+/* In FIBER mode (lc->fiber) cta_start ignores rbase: each weft's window is placed with
+ * weft_place (weft.h) in x->sm, the pools reserved when x->sm has no CTA yet (call weft_reset
+ * and weft_pools first: fiber_sm_begin), wefts nwarp..nweft-1 dormant. A window that does not
+ * fit fills x->fault (FaultFiber). cta_end frees the CTA's windows (FIBER; no-op in SIMT). */
+int fiber_sm_begin(LaunchCx *lc, Exec *x);   /* weft_reset + pools of the kernel: 0 or -1 (fault) */
+void cta_end(LaunchCx *lc, Exec *x, Cta *c);
 void sim_deadlock(Exec *x, Cta *c);       /* FaultDeadlock naming what each warp waits on */
 
 /* The functional driver's resident set: the CTAs an SM holds at once (slots), run one at a time,

@@ -145,6 +145,8 @@ enum SReg {
 	SRClusterId,
 	SRAffinity,
 	SRVirtId,
+	SRFiberId,             /* FIBER: linear fiber ID, 32 * weft + lane */
+	SRFiberNum,            /* FIBER: the CTA's fiber count (Cta.nfibers) */
 	NSReg
 };
 
@@ -257,6 +259,9 @@ struct Warp {
 	uint32_t tid[WarpSize][3]; /* thread index of each lane */
 	uint64_t ninstr;       /* warp instructions executed */
 	uint64_t spin;         /* consecutive issues while split (ITS fairness, warp.c) */
+	uint8_t dormant;       /* FIBER: a reserved weft context with no fibers (present = 0) */
+	uint32_t wait_busy;    /* FIBER: lanes held at DEPBAR.FULL/.EMPTY (exec_fiber.c) */
+	uint32_t wait_fnum;    /* FIBER: lanes arrived at SETFIBERNUM (exec_fiber.c) */
 };
 
 struct Cta {
@@ -278,6 +283,12 @@ struct Cta {
 	uint32_t smbar_wait;   /* warps waiting at an SM-wide barrier: the functional driver runs
 	                          the SM's other resident CTAs and releases them when every resident
 	                          CTA waits (launch.c; set by the SM-wide synchronisation) */
+	uint32_t nfibers;      /* FIBER: the CTA's fiber count (SR_FIBERNUM; launch: nthreads) */
+	uint32_t maxfibers;    /* FIBER: fibers its weft contexts hold (nwarp = ceil(max/32)) */
+	uint32_t fiber_gen;    /* FIBER: SETFIBERNUM releases so far */
+	uint32_t fnum_count;   /* FIBER: count named by the wefts arrived at SETFIBERNUM (0 none) */
+	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
+	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
 };
 
 struct Sm {
@@ -285,7 +296,27 @@ struct Sm {
 	uint32_t rf_used;      /* vector registers allocated */
 	Cta *cta;              /* resident CTAs (functional driver: as many as occupancy allows) */
 	uint32_t ncta;
+	/* FIBER empty/full state of each vector register: Empty E=1 F=0, Full E=0 F=1, Busy (a
+	 * write in flight, timing only) E=0 F=0; every register Empty at launch */
+	uint64_t busy_e[SmVRegs / 64], busy_f[SmVRegs / 64];
+	uint32_t busy_waiters;  /* FIBER: wefts of the SM held at DEPBAR.FULL/.EMPTY */
+	uint8_t rf_owner[SmVRegs]; /* FIBER: 0 free, 1 a window, 2 a pool (weft.c placement) */
 };
+
+enum { BusyEmpty, BusyFull, BusyBusy }; /* sm_busy_get / sm_busy_set states */
+static inline int
+sm_busy_get(const Sm *s, uint32_t r)
+{
+	uint64_t b = 1ull << (r & 63);
+	return s->busy_f[r >> 6] & b ? BusyFull : s->busy_e[r >> 6] & b ? BusyEmpty : BusyBusy;
+}
+static inline void
+sm_busy_set(Sm *s, uint32_t r, int st)
+{
+	uint64_t b = 1ull << (r & 63);
+	s->busy_e[r >> 6] = st == BusyEmpty ? s->busy_e[r >> 6] | b : s->busy_e[r >> 6] & ~b;
+	s->busy_f[r >> 6] = st == BusyFull ? s->busy_f[r >> 6] | b : s->busy_f[r >> 6] & ~b;
+}
 
 /* A device allocation in global memory. */
 struct Alloc {
@@ -309,6 +340,9 @@ enum SimFaultKind {
 	FaultLimit,            /* block too large, shared memory over the limit */
 	FaultInternal,
 	FaultInterrupted,      /* the poll hook (gpu_set_poll) asked the launch to stop */
+	FaultFiber,            /* FIBER: SETFIBERNUM misuse (divergent, counts differ, no context);
+	                          after FaultInterrupted: the runtime's fiberFaultKind follows the
+	                          kinds before it (runtime/launch.c) */
 };
 
 struct SimFault {
@@ -383,6 +417,7 @@ struct Exec {
 	uint32_t smid;         /* SR_SMID: the SM running the warp (0 functional) */
 	uint32_t nsm;          /* SR_NSMID */
 	Alloc *alast;          /* last global allocation hit by this context (mem.c cache) */
+	uint32_t fiber;        /* FIBER mode (GpuConfig.fiber): R writes set busy bits Full */
 };
 
 /* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's
@@ -500,6 +535,9 @@ void sim_register_mem(SimTab *t);
 void sim_register_warp(SimTab *t);
 void sim_register_tensor(SimTab *t);
 void sim_register_ctrl(SimTab *t);
+void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
+int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and
+                                                      SETBUSYBIT reg[, n] (exec_ctrl.c's DEPBAR) */
 
 /* warp.c: independent thread scheduling */
 int sim_step(Exec *x);                             /* one instruction of warp x->w: StepResult */
@@ -566,6 +604,11 @@ typedef uint32_t (*SimOccupancyFn)(const GpuConfig *c, const LaunchCx *lc, const
  * (copies of the timing keys of the same names) */
 struct GpuConfig {
 	SIM_GPU_CONFIG_FIELDS
+	int fiber;             /* 1: the FIBER SM model (sm_model = fiber): FIBER opcodes, windows */
+	int fiber_dp;          /* 0: SETFIBERNUM synchronises but keeps the count (ablation) */
+	uint32_t fiber_contexts; /* weft contexts per sub-partition (0: 64) */
+	uint32_t fiber_slice_regs; /* vector registers per slice (0: 512) */
+	uint32_t nsub;         /* sub-partitions per SM (0: 4) */
 	uint32_t clock_mhz;    /* SM clock: nanoseconds of SR_GLOBALTIMER */
 	SimOccupancyFn occupancy; /* CTAs an SM holds at once; NULL: one, run one after another */
 	uint32_t max_warps_per_sm, max_threads_per_sm, max_ctas_per_sm; /* occupancy's figures */

@@ -21,6 +21,7 @@ static const struct {
 	{ "SR_NCTAID.X", SRNctaidX }, { "SR_NCTAID.Y", SRNctaidY }, { "SR_NCTAID.Z", SRNctaidZ },
 	{ "SR_LANEID", SRLaneId },
 	{ "SR_WARPID", SRWarpId }, { "SR_VIRTID", SRVirtId }, { "SR_NWARPID", SRNWarpId },
+	{ "SR_FIBERID", SRFiberId }, { "SR_FIBERNUM", SRFiberNum },
 	{ "SR_SMID", SRSmId }, { "SR_NSMID", SRNSmId }, { "SR_VIRTUALSMID", SRVirtualSmId },
 	{ "SR_GRIDID", SRGridId },
 	{ "SR_EQMASK", SREqMask }, { "SR_LTMASK", SRLtMask }, { "SR_LEMASK", SRLeMask },
@@ -103,6 +104,13 @@ sim_sreg(Exec *x, int code, unsigned lane)
 	case SRSwinSz: case SRSmemSz: return x->cta->smem_size;
 	case SRLwinHi: return (uint32_t)(SimLocalWindow >> 32);
 	case SRLwinLo: return (uint32_t)SimLocalWindow;
+	case SRFiberId: case SRFiberNum:
+		if (!x->fiber) {
+			sim_fault(x, FaultIllegalInstr, lane, "%s needs a FIBER configuration (sm_model = "
+			          "fiber)", code == SRFiberId ? "SR_FIBERID" : "SR_FIBERNUM");
+			return 0;
+		}
+		return code == SRFiberId ? w->id * WarpSize + lane : x->cta->nfibers;
 	default: return 0;
 	}
 }

@@ -15,7 +15,7 @@
  * per-thread pc[] entries of those threads are stale; they are written back only when control
  * flow splits the warp (a branch, an exit, a wait).
  */
-#include "sim.h"
+#include "weft.h"
 
 #include <string.h>
 
@@ -38,7 +38,7 @@ sim_warp_init(Warp *w, uint32_t id, uint32_t present, uint32_t rbase, uint32_t n
 static inline uint32_t
 blocked(const Warp *w)
 {
-	return w->wait_bsync | w->wait_warpsync | w->wait_bar;
+	return w->wait_bsync | w->wait_warpsync | w->wait_bar | w->wait_busy | w->wait_fnum;
 }
 
 /* lowest PC among lanes (or round-robin after w->last_pc): the lanes there. Lanes that
@@ -263,8 +263,11 @@ sim_step(Exec *x)
 	x->next_pc_set = 0;
 	x->jumped = 0;
 	x->yield = 0;
-	if (mask)
+	if (mask) {
 		d->exec(x, d, mask);
+		if (x->fiber)              /* FIBER: R destinations become Full (weft.h) */
+			fiber_mark_full(x, d);
+	}
 	x->ninstr++;
 	x->nthread_instr += sim_popc(active);
 	w->ninstr++;
@@ -319,8 +322,11 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 			x->next_pc_set = 0;
 			x->jumped = 0;
 			x->yield = 0;
-			if (mask)
+			if (mask) {
 				d->exec(x, d, mask);
+				if (x->fiber)      /* FIBER: R destinations become Full (weft.h) */
+					fiber_mark_full(x, d);
+			}
 			q++;
 			fast++;
 			nthr += pop;

@@ -1,0 +1,167 @@
+/* fverify.c: the verifier's FIBER checks (verify_fn calls fverify_fn first).
+ *
+ * SETFIBERNUM count[, nreg]: count an immediate 1..min(.maxfibers, 8192) or a UR, nreg an
+ * immediate 1..255, no guard. SETBUSYBIT.FULL/.EMPTY and DEPBAR.FULL/.EMPTY reg[, n]: no guard,
+ * n an immediate 1..32, reg..reg+n-1 inside the window (R: below R255 and the function's
+ * register count when known) or the file (V0..V2047). Every V operand names V0..V2047.
+ * Each problem is "verifier: ..." at the operand's spelling (else the instruction).
+ */
+#include "ir.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int
+hasmod(const Fn *f, const Ins *i, const char *m)
+{
+	for (unsigned k = 0; k < i->nmod; k++)
+		if (strcmp(mstr(f->mod, i->mod[k]), m) == 0)
+			return 1;
+	return 0;
+}
+
+/* where text s is spelt in i (a whole word), else the instruction */
+static Loc
+spell_loc(const Fn *f, const Ins *i, const char *s)
+{
+	const Src *src = f->mod ? f->mod->src : NULL;
+	size_t n = strlen(s);
+
+	if (!src || !src->text || i->loc.end > src->len || !n)
+		return i->loc;
+	for (uint32_t a = i->loc.start; a + n <= i->loc.end; a++) {
+		const char *t = src->text + a;
+		if (memcmp(t, s, n) != 0 || (t[n] >= '0' && t[n] <= '9') ||
+		    (a > i->loc.start && ((t[-1] >= 'A' && t[-1] <= 'Z') || t[-1] == '_')))
+			continue;
+		return (Loc){ a, a + (uint32_t)n };
+	}
+	return i->loc;
+}
+
+/* the spelling of operand o for messages and carets: `kv[2]`, `V130`, `R4`, `0x4` */
+static const char *
+ospell(const Fn *f, const Opnd *o, char *buf, size_t n)
+{
+	if (o->kind == OReg && (o->flags & FPoolRef))
+		snprintf(buf, n, "%s[%s%llx]", mstr(f->mod, o->atom), o->flags & FHex ? "0x" : "",
+		         (unsigned long long)o->imm);
+	else if (o->kind == OReg)
+		reg_name(o->r[0], buf, n);
+	else if (o->kind == OImm)
+		snprintf(buf, n, (o->flags & FHex) ? "0x%llx" : "%lld", (long long)o->imm);
+	else
+		snprintf(buf, n, "?");
+	if (o->kind == OReg && (o->flags & FPoolRef) && !(o->flags & FHex))
+		snprintf(buf, n, "%s[%lld]", mstr(f->mod, o->atom), (long long)o->imm);
+	return buf;
+}
+
+static int
+err(Diag *d, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+err(Diag *d, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	error_at(d, loc, "verifier: %s", buf);
+	return 1;
+}
+
+/* reg..reg+n-1 of operand o inside the window or the file */
+static int
+range(const Fn *f, const Ins *i, const Opnd *o, int64_t n, Diag *d)
+{
+	char s[64];
+	unsigned c = RCLS(o->r[0]), r = RNUM(o->r[0]);
+	Loc l = spell_loc(f, i, ospell(f, o, s, sizeof s));
+
+	if (o->kind != OReg || (c != RR && c != RV) || o->r[0] == REG(RR, 255))
+		return err(d, l, "'%s' takes a vector register (R, V or a pool operand)",
+		           mstr(f->mod, i->name));
+	if (c == RV && r + n > FiberFileRegs)
+		return err(d, l, "register range %s..+%lld runs past V%d (the SM file is V0..V%d)", s,
+		           (long long)n - 1, FiberFileRegs - 1, FiberFileRegs - 1);
+	if (c == RR && r + n > 255)
+		return err(d, l, "register range %s..+%lld runs past R254 (the window)", s,
+		           (long long)n - 1);
+	if (c == RR && f->info.regcount > 0 && r + n > (unsigned)f->info.regcount)
+		return err(d, l, "register range %s..+%lld runs past the window of %d registers", s,
+		           (long long)n - 1, f->info.regcount);
+	return 0;
+}
+
+static int
+ins(const Fn *f, const Ins *i, Diag *d)
+{
+	char s[64];
+	int e = 0;
+	int busy = i->op == OSETBUSYBIT ||
+	           (i->op == ODEPBAR && (hasmod(f, i, "FULL") || hasmod(f, i, "EMPTY")));
+
+	for (unsigned k = 0; k < i->nopnd; k++)
+		for (int j = 0; j < 3; j++) {
+			Reg r = i->opnd[k].r[j];
+			if (i->opnd[k].kind != ONone && RCLS(r) == RV && RNUM(r) >= FiberFileRegs) {
+				reg_name(r, s, sizeof s);
+				e |= err(d, spell_loc(f, i, s), "absolute register %s out of range (V0..V%d)",
+				         s, FiberFileRegs - 1);
+			}
+		}
+	if ((i->op == OSETFIBERNUM || busy) && i->guarded)
+		e |= err(d, i->loc, "%s%s cannot be predicated (FIBER synchronisation is "
+		         "unconditional)", mstr(f->mod, i->name), i->op == ODEPBAR ? " .FULL/.EMPTY" : "");
+	if (i->op == OSETFIBERNUM) {
+		const Opnd *c = i->nopnd ? &i->opnd[0] : NULL;
+		int max = f->info.maxfibers > 0 ? f->info.maxfibers : FiberMaxFibers;
+		if (!c || i->nopnd > 2 || (c->kind != OImm && !(c->kind == OReg && RCLS(c->r[0]) == RUR)))
+			return err(d, i->loc, "SETFIBERNUM takes count[, nreg]: count an immediate or a "
+			           "uniform register, nreg an immediate") | e;
+		if (c->kind == OImm && (c->imm < 1 || c->imm > max))
+			e |= err(d, spell_loc(f, i, ospell(f, c, s, sizeof s)), "SETFIBERNUM count %lld "
+			         "out of range (1..%d%s)", (long long)c->imm, max, f->info.maxfibers > 0 ?
+			         ", the .maxfibers of the function" : ": 64 contexts x 4 x 32 fibers");
+		if (i->nopnd == 2) {
+			const Opnd *r = &i->opnd[1];
+			if (r->kind != OImm || r->imm < 1 || r->imm > 255)
+				e |= err(d, spell_loc(f, i, ospell(f, r, s, sizeof s)), "SETFIBERNUM nreg "
+				         "must be an immediate 1..255 (registers of a new weft's window)");
+		}
+	}
+	if (busy) {
+		int64_t n = 1;
+		if (i->nopnd < 1 || i->nopnd > 2)
+			return err(d, i->loc, "%s takes reg[, n]", mstr(f->mod, i->name)) | e;
+		if (i->nopnd == 2) {
+			const Opnd *c = &i->opnd[1];
+			if (c->kind != OImm || c->imm < 1 || c->imm > 32)
+				return err(d, spell_loc(f, i, ospell(f, c, s, sizeof s)), "register count "
+				           "must be an immediate 1..32") | e;
+			n = c->imm;
+		}
+		e |= range(f, i, &i->opnd[0], n, d);
+	}
+	return e;
+}
+
+int
+fverify_fn(Fn *f, Diag *d)
+{
+	int nerr = 0;
+	uint32_t nb = f->blk ? f->nblk : 1;
+
+	if (!f->mod)
+		return 0;
+	for (uint32_t b = 0; b < nb; b++) {
+		Ins *is = f->blk ? f->blk[b]->ins : f->ins;
+		uint32_t n = f->blk ? f->blk[b]->nins : f->nins;
+		for (uint32_t k = 0; k < n; k++)
+			nerr += ins(f, &is[k], d);
+	}
+	return nerr;
+}

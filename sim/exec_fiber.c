@@ -1,0 +1,349 @@
+/* exec_fiber.c: the FIBER instructions (docs/fiber-isa.md, docs/sim.md "FIBER"):
+ * SETBUSYBIT.FULL/.EMPTY reg[, n] and DEPBAR.FULL/.EMPTY reg[, n] on the SM's empty/full
+ * bitmaps (Sm.busy_e/busy_f), SETFIBERNUM count[, nreg] (the CTA's wefts gather, then the fiber
+ * count changes: wefts retire or are created with new windows, weft.c), the busy-bit wake-up
+ * and the deadlock text. In SIMT mode (Exec.fiber 0) each faults with FaultIllegalInstr.
+ */
+#include "weft.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { BFull = 1u << 0, BAbs = 1u << 1 };   /* DIns.mod of the busy-bit forms */
+
+static const char *
+opname(const DIns *d)
+{
+	if (d->op == OSETFIBERNUM)
+		return "SETFIBERNUM";
+	if (d->op == OSETBUSYBIT)
+		return d->mod & BFull ? "SETBUSYBIT.FULL" : "SETBUSYBIT.EMPTY";
+	return d->mod & BFull ? "DEPBAR.FULL" : "DEPBAR.EMPTY";
+}
+
+static int
+need_fiber(Exec *x, const DIns *d, uint32_t mask)
+{
+	if (x->fiber)
+		return 0;
+	sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(mask), "%s needs a FIBER "
+	          "configuration (sm_model = fiber)", opname(d));
+	return 1;
+}
+
+/* the absolute registers of a busy-bit form: first and count; -1 after a fault */
+static int
+busy_range(Exec *x, const DIns *d, const Warp *w, uint32_t *first, uint32_t mask)
+{
+	uint32_t n = d->aux, r = d->src[0].reg;
+
+	if (d->mod & BAbs) {
+		*first = r;
+		if (r + n <= SmVRegs)
+			return 0;
+	} else {
+		*first = w->rbase + r;
+		if (r + n <= w->nreg)
+			return 0;
+	}
+	sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(mask | 1u << 31), "%s: %u registers "
+	          "from %s%u lie outside %s", opname(d), n, d->mod & BAbs ? "V" : "R", r,
+	          d->mod & BAbs ? "V0..V2047" : "the weft's window");
+	return -1;
+}
+
+static int
+busy_holds(const Sm *sm, uint32_t first, uint32_t n, int full)
+{
+	for (uint32_t r = first; r < first + n; r++)
+		if (sm_busy_get(sm, r) != (full ? BusyFull : BusyEmpty))
+			return 0;
+	return 1;
+}
+
+static void exec_depbar(Exec *x, const DIns *d, uint32_t mask);
+static void exec_setbusy(Exec *x, const DIns *d, uint32_t mask);
+
+int
+sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	int full = sim_hasmod(c, i, "FULL"), empty = sim_hasmod(c, i, "EMPTY");
+
+	if (full == empty || i->nmod != 1)
+		return sim_unsupported_why(c, i, "takes .FULL or .EMPTY");
+	if (sim_dec_opnds(c, i, d, 0) < 0)
+		return -1;
+	if (d->nsrc < 1 || d->nsrc > 2 || (d->src[0].kind != DR && d->src[0].kind != DV) ||
+	    (d->src[0].kind == DR && d->src[0].reg == RegRZ) ||
+	    (d->nsrc == 2 && d->src[1].kind != DImm))
+		return sim_unsupported_why(c, i, "takes reg[, n]: a register R<n>, V<n> or pool "
+		                           "operand and an immediate count");
+	d->aux = d->nsrc == 2 ? (uint32_t)d->src[1].imm : 1;
+	if (d->aux < 1 || d->aux > 32)
+		return sim_unsupported_why(c, i, "count n must be 1..32");
+	d->mod = (full ? BFull : 0) | (d->src[0].kind == DV ? BAbs : 0);
+	d->exec = i->op == OSETBUSYBIT ? exec_setbusy : exec_depbar;
+	return 0;
+}
+
+static void
+exec_depbar(Exec *x, const DIns *d, uint32_t mask)
+{
+	Warp *w = x->w;
+	uint32_t first;
+
+	if (need_fiber(x, d, mask) || busy_range(x, d, w, &first, mask) < 0)
+		return;
+	if (busy_holds(x->sm, first, d->aux, d->mod & BFull))
+		return;
+	sim_hold(x, mask);
+	if (!w->wait_busy)
+		x->sm->busy_waiters++;
+	w->wait_busy |= mask;
+}
+
+static void
+exec_setbusy(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t first;
+
+	if (need_fiber(x, d, mask) || busy_range(x, d, x->w, &first, mask) < 0)
+		return;
+	for (uint32_t r = first; r < first + d->aux; r++)
+		sm_busy_set(x->sm, r, d->mod & BFull ? BusyFull : BusyEmpty);
+}
+
+
+int
+fiber_busy_recheck(Exec *x, Warp *w)
+{
+	uint32_t left = w->wait_busy, woke = 0;
+
+	while (left) {
+		unsigned l = (unsigned)__builtin_ctz(left);
+		uint32_t pc = w->pc[l], grp = 0, first;
+		const DIns *d = &x->prog->ins[pc];
+		for (uint32_t m = left; m; m &= m - 1)
+			if (w->pc[__builtin_ctz(m)] == pc)
+				grp |= 1u << __builtin_ctz(m);
+		left &= ~grp;
+		first = d->mod & BAbs ? d->src[0].reg : w->rbase + d->src[0].reg;
+		if (!busy_holds(x->sm, first, d->aux, d->mod & BFull))
+			continue;
+		w->wait_busy &= ~grp;
+		woke |= grp;
+		sim_wake(x, w, grp);
+	}
+	if (woke && !w->wait_busy && x->sm->busy_waiters)
+		x->sm->busy_waiters--;
+	return woke != 0;
+}
+
+void
+fiber_mark_full(Exec *x, const DIns *d)
+{
+	for (unsigned k = 0; k < d->ndst; k++) {
+		const DOp *o = &d->dst[k];
+		uint32_t n, r;
+		if (o->kind != DR || o->reg == RegRZ)
+			continue;
+		n = o->n ? o->n : 1;
+		r = x->w->rbase + o->reg;
+		for (uint32_t j = 0; j < n && r + j < SmVRegs; j++)
+			sm_busy_set(x->sm, r + j, BusyFull);
+	}
+}
+
+/* ---- SETFIBERNUM ---------------------------------------------------------------------------- */
+
+static uint32_t
+lanes_for(uint32_t count, uint32_t k)
+{
+	uint64_t first = (uint64_t)k * WarpSize;
+
+	if (count <= first)
+		return 0;
+	return count - first >= WarpSize ? ~0u : (1u << (count - first)) - 1;
+}
+
+/* every weft has arrived: change the fiber count to count (new wefts' windows nreg) */
+static void
+fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
+{
+	const GpuConfig *g = &x->gpu->cfg;
+	uint32_t nw, nthreads = 0, nexited = 0;
+	char why[160];
+
+	if (!g->fiber_dp)
+		count = c->nfibers;
+	if (count < 1 || count > c->maxfibers) {
+		sim_fault(x, FaultFiber, 0, "SETFIBERNUM %u: count beyond the %u fibers reserved for the "
+		          "CTA (.maxfibers, else the launch's threads; %u weft contexts of %u per "
+		          "sub-partition)", count, c->maxfibers, c->nwarp, g->fiber_contexts ?
+		          g->fiber_contexts : 64);
+		return;
+	}
+	nw = (count + WarpSize - 1) / WarpSize;
+	for (uint32_t k = 0; k < c->nwarp; k++) {
+		Warp *w = &c->warp[k];
+		uint32_t lanes = lanes_for(count, k), wpc, base;
+		if (k >= nw) {
+			if (w->dormant)
+				continue;
+			weft_free(x->sm, w->rbase, w->nreg);   /* retired: its fibers end as by EXIT */
+			sim_warp_init(w, k, 0, 0, 0);
+			w->dormant = 1;
+			continue;
+		}
+		if (w->dormant) {
+			if (weft_place(x->sm, g->nsub, g->fiber_slice_regs, nreg, k, &base, why,
+			               sizeof why) < 0) {
+				sim_fault(x, FaultFiber, 0, "SETFIBERNUM %u: weft %u's window of %u registers "
+				          "does not fit: %s", count, k, nreg, why);
+				return;
+			}
+			wpc = x->pc;                  /* new wefts start after this SETFIBERNUM */
+			sim_warp_init(w, k, lanes, base, nreg);
+		} else {
+			uint32_t held = w->wait_fnum;
+			wpc = held ? w->pc[__builtin_ctz(held)] : x->pc;
+			w->wait_fnum = 0;
+			w->exited &= lanes;
+			w->present = lanes;          /* trimmed to count, or grown in a partial weft */
+		}
+		for (uint32_t m = lanes; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			uint64_t t = (uint64_t)k * WarpSize + l;
+			w->pc[l] = wpc + 1;
+			w->tid[l][0] = (uint32_t)(t % x->ntid[0]);
+			w->tid[l][1] = (uint32_t)(t / x->ntid[0] % x->ntid[1]);
+			w->tid[l][2] = (uint32_t)(t / ((uint64_t)x->ntid[0] * x->ntid[1]));
+		}
+		w->uni = 1;
+		w->upc = wpc + 1;
+		if (w == x->w)
+			w->dirty = 1;
+	}
+	for (uint32_t k = 0; k < c->nwarp; k++) {
+		nthreads += sim_popc(c->warp[k].present);
+		nexited += sim_popc(c->warp[k].present & c->warp[k].exited);
+	}
+	c->nthreads = nthreads;
+	c->nexited = nexited;
+	c->nfibers = count;
+	c->fiber_gen++;
+	c->fnum_count = 0;
+	x->bar_progress = 1;
+}
+
+static void
+exec_setfibernum(Exec *x, const DIns *d, uint32_t mask)
+{
+	Warp *w = x->w;
+	Cta *c = x->cta;
+	uint32_t live = w->present & ~w->exited, count, nreg;
+
+	if (need_fiber(x, d, mask))
+		return;
+	if (mask != live) {
+		sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "SETFIBERNUM in divergent code: "
+		          "weft %u lanes 0x%08x of 0x%08x at PC 0x%04x", w->id, mask, live, d->addr);
+		return;
+	}
+	count = d->src[0].kind == DImm ? (uint32_t)d->src[0].imm
+	      : d->src[0].reg == RegURZ ? 0 : w->ur[d->src[0].reg];
+	nreg = d->nsrc > 1 ? (uint32_t)d->src[1].imm : (uint32_t)x->prog->nreg;
+	if (c->fnum_count && c->fnum_count != count) {
+		sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "SETFIBERNUM counts differ: weft "
+		          "%u names %u, weft %u named %u", w->id, count, c->fnum_first, c->fnum_count);
+		return;
+	}
+	if (!c->fnum_count) {
+		c->fnum_count = count ? count : UINT32_MAX;
+		c->fnum_nreg = nreg;
+		c->fnum_first = w->id;
+	}
+	sim_hold(x, mask);
+	w->wait_fnum = mask;
+	for (uint32_t k = 0; k < c->nwarp; k++) {
+		const Warp *o = &c->warp[k];
+		uint32_t l = o->present & ~o->exited;
+		if (!o->dormant && l && o->wait_fnum != l)
+			return;                       /* not everyone is here yet */
+	}
+	fnum_release(x, c, count, c->fnum_nreg);
+}
+
+static int
+dec_setfibernum(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	if (i->nmod)
+		return sim_unsupported(c, i);
+	if (sim_dec_opnds(c, i, d, 0) < 0)
+		return -1;
+	if (d->nsrc < 1 || d->nsrc > 2 || (d->src[0].kind != DImm && d->src[0].kind != DUR) ||
+	    (d->nsrc == 2 && (d->src[1].kind != DImm || d->src[1].imm < 1 || d->src[1].imm > 255)))
+		return sim_unsupported_why(c, i, "takes count[, nreg]: count an immediate or a UR, "
+		                           "nreg an immediate 1..255");
+	d->exec = exec_setfibernum;
+	return 0;
+}
+
+static int
+dec_setbusybit(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	return sim_dec_busy(c, i, d);
+}
+
+void
+sim_register_fiber(SimTab *t)
+{
+	t->dec[OSETFIBERNUM] = dec_setfibernum;
+	t->dec[OSETBUSYBIT] = dec_setbusybit;
+}
+
+/* ---- deadlock text -------------------------------------------------------------------------- */
+
+static const char *
+state_name(int st)
+{
+	return st == BusyFull ? "full" : st == BusyEmpty ? "empty" : "busy";
+}
+
+int
+fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
+{
+	for (uint32_t k = 0; k < c->nwarp && len < size - 1; k++) {
+		const Warp *w = &c->warp[k];
+		uint32_t live = w->present & ~w->exited, held = w->wait_busy | w->wait_fnum;
+		char ins[96] = "";
+		const DIns *d;
+		if (w->dormant)
+			continue;
+		len += snprintf(buf + len, (size_t)(size - len), "%sweft %u of CTA %u", len ? "; " : "",
+		                k, c->ctaid[0] + x->nctaid[0] * (c->ctaid[1] + x->nctaid[1] * c->ctaid[2]));
+		if (!live) {
+			len += snprintf(buf + len, (size_t)(size - len), " exited");
+			continue;
+		}
+		if (!held) {
+			len += snprintf(buf + len, (size_t)(size - len), " blocked (barrier or convergence)");
+			continue;
+		}
+		d = &x->prog->ins[w->pc[__builtin_ctz(held)]];
+		if (d->ir)
+			fmt_ins(ins, sizeof ins, x->prog->fn, d->ir, 0);
+		for (size_t e = strlen(ins); e && (ins[e - 1] == ';' || ins[e - 1] == ' '); e--)
+			ins[e - 1] = 0;
+		len += snprintf(buf + len, (size_t)(size - len), " at 0x%04x %s", d->addr, ins);
+		if (w->wait_busy && len < size - 1) {
+			uint32_t first = d->mod & BAbs ? d->src[0].reg : w->rbase + d->src[0].reg;
+			len += snprintf(buf + len, (size_t)(size - len), " (");
+			for (uint32_t r = first; r < first + d->aux && len < size - 1; r++)
+				len += snprintf(buf + len, (size_t)(size - len), "%sV%u %s", r > first ? ", " : "",
+				                r, state_name(sm_busy_get(x->sm, r)));
+			len += snprintf(buf + len, (size_t)(size - len), ")");
+		}
+	}
+	return len < size ? len : size - 1;
+}
