@@ -274,7 +274,7 @@ FUZZ_RT_BINS := $(if $(RT_SRCS),$(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                $(wildcard tests/golden/*.sass)
 
-fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS)
+fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass
 
 $(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
@@ -293,6 +293,8 @@ $(FUZZ_B)/fuzz_sass.o: fuzz/fuzz_sass.c $(B)/frontend/sass.tab.h
 	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(FUZZ_B)/fuzz_fsass: $(FUZZ_B)/fuzz/fuzz_fsass.o $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_OBJS) $(FUZZ_RT_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(RT_LIBS) $(LDLIBS)
 
@@ -300,7 +302,7 @@ $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_
 # runtime's targets, FUZZ_SECONDS each (fuzz_load also launches every kernel that loads, on the
 # timing driver), each writing its own built-in seeds (a small cubin and
 # listing; command lines and configuration files) into FUZZ_SEED_DIR before it starts
-fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
+fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FIBERC)
 	rm -rf $(FUZZ_B)/seed $(FUZZ_B)/ir
 	mkdir -p $(FUZZ_B)/seed $(FUZZ_B)/ir $(FUZZ_B)/corpus $(FUZZ_B)/artifacts
 	@for f in $(filter %.sm_80.sass,$(FUZZ_SEEDS)); do \
@@ -313,6 +315,12 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FIBERC)
 	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/ \
 	  $(FUZZ_B)/corpus $(FUZZ_B)/seed
+	@echo '== fuzz_fsass (seeds: tests/fsass)'
+	mkdir -p $(FUZZ_B)/corpus-fsass
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(FUZZ_B)/fuzz_fsass -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
+	  -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_B)/artifacts/fsass- \
+	  $(FUZZ_B)/corpus-fsass tests/fsass tests/fsass/fail
 	@for t in $(notdir $(FUZZ_RT_BINS)); do \
 	  rm -rf $(FUZZ_B)/seed-$$t; mkdir -p $(FUZZ_B)/seed-$$t $(FUZZ_B)/corpus-$$t || exit 1; \
 	  echo "== $$t"; \

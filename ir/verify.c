@@ -306,9 +306,11 @@ destinations(V *v)
 					continue;
 				reg_name(r, s, sizeof s);
 				if (RCLS(r) == RV)   /* FIBER: another weft's register, or a pool's */
-					bad(v, reg_loc(f, i, r), "remote write: '%s' is a destination, but V "
-					    "registers are source operands only (another weft's register or a "
-					    "pool's; destinations must be local (R))", s);
+					bad(v, reg_loc(f, i, r), "'%s' is a destination, but V registers are "
+					    "source operands only: a remote write (%s; destinations must be "
+					    "local (R))", s, i->slot[j].opnd < i->nopnd &&
+					    (i->opnd[i->slot[j].opnd].flags & FPoolRef) ? "a pool's register" :
+					    "another weft's register");
 				else
 					bad(v, reg_loc(f, i, r), "'%s' is a destination, but %s registers are "
 					    "source operands only", s, regtab[RCLS(r)].prefix);

@@ -1,0 +1,32 @@
+#!/bin/sh
+# fsass.sh: .fsass (FIBER SASS) round trip and errors.
+# Every tests/fsass/*.fsass must come back byte for byte from `fiberc F --emit=sass -o OUT`
+# (the files are written in the printer's layout, so the round trip is exact); every
+# tests/fsass/fail/*.fsass must fail with the error its first line names (`// ERROR: TEXT`,
+# a substring of the diagnostics) and a location `FILE:LINE:COL: error:`.
+# Environment: FIBERC (default build/bin/fiberc).
+fiberc=${FIBERC:-build/bin/fiberc}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+for f in tests/fsass/*.fsass; do
+	if "$fiberc" "$f" --emit=sass -o "$tmp/out.fsass" 2> "$tmp/err" && cmp -s "$f" "$tmp/out.fsass"; then
+		echo "ok   round trip $f"; pass=$((pass + 1))
+	else
+		echo "FAIL round trip $f"; cat "$tmp/err"; diff "$f" "$tmp/out.fsass" | head -10
+		fail=$((fail + 1))
+	fi
+done
+for f in tests/fsass/fail/*.fsass; do
+	e=$(sed -n '1s,^// ERROR: ,,p' "$f")
+	"$fiberc" "$f" --emit=sass -o "$tmp/out.fsass" > "$tmp/err" 2>&1
+	rc=$?
+	if [ -n "$e" ] && [ $rc -ne 0 ] && grep -qF -- "$e" "$tmp/err" &&
+	   grep -qE "^$f:[0-9]+:[0-9]+: error: " "$tmp/err"; then
+		echo "ok   error $f"; pass=$((pass + 1))
+	else
+		echo "FAIL error $f (rc $rc, wanted: $e)"; head -3 "$tmp/err"; fail=$((fail + 1))
+	fi
+done
+echo "fsass: $pass passed, $fail failed"
+[ $fail -eq 0 ]
