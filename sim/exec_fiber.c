@@ -333,6 +333,8 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 		d = &x->prog->ins[w->pc[__builtin_ctz(held)]];
 		if (d->ir)
 			fmt_ins(ins, sizeof ins, x->prog->fn, d->ir, 0);
+		for (size_t e = strlen(ins); e && (ins[e - 1] == ';' || ins[e - 1] == ' '); e--)
+			ins[e - 1] = 0;
 		len += snprintf(buf + len, (size_t)(size - len), " at 0x%04x %s", d->addr, ins);
 		if (w->wait_busy && len < size - 1) {
 			uint32_t first = d->mod & BAbs ? d->src[0].reg : w->rbase + d->src[0].reg;
