@@ -135,7 +135,7 @@ run_silu(FDev *v)
 	return fcmp(v, got, ref, tol, N);
 }
 
-/* gemm_shared_b: C = A B, 128 x 128 x 64, grid 16 x 2 x 128 fibers */
+/* gemm_shared_b and gemm_pool_b: C = A B, 128 x 128 x 64, grid 16 x 2 x 128 fibers */
 static size_t
 run_gemm(FDev *v)
 {
@@ -177,6 +177,8 @@ static const struct {
 	{"silu_mul_fwd", "a100-fiber", "fiber_fs=0", run_silu},
 	{"gemm_shared_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_shared_b", "h100-fiber", NULL, run_gemm},
+	{"gemm_pool_b", "a100-fiber", NULL, run_gemm},
+	{"gemm_pool_b", "h100-fiber", NULL, run_gemm},
 };
 
 START_TEST(test_fiber_kernel)
