@@ -162,6 +162,36 @@ run_gemm(FDev *v)
 	return fcmp(v, got, ref, tol, M * Nn);
 }
 
+/* gemm_silu: C = silu(A B), 128 x 128 x 64, grid 16 x 2 x 128 fibers (512 in the epilogue) */
+static size_t
+run_gemm_silu(FDev *v)
+{
+	enum { M = 128, Nn = 128, K = 64 };
+	int32_t m = M, n = Nn, k = K;
+	static uint16_t a[M * K], b[K * Nn];
+	static float c[M * Nn];
+	static double got[M * Nn], ref[M * Nn], cabs[M * Nn], tol[M * Nn];
+	fiberDevicePtr da, db, dc;
+
+	gen_f16(a, M * K, 601, -1.0, 1.0);
+	gen_f16(b, K * Nn, 602, -1.0, 1.0);
+	da = fdev_buf(v, a, sizeof a);
+	db = fdev_buf(v, b, sizeof b);
+	dc = fdev_buf(v, NULL, sizeof c);
+	fdev_launch(v, "gemm_f16_tc", 16, 2, 128, (void *[]){&da, &db, &dc, &m, &n, &k});
+	ck_assert(fiberMemcpyDtoH(v->dev, c, dc, sizeof c) == FIBER_SUCCESS);
+	ref_gemm(a, b, ref, cabs, M, Nn, K);
+	/* the GEMM's bound (above) carried through silu, whose slope is within [-0.1, 1.1], plus the
+	 * epilogue's MUFU.EX2 / MUFU.RCP (2 ulp each), 1 + e and two products: 2^-19 relative */
+	for (int i = 0; i < M * Nn; i++) {
+		double x = ref[i];
+		ref[i] = x / (1.0 + exp(-x));
+		tol[i] = 1.1 * K * 0x1p-22 * cabs[i] + 0x1p-19 * fabs(ref[i]) + 0x1p-40;
+		got[i] = c[i];
+	}
+	return fcmp(v, got, ref, tol, M * Nn);
+}
+
 static const struct {
 	const char *file;        /* examples/fiber-native/<file>.fsass */
 	const char *config;
@@ -179,6 +209,9 @@ static const struct {
 	{"gemm_shared_b", "h100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "h100-fiber", NULL, run_gemm},
+	{"gemm_silu", "a100-fiber", NULL, run_gemm_silu},
+	{"gemm_silu", "h100-fiber", NULL, run_gemm_silu},
+	{"gemm_silu", "a100-fiber", "fiber_dp=0", run_gemm_silu},
 };
 
 START_TEST(test_fiber_kernel)
