@@ -2,7 +2,8 @@
  * "fiber" object of the statistics JSON (keys, values, derived peak / mean / occupancy), its
  * absence in a SIMT launch, the trace's "fibers" / "vector registers" counter events, the
  * --fiber-svg chart (well-formed, one step polyline of 2 x samples points per panel; refused
- * without a FIBER kernel), the CPI SVG colours by reason name and `fibersim compare`'s FIBER rows.
+ * without a FIBER kernel), the new CPI reasons in the CPI SVG (own colours) and the summary, and
+ * `fibersim compare`'s FIBER rows.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -71,6 +72,8 @@ synthetic(int fiber, const char *trace)
 		l.t.fiber_tl = malloc(sizeof tl);
 		memcpy(l.t.fiber_tl, tl, sizeof tl);
 		l.t.nfiber_tl = 4;
+		l.t.cpi[CpiBusyWait] = 300, l.t.cpi[CpiFiberSync] = 200, l.t.cpi[CpiRemoteRead] = 100;
+		l.t.cpi[CpiIdle] -= 600;
 	}
 	if (trace)
 		rt_trace_add(d, &l, &tb);
@@ -330,6 +333,36 @@ START_TEST(test_fiber_compare)
 }
 END_TEST
 
+/* the new reasons in the CPI SVG with their own colours, in the summary's stack */
+START_TEST(test_fiber_cpi_outputs)
+{
+	fiberDevice d = synthetic(1, NULL);
+	char *text, *svg, err[256];
+	size_t n, len;
+	JVal *v = stats_of(d, &text, &n);
+	FILE *mem = open_memstream(&svg, &len);
+
+	ck_assert(num(&json_get(v, "kernels")->kid[0], "cpi_stack.busy_wait") == 300);
+	ck_assert(num(&json_get(v, "kernels")->kid[0], "cpi_stack.remote_read") == 100);
+	ck_assert_int_eq(cli_cpi_svg(text, n, "k", mem, err, sizeof err), 0);
+	fclose(mem);
+	ck_assert(strstr(svg, "fill=\"#98df8a\"") && strstr(svg, "fill=\"#c5b0d5\"") &&
+	          strstr(svg, "fill=\"#ff9896\"") && !strstr(svg, "#555555\">"));
+	free(svg);
+	mem = open_memstream(&svg, &len);
+	ck_assert_int_eq(fiberPrintSummary(d, mem), FIBER_SUCCESS);
+	fclose(mem);
+	ck_assert_msg(strstr(svg, "busy_wait") && strstr(svg, "fiber_sync") &&
+	              strstr(svg, "FIBER: fibers peak 256 mean 176.0; registers peak 512 of 2048; 11 "
+	                     "remote reads (12 crossbar, 13 read-port conflicts); 14 busy-bit waits "
+	                     "(15 cycles); 2 SETFIBERNUM (17 cycles)"), "%s", svg);
+	free(svg);
+	json_free(v);
+	free(text);
+	destroy(d);
+}
+END_TEST
+
 Suite *
 fiberstats_suite(void)
 {
@@ -342,6 +375,7 @@ fiberstats_suite(void)
 	tcase_add_test(tc, test_fiber_trace_counters);
 	tcase_add_test(tc, test_fiber_svg);
 	tcase_add_test(tc, test_fiber_compare);
+	tcase_add_test(tc, test_fiber_cpi_outputs);
 	suite_add_tcase(s, tc);
 	return s;
 }
