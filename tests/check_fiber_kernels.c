@@ -209,9 +209,11 @@ static const struct {
 	{"gemm_shared_b", "h100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "h100-fiber", NULL, run_gemm},
+	{"gemm_pool_b", "a100-fiber", "sms=2", run_gemm},   /* 16 CTAs per SM reuse the pool */
 	{"gemm_silu", "a100-fiber", NULL, run_gemm_silu},
 	{"gemm_silu", "h100-fiber", NULL, run_gemm_silu},
 	{"gemm_silu", "a100-fiber", "fiber_dp=0", run_gemm_silu},
+	{"gemm_silu", "h100-fiber", "sms=3", run_gemm_silu},
 };
 
 START_TEST(test_fiber_kernel)
