@@ -129,6 +129,18 @@ fenc_encode_m(const Ins *i, const Module *m, uint64_t w[2], char *why, size_t n)
 	for (unsigned k = 0; k < i->nopnd; k++) {
 		const Opnd *o = &i->opnd[k];
 		int isv = RCLS(o->r[0]) == RV || RCLS(o->r[1]) == RV || RCLS(o->r[2]) == RV;
+		if (k == 0 && o->kind == OReg && (o->flags & FPoolRef)) {
+			/* a pool write, local to the pool's slice: Rd (bits 16..23) plus bit 127 name
+			 * slice register 256 + Rd, the upper half where pools sit */
+			unsigned sr = RNUM(o->r[0]) % FiberSliceRegs;
+			if (sr < 256)
+				return refuse(why, n, "a pool destination below the slice's upper half "
+				              "(slice register 256 + Rd)");
+			put(w, 16, 8, sr - 256);
+			put(w, FencPoolDst, 1, 1);
+			put(w, FencMark, 1, 1);
+			continue;
+		}
 		if (o->kind != OReg || k == 0) {
 			if (isv)
 				return refuse(why, n, k == 0 ? "a V destination (remote write)"
@@ -158,6 +170,7 @@ fenc_decode(const uint64_t w[2], FDec *d)
 		d->abs[s] = GET_BITS128(w, fenc_absflag[s], 1)
 		            ? (int)(GET_BITS128(w, fenc_absext[s], 3) << 8 | d->field[s]) : -1;
 	}
+	d->pool_dst = GET_BITS128(w, FencPoolDst, 1) ? (int)(256 + GET_BITS128(w, 16, 8)) : -1;
 	if (op == FencOpSetfibernum) {
 		d->op = OSETFIBERNUM;
 		d->count_ur = GET_BITS128(w, 9, 3) == FencFormUr;

@@ -6,7 +6,9 @@
  * field plus its extension names V0..V2047. Bit 126 (a control bit nvcc leaves zero) marks a
  * word that uses the extension (13 bits in all, the paper's budget). SETFIBERNUM and SETBUSYBIT
  * take two 9-bit opcode values no listing uses; DEPBAR.FULL/.EMPTY are DEPBAR with a mode in
- * bits 64..65 (zero in every DEPBAR of the listings).
+ * bits 64..65 (zero in every DEPBAR of the listings). Bit 127, the last bit free in every listing,
+ * marks a pool destination (a write local to the pool's slice): Rd then names slice register
+ * 256 + Rd.
  */
 #ifndef FIBER_FENC_H
 #define FIBER_FENC_H
@@ -23,6 +25,7 @@ enum {
 	FencFormImm = 4,             /* bits 9..11: the operand form */
 	FencFormUr = 6,
 	FencMark = 126,              /* 1: the word uses the FIBER extension */
+	FencPoolDst = 127,           /* 1: Rd names slice register 256 + Rd (a pool write) */
 	FencModeFull = 1, FencModeEmpty = 2, /* bits 64..65 of SETBUSYBIT / DEPBAR */
 };
 
@@ -37,6 +40,7 @@ typedef struct FDec {
 	uint32_t count;    /* SETFIBERNUM count (imm) or UR number */
 	uint32_t nreg;     /* SETFIBERNUM nreg, 0: default */
 	uint32_t n;        /* SETBUSYBIT / DEPBAR register count 1..32 */
+	int pool_dst;      /* a pool write: the slice register 256 + Rd it names, -1 none */
 	int abs[3];        /* per source field: absolute register number V<abs>, -1 none */
 	uint32_t field[3]; /* the 8-bit source fields */
 } FDec;

@@ -304,13 +304,18 @@ destinations(V *v)
 				Reg r = i->slot[j].reg;
 				if (i->slot[j].kind != SDef || reg_writable(r))
 					continue;
+				/* FIBER: a pool is local to its slice: a weft of that sub-partition writes
+				 * it through the slice's own write port; from another sub-partition the write
+				 * is remote, which only the simulator can tell (FaultFiber) */
+				if (i->slot[j].opnd < i->nopnd &&
+				    (i->opnd[i->slot[j].opnd].flags & FPoolRef))
+					continue;
 				reg_name(r, s, sizeof s);
-				if (RCLS(r) == RV)   /* FIBER: another weft's register, or a pool's */
+				if (RCLS(r) == RV)   /* FIBER: another weft's register */
 					bad(v, reg_loc(f, i, r), "'%s' is a destination, but V registers are "
-					    "source operands only: a remote write (%s; destinations must be "
-					    "local (R))", s, i->slot[j].opnd < i->nopnd &&
-					    (i->opnd[i->slot[j].opnd].flags & FPoolRef) ? "a pool's register" :
-					    "another weft's register");
+					    "source operands only: a remote write (another weft's register; "
+					    "destinations must be local (R), or a pool of the weft's own slice)",
+					    s);
 				else
 					bad(v, reg_loc(f, i, r), "'%s' is a destination, but %s registers are "
 					    "source operands only", s, regtab[RCLS(r)].prefix);

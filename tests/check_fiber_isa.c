@@ -156,6 +156,39 @@ START_TEST(test_fiber_encode_absolute)
 }
 END_TEST
 
+/* a pool write (local to the pool's slice): Rd names slice register 256 + Rd with bit 127; a
+ * pool below the slice's upper half cannot be written */
+START_TEST(test_fiber_encode_pool_dst)
+{
+	Irt *t = irt_new("\t.pool\tkv, 64, 1\n\t.pool\tlow, 300, 2\n"
+	                 "MOV kv[3], R2 ;\nMOV low[0], R2 ;\nEXIT ;\n");
+	Fn *f = irt_fn(t);
+	uint64_t w[2], orig[2] = { 0x0000000200007202ull, 0x000fe20000000f00ull };
+	char why[128];
+	FDec d;
+
+	for (int k = 0; k < 2; k++) {
+		f->ins[k].nenc = 2;
+		f->ins[k].enc[0] = orig[0];
+		f->ins[k].enc[1] = orig[1];
+	}
+	/* kv = V(512 + 512 - 64) = V960: kv[3] is slice register 451 = 256 + 195 */
+	ck_assert_msg(fenc_encode_m(&f->ins[0], f->mod, w, why, sizeof why) == 0, "%s", why);
+	ck_assert_uint_eq(GET_BITS128(w, 127, 1), 1);
+	ck_assert_uint_eq(GET_BITS128(w, 126, 1), 1);
+	ck_assert_uint_eq(GET_BITS128(w, 16, 8), 195);
+	ck_assert_uint_eq(GET_BITS128(w, 32, 8), 2);  /* MOV's source field (Rb) is nvcc's */
+	fenc_decode(w, &d);
+	ck_assert_int_eq(d.pool_dst, 451);
+	/* low = V(1024 + 212): low[0] is slice register 212, below 256 */
+	ck_assert_int_eq(fenc_encode_m(&f->ins[1], f->mod, w, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "upper half"));
+	fenc_decode(orig, &d);
+	ck_assert_int_eq(d.pool_dst, -1);
+	irt_free(t);
+}
+END_TEST
+
 Suite *
 fiber_isa_suite(void)
 {
@@ -166,6 +199,7 @@ fiber_isa_suite(void)
 	tcase_add_test(t, test_fiber_range_slots);
 	tcase_add_test(t, test_fiber_encode_native);
 	tcase_add_test(t, test_fiber_encode_absolute);
+	tcase_add_test(t, test_fiber_encode_pool_dst);
 	suite_add_tcase(s, t);
 	return s;
 }
