@@ -212,7 +212,7 @@ static const struct {
 #ifdef FIBER_SIM_POOL_WRITES
 	/* gemm_pool_b and gemm_silu write a pool (docs/fiber-isa.md, "A pool is local to its
 	 * slice"): the verifier accepts that, the simulator's decoder does not yet ("'V504' is a
-	 * destination of 'PRMT'"); define this once it does (make CFLAGS+=-DFIBER_SIM_POOL_WRITES) */
+	 * destination of 'PRMT'"); define FIBER_SIM_POOL_WRITES (or drop this #ifdef) once it does */
 	{"gemm_pool_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "h100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "a100-fiber", "sms=2", run_gemm},   /* 16 CTAs per SM reuse the pool */
