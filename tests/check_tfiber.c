@@ -522,6 +522,34 @@ START_TEST(test_tfiber_placement)
 }
 END_TEST
 
+/* FIBER occupancy: weft contexts per sub-partition, registers per slice, one CTA for a kernel
+ * with SETFIBERNUM (test_tfiber_setfibernum); a CTA whose wefts exceed the contexts does not fit */
+START_TEST(test_tfiber_occupancy)
+{
+	static const char *const ctx4[] = {"fiber_contexts=4", NULL};
+	static const char *const ctx1[] = {"fiber_contexts=1", NULL};
+	static const char *const slice64[] = {"fiber_slice_regs=64", NULL};
+	FRun a, b, c, d;
+	const char *body = PROLOGUE "        STG.E [R2.64], R0 ;\n        EXIT ;\n";
+
+	ck_assert_int_eq(frun(&a, "", body, 128, NULL), 0);
+	ck_assert_int_eq(frun(&b, "", body, 128, ctx4), 0);
+	ck_assert_uint_eq(b.st.ctas_per_sm, 4);            /* one weft per sub-partition per CTA */
+	ck_assert_str_eq(b.st.occupancy_limit, "contexts");
+	ck_assert_uint_gt(a.st.ctas_per_sm, b.st.ctas_per_sm);
+	ck_assert_int_eq(frun(&c, "", body, 128, slice64), 0);
+	ck_assert_str_eq(c.st.occupancy_limit, "registers");
+	ck_assert_uint_eq(c.st.ctas_per_sm, 64 / ((c.k->nreg + 7) / 8 * 8));
+	ck_assert_int_ne(frun(&d, "\t.maxfibers\t256\n", body, 128, ctx1), 0);
+	ck_assert_int_eq(d.f.kind, FaultLimit);
+	ck_assert_msg(strstr(d.f.msg, "contexts") != NULL, "%s", d.f.msg);
+	fdone(&a);
+	fdone(&b);
+	fdone(&c);
+	fdone(&d);
+}
+END_TEST
+
 Suite *
 tfiber_suite(void)
 {
@@ -538,6 +566,7 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_busy_wait);
 	tcase_add_test(tc, test_tfiber_busy_deadlock);
 	tcase_add_test(tc, test_tfiber_placement);
+	tcase_add_test(tc, test_tfiber_occupancy);
 	suite_add_tcase(s, tc);
 	return s;
 }
