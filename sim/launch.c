@@ -379,8 +379,16 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	lc->fiber = g->cfg.fiber;
 	if (lc->fiber) {
 		uint64_t mx = (uint64_t)k->fn->info.maxfibers;
+		uint32_t nsub = g->cfg.nsub ? g->cfg.nsub : 4;
+		uint32_t ctx = g->cfg.fiber_contexts ? g->cfg.fiber_contexts : 64;
 		if (mx > lc->nthreads)
 			lc->nweft = (uint32_t)((mx + WarpSize - 1) / WarpSize);
+		if ((lc->nweft + nsub - 1) / nsub > ctx) {
+			fault0(fault, FaultLimit, "%llu wefts (.maxfibers or the threads, / 32) exceed the "
+			       "%llu weft contexts of a sub-partition (fiber_contexts)", k->name, lc->nweft,
+			       ctx);
+			return -1;
+		}
 		lc->fiber_solo = k->fn->npool != 0;
 		for (uint32_t j = 0; j < k->nins; j++)
 			if (k->ins[j].op == OSETFIBERNUM)

@@ -38,6 +38,8 @@ errors(Run *r)
 	return r->err ? r->err : "";
 }
 
+static uint32_t contexts = 0;     /* fiber_contexts of the next load (0: the default) */
+
 /* a kernel `kern`: dirs (.maxfibers, .pool) in its section header, then body; fiber: the
  * configuration's mode, dp: fiber_dp */
 static Run *
@@ -60,6 +62,7 @@ load(const char *dirs, const char *body, int fiber, int dp)
 	gc = simcfg_gpu(&c);
 	gc.fiber = fiber;
 	gc.fiber_dp = dp;
+	gc.fiber_contexts = contexts;
 	gc.occupancy = NULL;
 	r->g = gpu_new(gc);
 	r->sm = sim_module_load(r->g, r->m, &r->d);
@@ -106,6 +109,20 @@ word(Run *r, uint32_t k)
 
 	ck_assert_int_eq(gpu_read(r->g, r->out + 4 * k, &v, 4), 0);
 	return v;
+}
+
+/* s with its first from replaced by to (malloc'd) */
+static char *
+subst(const char *s, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+	char *o = malloc(strlen(s) + strlen(to) + 1);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(o, s, (size_t)(p - s));
+	strcpy(o + (p - s), to);
+	strcat(o, p + strlen(from));
+	return o;
 }
 
 /* R0 = fiber ID, R2:R3 = &out[R0] */
@@ -173,6 +190,28 @@ START_TEST(test_setfibernum)
 		ck_assert_uint_eq(word(r, 256 + t), t / 64);
 		ck_assert_msg(word(r, 128 + t) == (t < 40 ? t + 40 : 0xdeadbeef), "fiber %u second: "
 		              "0x%x", t, word(r, 128 + t));
+	}
+	done(r);
+}
+END_TEST
+
+/* the count from a UR, and a partial weft (40 threads: weft 1 holds 8) grows: fibers 40..63
+ * are new lanes of a surviving weft (their R8 is 0) */
+START_TEST(test_setfibernum_ur_partial)
+{
+	char *body = subst(updown, "        SETFIBERNUM 0x80 ;\n",
+	                   "        UMOV UR4, 0x80 ;\n        SETFIBERNUM UR4 ;\n");
+	Run *r;
+	int rc;
+
+	r = load("\t.maxfibers\t128\n", body, 1, 1);
+	free(body);
+	rc = launch(r, 40, 384);
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	for (uint32_t t = 0; t < 128; t++) {
+		ck_assert_msg(word(r, t) == (t < 40 ? 0x1000 + t + 128 : 128), "fiber %u: 0x%x", t,
+		              word(r, t));
+		ck_assert_uint_eq(word(r, 256 + t), t / 40);
 	}
 	done(r);
 }
@@ -259,6 +298,28 @@ START_TEST(test_fault_count)
 {
 	faults("", PROLOGUE "        SETFIBERNUM 0x80 ;\n        EXIT ;\n", 1, FaultFiber,
 	       "SETFIBERNUM 128: count beyond the 64 fibers reserved");
+}
+END_TEST
+
+/* slice 2 holds a pool of 500 registers: new weft 2's window of 20 does not fit */
+START_TEST(test_fault_window)
+{
+	faults("\t.maxfibers\t128\n\t.pool\tbig, 500, 2\n", PROLOGUE
+	       "        SETFIBERNUM 0x80, 0x14 ;\n"
+	       "        EXIT ;\n", 1, FaultFiber,
+	       "SETFIBERNUM 128: weft 2's window of 20 registers does not fit: slice 2 (V1024..V1535) "
+	       "has no 20 free registers (12 free, largest run 12)");
+}
+END_TEST
+
+/* .maxfibers 512: 16 wefts, 4 per sub-partition, over fiber_contexts = 2 */
+START_TEST(test_fault_contexts)
+{
+	contexts = 2;
+	faults("\t.maxfibers\t512\n", PROLOGUE "        EXIT ;\n", 1, FaultLimit,
+	       "16 wefts (.maxfibers or the threads, / 32) exceed the 2 weft contexts of a "
+	       "sub-partition (fiber_contexts)");
+	contexts = 0;
 }
 END_TEST
 
@@ -358,11 +419,14 @@ simfiber_suite(void)
 
 	tcase_add_test(t, test_placement);
 	tcase_add_test(t, test_setfibernum);
+	tcase_add_test(t, test_setfibernum_ur_partial);
 	tcase_add_test(t, test_dp0);
 	tcase_add_test(t, test_producer_consumer);
 	tcase_add_test(t, test_fault_divergent);
 	tcase_add_test(t, test_fault_count);
 	tcase_add_test(t, test_fault_counts_differ);
+	tcase_add_test(t, test_fault_window);
+	tcase_add_test(t, test_fault_contexts);
 	tcase_add_test(t, test_fault_deadlock);
 	tcase_add_test(t, test_fault_simt);
 	tcase_add_test(t, test_simt_same);

@@ -40,8 +40,10 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	*limit = "ctas";
 	wsub = (lc->nweft + nsub - 1) / nsub;             /* sub-partition 0 holds the most */
 	rsub = (uint64_t)(lc->nwarp + nsub - 1) / nsub * lc->nreg_alloc;
-	if (wsub > ctx || rsub > slice)
+	if (wsub > ctx || rsub > slice) {
+		*limit = wsub > ctx ? "contexts" : "registers";
 		return 0;
+	}
 	if ((v = ctx / wsub) < best) {
 		best = v;
 		*limit = "contexts";

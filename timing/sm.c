@@ -770,6 +770,7 @@ fiber_wake(TSm *s, uint64_t now)
 		if (!tc->busy || (!t->fiber_fs && !cta_all_wait(s, tc)))
 			continue;
 		s->x.cta = &tc->c;
+		s->x.w = NULL;         /* every waiter is another warp to sim_wake */
 		for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 			TWarp *tw = &s->tw[tc->slot0 + k];
 			Warp *w = tw->w;
