@@ -173,6 +173,12 @@ run-tests: all $(TEST_BIN)
 	@FIBER_ROOT=$(CURDIR) FIBERC=$(CURDIR)/$(FIBERC) FIBERSIM=$(CURDIR)/$(FIBERSIM) B=$(B) \
 	  sh scripts/run-tests.sh $(TEST_BIN)
 
+# the FIBER-native kernels (examples/fiber-native) against their SIMT examples, and each ablation
+.PHONY: fiber-demo
+fiber-demo: deps
+	@$(MAKE) --no-print-directory $(FIBERSIM)
+	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-demo.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
@@ -368,6 +374,7 @@ TEST_OBJS += $(REF_OBJS)
 $(TEST_BIN): $(REF_OBJS)
 # the kernel runs need the simulator; the references are tested without it
 $(B)/tests/check_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
+$(B)/tests/check_fiber_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
 # simbench: functional-mode warp instructions per second (median of SIMBENCH_REPS launches, one
 # thread) and peak RSS, on bench/alu_loop.cu (ALU), bench/stream.cu (memory), examples/silu_ffn
 # and examples/gemm_tc scaled up; `make bench` runs it before the fiberc benchmark.

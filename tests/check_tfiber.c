@@ -182,9 +182,11 @@ START_TEST(test_tfiber_plain_same_as_simt)
 	ck_assert_uint_eq(f.st.fiber_remote_reads, 0);
 	ck_assert_int_eq(memcmp(a.val, f.val, sizeof a.val), 0);
 	ck_assert_uint_eq(a.st.nfiber_tl, 0);
-	ck_assert_uint_eq(f.st.nfiber_tl, 2);
+	ck_assert_uint_ge(f.st.nfiber_tl, 2);
+	ck_assert_uint_eq(f.st.fiber_tl[0].cycle, 0);
 	ck_assert_uint_eq(f.st.fiber_tl[0].fibers, 128);
-	ck_assert_uint_eq(f.st.fiber_tl[1].cycle, f.st.cycles);
+	ck_assert_uint_eq(f.st.fiber_tl[f.st.nfiber_tl - 1].cycle, f.st.cycles);
+	ck_assert_uint_eq(f.st.fiber_tl[f.st.nfiber_tl - 1].fibers, 0);
 	done(&a);
 	done(&f);
 }
@@ -264,6 +266,290 @@ START_TEST(test_tfiber_keys)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * FIBER state: SETFIBERNUM, busy-bit waits (kernels of tests/check_simfiber.c).
+ */
+typedef struct FRun {
+	Src *src;
+	Module *m;
+	Diag d;
+	FILE *errf;
+	char *err;
+	size_t nerr;
+	Gpu *g;
+	SimModule *sm;
+	const Prog *k;
+	uint64_t out;
+	SimTStats st;
+	SimFault f;
+	uint32_t val[512];
+} FRun;
+
+/* kernel `kern` with dirs in its header, one CTA of nthreads on a100-fiber with edits set; out
+ * = 512 words of 0xdeadbeef; the launch's return code */
+static int
+frun(FRun *r, const char *dirs, const char *body, uint32_t nthreads, const char *const *set)
+{
+	char text[8192], err[512];
+	SimConfig c;
+	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,
+	         body);
+	ck_assert_int_eq(simcfg_builtin(&c, "a100-fiber"), 0);
+	for (; set && *set; set++)
+		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
+	c.t.icache_bytes = 0;
+	r->src = src_new("tfiber.fsass", text, strlen(text));
+	r->errf = open_memstream(&r->err, &r->nerr);
+	diag_init(&r->d, r->src, r->errf);
+	r->m = sass_parse(r->src, &r->d);
+	fflush(r->errf);
+	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
+	r->g = gpu_new(simcfg_gpu(&c));
+	r->sm = sim_module_load(r->g, r->m, &r->d);
+	fflush(r->errf);
+	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
+	r->k = sim_module_kernel(r->sm, "kern");
+	ck_assert_ptr_nonnull(r->k);
+	ck_assert_int_eq(gpu_malloc(r->g, sizeof r->val, &r->out), 0);
+	for (unsigned k = 0; k < 512; k++)
+		r->val[k] = 0xdeadbeef;
+	ck_assert_int_eq(gpu_write(r->g, r->out, r->val, sizeof r->val), 0);
+	lp.params = &r->out;
+	rc = sim_launch_timed(r->g, &c, r->sm, r->k, &lp, NULL, &r->st, &r->f);
+	ck_assert_int_eq(gpu_read(r->g, r->out, r->val, sizeof r->val), 0);
+	return rc;
+}
+
+static void
+fdone(FRun *r)
+{
+	simtstats_free(&r->st);
+	sim_module_free(r->sm);
+	gpu_free(r->g);
+	module_free(r->m);
+	src_free(r->src);
+	fclose(r->errf);
+	free(r->err);
+}
+
+#define PROLOGUE \
+	"        S2R R0, SR_FIBERID ;\n" \
+	"        MOV R4, c[0x0][0x160] ;\n" \
+	"        MOV R5, c[0x0][0x164] ;\n" \
+	"        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+
+/* 64 fibers grow to 128, then shrink to 40 */
+static const char updown[] = PROLOGUE
+	"        IADD3 R8, R0, 0x1000, RZ ;\n"
+	"        SETFIBERNUM 0x80 ;\n"
+	"        S2R R0, SR_FIBERID ;\n"
+	"        S2R R1, SR_FIBERNUM ;\n"
+	"        MOV R4, c[0x0][0x160] ;\n"
+	"        MOV R5, c[0x0][0x164] ;\n"
+	"        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+	"        IADD3 R6, R8, R1, RZ ;\n"
+	"        STG.E [R2.64], R6 ;\n"
+	"        SETFIBERNUM 0x28 ;\n"
+	"        S2R R1, SR_FIBERNUM ;\n"
+	"        IADD3 R6, R0, R1, RZ ;\n"
+	"        STG.E [R2.64+0x200], R6 ;\n"
+	"        EXIT ;\n";
+
+/* weft 0 produces R10 three times, weft 1 consumes it as V10 (the handshake of busy bits) */
+static const char prodcons[] = PROLOGUE
+	"        MOV R12, RZ ;\n"
+	"        MOV R14, RZ ;\n"
+	"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+	"    @P0 BRA `(.L_cons) ;\n"
+	".L_prod:\n"
+	"        DEPBAR.EMPTY R10 ;\n"
+	"        MUFU.RCP R9, R0 ;\n"
+	"        IMAD R10, R0, 0x3, R12 ;\n"
+	"        IADD3 R12, R12, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R12, 0x3, PT ;\n"
+	"    @P1 BRA `(.L_prod) ;\n"
+	"        EXIT ;\n"
+	".L_cons:\n"
+	"        DEPBAR.FULL V10 ;\n"
+	"        IADD3 R14, R14, V10, RZ ;\n"
+	"        SETBUSYBIT.EMPTY V10 ;\n"
+	"        IADD3 R12, R12, 0x1, RZ ;\n"
+	"        ISETP.LT.U32.AND P1, PT, R12, 0x3, PT ;\n"
+	"    @P1 BRA `(.L_cons) ;\n"
+	"        STG.E [R2.64], R14 ;\n"
+	"        EXIT ;\n";
+
+/* SETFIBERNUM up and down: counted twice with its cycles, outputs right, the timeline's peak
+ * is 128 fibers (4 wefts' windows), its last sample 0 at the end, fiber_sync charged */
+START_TEST(test_tfiber_setfibernum)
+{
+	FRun r;
+	int rc = frun(&r, "\t.maxfibers\t128\n", updown, 64, NULL);
+	uint32_t peak = 0, peak_regs = 0, first_regs;
+
+	ck_assert_msg(rc == 0, "%s", r.f.msg);
+	for (uint32_t t = 0; t < 128; t++) {
+		ck_assert_msg(r.val[t] == (t < 64 ? 0x1000 + t + 128 : 128), "fiber %u: 0x%x", t,
+		              r.val[t]);
+		ck_assert_uint_eq(r.val[128 + t], t < 40 ? t + 40 : 0xdeadbeef);
+	}
+	ck_assert_uint_eq(r.st.fiber_setfibernum, 2);
+	ck_assert_uint_gt(r.st.fiber_setfibernum_cycles, 0);
+	ck_assert_str_eq(r.st.occupancy_limit, "fiber");
+	ck_assert_uint_ge(r.st.nfiber_tl, 4);
+	ck_assert_uint_eq(r.st.fiber_tl[0].cycle, 0);
+	ck_assert_uint_eq(r.st.fiber_tl[0].fibers, 64);
+	first_regs = r.st.fiber_tl[0].regs;
+	ck_assert_uint_gt(first_regs, 0);
+	for (uint32_t k = 0; k < r.st.nfiber_tl; k++) {
+		if (r.st.fiber_tl[k].fibers > peak)
+			peak = r.st.fiber_tl[k].fibers;
+		if (r.st.fiber_tl[k].regs > peak_regs)
+			peak_regs = r.st.fiber_tl[k].regs;
+		if (k)
+			ck_assert_uint_ge(r.st.fiber_tl[k].cycle, r.st.fiber_tl[k - 1].cycle);
+	}
+	ck_assert_uint_eq(peak, 128);
+	ck_assert_uint_eq(peak_regs, 2 * first_regs);     /* 4 windows, then 2 */
+	ck_assert_uint_eq(r.st.fiber_tl[r.st.nfiber_tl - 1].fibers, 0);
+	ck_assert_uint_eq(r.st.fiber_tl[r.st.nfiber_tl - 1].cycle, r.st.cycles);
+	{
+		int found = 0;
+		for (uint32_t k = 1; k + 1 < r.st.nfiber_tl; k++)
+			found |= r.st.fiber_tl[k].fibers == 40;
+		ck_assert_msg(found, "no sample of 40 fibers");
+	}
+	ck_assert_uint_gt(r.st.cpi[CpiFiberSync], 0);
+	fdone(&r);
+}
+END_TEST
+
+/* the setfibernum key adds its cycles to every weft; fiber_dp = 0 keeps the count (64) in the
+ * timeline while still synchronising */
+START_TEST(test_tfiber_setfibernum_keys)
+{
+	static const char *const cheap[] = {"fiber_setfibernum_cycles=0", NULL};
+	static const char *const dear[] = {"fiber_setfibernum_cycles=500", NULL};
+	static const char *const dp0[] = {"fiber_dp=0", NULL};
+	FRun a, b, c;
+
+	ck_assert_int_eq(frun(&a, "\t.maxfibers\t128\n", updown, 64, cheap), 0);
+	ck_assert_int_eq(frun(&b, "\t.maxfibers\t128\n", updown, 64, dear), 0);
+	ck_assert_uint_ge(b.st.cycles, a.st.cycles + 2 * 500);
+	ck_assert_uint_eq(b.st.fiber_setfibernum_cycles, 1000);
+	ck_assert_int_eq(memcmp(a.val, b.val, sizeof a.val), 0);
+	ck_assert_int_eq(frun(&c, "\t.maxfibers\t128\n", updown, 64, dp0), 0);
+	ck_assert_uint_eq(c.st.fiber_setfibernum, 2);
+	ck_assert_uint_eq(c.st.fiber_tl[0].fibers, 64);
+	for (uint32_t k = 0; k < c.st.nfiber_tl; k++)   /* 64 until the CTA ends, then 0 */
+		ck_assert_msg(c.st.fiber_tl[k].fibers == (k && c.st.fiber_tl[k].regs == 0 ? 0 : 64),
+		              "sample %u: %u fibers, %u registers", k, c.st.fiber_tl[k].fibers,
+		              c.st.fiber_tl[k].regs);
+	for (uint32_t t = 0; t < 128; t++)
+		ck_assert_uint_eq(c.val[t], t < 64 ? 0x1000 + t + 64 : 0xdeadbeef);
+	fdone(&a);
+	fdone(&b);
+	fdone(&c);
+}
+END_TEST
+
+/* producer/consumer: the consumer waits on busy bits (busy_wait charged, waits counted), the
+ * sums right; fiber_busy_wake adds to each wait; fiber_fs = 0 costs more cycles */
+START_TEST(test_tfiber_busy_wait)
+{
+	static const char *const wake0[] = {"fiber_busy_wake=0", NULL};
+	static const char *const wake50[] = {"fiber_busy_wake=50", NULL};
+	static const char *const fs0[] = {"fiber_fs=0", NULL};
+	FRun a, b, c;
+
+	ck_assert_msg(frun(&a, "", prodcons, 64, wake0) == 0, "%s", a.f.msg);
+	for (uint32_t l = 0; l < 32; l++) {
+		ck_assert_uint_eq(a.val[l], 0xdeadbeef);
+		ck_assert_msg(a.val[32 + l] == 9 * l + 3, "lane %u: %u", l, a.val[32 + l]);
+	}
+	ck_assert_uint_gt(a.st.fiber_busy_waits, 0);
+	ck_assert_uint_gt(a.st.fiber_busy_wait_cycles, 0);
+	ck_assert_uint_gt(a.st.cpi[CpiBusyWait], 0);
+	ck_assert_msg(frun(&b, "", prodcons, 64, wake50) == 0, "%s", b.f.msg);
+	ck_assert_int_eq(memcmp(a.val, b.val, sizeof a.val), 0);
+	ck_assert_uint_ge(b.st.fiber_busy_wait_cycles, a.st.fiber_busy_wait_cycles +
+	                  50 * b.st.fiber_busy_waits);
+	ck_assert_uint_gt(b.st.cycles, a.st.cycles);
+	ck_assert_msg(frun(&c, "", prodcons, 64, fs0) == 0, "%s", c.f.msg);
+	ck_assert_int_eq(memcmp(a.val, c.val, sizeof a.val), 0);
+	ck_assert_uint_gt(c.st.cycles, a.st.cycles);
+	fdone(&a);
+	fdone(&b);
+	fdone(&c);
+}
+END_TEST
+
+/* a weft waiting on a register nobody writes: the deadlock names it */
+START_TEST(test_tfiber_busy_deadlock)
+{
+	FRun r;
+
+	ck_assert_int_ne(frun(&r, "", PROLOGUE
+	                      "        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+	                      "    @P0 EXIT ;\n"
+	                      "        DEPBAR.FULL V1000 ;\n"
+	                      "        EXIT ;\n", 64, NULL), 0);
+	ck_assert_int_eq(r.f.kind, FaultDeadlock);
+	ck_assert_msg(strstr(r.f.msg, "V1000 empty") != NULL, "%s", r.f.msg);
+	fdone(&r);
+}
+END_TEST
+
+/* windows by slice: weft w in sub-partition w % 4 (weft 1's R10 is V522 with 64 threads) */
+START_TEST(test_tfiber_placement)
+{
+	FRun r;
+
+	ck_assert_msg(frun(&r, "", PROLOGUE
+	                   "        MOV R10, R0 ;\n"
+	                   "        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	                   "        IADD3 R6, V522, RZ, RZ ;\n"
+	                   "        STG.E [R2.64], R6 ;\n"
+	                   "        EXIT ;\n", 64, NULL) == 0, "%s", r.f.msg);
+	for (uint32_t t = 0; t < 64; t++)
+		ck_assert_uint_eq(r.val[t], 32 + t % 32);
+	ck_assert_uint_gt(r.st.fiber_remote_reads, 0);   /* weft 0 reads slice 1 */
+	fdone(&r);
+}
+END_TEST
+
+/* FIBER occupancy: weft contexts per sub-partition, registers per slice, one CTA for a kernel
+ * with SETFIBERNUM (test_tfiber_setfibernum); a CTA whose wefts exceed the contexts does not fit */
+START_TEST(test_tfiber_occupancy)
+{
+	static const char *const ctx4[] = {"fiber_contexts=4", NULL};
+	static const char *const ctx1[] = {"fiber_contexts=1", NULL};
+	static const char *const slice64[] = {"fiber_slice_regs=64", NULL};
+	FRun a, b, c, d;
+	const char *body = PROLOGUE "        STG.E [R2.64], R0 ;\n        EXIT ;\n";
+
+	ck_assert_int_eq(frun(&a, "", body, 128, NULL), 0);
+	ck_assert_int_eq(frun(&b, "", body, 128, ctx4), 0);
+	ck_assert_uint_eq(b.st.ctas_per_sm, 4);            /* one weft per sub-partition per CTA */
+	ck_assert_str_eq(b.st.occupancy_limit, "contexts");
+	ck_assert_uint_gt(a.st.ctas_per_sm, b.st.ctas_per_sm);
+	ck_assert_int_eq(frun(&c, "", body, 128, slice64), 0);
+	ck_assert_str_eq(c.st.occupancy_limit, "registers");
+	ck_assert_uint_eq(c.st.ctas_per_sm, 64 / ((c.k->nreg + 7) / 8 * 8));
+	ck_assert_int_ne(frun(&d, "\t.maxfibers\t256\n", body, 128, ctx1), 0);
+	ck_assert_int_eq(d.f.kind, FaultLimit);
+	ck_assert_msg(strstr(d.f.msg, "contexts") != NULL, "%s", d.f.msg);
+	fdone(&a);
+	fdone(&b);
+	fdone(&c);
+	fdone(&d);
+}
+END_TEST
+
 Suite *
 tfiber_suite(void)
 {
@@ -275,6 +561,12 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_remote_reads);
 	tcase_add_test(tc, test_tfiber_keys);
 	tcase_add_test(tc, test_tfiber_v_dependence);
+	tcase_add_test(tc, test_tfiber_setfibernum);
+	tcase_add_test(tc, test_tfiber_setfibernum_keys);
+	tcase_add_test(tc, test_tfiber_busy_wait);
+	tcase_add_test(tc, test_tfiber_busy_deadlock);
+	tcase_add_test(tc, test_tfiber_placement);
+	tcase_add_test(tc, test_tfiber_occupancy);
 	suite_add_tcase(s, tc);
 	return s;
 }

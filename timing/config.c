@@ -895,5 +895,11 @@ simcfg_gpu(const SimConfig *c)
 	g.smem_per_sm = c->t.smem_per_sm;
 	g.smem_alloc_unit = c->t.smem_alloc_unit;
 	g.smem_reserved_per_cta = c->t.smem_reserved_per_cta;
+	/* the FIBER SM: the functional FIBER semantics (windows by slice, busy bits, SETFIBERNUM) */
+	g.fiber = c->t.sm_model == SmModelFiber;
+	g.fiber_dp = (int)c->t.fiber_dp;
+	g.fiber_contexts = c->t.fiber_contexts;
+	g.fiber_slice_regs = c->t.fiber_slice_regs;
+	g.nsub = c->t.subpartitions;
 	return g;
 }

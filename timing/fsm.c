@@ -15,12 +15,52 @@
 
 #include <string.h>
 
-/* the FIBER model's occupancy: the SIMT calculator's (the FIBER limits need GpuConfig's FIBER
- * figures, which the functional simulator's configuration does not carry yet) */
+static uint64_t
+round_up(uint64_t v, uint64_t unit)
+{
+	return unit ? (v + unit - 1) / unit * unit : v;
+}
+
+/* the FIBER model's occupancy (docs/sim-timing.md "The FIBER SM"): weft contexts per
+ * sub-partition (fiber_contexts, each CTA counting ceil(max(.maxfibers, threads)/32) wefts, weft w
+ * in sub-partition w % nsub), registers per slice (fiber_slice_regs: the launch's windows of
+ * nreg_alloc registers), shared memory and max_ctas_per_sm as on the SIMT SM; a kernel with
+ * SETFIBERNUM or a pool owns its SM (one CTA, limit "fiber"). Without GpuConfig.fiber (a
+ * configuration built by hand) the SIMT calculator's. */
 static uint32_t
 fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 {
-	return sm_model_simt.occupancy(c, lc, limit);
+	uint64_t nsub = c->nsub ? c->nsub : 4, ctx = c->fiber_contexts ? c->fiber_contexts : 64;
+	uint64_t slice = c->fiber_slice_regs ? c->fiber_slice_regs : 512;
+	uint64_t best = c->max_ctas_per_sm, v, wsub, rsub;
+	uint64_t smem = round_up((uint64_t)lc->smem_user + c->smem_reserved_per_cta, c->smem_alloc_unit);
+
+	if (!c->fiber)
+		return sm_model_simt.occupancy(c, lc, limit);
+	*limit = "ctas";
+	wsub = (lc->nweft + nsub - 1) / nsub;             /* sub-partition 0 holds the most */
+	rsub = (uint64_t)(lc->nwarp + nsub - 1) / nsub * lc->nreg_alloc;
+	if (wsub > ctx || rsub > slice) {
+		*limit = wsub > ctx ? "contexts" : "registers";
+		return 0;
+	}
+	if ((v = ctx / wsub) < best) {
+		best = v;
+		*limit = "contexts";
+	}
+	if (rsub && (v = slice / rsub) < best) {
+		best = v;
+		*limit = "registers";
+	}
+	if (smem && (v = c->smem_per_sm / smem) < best) {
+		best = v;
+		*limit = "shared";
+	}
+	if (lc->fiber_solo && best > 1) {
+		best = 1;
+		*limit = "fiber";
+	}
+	return (uint32_t)best;
 }
 
 /* the SIMT choices; which instructions have V sources (the only ones operand reads cost more) */
@@ -36,10 +76,25 @@ fiber_launch(TLaunch *L)
 	}
 }
 
+/* the weft's window (Warp.nreg registers, placed by weft_place: it may end where another
+ * weft's begins) and its own units start ready */
 static void
 fiber_warp_start(TSm *s, TWarp *tw)
 {
-	sm_model_simt.warp_start(s, tw);
+	uint32_t nreg = tw->w ? tw->w->nreg : s->L->lc.nreg_alloc, lo = treg(tw, UnitOfP);
+
+	if (!s->L->lc.fiber) {
+		sm_model_simt.warp_start(s, tw);
+		tw->remote_until = 0;
+		return;
+	}
+	memset(&s->rready[tw->rbase], 0, nreg * sizeof *s->rready);
+	memset(&s->rcls[tw->rbase], 0, nreg);
+	memset(&s->rready[lo], 0, NWarpUnit * sizeof *s->rready);
+	memset(&s->rcls[lo], 0, NWarpUnit);
+	if (s->L->hazard_check && !tw->hz.prod)
+		thaz_warp_new(&tw->hz);
+	thaz_warp_reset(&tw->hz);
 	tw->remote_until = 0;
 }
 
@@ -111,7 +166,7 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 			n = 2;
 		for (unsigned j = 0; j < n; j++) {
 			uint32_t r = o->reg + j, sl = r / slice_regs % MaxSub, b = r % slice_regs % banks % 16;
-			int own = r >= tw->rbase && r < tw->rbase + L->lc.nreg_alloc;
+			int own = r >= tw->rbase && r < tw->rbase + tw->w->nreg;
 			if (own)
 				continue;
 			remote++;
@@ -177,17 +232,18 @@ fiber_stats(const TLaunch *L, SimTStats *st)
 		st->fiber_setfibernum_cycles += s->fx.setfibernum_cycles;
 		st->fiber_rs_smem_reads += s->fx.rs_smem_reads;
 	}
-	/* the timeline of SM 0: its fibers and registers at the start and the end */
+	/* the timeline of SM 0: its fibers and registers at the launch's start, each change (a CTA
+	 * starting or ending, SETFIBERNUM) and the end */
 	if (L->nsm && L->sms[0]) {
 		const TSm *s = L->sms[0];
-		uint32_t fibers = (uint32_t)(L->lc.nthreads * (L->ctas_per_sm < L->lc.nctas ? L->ctas_per_sm
-		                                                                            : L->lc.nctas));
-		uint32_t regs = (uint32_t)(L->lc.nwarp * L->lc.nreg_alloc *
-		                           (L->ctas_per_sm < L->lc.nctas ? L->ctas_per_sm : L->lc.nctas));
-		st->fiber_tl = xmalloc(2 * sizeof *st->fiber_tl);
-		st->fiber_tl[0] = (SimFiberSample){0, fibers, regs};
-		st->fiber_tl[1] = (SimFiberSample){s->last_done, 0, 0};
-		st->nfiber_tl = 2;
+		uint32_t n = s->nftl;
+		st->fiber_tl = xmalloc((n + 2) * sizeof *st->fiber_tl);
+		if (!n || s->ftl[0].cycle)
+			st->fiber_tl[st->nfiber_tl++] = (SimFiberSample){0, 0, 0};
+		for (uint32_t k = 0; k < n; k++)
+			st->fiber_tl[st->nfiber_tl++] = s->ftl[k];
+		if (!n || s->ftl[n - 1].cycle < s->last_done)
+			st->fiber_tl[st->nfiber_tl++] = (SimFiberSample){s->last_done, 0, 0};
 	}
 }
 

@@ -12,6 +12,7 @@
  * instruction (TIns: register units, pipe, latency), built once per launch.
  */
 #include "smmodel.h"
+#include "weft.h"
 #include "mma.h"
 
 #include <stdlib.h>
@@ -328,7 +329,8 @@ TSm *
 tsm_new(TLaunch *L, unsigned id)
 {
 	const SimTiming *t = L->t;
-	uint32_t nslot = L->ctas_per_sm * L->lc.nwarp;
+	uint32_t nweft = L->lc.nweft ? L->lc.nweft : L->lc.nwarp, nslot = L->ctas_per_sm * nweft;
+	uint32_t nper = L->lc.fiber ? nslot : nslot / L->nsub + 1; /* a sub-partition's slots at most */
 	size_t nunit;
 	TSm *s = xmalloc(sizeof *s);  /* xmalloc's memory is zeroed: so is everything below */
 
@@ -347,16 +349,17 @@ tsm_new(TLaunch *L, unsigned id)
 	for (uint32_t k = 0; k < nslot; k++) {
 		TWarp *tw = &s->tw[k];
 		tw->slot = k;
-		tw->sub = k % L->nsub;
+		/* FIBER: weft w of a CTA is in sub-partition w % nsub, its window in that slice */
+		tw->sub = L->lc.fiber ? k % nweft % L->nsub : k % L->nsub;
 	}
 	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
 	s->rready = xmalloc(nunit * sizeof *s->rready);
 	s->rcls = xmalloc(nunit);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
-		u->warps = xmalloc((nslot / L->nsub + 1) * sizeof *u->warps);
-		u->ready = xmalloc((nslot / L->nsub + 1) * sizeof *u->ready);
-		u->why = xmalloc(nslot / L->nsub + 1);
+		u->warps = xmalloc(nper * sizeof *u->warps);
+		u->ready = xmalloc(nper * sizeof *u->ready);
+		u->why = xmalloc(nper);
 		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
 		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
 		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
@@ -365,13 +368,15 @@ tsm_new(TLaunch *L, unsigned id)
 	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
 		TCta *tc = &s->cta[c];
-		tc->c.warp = xmalloc(L->lc.nwarp * sizeof *tc->c.warp);
+		tc->c.warp = xmalloc(nweft * sizeof *tc->c.warp);
 		tc->c.smem = xmalloc(L->lc.smem_size ? L->lc.smem_size : 1);
 		tc->c.lmem = xmalloc(L->prog->stack_size ? (size_t)L->prog->stack_size *
-		                     L->lc.nwarp * WarpSize : 1);
+		                     nweft * WarpSize : 1);
 		tc->rbase = c * L->lc.nwarp * L->lc.nreg_alloc;
-		tc->slot0 = c * L->lc.nwarp;
+		tc->slot0 = c * nweft;
 	}
+	if (L->lc.fiber)           /* FIBER: every register free and Empty, the pools reserved */
+		fiber_sm_begin(&L->lc, &s->x);
 	s->nfree = L->ctas_per_sm;
 	s->ev_limit = 0;
 	/* the CPI stack by instruction: calloc'd, so the pages of instructions never charged are
@@ -390,7 +395,7 @@ tsm_free(TSm *s)
 	if (!s)
 		return;
 	L = s->L;
-	nslot = L->ctas_per_sm * L->lc.nwarp;
+	nslot = L->ctas_per_sm * (L->lc.nweft ? L->lc.nweft : L->lc.nwarp);
 	for (uint32_t k = 0; k < nslot; k++)
 		thaz_warp_free(&s->tw[k].hz);
 	free(s->rready);
@@ -409,6 +414,7 @@ tsm_free(TSm *s)
 	}
 	smmem_free(s->mem);
 	free(s->pc_cycles);
+	free(s->ftl);
 	free(s->cta);
 	free(s->tw);
 	free(s->sm.rf);
@@ -598,8 +604,8 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		tw->sub = sub;
 		tw->rbase = w->rbase;
 		tw->ubase = SmVRegs + slot * NWarpUnit;
-		L->model->warp_start(s, tw);
 		tw->w = w;
+		L->model->warp_start(s, tw);
 		tw->tc = tc;
 		tw->stall_until = start;
 		tw->next_pc = sim_peek(w);
@@ -612,6 +618,34 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		s->nlive++;
 		sub_add(&s->sub[sub], tw);
 	}
+	tc->fgen = tc->c.fiber_gen;
+	if (L->lc.fiber)
+		tsm_fiber_sample(s, start);
+}
+
+/* FIBER: SM 0's fibers (the resident CTAs' counts) and registers of windows and pools */
+void
+tsm_fiber_sample(TSm *s, uint64_t now)
+{
+	uint32_t fibers = 0, regs = weft_used(&s->sm);
+
+	if (s->id)
+		return;
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++)
+		if (s->cta[c].busy)
+			fibers += s->cta[c].c.nfibers;
+	if (s->nftl && s->ftl[s->nftl - 1].fibers == fibers && s->ftl[s->nftl - 1].regs == regs)
+		return;
+	if (s->nftl && s->ftl[s->nftl - 1].cycle == now) {
+		s->ftl[s->nftl - 1].fibers = fibers;
+		s->ftl[s->nftl - 1].regs = regs;
+		return;
+	}
+	if (s->nftl == s->cftl) {
+		s->cftl = s->cftl ? 2 * s->cftl : 16;
+		s->ftl = xrealloc(s->ftl, s->cftl * sizeof *s->ftl);
+	}
+	s->ftl[s->nftl++] = (SimFiberSample){now, fibers, regs};
 }
 
 static void
@@ -634,6 +668,140 @@ warp_done(TSm *s, TWarp *tw, uint64_t now)
 		tc->busy = 0;
 		tc->freed_at = now + 1;
 		s->nfree++;
+		if (s->L->lc.fiber) {  /* FIBER: its windows freed */
+			cta_end(&s->L->lc, &s->x, &tc->c);
+			tsm_fiber_sample(s, now + 1);
+		}
+	}
+}
+
+/* FIBER: SETFIBERNUM released the CTA's wefts (Cta.fiber_gen moved): every weft is held
+ * fiber_setfibernum_cycles (charged to fiber_sync), the wefts created take their slots in their
+ * sub-partitions, the retired ones are done. tw (the last arrival) is re-peeked by issue. */
+static void
+fiber_repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	uint64_t until = now + 1 + L->t->fiber_setfibernum_cycles;
+
+	tc->fgen = tc->c.fiber_gen;
+	s->fx.setfibernum++;
+	s->fx.setfibernum_cycles += L->t->fiber_setfibernum_cycles;
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {   /* the new wefts first: live stays > 0 */
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		Warp *w = &tc->c.warp[k];
+		THazWarp hz = tw->hz;
+		uint32_t slot = tw->slot, sub = tw->sub;
+		if (tw == issuer || tw->next_pc != PeekDone || w->dormant || !(w->present & ~w->exited))
+			continue;
+		memset(tw, 0, sizeof *tw);
+		tw->hz = hz;
+		tw->slot = slot;
+		tw->sub = sub;
+		tw->rbase = w->rbase;
+		tw->ubase = SmVRegs + slot * NWarpUnit;
+		tw->w = w;
+		L->model->warp_start(s, tw);
+		tw->tc = tc;
+		tw->stall_until = until;
+		tw->next_pc = sim_peek(w);
+		if (tw->next_pc >= PeekBlocked)
+			continue;
+		compute_ready(s, tw, now);
+		if (tw->why == CpiStall)
+			set_ready(s, tw, tw->ready_at, CpiFiberSync);
+		tw->tr_born = now;
+		tw->tr_why = tw->why;
+		tc->live++;
+		s->nlive++;
+		sub_add(&s->sub[sub], tw);
+	}
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		if (tw == issuer) {
+			if (tw->stall_until < until)
+				tw->stall_until = until;
+			continue;
+		}
+		if (tw->next_pc != PeekBlocked)
+			continue;
+		tw->next_pc = sim_peek(tw->w);
+		if (tw->next_pc == PeekBlocked)
+			continue;
+		if (tw->next_pc == PeekDone) {       /* retired */
+			warp_done(s, tw, now);
+			continue;
+		}
+		if (tw->stall_until < until)
+			tw->stall_until = until;
+		tw->yielded = 0;
+		compute_ready(s, tw, now);
+		if (tw->why == CpiStall)
+			set_ready(s, tw, tw->ready_at, CpiFiberSync);
+		s->sub[tw->sub].wake = 0;
+	}
+	tsm_fiber_sample(s, now);
+}
+
+/* FIBER fiber_fs = 0: every weft of the CTA not done is waiting (busy bits, barrier,
+ * SETFIBERNUM) */
+static int
+cta_all_wait(const TSm *s, const TCta *tc)
+{
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		uint32_t pc = s->tw[tc->slot0 + k].next_pc;
+		if (pc != PeekDone && pc != PeekBlocked)
+			return 0;
+	}
+	return 1;
+}
+
+/* FIBER: a register's state may have changed; wefts waiting at DEPBAR.FULL/.EMPTY whose
+ * condition holds wake no earlier than their registers' writes complete (TSm.rready) +
+ * fiber_busy_wake; with fiber_fs = 0 only when the whole CTA waits, after lat_bar too */
+static void
+fiber_wake(TSm *s, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	const SimTiming *t = L->t;
+
+	for (uint32_t c = 0; c < L->ctas_per_sm && s->sm.busy_waiters; c++) {
+		TCta *tc = &s->cta[c];
+		if (!tc->busy || (!t->fiber_fs && !cta_all_wait(s, tc)))
+			continue;
+		s->x.cta = &tc->c;
+		s->x.w = NULL;         /* every waiter is another warp to sim_wake */
+		for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+			TWarp *tw = &s->tw[tc->slot0 + k];
+			Warp *w = tw->w;
+			const DIns *d;
+			uint64_t at = now + 1;
+			uint32_t first;
+			if (tw->next_pc != PeekBlocked || !w->wait_busy)
+				continue;
+			d = &L->prog->ins[w->pc[__builtin_ctz(w->wait_busy)]];
+			first = d->src[0].kind == DV ? d->src[0].reg : w->rbase + d->src[0].reg;
+			if (!fiber_busy_recheck(&s->x, w))
+				continue;
+			for (uint32_t r = first; r < first + d->aux && r < SmVRegs; r++)
+				if (s->rready[r] > at)
+					at = s->rready[r];
+			at += t->fiber_busy_wake;
+			if (!t->fiber_fs && at < now + t->lat_bar + t->fiber_busy_wake)
+				at = now + t->lat_bar + t->fiber_busy_wake;
+			tw->next_pc = sim_peek(w);
+			if (tw->next_pc >= PeekBlocked)
+				continue;
+			s->fx.busy_waits++;
+			s->fx.busy_wait_cycles += at - tw->busy_from;
+			if (tw->stall_until < at)
+				tw->stall_until = at;
+			tw->yielded = 0;
+			compute_ready(s, tw, now);
+			if (tw->why == CpiStall)
+				set_ready(s, tw, tw->ready_at, CpiBusyWait);
+			s->sub[tw->sub].wake = 0;
+		}
 	}
 }
 
@@ -799,13 +967,18 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	tw->next_pc = sim_peek(tw->w);
 	if (x->bar_progress) {
 		x->bar_progress = 0;
-		barrier_released(s, tw->tc, now);
+		if (tw->tc->c.fiber_gen != tw->tc->fgen)  /* FIBER: SETFIBERNUM released */
+			fiber_repartition(s, tw->tc, tw, now);
+		else
+			barrier_released(s, tw->tc, now);
 	}
 	if (tw->next_pc == PeekDone) {
 		warp_done(s, tw, now);
 	} else if (tw->next_pc == PeekBlocked) {
 		const Warp *w = tw->w;
-		set_ready(s, tw, TNever, w->wait_bar ? CpiBarrier : CpiSync);
+		set_ready(s, tw, TNever, w->wait_bar ? CpiBarrier : w->wait_busy ? CpiBusyWait
+		                         : w->wait_fnum ? CpiFiberSync : CpiSync);
+		tw->busy_from = now;
 		tw->tr_why = tw->why;
 	} else {
 		compute_ready(s, tw, now);
@@ -813,6 +986,8 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 			set_ready(s, tw, tw->ready_at, CpiSync);
 		tw->tr_why = tw->why;
 	}
+	if (s->sm.busy_waiters)    /* FIBER: wefts waiting on busy bits (0 in SIMT mode) */
+		fiber_wake(s, now);
 }
 
 /* one cycle of sub-partition u: issue if a warp can; else the reason and when to look again */

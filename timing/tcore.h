@@ -96,6 +96,7 @@ typedef struct TCta {
 	uint32_t rbase;        /* first vector register of its warps */
 	uint32_t slot0;        /* first hardware warp slot */
 	uint64_t freed_at;     /* cycle its last warp finished */
+	uint32_t fgen;         /* FIBER: Cta.fiber_gen the timing has seen (SETFIBERNUM releases) */
 } TCta;
 
 typedef struct TWarp {
@@ -122,6 +123,7 @@ typedef struct TWarp {
 	THazWarp hz;           /* hazard block (control-bits mode) */
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	uint64_t remote_until; /* FIBER model: its last remote read holds it until this cycle */
+	uint64_t busy_from;    /* FIBER: cycle it began to wait at DEPBAR.FULL/.EMPTY */
 	/* trace span being built */
 	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
@@ -175,6 +177,8 @@ struct TSm {
 		uint64_t remote_reads, xbar_conflicts, rpa_conflicts, busy_waits, busy_wait_cycles;
 		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads;
 	} fx;
+	SimFiberSample *ftl;   /* FIBER timeline of this SM (fibers, registers at each change) */
+	uint32_t nftl, cftl;
 	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
 	uint64_t nev, cev, ev_limit, ev_dropped;
@@ -214,6 +218,7 @@ TSm *tsm_new(TLaunch *L, unsigned id);
 void tsm_free(TSm *s);
 void tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot */
 void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end) */
+void tsm_fiber_sample(TSm *s, uint64_t now);    /* FIBER: a timeline sample if it changed */
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
                                                     none can without another warp's help) */
