@@ -162,7 +162,6 @@ run_gemm(FDev *v)
 	return fcmp(v, got, ref, tol, M * Nn);
 }
 
-#ifdef FIBER_SIM_POOL_WRITES
 /* gemm_silu: C = silu(A B), 128 x 128 x 64, grid 16 x 2 x 128 fibers (512 in the epilogue) */
 static size_t
 run_gemm_silu(FDev *v)
@@ -192,7 +191,6 @@ run_gemm_silu(FDev *v)
 	}
 	return fcmp(v, got, ref, tol, M * Nn);
 }
-#endif
 
 static const struct {
 	const char *file;        /* examples/fiber-native/<file>.fsass */
@@ -209,10 +207,8 @@ static const struct {
 	{"silu_mul_fwd", "a100-fiber", "fiber_fs=0", run_silu},
 	{"gemm_shared_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_shared_b", "h100-fiber", NULL, run_gemm},
-#ifdef FIBER_SIM_POOL_WRITES
 	/* gemm_pool_b and gemm_silu write a pool (docs/fiber-isa.md, "A pool is local to its
-	 * slice"): the verifier accepts that, the simulator's decoder does not yet ("'V504' is a
-	 * destination of 'PRMT'"); define FIBER_SIM_POOL_WRITES (or drop this #ifdef) once it does */
+	 * slice") */
 	{"gemm_pool_b", "a100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "h100-fiber", NULL, run_gemm},
 	{"gemm_pool_b", "a100-fiber", "sms=2", run_gemm},   /* 16 CTAs per SM reuse the pool */
@@ -220,7 +216,6 @@ static const struct {
 	{"gemm_silu", "h100-fiber", NULL, run_gemm_silu},
 	{"gemm_silu", "a100-fiber", "fiber_dp=0", run_gemm_silu},
 	{"gemm_silu", "h100-fiber", "sms=3", run_gemm_silu},
-#endif
 };
 
 START_TEST(test_fiber_kernel)
