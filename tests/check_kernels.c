@@ -891,7 +891,7 @@ static struct {
 	uint8_t c;         /* index in kcase */
 	uint8_t arch;      /* 80 or 90 */
 	const char *config; /* a100, h100, b200 */
-} krow[3 * NELEM(kcase)];
+} krow[6 * NELEM(kcase)];   /* a100/h100/b200 and their -fiber twins */
 
 START_TEST(test_kernel)
 {
@@ -1069,6 +1069,16 @@ kernels_add_run(Suite *s)
 				if (a) {          /* b200 runs the sm_90 listings */
 					krow[n].c = (uint8_t)c;
 					krow[n].config = "b200";
+					krow[n++].arch = 90;
+				}
+				/* the FIBER SM with no FIBER feature used: the same kernels, the same
+				 * references (docs/fiber-isa.md: plain SASS runs unchanged on wefts) */
+				krow[n].c = (uint8_t)c;
+				krow[n].config = a ? "h100-fiber" : "a100-fiber";
+				krow[n++].arch = a ? 90 : 80;
+				if (a) {
+					krow[n].c = (uint8_t)c;
+					krow[n].config = "b200-fiber";
 					krow[n++].arch = 90;
 				}
 			}
