@@ -9,7 +9,10 @@
  * behind. Cycles in which a sub-partition does not issue are charged to the reason of its first
  * warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything issues
  * and jumps to the next possible issue otherwise. Also here: the timing view of each
- * instruction (TIns: register units, pipe, latency), built once per launch.
+ * instruction (TIns: register units, pipe, latency), built once per launch. With the FIBER
+ * semantics on (LaunchCx.fiber) the driver's FIBER events are here too, since they change which
+ * warps are resident: dormant weft contexts, SETFIBERNUM's repartition (fiber_repartition),
+ * busy-bit wake-ups (fiber_wake) and SM 0's timeline (tsm_fiber_sample).
  */
 #include "smmodel.h"
 #include "weft.h"
