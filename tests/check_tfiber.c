@@ -591,6 +591,41 @@ START_TEST(test_tfiber_cta_reuse)
 }
 END_TEST
 
+/* fiber_fs = 0: a DEPBAR.FULL whose register is already Full still waits for the CTA (weft 1's
+ * loop, then its exit); with fiber_fs = 1 it costs an instruction */
+START_TEST(test_tfiber_fs0_holds)
+{
+	static const char *const fs0[] = {"fiber_fs=0", NULL};
+	static const char body[] = PROLOGUE
+		"        MOV R12, RZ ;\n"
+		"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+		"    @P0 BRA `(.L_loop) ;\n"
+		"        MOV R10, R0 ;\n"
+		"        DEPBAR.FULL R10 ;\n"
+		"        STG.E [R2.64], R10 ;\n"
+		"        EXIT ;\n"
+		".L_loop:\n"
+		"        IADD3 R12, R12, 0x1, RZ ;\n"
+		"        ISETP.LT.U32.AND P1, PT, R12, 0x40, PT ;\n"
+		"    @P1 BRA `(.L_loop) ;\n"
+		"        STG.E [R2.64], R12 ;\n"
+		"        EXIT ;\n";
+	FRun a, b;
+
+	ck_assert_msg(frun(&a, "", body, 64, NULL) == 0, "%s", a.f.msg);
+	ck_assert_msg(frun(&b, "", body, 64, fs0) == 0, "%s", b.f.msg);
+	ck_assert_int_eq(memcmp(a.val, b.val, sizeof a.val), 0);
+	ck_assert_uint_eq(a.val[3], 3);
+	ck_assert_uint_eq(a.val[40], 0x40);
+	ck_assert_uint_eq(a.st.fiber_busy_waits, 0);
+	ck_assert_uint_eq(b.st.fiber_busy_waits, 1);
+	ck_assert_uint_gt(b.st.fiber_busy_wait_cycles, 64);   /* the loop's 64 rounds at least */
+	ck_assert_uint_gt(b.st.cpi[CpiBusyWait], 0);
+	fdone(&a);
+	fdone(&b);
+}
+END_TEST
+
 Suite *
 tfiber_suite(void)
 {
@@ -609,6 +644,7 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_placement);
 	tcase_add_test(tc, test_tfiber_occupancy);
 	tcase_add_test(tc, test_tfiber_cta_reuse);
+	tcase_add_test(tc, test_tfiber_fs0_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

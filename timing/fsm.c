@@ -73,6 +73,8 @@ fiber_launch(TLaunch *L)
 		for (unsigned k = 0; k < d->nsrc; k++)
 			if (d->src[k].kind == DV)
 				L->ti[pc].vsrc = 1;
+		if (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV))
+			L->ti[pc].fdep = 1;           /* DEPBAR.FULL/.EMPTY (DEPBAR.LE: an SB set) */
 	}
 }
 
