@@ -3,7 +3,10 @@
  * on inline listings (no encodings: the register scoreboard) the figures the model charges: remote
  * reads, crossbar and read-port conflicts, the CPI reason remote_read, the fiber_rs = 0 shared-
  * memory round trip, each key changing its statistic, the timeline; values identical to the SIMT
- * model, and a kernel without V sources timed exactly as on the SIMT model.
+ * model, and a kernel without V sources timed exactly as on the SIMT model. With the functional
+ * FIBER state: windows by slice, the FIBER occupancy, CTAs reusing freed windows, SETFIBERNUM
+ * (count, cycles, fiber_sync, timeline; fiber_dp = 0), busy-bit waits (busy_wait,
+ * fiber_busy_wake, fiber_fs = 0) and their deadlock.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -285,14 +288,16 @@ typedef struct FRun {
 	uint32_t val[512];
 } FRun;
 
-/* kernel `kern` with dirs in its header, one CTA of nthreads on a100-fiber with edits set; out
- * = 512 words of 0xdeadbeef; the launch's return code */
+static uint32_t fgrid = 1;  /* CTAs of frun's launches */
+
+/* kernel `kern` with dirs in its header, fgrid CTAs of nthreads on a100-fiber with edits set;
+ * out = 512 words of 0xdeadbeef; the launch's return code */
 static int
 frun(FRun *r, const char *dirs, const char *body, uint32_t nthreads, const char *const *set)
 {
 	char text[8192], err[512];
 	SimConfig c;
-	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { fgrid, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -550,6 +555,77 @@ START_TEST(test_tfiber_occupancy)
 }
 END_TEST
 
+/* several CTAs per SM, one after another: each CTA's windows are freed when it ends and the next
+ * CTA's are placed in them (the timeline never holds more than two CTAs' registers) */
+START_TEST(test_tfiber_cta_reuse)
+{
+	static const char *const set[] = {"sms=1", "fiber_contexts=2", NULL};
+	FRun r;
+	uint32_t peak = 0, first;
+
+	fgrid = 6;
+	ck_assert_msg(frun(&r, "", PROLOGUE
+	                   "        S2R R9, SR_CTAID.X ;\n"
+	                   "        IMAD R1, R9, 0x40, R0 ;\n"
+	                   "        IMAD.WIDE.U32 R2, R1, 0x4, R4 ;\n"
+	                   "        IADD3 R6, R1, 0x7, RZ ;\n"
+	                   "        STG.E [R2.64], R6 ;\n"
+	                   "        EXIT ;\n", 64, set) == 0, "%s", r.f.msg);
+	fgrid = 1;
+	for (uint32_t t = 0; t < 6 * 64; t++)
+		ck_assert_uint_eq(r.val[t], t + 7);
+	/* 2 wefts: every CTA's weft 0 is in sub-partition 0, which holds 2 contexts */
+	ck_assert_uint_eq(r.st.ctas_per_sm, 2);
+	ck_assert_str_eq(r.st.occupancy_limit, "contexts");
+	first = r.st.fiber_tl[0].regs;
+	ck_assert_uint_eq(r.st.fiber_tl[0].fibers, 2 * 64);
+	for (uint32_t k = 0; k < r.st.nfiber_tl; k++) {
+		if (r.st.fiber_tl[k].regs > peak)
+			peak = r.st.fiber_tl[k].regs;
+		ck_assert_uint_le(r.st.fiber_tl[k].fibers, 2 * 64);
+	}
+	ck_assert_uint_eq(peak, first);
+	ck_assert_uint_ge(r.st.nfiber_tl, 4);
+	ck_assert_uint_eq(r.st.fiber_tl[r.st.nfiber_tl - 1].regs, 0);
+	fdone(&r);
+}
+END_TEST
+
+/* fiber_fs = 0: a DEPBAR.FULL whose register is already Full still waits for the CTA (weft 1's
+ * loop, then its exit); with fiber_fs = 1 it costs an instruction */
+START_TEST(test_tfiber_fs0_holds)
+{
+	static const char *const fs0[] = {"fiber_fs=0", NULL};
+	static const char body[] = PROLOGUE
+		"        MOV R12, RZ ;\n"
+		"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+		"    @P0 BRA `(.L_loop) ;\n"
+		"        MOV R10, R0 ;\n"
+		"        DEPBAR.FULL R10 ;\n"
+		"        STG.E [R2.64], R10 ;\n"
+		"        EXIT ;\n"
+		".L_loop:\n"
+		"        IADD3 R12, R12, 0x1, RZ ;\n"
+		"        ISETP.LT.U32.AND P1, PT, R12, 0x40, PT ;\n"
+		"    @P1 BRA `(.L_loop) ;\n"
+		"        STG.E [R2.64], R12 ;\n"
+		"        EXIT ;\n";
+	FRun a, b;
+
+	ck_assert_msg(frun(&a, "", body, 64, NULL) == 0, "%s", a.f.msg);
+	ck_assert_msg(frun(&b, "", body, 64, fs0) == 0, "%s", b.f.msg);
+	ck_assert_int_eq(memcmp(a.val, b.val, sizeof a.val), 0);
+	ck_assert_uint_eq(a.val[3], 3);
+	ck_assert_uint_eq(a.val[40], 0x40);
+	ck_assert_uint_eq(a.st.fiber_busy_waits, 0);
+	ck_assert_uint_eq(b.st.fiber_busy_waits, 1);
+	ck_assert_uint_gt(b.st.fiber_busy_wait_cycles, 64);   /* the loop's 64 rounds at least */
+	ck_assert_uint_gt(b.st.cpi[CpiBusyWait], 0);
+	fdone(&a);
+	fdone(&b);
+}
+END_TEST
+
 Suite *
 tfiber_suite(void)
 {
@@ -567,6 +643,8 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_busy_deadlock);
 	tcase_add_test(tc, test_tfiber_placement);
 	tcase_add_test(tc, test_tfiber_occupancy);
+	tcase_add_test(tc, test_tfiber_cta_reuse);
+	tcase_add_test(tc, test_tfiber_fs0_holds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -38,7 +38,9 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	if (!c->fiber)
 		return sm_model_simt.occupancy(c, lc, limit);
 	*limit = "ctas";
-	wsub = (lc->nweft + nsub - 1) / nsub;             /* sub-partition 0 holds the most */
+	wsub = ((lc->nweft ? lc->nweft : lc->nwarp) + nsub - 1) / nsub; /* sub-partition 0: most */
+	if (!wsub)
+		wsub = 1;
 	rsub = (uint64_t)(lc->nwarp + nsub - 1) / nsub * lc->nreg_alloc;
 	if (wsub > ctx || rsub > slice) {
 		*limit = wsub > ctx ? "contexts" : "registers";
@@ -73,6 +75,8 @@ fiber_launch(TLaunch *L)
 		for (unsigned k = 0; k < d->nsrc; k++)
 			if (d->src[k].kind == DV)
 				L->ti[pc].vsrc = 1;
+		if (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV))
+			L->ti[pc].fdep = 1;           /* DEPBAR.FULL/.EMPTY (DEPBAR.LE: an SB set) */
 	}
 }
 

@@ -9,7 +9,10 @@
  * behind. Cycles in which a sub-partition does not issue are charged to the reason of its first
  * warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything issues
  * and jumps to the next possible issue otherwise. Also here: the timing view of each
- * instruction (TIns: register units, pipe, latency), built once per launch.
+ * instruction (TIns: register units, pipe, latency), built once per launch. With the FIBER
+ * semantics on (LaunchCx.fiber) the driver's FIBER events are here too, since they change which
+ * warps are resident: dormant weft contexts, SETFIBERNUM's repartition (fiber_repartition),
+ * busy-bit wake-ups (fiber_wake) and SM 0's timeline (tsm_fiber_sample).
  */
 #include "smmodel.h"
 #include "weft.h"
@@ -723,7 +726,7 @@ fiber_repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 				tw->stall_until = until;
 			continue;
 		}
-		if (tw->next_pc != PeekBlocked)
+		if (tw->next_pc != PeekBlocked || tw->fs_hold)
 			continue;
 		tw->next_pc = sim_peek(tw->w);
 		if (tw->next_pc == PeekBlocked)
@@ -765,7 +768,7 @@ fiber_wake(TSm *s, uint64_t now)
 	const TLaunch *L = s->L;
 	const SimTiming *t = L->t;
 
-	for (uint32_t c = 0; c < L->ctas_per_sm && s->sm.busy_waiters; c++) {
+	for (uint32_t c = 0; c < L->ctas_per_sm && (s->sm.busy_waiters || s->fs_held); c++) {
 		TCta *tc = &s->cta[c];
 		if (!tc->busy || (!t->fiber_fs && !cta_all_wait(s, tc)))
 			continue;
@@ -777,6 +780,13 @@ fiber_wake(TSm *s, uint64_t now)
 			const DIns *d;
 			uint64_t at = now + 1;
 			uint32_t first;
+			if (tw->fs_hold) {     /* fiber_fs = 0: its DEPBAR did not block; the CTA waits */
+				tw->fs_hold = 0;
+				s->fs_held--;
+				tw->next_pc = tw->fs_pc;
+				at = now + t->lat_bar + t->fiber_busy_wake;
+				goto release;
+			}
 			if (tw->next_pc != PeekBlocked || !w->wait_busy)
 				continue;
 			d = &L->prog->ins[w->pc[__builtin_ctz(w->wait_busy)]];
@@ -792,6 +802,7 @@ fiber_wake(TSm *s, uint64_t now)
 			tw->next_pc = sim_peek(w);
 			if (tw->next_pc >= PeekBlocked)
 				continue;
+		release:
 			s->fx.busy_waits++;
 			s->fx.busy_wait_cycles += at - tw->busy_from;
 			if (tw->stall_until < at)
@@ -811,7 +822,7 @@ barrier_released(TSm *s, TCta *tc, uint64_t now)
 {
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
-		if (tw->next_pc != PeekBlocked)
+		if (tw->next_pc != PeekBlocked || tw->fs_hold)
 			continue;
 		tw->next_pc = sim_peek(tw->w);
 		if (tw->next_pc == PeekBlocked)
@@ -980,13 +991,22 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		                         : w->wait_fnum ? CpiFiberSync : CpiSync);
 		tw->busy_from = now;
 		tw->tr_why = tw->why;
+	} else if (ti->fdep && !t->fiber_fs) {
+		/* FIBER fiber_fs = 0: a DEPBAR.FULL/.EMPTY whose condition held waits for the CTA */
+		tw->fs_pc = tw->next_pc;
+		tw->next_pc = PeekBlocked;
+		tw->fs_hold = 1;
+		s->fs_held++;
+		set_ready(s, tw, TNever, CpiBusyWait);
+		tw->busy_from = now;
+		tw->tr_why = tw->why;
 	} else {
 		compute_ready(s, tw, now);
 		if (sleep && tw->ready_at == tw->stall_until)
 			set_ready(s, tw, tw->ready_at, CpiSync);
 		tw->tr_why = tw->why;
 	}
-	if (s->sm.busy_waiters)    /* FIBER: wefts waiting on busy bits (0 in SIMT mode) */
+	if (s->sm.busy_waiters | s->fs_held) /* FIBER: wefts waiting on busy bits (0 in SIMT) */
 		fiber_wake(s, now);
 }
 

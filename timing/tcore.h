@@ -56,6 +56,7 @@ typedef struct TIns {
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
 	uint8_t vsrc;          /* FIBER model: the instruction has V sources (fiber_launch) */
+	uint8_t fdep;          /* FIBER model: DEPBAR.FULL/.EMPTY (fiber_launch) */
 	uint8_t src_late[MaxTSrc]; /* cycles after issue at which src[k] is read (hazard check):
 	                          IMAD.WIDE's addend high half, a store's data */
 	uint16_t ii;           /* cycles the pipe is busy */
@@ -124,6 +125,9 @@ typedef struct TWarp {
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
 	uint64_t remote_until; /* FIBER model: its last remote read holds it until this cycle */
 	uint64_t busy_from;    /* FIBER: cycle it began to wait at DEPBAR.FULL/.EMPTY */
+	uint8_t fs_hold;       /* FIBER fiber_fs = 0: held after a DEPBAR.FULL/.EMPTY that did not
+	                          block until its CTA waits (next_pc PeekBlocked, fs_pc the next) */
+	uint32_t fs_pc;
 	/* trace span being built */
 	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
@@ -177,6 +181,7 @@ struct TSm {
 		uint64_t remote_reads, xbar_conflicts, rpa_conflicts, busy_waits, busy_wait_cycles;
 		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads;
 	} fx;
+	uint32_t fs_held;      /* FIBER fiber_fs = 0: wefts with fs_hold */
 	SimFiberSample *ftl;   /* FIBER timeline of this SM (fibers, registers at each change) */
 	uint32_t nftl, cftl;
 	THazSm hz;             /* hazards by (producer, consumer) pair */
