@@ -39,9 +39,9 @@ done
 nc=$(array cycle "$tmp/f.json" | grep -c .) nf=$(array fibers "$tmp/f.json" | grep -c .)
 nr=$(array regs "$tmp/f.json" | grep -c .)
 [ "$nc" -gt 0 ] && [ "$nc" -eq "$nf" ] && [ "$nc" -eq "$nr" ] &&
-	[ "$(array fibers "$tmp/f.json" | head -n 1)" = 256 ] &&
-	ok "FIBER stats: timeline of $nc samples, 256 fibers at launch" ||
-	bad "FIBER stats: timeline arrays $nc/$nf/$nr or first fibers not 256"
+	[ "$(array fibers "$tmp/f.json" | head -n 1)" = 128 ] &&
+	ok "FIBER stats: timeline of $nc samples, 128 fibers at launch (SM 0 holds one CTA)" ||
+	bad "FIBER stats: timeline arrays $nc/$nf/$nr or first fibers not 128"
 peak=$(sed -n 's/.*"peak_fibers": \([0-9]*\).*/\1/p' "$tmp/f.json")
 [ "$peak" = "$(array fibers "$tmp/f.json" | sort -n | tail -n 1)" ] &&
 	ok "FIBER stats: peak_fibers ($peak) is the timeline's maximum" ||
@@ -80,12 +80,33 @@ rc=$?
 # compare
 "$SIM" compare "$tmp/s.json" "$tmp/f.json" > "$tmp/cmp" 2> "$tmp/err"
 grep -q '^  fiber.remote_reads ' "$tmp/cmp" && grep -q '^  fiber.setfibernum_cycles ' "$tmp/cmp" &&
-	grep -q '^  fiber.peak_fibers  *- *256' "$tmp/cmp" &&
+	grep -q '^  fiber.peak_fibers  *- *128' "$tmp/cmp" &&
 	ok "compare SIMT vs FIBER: the FIBER rows, '-' for the SIMT side" ||
 	{ bad "compare SIMT vs FIBER lacks the FIBER rows"; show "$tmp/cmp"; show "$tmp/err"; }
 "$SIM" compare "$tmp/s.json" "$tmp/s.json" > "$tmp/cmp" 2>&1
 ! grep -q 'fiber\.' "$tmp/cmp" && ok "compare SIMT vs SIMT: no FIBER rows" ||
 	bad "compare SIMT vs SIMT shows FIBER rows"
+
+# a FIBER-native kernel: silu_mul_fiber (examples/fiber-native) launches 64 fibers per CTA and
+# runs its elementwise phase on 256 (SETFIBERNUM 0x100, then 0x40): two SETFIBERNUM per CTA (the
+# count is over every SM), and SM 0's timeline goes 64 -> 256 -> 64 before its CTA ends
+FN=examples/fiber-native/silu_mul_fiber.sm_80.fsass
+head -c 4096 /dev/zero | tr '\0' '\74' > "$tmp/h.bin"
+if "$SIM" run $FN --kernel silu_mul_f16 --grid 4 --block 64 --arg buf:$tmp/h.bin --arg buf:$tmp/h.bin \
+    --arg zeros:4096 --arg i32:1024 --config a100-fiber --stats "$tmp/n.json" \
+    --fiber-svg "$tmp/n.svg" --quiet 2> "$tmp/err"; then
+	sfn=$(sed -n 's/.*"setfibernum": \([0-9]*\).*/\1/p' "$tmp/n.json" | head -n 1)
+	pk=$(sed -n 's/.*"peak_fibers": \([0-9]*\).*/\1/p' "$tmp/n.json" | head -n 1)
+	first=$(array fibers "$tmp/n.json" | head -n 1)
+	seq=$(array fibers "$tmp/n.json" | tr '\n' ' ')
+	[ "${sfn:-0}" -ge 2 ] && [ "$pk" = 256 ] && [ "$first" = 64 ] &&
+	case "$seq" in "64 256 64 "*) true ;; *) false ;; esac &&
+		ok "FIBER-native silu_mul_fiber: $sfn SETFIBERNUM, fibers 64 -> 256 -> 64 on SM 0" ||
+		{ bad "FIBER-native silu_mul_fiber: setfibernum $sfn, peak $pk, timeline $seq"
+		  array fibers "$tmp/n.json" | head -n 12 | tr '\n' ' '; echo; }
+else
+	bad "FIBER-native silu_mul_fiber run: exit $?"; show "$tmp/err"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
