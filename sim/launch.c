@@ -479,7 +479,6 @@ cta_start_fiber(LaunchCx *lc, Exec *x, Cta *c)
 
 	c->nwarp = lc->nweft;
 	c->nfibers = c->nthreads;
-	c->maxfibers = lc->nweft * WarpSize;
 	if (x->prog->fn->info.maxfibers > 0 && (uint32_t)x->prog->fn->info.maxfibers > c->nthreads)
 		c->maxfibers = (uint32_t)x->prog->fn->info.maxfibers;
 	else

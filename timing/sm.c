@@ -573,6 +573,28 @@ sub_remove(TSub *u, TWarp *tw)
 	u->wake = 0;
 }
 
+/* warp slot tw takes functional warp w of CTA tc (a new CTA's warp, or a weft SETFIBERNUM
+ * created): its timing state reset, the slot, sub-partition and hazard block kept, stalled
+ * until the given cycle, next_pc peeked */
+static void
+tw_start(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until)
+{
+	THazWarp hz = tw->hz;
+	uint32_t slot = tw->slot, sub = tw->sub;
+
+	memset(tw, 0, sizeof *tw);
+	tw->hz = hz;
+	tw->slot = slot;
+	tw->sub = sub;
+	tw->rbase = w->rbase;
+	tw->ubase = SmVRegs + slot * NWarpUnit;
+	tw->w = w;
+	s->L->model->warp_start(s, tw);
+	tw->tc = tc;
+	tw->stall_until = stall_until;
+	tw->next_pc = sim_peek(w);
+}
+
 void
 tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 {
@@ -597,21 +619,8 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 	s->st.ctas++;
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
-		Warp *w = &tc->c.warp[k];
-		THazWarp hz = tw->hz;
-		uint32_t slot = tw->slot, sub = tw->sub;
 
-		memset(tw, 0, sizeof *tw);
-		tw->hz = hz;
-		tw->slot = slot;
-		tw->sub = sub;
-		tw->rbase = w->rbase;
-		tw->ubase = SmVRegs + slot * NWarpUnit;
-		tw->w = w;
-		L->model->warp_start(s, tw);
-		tw->tc = tc;
-		tw->stall_until = start;
-		tw->next_pc = sim_peek(w);
+		tw_start(s, tc, tw, &tc->c.warp[k], start);
 		if (tw->next_pc >= PeekBlocked)
 			continue;          /* an empty warp cannot happen: nthreads > 32 * k */
 		compute_ready(s, tw, start);
@@ -619,7 +628,7 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		tw->tr_why = tw->why;
 		tc->live++;
 		s->nlive++;
-		sub_add(&s->sub[sub], tw);
+		sub_add(&s->sub[tw->sub], tw);
 	}
 	tc->fgen = tc->c.fiber_gen;
 	if (L->lc.fiber)
@@ -693,21 +702,9 @@ fiber_repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {   /* the new wefts first: live stays > 0 */
 		TWarp *tw = &s->tw[tc->slot0 + k];
 		Warp *w = &tc->c.warp[k];
-		THazWarp hz = tw->hz;
-		uint32_t slot = tw->slot, sub = tw->sub;
 		if (tw == issuer || tw->next_pc != PeekDone || w->dormant || !(w->present & ~w->exited))
 			continue;
-		memset(tw, 0, sizeof *tw);
-		tw->hz = hz;
-		tw->slot = slot;
-		tw->sub = sub;
-		tw->rbase = w->rbase;
-		tw->ubase = SmVRegs + slot * NWarpUnit;
-		tw->w = w;
-		L->model->warp_start(s, tw);
-		tw->tc = tc;
-		tw->stall_until = until;
-		tw->next_pc = sim_peek(w);
+		tw_start(s, tc, tw, w, until);
 		if (tw->next_pc >= PeekBlocked)
 			continue;
 		compute_ready(s, tw, now);
@@ -717,7 +714,7 @@ fiber_repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 		tw->tr_why = tw->why;
 		tc->live++;
 		s->nlive++;
-		sub_add(&s->sub[sub], tw);
+		sub_add(&s->sub[tw->sub], tw);
 	}
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
