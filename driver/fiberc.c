@@ -32,7 +32,16 @@ typedef struct Options {
 	PassOpts popt;            /* printing and verification between passes */
 	const char *dump_cfg;     /* --dump-cfg=FILE.dot */
 	int stats;                /* --stats */
+	int mode;                 /* --mode: FModeNone, FModeCuda (cuda-native), FModeFiber */
+	int emit_given;           /* --emit was given (else a FIBER mode writes SASS) */
+	int contexts, slice_regs; /* --fiber-contexts, --fiber-slice-regs (0: the defaults) */
 } Options;
+
+/* the default pipelines of the FIBER modes (docs/fiberc.md) */
+static const char *const mode_passes[] = {
+	[FModeCuda] = CUDA_NATIVE_PASSES,
+	[FModeFiber] = FIBER_NATIVE_PASSES,
+};
 
 static void
 usage(FILE *out)
@@ -54,6 +63,12 @@ usage(FILE *out)
 	    "  --print-after-all     print the IR after every pass (on stderr)\n"
 	    "  --verify-each         run the verifier after every pass that changes the IR\n"
 	    "  --dump-cfg=FILE.dot   write each kernel's control-flow graph for Graphviz\n"
+	    "  --mode=cuda-native    compile nvcc SASS into FIBER-native SASS (.fsass) with the\n"
+	    "                        FIBER passes (implies --emit=sass unless --emit is given)\n"
+	    "  --mode=fiber-native   allocate a FIBER-native program's virtual registers and run\n"
+	    "                        the FIBER passes\n"
+	    "  --fiber-contexts=N    weft contexts per sub-partition the passes plan for (64)\n"
+	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
 	    "  --stats               instruction, block, value counts, registers live at most\n"
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
@@ -145,6 +160,7 @@ parse_args(int argc, char **argv, Options *o)
 			if (strcmp(o->output, "-") == 0)
 				o->output = NULL;  /* -o - is standard output */
 		} else if ((v = optval(argc, argv, &k, "--emit"))) {
+			o->emit_given = 1;
 			if (strcmp(v, "ir") == 0)
 				o->emit_ir = 1;
 			else if (strcmp(v, "sass") == 0)
@@ -177,6 +193,21 @@ parse_args(int argc, char **argv, Options *o)
 			o->popt.verify_each = 1;
 		} else if ((v = optval(argc, argv, &k, "--dump-cfg"))) {
 			o->dump_cfg = v;
+		} else if ((v = optval(argc, argv, &k, "--mode"))) {
+			if (strcmp(v, "cuda-native") == 0)
+				o->mode = FModeCuda;
+			else if (strcmp(v, "fiber-native") == 0)
+				o->mode = FModeFiber;
+			else
+				usage_error("unknown --mode '%s' (cuda-native or fiber-native)", v);
+		} else if ((v = optval(argc, argv, &k, "--fiber-contexts"))) {
+			o->contexts = atoi(v);
+			if (o->contexts < 1 || o->contexts > 64)
+				usage_error("--fiber-contexts must be 1..64, not '%s'", v);
+		} else if ((v = optval(argc, argv, &k, "--fiber-slice-regs"))) {
+			o->slice_regs = atoi(v);
+			if (o->slice_regs < 32 || o->slice_regs > FiberSliceRegs)
+				usage_error("--fiber-slice-regs must be 32..512, not '%s'", v);
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -190,7 +221,9 @@ parse_args(int argc, char **argv, Options *o)
 	if (!o->input)
 		usage_error("%s", "no input file");
 	if (!o->passes_given)
-		add_passes(o, "cfg,ssa,verify");
+		add_passes(o, o->mode ? mode_passes[o->mode] : "cfg,ssa,verify");
+	if (o->mode && !o->emit_given)
+		o->emit_ir = 0;
 	o->passes_given = 0;
 }
 
@@ -323,6 +356,13 @@ main(int argc, char **argv)
 		if (o.kernel && strcmp(mstr(m, f->name), o.kernel) != 0)
 			continue;
 		found = 1;
+		if (o.mode) {
+			FPlan *p = fplan_new(f, o.mode);
+			if (o.contexts)
+				p->contexts = o.contexts;
+			if (o.slice_regs)
+				p->slice_regs = o.slice_regs;
+		}
 		if (m->has_ssa && lift_from_ir(f, &d) < 0)
 			status = ExitUser;
 		else if (pass_run(f, o.pass, o.npass, &o.popt, &d) < 0)

@@ -4,6 +4,11 @@
 
 #include "ir.h"
 
+/* the default pipelines of fiberc --mode (docs/fiberc.md); each FIBER pass's file in passes/
+ * says what it requires */
+#define CUDA_NATIVE_PASSES "cfg,ssa,verify"
+#define FIBER_NATIVE_PASSES "cfg,ssa,verify"
+
 /* passlist.c */
 const Pass *pass_find(const char *name);
 void pass_list(FILE *out);

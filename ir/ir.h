@@ -493,6 +493,62 @@ typedef struct FPool {
 	Loc loc;           /* the directive */
 } FPool;
 
+/* FIBER compilation state of one function (fiberc --mode=cuda-native|fiber-native): the limits the
+ * passes plan against, what each pass decided, and the figures `fiberc --stats` prints. Made by
+ * the driver (fplan_new) before the passes run; NULL when fiberc runs no FIBER mode. */
+enum FMode { FModeNone, FModeCuda, FModeFiber };
+
+enum FPhaseKind { PhTensor, PhMemory, PhVector, PhControl, NPhaseKind };
+
+typedef struct FPhase {
+	uint32_t first, last;  /* Fn.ins index range [first, last) at the time of the phases pass */
+	uint8_t kind;          /* FPhaseKind: the dominant instruction mix */
+	uint8_t in_loop;       /* the range lies in a loop */
+	int maxlive;           /* most R registers live at one point of the phase */
+	int fibers;            /* fiber count the phases pass chose, 0: the launch's (left alone) */
+	int nreg;              /* window registers of the phase's wefts */
+	uint32_t why;          /* atom: why the phase was left alone, 0 if it was transformed */
+} FPhase;
+
+typedef struct FPlan {
+	int mode;              /* FMode */
+	/* limits (fiberc --fiber-contexts, --fiber-slice-regs; defaults = configs/a100-fiber.cfg) */
+	int contexts;          /* weft contexts per sub-partition (fiber_contexts) */
+	int slice_regs;        /* registers per slice (fiber_slice_regs) */
+	int nsub;              /* sub-partitions (4) */
+	int banks;             /* register banks per sub-partition, SIMT model (rf_banks, 2) */
+	int fiber_banks;       /* banks per slice, FIBER model (fiber_banks, 2) */
+	int read_ports;        /* read ports per bank (fiber_read_ports, 1) */
+	/* liveness (passes/pressure.c) */
+	int maxlive;           /* most R registers live at one point */
+	int *pressure;         /* nins entries: R registers live before each Fn.ins[k], or NULL */
+	uint32_t npressure;
+	/* phases and fiber counts (passes/phases.c) */
+	FPhase *phase;
+	uint32_t nphase;
+	int setfibernum;       /* SETFIBERNUM instructions inserted */
+	int maxfibers;         /* fibers reserved (.maxfibers written), 0 none */
+	/* register assignment (passes/fiberregs.c, passes/fiberra.c) */
+	int window;            /* window registers per weft at launch */
+	int npools;            /* pools in the output */
+	int vregs;             /* fiber-native: virtual registers allocated */
+	int copies;            /* copies inserted to move values */
+	/* remote writes (passes/remotewr.c) */
+	int remote_writes;     /* remote writes rewritten */
+	int remote_reads;      /* absolute (V) source operands in the output */
+	int busy_syncs;        /* DEPBAR/SETBUSYBIT inserted for rewritten writes */
+	/* MMA operand banks (passes/mmabank.c): conflicts counted with ir/banks.c */
+	int mma_ops;           /* HMMA/IMMA instructions */
+	int simt_conf_before, simt_conf_after;     /* SIMT model */
+	int fiber_conf_before, fiber_conf_after;   /* FIBER model */
+	int renamed;           /* registers renamed for bank placement */
+	/* control bits (passes/ctrlbits.c) */
+	int ctrl_set;          /* instructions given control bits */
+} FPlan;
+
+FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
+void fplan_phase_add(Fn *f, const FPhase *p);
+
 struct Fn {
 	Module *mod;       /* owner */
 	uint32_t name;     /* atom: symbol name */
@@ -516,6 +572,7 @@ struct Fn {
 	Edit *edit;        /* edit.c's state once an instruction was inserted, deleted or replaced */
 	FPool *pool;       /* FIBER: pools declared in the .text header, in declaration order */
 	uint32_t npool;
+	FPlan *plan;        /* FIBER compilation state, NULL outside fiberc's FIBER modes */
 };
 
 /* ---------------------------------------------------------------------------------------------
