@@ -327,7 +327,7 @@ pass_mma_banks(Fn *f, Diag *d)
 {
 	FPlan *p = f->plan;
 	Model m;
-	uint8_t *cnt, map[MaxR], *add, *sb, *fb, *sa, *fa, used[MaxR] = {0};
+	uint8_t *cnt, map[MaxR], *add, *sb, *fb, *sa, *fa, used[MaxR] = {0}, tried[MaxR] = {0};
 	uint16_t up[MaxR];
 	unsigned align[MaxR], mma = 0, limit = 0, groups = 0, moved = 0;
 	int flags = 0, rename_ok = 1;
@@ -432,8 +432,9 @@ pass_mma_banks(Fn *f, Diag *d)
 			if (!is_rreg(i->slot[s].reg))
 				continue;
 			g = find(up, RNUM(i->slot[s].reg));
-			if (map[g] != g)
-				continue;        /* moved already */
+			if (tried[g])
+				continue;        /* tried already (another operand of the group) */
+			tried[g] = 1;
 			for (unsigned r = 0; r < RegRZ; r++)
 				if (used[r] && find(up, r) == g) {
 					lo = r < lo ? r : lo;
