@@ -544,6 +544,9 @@ typedef struct FPlan {
 	int renamed;           /* registers renamed for bank placement */
 	/* control bits (passes/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
+	/* the report the pass just run left for --print-after (after the IR), NULL none: the
+	 * pass manager clears it before each pass (mma-banks: its table of MMA operands) */
+	const char *report;
 } FPlan;
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
