@@ -141,8 +141,9 @@ calls_build(Fn *f)
 		k = c->slot[c->callee[b]];
 		for (uint32_t j = c->eo[k]; j < c->eo[k + 1]; j++)
 			if (c->isret[c->eb[j]]) {
+				uint32_t nt = n;
 				PUSH(from, n, cap, c->eb[j]);
-				PUSH(to, n, capt, f->blk[b]->succ[0]->id);
+				PUSH(to, nt, capt, f->blk[b]->succ[0]->id);
 			}
 	}
 	c->ro = xmalloc((nblk + 1) * sizeof *c->ro);
@@ -303,6 +304,7 @@ live_solve(Fn *f, uint32_t nw, const uint64_t *gen, const uint64_t *kill, uint64
 		G = xmalloc(((size_t)c->nent * nw + 1) * sizeof *G);
 		P = xmalloc(((size_t)c->nent * nw + 1) * sizeof *P);
 		summaries(f, c, nw, gen, kill, G, P);
+
 	} else if (c) {
 		calls_free(c);
 		c = NULL;
