@@ -13,8 +13,8 @@ static const Pass pass_table[] = {
 	{"verify", "check CFG, dominance of definitions over uses, phis and operand slots",
 	 PNeedCfg, pass_verify},
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
-	{"liveness", "live registers and pressure per instruction (FPlan.pressure, maxlive); "
-	 "--print-after shows life ranges", PNeedCfg, pass_liveness},
+	{"liveness", "live registers and pressure per instruction, life ranges with --print-after; "
+	 "--stats shows the maximum (maxlive)", PNeedCfg, pass_liveness},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
 };

@@ -331,11 +331,11 @@ step(const Ins *i, uint64_t *live, uint32_t nunit)
 }
 
 Live *
-live_build(Fn *f, uint32_t nunit)
+live_sets(Fn *f, uint32_t nunit)
 {
 	Live *l;
 	uint32_t nw, nblk = f->nblk;
-	uint64_t *gen, *kill, *tmp;
+	uint64_t *gen, *kill;
 
 	if (!f->blk)
 		return NULL;
@@ -350,7 +350,6 @@ live_build(Fn *f, uint32_t nunit)
 	l->out = xmalloc(((size_t)nblk * nw + 1) * sizeof *l->out);
 	gen = xmalloc(((size_t)nblk * nw + 1) * sizeof *gen);
 	kill = xmalloc(((size_t)nblk * nw + 1) * sizeof *kill);
-	tmp = xmalloc(nw * sizeof *tmp);
 	/* gen: read before written in the block; kill: written (backward over the block) */
 	for (uint32_t r = 0; r < f->nrpo; r++) {
 		Blk *b = f->rpo[r];
@@ -365,64 +364,24 @@ live_build(Fn *f, uint32_t nunit)
 		}
 	}
 	live_solve(f, nw, gen, kill, l->in, l->out, 1);
-	/* register pressure: at every point, the live set, and what is live after an instruction
-	 * together with what it writes; the number of live R registers is kept as bits change */
-	l->maxr = 0;
-	for (uint32_t r = 0; r < f->nrpo; r++) {
-		Blk *b = f->rpo[r];
-		int n = 0;
-		memcpy(tmp, l->out + (size_t)b->id * nw, nw * sizeof *tmp);
-		for (uint32_t w = 0; w < 4 && w < nw; w++)
-			n += __builtin_popcountll(tmp[w]);
-		if (n > l->maxr)
-			l->maxr = n;
-		for (uint32_t k = b->nins; k-- > 0;) {
-			const Ins *i = &b->ins[k];
-			int extra = 0;
-			/* defs: those not live still occupy a register at this instruction */
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind != SDef || RCLS(sl->reg) != RR)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && !((tmp[u >> 6] >> (u & 63)) & 1))
-						extra++;
-				}
-			}
-			if (n + extra > l->maxr)
-				l->maxr = n + extra;
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind != SDef)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && ((tmp[u >> 6] >> (u & 63)) & 1)) {
-						tmp[u >> 6] &= ~((uint64_t)1 << (u & 63));
-						n -= u < UnitP;
-					}
-				}
-			}
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind == SDef)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && !((tmp[u >> 6] >> (u & 63)) & 1)) {
-						tmp[u >> 6] |= (uint64_t)1 << (u & 63);
-						n += u < UnitP;
-					}
-				}
-			}
-			if (n > l->maxr)
-				l->maxr = n;
-		}
-	}
+	l->maxr = -1;
 	free(gen);
 	free(kill);
-	free(tmp);
+	return l;
+}
+
+/* the sets, and the most R registers live at one point: pressure.c's walk (Pressure.maxlive) */
+Live *
+live_build(Fn *f, uint32_t nunit)
+{
+	Live *l = live_sets(f, nunit);
+	Pressure *p;
+
+	if (!l)
+		return NULL;
+	p = pressure_build(f, l);
+	l->maxr = p->maxlive;
+	pressure_free(p);
 	return l;
 }
 

@@ -18,10 +18,13 @@ struct Live {
 	uint32_t nblk;     /* blocks, indexed by Blk.id */
 	uint64_t *in;      /* nblk sets: live on entry */
 	uint64_t *out;     /* nblk sets: live on exit */
-	int maxr;          /* most R registers live at one point (reachable code) */
+	int maxr;          /* most R registers live at one point (reachable code): Pressure.maxlive;
+	                      -1 from live_sets */
 };
 
 Live *live_build(Fn *f, uint32_t nunit);       /* requires cfg; NULL if f has no CFG */
+Live *live_sets(Fn *f, uint32_t nunit);        /* the same without maxr (-1): for callers
+                                                  that run pressure_build themselves */
 void live_free(Live *l);
 void live_solve(Fn *f, uint32_t nword, const uint64_t *gen, const uint64_t *kill, uint64_t *in,
                 uint64_t *out, int calls); /* the dataflow itself, over any dense unit sets */

@@ -39,10 +39,18 @@ count_range(const uint64_t *s, uint32_t lo, uint32_t hi, uint32_t nunit)
 	return n;
 }
 
-/* instruction i backward over cur: cur = (cur - defs) | uses; returns the R registers it writes
- * that are not live after it (they still occupy a register at i) */
+/* the counted class of unit u, or NPrCls */
+static inline int
+ucls(uint32_t u)
+{
+	return u < UnitP ? PrR : u < UnitUR ? PrP : u < UnitUP ? PrUR : u < UnitB ? PrUP : NPrCls;
+}
+
+/* instruction i backward over cur: cur = (cur - defs) | uses, cnt[class] (NPrCls + 1 entries)
+ * kept up to date; returns the R registers it writes that are not live after it (they still
+ * occupy a register at i) */
 static int
-back(const Ins *i, uint64_t *cur, uint32_t nunit)
+back(const Ins *i, uint64_t *cur, uint32_t nunit, int *cnt)
 {
 	int dead = 0;
 
@@ -52,22 +60,32 @@ back(const Ins *i, uint64_t *cur, uint32_t nunit)
 			continue;
 		for (unsigned m = 0; m < sl->n; m++) {
 			int u = reg_unit(reg_next(sl->reg, m));
+			uint64_t bit;
 			if (u < 0 || (uint32_t)u >= nunit)
 				continue;
-			if (!has(cur, (uint32_t)u))
+			bit = (uint64_t)1 << (u & 63);
+			if (cur[u >> 6] & bit) {
+				cur[u >> 6] &= ~bit;
+				cnt[ucls((uint32_t)u)]--;
+			} else {
 				dead += (uint32_t)u < UnitP;
-			cur[u >> 6] &= ~((uint64_t)1 << (u & 63));
+			}
 		}
 	}
-	/* a register written twice by one instruction counts once: cleared above, so no double */
 	for (unsigned j = 0; j < i->nslot; j++) {
 		const Slot *sl = &i->slot[j];
 		if (sl->kind == SDef)
 			continue;
 		for (unsigned m = 0; m < sl->n; m++) {
 			int u = reg_unit(reg_next(sl->reg, m));
-			if (u >= 0 && (uint32_t)u < nunit)
-				cur[u >> 6] |= (uint64_t)1 << (u & 63);
+			uint64_t bit;
+			if (u < 0 || (uint32_t)u >= nunit)
+				continue;
+			bit = (uint64_t)1 << (u & 63);
+			if (!(cur[u >> 6] & bit)) {
+				cur[u >> 6] |= bit;
+				cnt[ucls((uint32_t)u)]++;
+			}
 		}
 	}
 	return dead;
@@ -97,27 +115,30 @@ pressure_build(Fn *f, const Live *l)
 	cur = xmalloc(nw * sizeof *cur);
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		const Blk *x = f->blk[b];
-		int bm, r;
+		int bm, cnt[NPrCls + 1];
 		p->blkfirst[b] = at;
 		memcpy(cur, l->out + (size_t)b * nw, nw * sizeof *cur);
-		r = count_range(cur, UnitR, UnitP, l->nunit);
-		bm = r;
+		for (int c = 0; c < NPrCls; c++)
+			cnt[c] = count_range(cur, cls_lo[c], cls_hi[c], l->nunit);
+		bm = cnt[PrR];
 		for (uint32_t k = x->nins; k-- > 0;) {
 			uint32_t idx = at + k;
-			int dead = back(&x->ins[k], cur, l->nunit);
-			if (r + dead > bm)
-				bm = r + dead;   /* after the instruction, with what it writes for nothing */
-			for (int c = 0; c < NPrCls; c++)
-				p->live[(size_t)idx * NPrCls + c] =
-					(uint16_t)count_range(cur, cls_lo[c], cls_hi[c], l->nunit);
-			r = p->live[(size_t)idx * NPrCls + PrR];
-			if (r > bm)
-				bm = r;
+			int after = cnt[PrR], dead = back(&x->ins[k], cur, l->nunit, cnt);
+			uint16_t *lv = p->live + (size_t)idx * NPrCls;
+			/* after the instruction, with what it writes for nothing: live after + dead */
+			if (after + dead > bm)
+				bm = after + dead;
+			lv[PrR] = (uint16_t)cnt[PrR];
+			lv[PrP] = (uint16_t)cnt[PrP];
+			lv[PrUR] = (uint16_t)cnt[PrUR];
+			lv[PrUP] = (uint16_t)cnt[PrUP];
+			if (cnt[PrR] > bm)
+				bm = cnt[PrR];
 			p->blk[idx] = b;
 		}
 		p->blkmax[b] = bm;
-		if (bm > p->maxlive)
-			p->maxlive = bm;
+		if (bm > p->maxlive && x->rpo != UINT32_MAX)
+			p->maxlive = bm;   /* reachable code only, as Live.maxr */
 		at += x->nins;
 	}
 	for (int c = 0; c < NPrCls; c++)
@@ -385,7 +406,7 @@ pressure_dump(FILE *out, Fn *f)
 	uint64_t *sets = NULL;
 	size_t capsets = 0, caplines = 0;
 
-	if (!f->blk || !(l = live_build(f, NumArchUnit))) {
+	if (!f->blk || !(l = live_sets(f, NumArchUnit))) {
 		fprintf(out, "// liveness of %s: no CFG\n", mstr(f->mod, f->name));
 		return;
 	}
@@ -447,7 +468,8 @@ pressure_dump(FILE *out, Fn *f)
 		memcpy(cur, l->out + (size_t)b * nw, nw * sizeof *cur);
 		for (uint32_t k = x->nins; k-- > 0;) {
 			memcpy(sets + (size_t)k * nw, sets + (size_t)(k + 1) * nw, nw * sizeof *sets);
-			back(&x->ins[k], sets + (size_t)k * nw, l->nunit);
+			int cnt[NPrCls + 1] = {0};
+			back(&x->ins[k], sets + (size_t)k * nw, l->nunit, cnt);
 		}
 		fprintf(out, "// bb%u:%s max %d R live%s\n", b,
 		        x->rpo == UINT32_MAX ? " (unreachable)" : "", p->blkmax[b],
@@ -501,7 +523,7 @@ pass_liveness(Fn *f, Diag *d)
 			return -1;
 		dom_build(f);
 	}
-	l = live_build(f, NumArchUnit);
+	l = live_sets(f, NumArchUnit);
 	p = pressure_build(f, l);
 	if (f->plan) {
 		FPlan *pl = f->plan;
