@@ -1,13 +1,16 @@
 /* liveness.c: live register units on entry to and exit from every block, as bitsets over the
  * first nunit units (passes.h numbering; NumArchUnit for SASS, NumUnit with FIBER's V0..V2047),
- * and the largest number of R registers live at one point.
+ * and the largest number of R registers live at one point (pressure.c's walk).
  *
- * Internal subroutines are followed: a block that CALLs one also flows into its entry, and each
- * RET reachable from that entry flows into the return sites of every call to it (context-
- * insensitive), so values that the callee reads or that survive the call stay live across it.
- * Backward dataflow to a fixed point in post-order (live_solve, which SSA construction uses
- * too). Requires cfg_build; runs op_slots on
- * instructions that have no slots yet. Out-of-SSA and SSA forms alike (only slot registers).
+ * Internal subroutines (CALL.REL / RET in one listing) are followed through summaries
+ * (docs/pass-liveness.md, "Calls"): a CALL's live-out is its callee's live-in as a function of
+ * what is live at the return site, G | (X & P), so what the callee reads is live at the call and
+ * what lives after it stays live across, unless the callee writes it on every path; inside a
+ * subroutine, what is live after its RETs is the union over all its return sites, so values
+ * live across any call of it are live through its body. Nested calls: summaries are iterated
+ * together to a fixed point. Backward dataflow in post-order (live_solve, which SSA
+ * construction uses too, without calls). Requires cfg_build; runs op_slots on instructions
+ * that have no slots yet. Out-of-SSA and SSA forms alike (only slot registers).
  */
 #include "passes.h"
 
