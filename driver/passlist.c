@@ -13,8 +13,8 @@ static const Pass pass_table[] = {
 	{"verify", "check CFG, dominance of definitions over uses, phis and operand slots",
 	 PNeedCfg, pass_verify},
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
-	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
-	 pass_liveness},
+	{"liveness", "live registers and pressure per instruction, life ranges with --print-after; "
+	 "--stats shows the maximum (maxlive)", PNeedCfg, pass_liveness},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
 	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
@@ -38,6 +38,17 @@ pass_list(FILE *out)
 		fprintf(out, "  %-12s %s\n", pass_table[k].name, pass_table[k].desc);
 }
 
+/* --print-after=PASS for a pass with a dump of its own (PassOpts.print) */
+static int
+pass_print(FILE *out, Fn *f, const Pass *p)
+{
+	if (p->run == pass_liveness) {
+		pressure_dump(out, f);   /* life ranges and pressure (passes/pressure.c) */
+		return 1;
+	}
+	return 0;
+}
+
 /* the pass manager lives in ir/ and knows no pass: it is given the SSA builder here */
 void
 pass_opts_init(PassOpts *o)
@@ -45,4 +56,5 @@ pass_opts_init(PassOpts *o)
 	memset(o, 0, sizeof *o);
 	o->dump = stderr;
 	o->make_ssa = ssa_build;
+	o->print = pass_print;
 }

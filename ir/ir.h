@@ -805,6 +805,8 @@ typedef struct PassOpts {
 	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
 	int (*make_ssa)(Fn *, Diag *); /* builds SSA form for a pass that needs it (passes/ssa.c's
 	                             ssa_build, given by the driver); NULL: such a pass is refused */
+	int (*print)(FILE *, Fn *, const Pass *); /* a pass's own --print-after dump (given by the
+	                             driver): 1 if it printed one, 0 to print the IR; NULL none */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 
