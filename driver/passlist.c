@@ -15,10 +15,10 @@ static const Pass pass_table[] = {
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
 	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
 	 pass_liveness},
-	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
-	 PNeedCfg | PChanges, pass_fiber_ra},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
+	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
+	 PNeedCfg | PChanges, pass_fiber_ra},
 };
 
 const Pass *
