@@ -417,6 +417,11 @@ b_treg(Ctx *cx, uint32_t x, Loc loc)
 			error_at(cx->d, loc, "expected a register or a number in an address");
 		return k;
 	}
+	if (o->flags & FVRemote) {      /* FIBER-native: %x@W is a whole operand, not an address */
+		t->bad = 1;
+		error_at(cx->d, loc, "a remote read (%%x@W) cannot be an address register");
+		return k;
+	}
 	t->isreg = 1;
 	t->r = o->r[0];
 	t->sfx = o->sfx[0];
