@@ -334,7 +334,7 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FIBERC)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(FUZZ_B)/fuzz_fsass -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
 	  -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_B)/artifacts/fsass- \
-	  $(FUZZ_B)/corpus-fsass tests/fsass tests/fsass/fail
+	  $(FUZZ_B)/corpus-fsass tests/fsass tests/fsass/fail examples/fiber-native
 	@for t in $(notdir $(FUZZ_RT_BINS)); do \
 	  rm -rf $(FUZZ_B)/seed-$$t; mkdir -p $(FUZZ_B)/seed-$$t $(FUZZ_B)/corpus-$$t || exit 1; \
 	  echo "== $$t"; \

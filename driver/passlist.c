@@ -19,6 +19,8 @@ static const Pass pass_table[] = {
 	 pass_outssa},
 	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
 	 PNeedCfg | PChanges, pass_mma_banks},
+	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
+	 PNeedCfg | PChanges, pass_fiber_ra},
 };
 
 const Pass *

@@ -88,6 +88,12 @@ enum {
 	RegUPT = RegZeroUP, /* UPT */
 	NumArchUnit = UnitV, /* units of the SASS registers (R, P, UR, UP, B) */
 	NumUnit = UnitV + NumV, /* with V0..V2047 */
+	/* FIBER-native virtual registers (.vreg, docs/fiber-isa.md "Virtual registers"): class R
+	 * numbers RegVirt..RegVirtEnd-1, past RZ, so op_slots sizes them as R registers while
+	 * reg_unit gives them no unit (SSA and liveness over units never see them); fiber-ra
+	 * (passes/fiberra.c) replaces them with window registers */
+	RegVirt = 256,
+	RegVirtEnd = 4096,
 };
 
 /* one row of regs.h (regtab[class], regclass.c) */
@@ -138,6 +144,13 @@ reg_unit(Reg r)
 	unsigned c = RCLS(r), n = RNUM(r);
 
 	return n < limit[c] ? (int)(base[c] + n) : -1;
+}
+
+/* a virtual register (%name) not yet allocated */
+static inline int
+reg_isvirt(Reg r)
+{
+	return RCLS(r) == RR && RNUM(r) >= RegVirt;
 }
 
 /* register k of a slot that starts at r (R2 + 1 is R3); RNone past the end of the class */
@@ -298,6 +311,8 @@ enum OpndFlag {
 	FPoolRef = 1 << 13, /* FIBER: OReg r[0] = REG(RV, pool base + OFF) spelt NAME[OFF]; atom is
 	                     * the pool's name, imm is OFF (only the printer looks at these). Not
 	                     * named FPool: that is the pool struct's typedef */
+	FVRemote = 1 << 14, /* FIBER-native: OReg r[0] a virtual register read in weft imm's window
+	                     * (%x@W); fiber-ra resolves it to a V register */
 };
 
 struct Opnd {
@@ -485,6 +500,16 @@ enum {
 	FiberMaxFibers = 64 * 4 * 32,    /* contexts x sub-partitions x fibers per weft */
 };
 
+/* FIBER-native: a virtual register, `.vreg %NAME[SIZE]` in a function's .text header: SIZE
+ * consecutive numbers from base (RegVirt.., aligned to min(SIZE, 4)), spelt %NAME (element 0)
+ * and %NAME[k]. */
+typedef struct FVReg {
+	uint32_t name;     /* atom, without the % */
+	uint16_t base;     /* register number of element 0 (REG(RR, base)) */
+	uint16_t size;     /* registers: 1, 2, 4, ... */
+	Loc loc;           /* the declaration */
+} FVReg;
+
 typedef struct FPool {
 	uint32_t name;     /* atom */
 	uint32_t size;     /* registers */
@@ -576,6 +601,8 @@ struct Fn {
 	FPool *pool;       /* FIBER: pools declared in the .text header, in declaration order */
 	uint32_t npool;
 	FPlan *plan;        /* FIBER compilation state, NULL outside fiberc's FIBER modes */
+	FVReg *vreg;       /* FIBER-native: virtual registers declared (.vreg), in order */
+	uint32_t nvreg;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -734,6 +761,13 @@ unsigned reg_prefix(const char *s, size_t n);   /* the class whose prefix s star
                                                    longest: "UR" before "R"... ), RNone if none */
 int reg_range(unsigned cls, char *buf, size_t n); /* "R0..R254, RZ", "V0..V2047": the spellings */
 int reg_writable(Reg r);                        /* a destination may name r (not RCSrcOnly) */
+
+/* vreg.c: FIBER-native virtual registers */
+const FVReg *vreg_of(const Fn *f, Reg r, unsigned *elem); /* the declaration holding virtual
+                                     register r and r's element in it; NULL if none */
+int vreg_spell(const Fn *f, Reg r, char *buf, size_t n); /* "%acc[2]"; "%?N" if undeclared */
+int vreg_none(const Fn *f, Diag *d); /* 0, or -1 after a located error per virtual register
+                                     left (they must be allocated: fiberc --mode=fiber-native) */
 
 /* op.c */
 extern const OpInfo optab[NOp];

@@ -331,6 +331,8 @@ verify_fn(Fn *f, Diag *d)
 	V v = {.f = f, .d = d};
 
 	v.nerr += fverify_fn(f, d);
+	if (f->nvreg)     /* FIBER-native: fiber-ra leaves no virtual register */
+		v.nerr += vreg_none(f, d) < 0;
 	destinations(&v);
 	if (!f->blk)
 		return v.nerr ? -1 : 0;

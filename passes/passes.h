@@ -87,5 +87,6 @@ int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothin
 int pass_liveness(Fn *f, Diag *d);    /* liveness (pressure.c): live sets, FPlan.pressure and
                                          maxlive, and a warning past the regcount */
 int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
+int pass_fiber_ra(Fn *f, Diag *d);    /* fiber-ra: virtual registers onto the window (fiberra.c) */
 
 #endif /* FIBER_PASSES_H */
