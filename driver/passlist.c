@@ -17,6 +17,8 @@ static const Pass pass_table[] = {
 	 pass_liveness},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
+	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
+	 PNeedCfg | PChanges, pass_ctrl_bits},
 };
 
 const Pass *

@@ -48,5 +48,7 @@ int module_outssa(Module *m, const char *only_fn, Diag *d); /* every function (o
                                      of SSA: what emit_sass (backend/) requires */
 int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothing reads */
 int pass_liveness(Fn *f, Diag *d);    /* liveness: compute (and check) live sets */
+int pass_ctrl_bits(Fn *f, Diag *d);   /* ctrl-bits (ctrlbits.c): control bits for the
+                                         instructions passes inserted or edited */
 
 #endif /* FIBER_PASSES_H */
