@@ -38,6 +38,17 @@ pass_list(FILE *out)
 		fprintf(out, "  %-12s %s\n", pass_table[k].name, pass_table[k].desc);
 }
 
+/* the passes whose --print-after dump is their own */
+static int
+pass_dump(FILE *out, Fn *f, const char *pass)
+{
+	if (strcmp(pass, "ctrl-bits") == 0) {
+		ctrl_bits_dump(out, f);
+		return 1;
+	}
+	return 0;
+}
+
 /* the pass manager lives in ir/ and knows no pass: it is given the SSA builder here */
 void
 pass_opts_init(PassOpts *o)
@@ -45,4 +56,5 @@ pass_opts_init(PassOpts *o)
 	memset(o, 0, sizeof *o);
 	o->dump = stderr;
 	o->make_ssa = ssa_build;
+	o->pass_dump = pass_dump;
 }

@@ -403,6 +403,7 @@ enum InsFlag {
 	IExtraLabel = 1 << 1, /* more labels precede it: see Fn.xlabel */
 	IInserted = 1 << 2, /* made by ins_insert (edit.c): its control bits are the ctrl-bits
 	                     * pass's to choose (passes/ctrlbits.c), whatever the proto had */
+	ICtrlSet = 1 << 3,  /* ctrl-bits set or raised its control bits (its dump marks it) */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -804,6 +805,8 @@ typedef struct PassOpts {
 	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
 	int (*make_ssa)(Fn *, Diag *); /* builds SSA form for a pass that needs it (passes/ssa.c's
 	                             ssa_build, given by the driver); NULL: such a pass is refused */
+	int (*pass_dump)(FILE *, Fn *, const char *pass); /* a pass's own --print-before/after
+	                             dump (driver/passlist.c): 1 if it printed, 0: the IR is printed */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 

@@ -8,12 +8,13 @@
 #include <string.h>
 
 static void
-dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
+dump(const PassOpts *o, Fn *f, const char *when, const Pass *pass)
 {
 	FILE *out = o->dump ? o->dump : stderr;
 
-	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass, mstr(f->mod, f->name));
-	print_fn(out, f, PrintIr);
+	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass->name, mstr(f->mod, f->name));
+	if (!o->pass_dump || !o->pass_dump(out, f, pass->name))
+		print_fn(out, f, PrintIr);
 	fflush(out);
 }
 
@@ -50,7 +51,7 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 		if (prepare(f, p->req, o, d) < 0)
 			return -1;
 		if (o->print_before && strcmp(o->print_before, p->name) == 0)
-			dump(o, f, "Before", p->name);
+			dump(o, f, "Before", p);
 		t0 = now_seconds();
 		rc = p->run(f, d);
 		if (o->time)
@@ -67,7 +68,7 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			return -1;
 		}
 		if (o->print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
-			dump(o, f, "After", p->name);
+			dump(o, f, "After", p);
 	}
 	return 0;
 }

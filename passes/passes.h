@@ -50,5 +50,7 @@ int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothin
 int pass_liveness(Fn *f, Diag *d);    /* liveness: compute (and check) live sets */
 int pass_ctrl_bits(Fn *f, Diag *d);   /* ctrl-bits (ctrlbits.c): control bits for the
                                          instructions passes inserted or edited */
+void ctrl_bits_dump(FILE *out, Fn *f); /* its --print-after dump */
+int ctrl_bits_str(char *buf, size_t n, const Ctrl *c); /* "[B------:R-:W-:Y:S04]" */
 
 #endif /* FIBER_PASSES_H */
