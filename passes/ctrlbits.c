@@ -364,15 +364,15 @@ scan(Cx *c, Blk *b)
 			W |= 1u << wsb;  /* a new event is kept alone on its SB */
 		if (rsb < NSb && (isnew ? w->ev[rsb] != w->ret[rsb] : pending(w, w->lastnew[rsb], rsb)))
 			W |= 1u << rsb;
-		W &= ~(unsigned)i->ctrl.wait;
+		W &= ~(unsigned)i->ctrl.wait;   /* what the pass adds (all of it for a new one) */
 		if (W)
 			i->flags |= ICtrlSet;
-		W |= i->ctrl.wait;
-		i->ctrl.wait = W & ((1u << NSb) - 1);
 		if (W & w->fresh) {
 			need = SbIncDelay;
 			lo = (int32_t)k - 1;
 		}
+		W |= i->ctrl.wait;
+		i->ctrl.wait = W & ((1u << NSb) - 1);
 		retire(w, W);
 		if ((sbx = depbar_le(c->f, i, &n, &mask)) >= 0) {
 			w->ret[sbx] = MAX(w->ret[sbx], w->ev[sbx] - (int32_t)n);
@@ -673,6 +673,7 @@ pass_ctrl_bits(Fn *f, Diag *d)
 			i->ctrl.reuse = 0;
 			if (words(f, i) < 0)
 				i->nenc = 0;  /* kept in memory only: mixed mode (docs/pass-ctrl-bits.md) */
+			i->flags |= IInserted;   /* its bits are the pass's: a later run chooses again */
 			if (f->plan)
 				f->plan->ctrl_set++;
 		}
@@ -730,7 +731,7 @@ ctrl_bits_dump(FILE *out, Fn *f)
 			int isnew = (i->flags & IInserted) || !i->ctrl.has;
 			ctrl_bits_str(cb, sizeof cb, &i->ctrl);
 			fmt_ins(text, sizeof text, f, i, 0);
-			fprintf(out, "        /*%04x*/ %s %c %s ;\n",
+			fprintf(out, "        /*%04x*/ %s %c %s\n",
 			        (unsigned)(16 * (uint32_t)(i - f->ins)), cb,
 			        isnew ? '*' : (i->flags & ICtrlSet) ? '+' : ' ', text);
 		}
