@@ -28,8 +28,8 @@ enum {
 	AgeNone = 255,         /* no pending event */
 	MaxAge = 254,
 	MaxStall = 15,         /* the stall field's range */
-	MaxStallNoYield = 11,  /* with yield 0 a longer stall stalls only 1-2 cycles (microarch.md) */
-	DepbarStall = 4,       /* DEPBAR needs a stall of 4 to take effect (microarch.md) */
+	MaxStallNoYield = 11,  /* with yield 0 a longer one stalls 1-2 cycles (hardware-facts.md) */
+	DepbarStall = 4,       /* DEPBAR needs a stall of 4 to take effect (hardware-facts.md) */
 	SbIncDelay = 1,        /* an SB increment lands a cycle after issue (sb_inc_delay) */
 };
 

@@ -509,14 +509,14 @@ static const char hand[] =
 	"\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
 	"\t.section\t.text.k,\"ax\",@progbits\n"
 	"k:\n"
-	"        /*0000*/                   S2R R0, SR_TID.X ;                   /* 0x0000000000007919 */\n"
-	"                                                                        /* 0x000e220000002100 */\n"
-	"        /*0010*/                   IADD3 R2, R0, 0x1, RZ ;              /* 0x0000000100027810 */\n"
-	"                                                                        /* 0x001fca0007ffe0ff */\n"
-	"        /*0020*/                   STG.E [R2.64], R0 ;                  /* 0x0000000002007986 */\n"
-	"                                                                        /* 0x000fe2000c101904 */\n"
-	"        /*0030*/                   EXIT ;                               /* 0x000000000000794d */\n"
-	"                                                                        /* 0x000fea0003800000 */\n";
+	"        /*0000*/                   S2R R0, SR_TID.X ;     /* 0x0000000000007919 */\n"
+	"                                                          /* 0x000e220000002100 */\n"
+	"        /*0010*/                   IADD3 R2, R0, 0x1, RZ ;/* 0x0000000100027810 */\n"
+	"                                                          /* 0x001fca0007ffe0ff */\n"
+	"        /*0020*/                   STG.E [R2.64], R0 ;    /* 0x0000000002007986 */\n"
+	"                                                          /* 0x000fe2000c101904 */\n"
+	"        /*0030*/                   EXIT ;                 /* 0x000000000000794d */\n"
+	"                                                          /* 0x000fea0003800000 */\n";
 
 /* a MOV R5, R2 inserted after the IADD3: the IADD3 wrote R2 with a stall of 5 (>= lat_int 4),
  * so the copy needs nothing more: stall 1, no scoreboard, no wait, ctrl-only words */
