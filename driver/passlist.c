@@ -21,6 +21,8 @@ static const Pass pass_table[] = {
 	 PNeedCfg | PChanges, pass_mma_banks},
 	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
 	 PNeedCfg | PChanges, pass_fiber_ra},
+	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
+	 PNeedCfg | PChanges, pass_ctrl_bits},
 };
 
 const Pass *
@@ -44,6 +46,10 @@ pass_list(FILE *out)
 static int
 pass_print(FILE *out, Fn *f, const Pass *p)
 {
+	if (p->run == pass_ctrl_bits) {
+		ctrl_bits_dump(out, f);  /* every instruction's control bits */
+		return 1;
+	}
 	if (p->run == pass_liveness) {
 		pressure_dump(out, f);   /* life ranges and pressure (passes/pressure.c) */
 		return 1;

@@ -416,6 +416,9 @@ struct Targets {
 enum InsFlag {
 	INoSemi = 1 << 0,  /* written without the space before ';' (e.g. `BRA `(.L_x_0);`) */
 	IExtraLabel = 1 << 1, /* more labels precede it: see Fn.xlabel */
+	IInserted = 1 << 2, /* made by ins_insert (edit.c): its control bits are the ctrl-bits
+	                     * pass's to choose (passes/ctrlbits.c), whatever the proto had */
+	ICtrlSet = 1 << 3,  /* ctrl-bits set or raised its control bits (its dump marks it) */
 };
 
 /* ---------------------------------------------------------------------------------------------

@@ -88,5 +88,9 @@ int pass_liveness(Fn *f, Diag *d);    /* liveness (pressure.c): live sets, FPlan
                                          maxlive, and a warning past the regcount */
 int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
 int pass_fiber_ra(Fn *f, Diag *d);    /* fiber-ra: virtual registers onto the window (fiberra.c) */
+int pass_ctrl_bits(Fn *f, Diag *d);   /* ctrl-bits (ctrlbits.c): control bits for the
+                                         instructions passes inserted or edited */
+void ctrl_bits_dump(FILE *out, Fn *f); /* its --print-after dump */
+int ctrl_bits_str(char *buf, size_t n, const Ctrl *c); /* "[B------:R-:W-:Y:S04]" */
 
 #endif /* FIBER_PASSES_H */
