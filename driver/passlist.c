@@ -15,6 +15,10 @@ static const Pass pass_table[] = {
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
 	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
 	 pass_liveness},
+	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "
+	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
+	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
+	 pass_fverify},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
 };
@@ -43,4 +47,5 @@ pass_opts_init(PassOpts *o)
 	memset(o, 0, sizeof *o);
 	o->dump = stderr;
 	o->make_ssa = ssa_build;
+	o->verify_extra = fverify_plan; /* --verify-each in FIBER modes (f->plan set) */
 }

@@ -544,6 +544,10 @@ typedef struct FPlan {
 	int renamed;           /* registers renamed for bank placement */
 	/* control bits (passes/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
+	/* remote writes (passes/remotewr.c) */
+	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
+	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */
+	uint32_t nrw_why;
 } FPlan;
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
@@ -791,6 +795,11 @@ void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) *
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
 int fverify_fn(Fn *f, Diag *d);   /* fverify.c: the FIBER checks (verify_fn runs them); errors */
+int fverify_remote(Fn *f, Diag *d); /* fverify.c: every V<n> destination a located "remote
+                                     write" error; returns the count */
+int fverify_plan(Fn *f, Diag *d); /* fverify.c: the FIBER verifier of fiberc's FIBER modes
+                                     (fverify_fn; remote writes once remote-writes ran); 0 when
+                                     f->plan is NULL, -1 after errors */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {
@@ -802,6 +811,8 @@ typedef struct PassOpts {
 	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
 	int (*make_ssa)(Fn *, Diag *); /* builds SSA form for a pass that needs it (passes/ssa.c's
 	                             ssa_build, given by the driver); NULL: such a pass is refused */
+	int (*verify_extra)(Fn *, Diag *); /* with verify_each: run after every pass on a function
+	                             with f->plan (the FIBER verifier, fverify_plan); -1 fails */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 
