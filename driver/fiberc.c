@@ -12,6 +12,7 @@
 #include "passlist.h"
 #include "passes.h"
 #include "outfile.h"
+#include "fstats.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -296,6 +297,7 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 		fprintf(stderr, "    %-16s %10.6f\n", o->pass[k]->name, time[k]);
 	fprintf(stderr, "    %-16s %10.6f\n", "emit", emit_s);
 	fprintf(stderr, "  module memory: %zu bytes\n", arena_bytes(m->arena));
+	print_fiber_stats(stderr, m, o->kernel);
 }
 
 /* a signal while writing: remove the temporary files (the targets stay as they were), then die
