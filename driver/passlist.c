@@ -21,6 +21,8 @@ static const Pass pass_table[] = {
 	 pass_fverify},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
+	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
+	 PNeedCfg | PChanges, pass_mma_banks},
 };
 
 const Pass *

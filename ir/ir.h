@@ -544,6 +544,9 @@ typedef struct FPlan {
 	int renamed;           /* registers renamed for bank placement */
 	/* control bits (passes/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
+	/* the report the pass just run left for --print-after (after the IR), NULL none: the
+	 * pass manager clears it before each pass (mma-banks: its table of MMA operands) */
+	const char *report;
 	/* remote writes (passes/remotewr.c) */
 	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
 	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */

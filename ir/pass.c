@@ -14,6 +14,8 @@ dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
 
 	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass, mstr(f->mod, f->name));
 	print_fn(out, f, PrintIr);
+	if (f->plan && f->plan->report && when[0] == 'A')
+		fputs(f->plan->report, out);  /* what the pass left to say after its IR */
 	fflush(out);
 }
 
@@ -51,6 +53,8 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			return -1;
 		if (o->print_before && strcmp(o->print_before, p->name) == 0)
 			dump(o, f, "Before", p->name);
+		if (f->plan)
+			f->plan->report = NULL;
 		t0 = now_seconds();
 		rc = p->run(f, d);
 		if (o->time)

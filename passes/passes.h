@@ -48,6 +48,7 @@ int module_outssa(Module *m, const char *only_fn, Diag *d); /* every function (o
                                      of SSA: what emit_sass (backend/) requires */
 int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothing reads */
 int pass_liveness(Fn *f, Diag *d);    /* liveness: compute (and check) live sets */
+int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
 int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> destinations
                                      rewritten as local writes + remote reads */
 int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
