@@ -15,14 +15,14 @@ static const Pass pass_table[] = {
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
 	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
 	 pass_liveness},
-	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "
-	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
-	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
-	 pass_fverify},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
 	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
 	 PNeedCfg | PChanges, pass_mma_banks},
+	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "
+	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
+	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
+	 pass_fverify},
 };
 
 const Pass *
