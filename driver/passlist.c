@@ -23,6 +23,10 @@ static const Pass pass_table[] = {
 	 PNeedCfg | PChanges, pass_fiber_ra},
 	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
 	 PNeedCfg | PChanges, pass_ctrl_bits},
+	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "
+	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
+	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
+	 pass_fverify},
 };
 
 const Pass *
@@ -65,4 +69,5 @@ pass_opts_init(PassOpts *o)
 	o->dump = stderr;
 	o->make_ssa = ssa_build;
 	o->print = pass_print;
+	o->verify_extra = fverify_plan; /* --verify-each in FIBER modes (f->plan set) */
 }

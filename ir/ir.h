@@ -575,6 +575,10 @@ typedef struct FPlan {
 	/* the report the pass just run left for --print-after (after the IR), NULL none: the
 	 * pass manager clears it before each pass (mma-banks: its table of MMA operands) */
 	const char *report;
+	/* remote writes (passes/remotewr.c) */
+	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
+	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */
+	uint32_t nrw_why;
 } FPlan;
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
@@ -831,6 +835,11 @@ void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) *
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
 int fverify_fn(Fn *f, Diag *d);   /* fverify.c: the FIBER checks (verify_fn runs them); errors */
+int fverify_remote(Fn *f, Diag *d); /* fverify.c: every V<n> destination a located "remote
+                                     write" error; returns the count */
+int fverify_plan(Fn *f, Diag *d); /* fverify.c: the FIBER verifier of fiberc's FIBER modes
+                                     (fverify_fn; remote writes once remote-writes ran); 0 when
+                                     f->plan is NULL, -1 after errors */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {
@@ -844,6 +853,8 @@ typedef struct PassOpts {
 	                             ssa_build, given by the driver); NULL: such a pass is refused */
 	int (*print)(FILE *, Fn *, const Pass *); /* a pass's own --print-after dump (given by the
 	                             driver): 1 if it printed one, 0 to print the IR; NULL none */
+	int (*verify_extra)(Fn *, Diag *); /* with verify_each: run after every pass on a function
+	                             with f->plan (the FIBER verifier, fverify_plan); -1 fails */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 

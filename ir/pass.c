@@ -71,6 +71,11 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			            mstr(f->mod, f->name));
 			return -1;
 		}
+		if (o->verify_each && o->verify_extra && f->plan && o->verify_extra(f, d) < 0) {
+			error_plain(d, "FIBER verifier failed after pass '%s' in function '%s'", p->name,
+			            mstr(f->mod, f->name));
+			return -1;
+		}
 		if (o->print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
 			dump(o, f, "After", p);
 	}
