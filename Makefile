@@ -61,7 +61,7 @@ BE_SRCS   := $(wildcard backend/*.c)
 SIM_SRCS  := $(wildcard sim/*.c)
 TIM_SRCS  := $(wildcard timing/*.c)
 RT_SRCS   := $(wildcard runtime/*.c)
-FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c
+FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c $(B)/frontend/ptx.tab.c $(B)/frontend/ptx.lex.c
 
 IR_OBJS   := $(IR_SRCS:%.c=$(B)/%.o)
 FE_OBJS   := $(FE_SRCS:%.c=$(B)/%.o) $(FE_GEN:.c=.o)
@@ -108,8 +108,19 @@ $(B)/frontend/sass.tab.o: $(B)/frontend/sass.tab.c
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
 $(B)/frontend/sass.lex.o: $(B)/frontend/sass.lex.c
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
-# every front-end object may include the generated header
-$(FE_SRCS:%.c=$(B)/%.o): $(B)/frontend/sass.tab.h
+# the PTX scanner and parser (issue 11), built like the SASS ones
+$(B)/frontend/ptx.tab.c $(B)/frontend/ptx.tab.h &: frontend/ptx.y
+	@mkdir -p $(@D)
+	$(BISON) -Wall -Werror -o $(B)/frontend/ptx.tab.c -H$(B)/frontend/ptx.tab.h $<
+$(B)/frontend/ptx.lex.c: frontend/ptx.l $(B)/frontend/ptx.tab.h
+	@mkdir -p $(@D)
+	$(FLEX) -o $@ $<
+$(B)/frontend/ptx.tab.o: $(B)/frontend/ptx.tab.c
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+$(B)/frontend/ptx.lex.o: $(B)/frontend/ptx.lex.c
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+# every front-end object may include the generated headers
+$(FE_SRCS:%.c=$(B)/%.o): $(B)/frontend/sass.tab.h $(B)/frontend/ptx.tab.h
 
 # each configs/NAME.cfg becomes {"NAME", "line\n" "line\n" ...}; \ " and ? are escaped (no
 # trigraphs); POSIX sed only, no xxd
