@@ -451,6 +451,8 @@ ptx_parse_only(Src *src, Diag *d)
 	sc = ptxlex_open(&cx);
 	rc = ptx_yyparse(sc, &cx);
 	ptxlex_close(sc);
+	if (rc == 0 && d->nerr == cx.nerr0 && !cx.p->vloc.end)
+		error_at(d, (Loc){ 0, 0 }, "not a PTX module: no .version directive");
 	if (rc == 0 && d->nerr == cx.nerr0)
 		pb_finish(&cx);
 	pb_free(&cx);

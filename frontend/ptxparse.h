@@ -50,6 +50,7 @@ struct PCtx {
 	uint32_t pos;      /* scanner: offset of the next byte */
 	uint32_t rpos;     /* scanner: bytes handed to flex */
 	int nerr0;         /* d->nerr at the start */
+	uint32_t cstart;   /* scanner: where the open comment starts */
 
 	/* scratch stacks (malloc'd, reused) */
 	PtxOpnd *os;       /* operands of the instruction being read, nested lists collapsed */
