@@ -220,6 +220,8 @@ einit
 	| FLOAT				{ $$ = pb_efloat(cx, PeFDec, 0, $1, @$); }
 	| '-' FLOAT			{ $$ = pb_efloat(cx, PeFDec, 1, $2, @$); }
 	| WORD				{ $$ = pb_esym(cx, $1, 0, @$); }
+	| DOTWORD			{ $$ = pb_esym(cx, $1, 0, @$); }
+	| DOTWORD '+' NUM		{ $$ = pb_eadd(cx, pb_esym(cx, $1, 0, @1), pb_eint(cx, $3, 0, @3), @$); }
 	| WORD '(' WORD ')'		{ $$ = pb_esym(cx, $3, pstreq(cx, $1, "generic") ? 1 : -1, @$); }
 	| WORD '+' NUM			{ $$ = pb_eadd(cx, pb_esym(cx, $1, 0, @1), pb_eint(cx, $3, 0, @3), @$); }
 	;
@@ -376,8 +378,8 @@ addr
 
 off
 	: '+' NUM			{ $$ = (int64_t)$2.v; }
-	| '+' '-' NUM			{ $$ = -(int64_t)$3.v; }
-	| '-' NUM			{ $$ = -(int64_t)$2.v; }
+	| '+' '-' NUM			{ $$ = (int64_t)(0 - $3.v); }
+	| '-' NUM			{ $$ = (int64_t)(0 - $2.v); }
 	;
 
 /* ---- sections: `.section .debug_str { $L__info_string0: .b8 95,90,0 }` -------------------- */

@@ -276,7 +276,7 @@ pb_eint(PCtx *cx, PNum n, int neg, Loc loc)
 		return cx->small[n.v];
 	}
 	e = enew(cx, PeInt, loc);
-	e->ival = neg ? -(int64_t)n.v : (int64_t)n.v;
+	e->ival = (int64_t)(neg ? 0 - n.v : n.v);
 	e->hex = n.hex;
 	e->usfx = n.usfx;
 	return e;
@@ -658,7 +658,7 @@ pb_oimm(PCtx *cx, PNum n, int neg, Loc loc)
 {
 	PtxOpnd *o = onew(cx, PoImm, loc);
 
-	o->ival = neg ? -(int64_t)n.v : (int64_t)n.v;
+	o->ival = (int64_t)(neg ? 0 - n.v : n.v);   /* wraps, never overflows */
 	o->neg = (uint8_t)neg;
 	o->hex = n.hex;
 	o->usfx = n.usfx;

@@ -405,6 +405,12 @@ check_ins(Ck *c, PtxIns *i)
 	int row = row_of(c, i->op), addr = 0, nerr = c->d->nerr;
 
 	i->row = (int16_t)row;
+	if (row < 0) {
+		const char *s = ptx_str(c->p, i->op);
+		error_at(c->d, (Loc){ i->oploc.start, i->oploc.start + (uint32_t)strlen(s) },
+		         "unknown PTX instruction '%s'", s);
+		return;    /* its operands are not worth more messages */
+	}
 	for (uint32_t k = 0; k < i->nopnd; k++)
 		resolve(c, &i->opnd[k]);
 	if (i->guard) {
@@ -417,12 +423,6 @@ check_ins(Ck *c, PtxIns *i)
 			         ptx_str(c->p, i->gpred));
 		else
 			i->gdecl = b->decl;
-	}
-	if (row < 0) {
-		const char *s = ptx_str(c->p, i->op);
-		error_at(c->d, (Loc){ i->oploc.start, i->oploc.start + (uint32_t)strlen(s) },
-		         "unknown PTX instruction '%s'", s);
-		return;
 	}
 	r = &ptxrow[row];
 	for (uint32_t k = 0; k < i->nmod; k++) {

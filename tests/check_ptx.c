@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,6 +352,37 @@ START_TEST(test_ptx_roundtrip_small)
 }
 END_TEST
 
+/* edge values: the most negative immediate and offset (a fuzzer find: no signed overflow),
+ * -G debug data lines naming sections, octal and binary numbers, decimal floats */
+START_TEST(test_ptx_roundtrip_edges)
+{
+	static const char text[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".visible .entry k()\n{\n\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<2>;\n"
+	    "\tmov.b64 %rd1, -9223372036854775808;\n"
+	    "\tld.global.u64 %rd2, [%rd1+-9223372036854775808];\n"
+	    "\tmov.b64 %rd2, 0777;\n\tmov.b64 %rd2, 0b101U;\n"
+	    "\tmov.f32 %f1, 1.5e3;\n\tmov.f32 %f1, -2.;\n\tret;\n}\n"
+	    "\t.section\t.debug_info\n\t{\n.b32 .debug_abbrev\n.b32 .debug_loc+493\n.b8 0\n\t}\n";
+	Src *src;
+	Ptx *p;
+	const PtxFunc *k;
+
+	roundtrip("edges", text, strlen(text));
+	p = parse_ok(text, &src);
+	k = fn_named(p, "k");
+	ck_assert_int_eq(nth_ins(k, 0)->opnd[1].ival, INT64_MIN);
+	ck_assert_int_eq(nth_ins(k, 1)->opnd[1].ival, INT64_MIN);
+	ck_assert_int_eq(nth_ins(k, 2)->opnd[1].ival, 0777);
+	ck_assert_int_eq(nth_ins(k, 3)->opnd[1].ival, 5);
+	ck_assert_double_eq(nth_ins(k, 4)->opnd[1].fval, 1500.0);
+	ck_assert_double_eq(nth_ins(k, 5)->opnd[1].fval, -2.0);
+	ck_assert_uint_eq(p->top[1].sec->nitem, 3);
+	ptx_free(p);
+	src_free(src);
+}
+END_TEST
+
 /* every nvcc PTX file of the repository */
 START_TEST(test_ptx_corpus)
 {
@@ -562,6 +594,7 @@ ptx_suite(void)
 	tcase_add_test(core, test_ptx_operand_forms);
 	tcase_add_test(core, test_ptx_statements);
 	tcase_add_test(core, test_ptx_roundtrip_small);
+	tcase_add_test(core, test_ptx_roundtrip_edges);
 	tcase_add_test(core, test_ptx_table);
 	tcase_add_loop_test(diag, test_ptx_diagnostics, 0, sizeof gold / sizeof gold[0]);
 	tcase_add_test(diag, test_ptx_error_limit);
