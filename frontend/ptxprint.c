@@ -378,7 +378,7 @@ print_section(FILE *out, const Ptx *p, const PtxSection *s)
 void
 ptx_print(FILE *out, const Ptx *p)
 {
-	if (p->vmajor || p->vminor)
+	if (p->vloc.end)   /* written (a parsed module always has one, 0.0 included) */
 		fprintf(out, ".version %u.%u\n", p->vmajor, p->vminor);
 	if (p->ntarget) {
 		fputs(".target ", out);
