@@ -325,7 +325,8 @@ $(FUZZ_B)/gen/configs.o: $(CFG_GEN)
 $(FUZZ_B)/fuzz_sass.o: fuzz/fuzz_sass.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
-$(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_OBJS)
+$(FUZZ_B)/fuzz_sass.o: CPPFLAGS += -Idriver
+$(FUZZ_BIN): $(FUZZ_B)/fuzz_sass.o $(FUZZ_B)/driver/passlist.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 $(FUZZ_B)/fuzz_fsass: $(FUZZ_B)/fuzz/fuzz_fsass.o $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
