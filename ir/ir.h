@@ -548,6 +548,7 @@ typedef struct FPlan {
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
 void fplan_phase_add(Fn *f, const FPhase *p);
+void fplan_print(FILE *out, const Fn *f); /* the phase table as // comments (--print-after) */
 
 struct Fn {
 	Module *mod;       /* owner */

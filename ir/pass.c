@@ -14,6 +14,7 @@ dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
 
 	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass, mstr(f->mod, f->name));
 	print_fn(out, f, PrintIr);
+	fplan_print(out, f);
 	fflush(out);
 }
 

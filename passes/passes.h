@@ -48,5 +48,7 @@ int module_outssa(Module *m, const char *only_fn, Diag *d); /* every function (o
                                      of SSA: what emit_sass (backend/) requires */
 int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothing reads */
 int pass_liveness(Fn *f, Diag *d);    /* liveness: compute (and check) live sets */
+int pass_phases(Fn *f, Diag *d);      /* phases: phases, fiber counts, SETFIBERNUM (phases.c) */
+int pass_fiber_regs(Fn *f, Diag *d);  /* fiber-regs: windows, .maxfibers (fiberregs.c) */
 
 #endif /* FIBER_PASSES_H */
