@@ -15,12 +15,12 @@ static const Pass pass_table[] = {
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
 	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
 	 pass_liveness},
+	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
+	 pass_outssa},
 	{"phases", "FIBER: phases and fiber counts; SETFIBERNUM split of independent strided loops",
 	 PNeedCfg | PNeedSsa | PChanges, pass_phases},
 	{"fiber-regs", "FIBER: register windows, .maxfibers and SETFIBERNUM's nreg", PNeedCfg,
 	 pass_fiber_regs},
-	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
-	 pass_outssa},
 };
 
 const Pass *

@@ -409,28 +409,40 @@ exit_block(const Blk *b)
 	return b->nins && b->ins[0].op == OEXIT && !b->ins[0].guarded;
 }
 
-/* a stride factor: blockDim/gridDim word c[0x0][0x0..0x14] as an operand or a copy of one */
+/* the stride factors of operand k of i: blockDim/gridDim words c[0x0][0x0..0x14] as operands,
+ * copies of them (MOV, IMAD.MOV, ULDC, LDC) and products of them (IMAD/UIMAD x, y, RZ), at most
+ * two in all, appended to off[*n]; 0 ok */
 static int
-stride_word(const Fn *f, const Ins *i, unsigned k)
+stride_words(const Fn *f, const Ins *i, unsigned k, int *off, int *n, int depth)
 {
 	const Opnd *o = &i->opnd[k];
 	Ins *d;
 	int s;
 
-	if (o->flags & (FNeg | FNot | FAbs))
+	if ((o->flags & (FNeg | FNot | FAbs)) || depth > 6)
 		return -1;
 	if (o->kind == OCBank && o->r[0] == RNone && !(o->flags & FCx) && o->imm2 == 0 &&
-	    o->imm >= 0 && o->imm <= 0x14 && o->imm % 4 == 0)
-		return (int)o->imm;
+	    o->imm >= 0 && o->imm <= 0x14 && o->imm % 4 == 0) {
+		if (*n == 2)
+			return -1;
+		off[(*n)++] = (int)o->imm;
+		return 0;
+	}
 	if (o->kind != OReg || o->sfx[0])
 		return -1;
 	d = vdef(f, useval(i, k, 0));
-	if (d && !d->guarded && d->op == OULDC && d->nmod == 0 && d->nopnd == 2)
-		return stride_word(f, d, 1);
+	if (!d || d->guarded)
+		return -1;
+	if ((d->op == OULDC || d->op == OLDC) && d->nmod == 0 && d->nopnd == 2)
+		return stride_words(f, d, 1, off, n, depth + 1);
+	if (d->op == OUMOV && d->nmod == 0 && d->nopnd == 2)
+		return stride_words(f, d, 1, off, n, depth + 1);
 	if ((s = copy_src(f, d)) >= 0)
-		return stride_word(f, d, (unsigned)s);
-	if (d && d->op == OLDC && d->nmod == 0 && d->nopnd == 2)
-		return stride_word(f, d, 1);
+		return stride_words(f, d, (unsigned)s, off, n, depth + 1);
+	if ((d->op == OIMAD || d->op == OUIMAD) && d->nmod == 0 && d->nopnd == 4 &&
+	    is_rz(&d->opnd[3]))
+		return stride_words(f, d, 1, off, n, depth + 1) < 0 ? -1
+		     : stride_words(f, d, 2, off, n, depth + 1);
 	return -1;
 }
 
@@ -447,7 +459,6 @@ stride_of(Fn *f, const Ins *d, uint32_t iv, Split *s)
 	    (d->op == OVIADD && d->nmod == 0 && d->nopnd == 3)) {
 		int seen = 0;
 		for (unsigned k = 1; k < d->nopnd; k++) {
-			int w;
 			if (d->opnd[k].kind == OReg && !d->opnd[k].flags && useval(d, k, 0) == iv &&
 			    !seen) {
 				seen = 1;
@@ -455,28 +466,15 @@ stride_of(Fn *f, const Ins *d, uint32_t iv, Split *s)
 			}
 			if (is_rz(&d->opnd[k]))
 				continue;
-			if ((w = stride_word(f, d, k)) < 0 || n == 2)
+			if (stride_words(f, d, k, s->step_off, &n, 0) < 0)
 				return -1;
-			s->step_off[n++] = w;
 		}
 		return seen && n ? 0 : -1;
 	}
 	if (d->op == OIMAD && d->nmod == 0 && d->nopnd == 4 && useval(d, 3, 0) == iv &&
-	    !d->opnd[3].flags) {
-		int a = stride_word(f, d, 1), b = stride_word(f, d, 2);
-		Ins *m;
-		if (b < 0)
-			return -1;
-		if (a < 0) {     /* a = IMAD r, x, y, RZ of two words */
-			m = vdef(f, useval(d, 1, 0));
-			if (!m || m->op != OIMAD || m->nmod || m->nopnd != 4 || !is_rz(&m->opnd[3]))
-				return -1;
-			return -1;
-		}
-		s->step_off[0] = a;
-		s->step_off[1] = b;
+	    !d->opnd[3].flags && stride_words(f, d, 1, s->step_off, &n, 0) == 0 &&
+	    stride_words(f, d, 2, s->step_off, &n, 0) == 0)
 		return 0;
-	}
 	return -1;
 }
 
@@ -601,7 +599,6 @@ split_check(Fn *f, const Loop *l, Split *s)
 	Blk *h = l->head, *pre = NULL;
 	const char *why = NULL;
 	uint32_t np = 0, nexit = 0, pidx, lidx;
-	Ins *d;
 	Reg sbase = RNone;
 	int64_t lo = INT64_MAX, hi = INT64_MIN, coef = 0;
 
@@ -649,35 +646,36 @@ split_check(Fn *f, const Loop *l, Split *s)
 		why = "not one exit";
 		goto out;
 	}
-	/* the induction value: the header's only live phi */
+	/* the induction value: the header's live phi stepped by i += S; any other live phi is a
+	 * value carried from one iteration to the next */
 	pidx = pred_index(h, pre);
 	lidx = pred_index(h, l->latch);
 	for (Phi *p = h->phi; p; p = p->link) {
+		Split t = *s;
+		Ins *di;
 		if (!live_phi(f, p->to, 0))
 			continue;
-		if (s->iv) {
-			why = why_reg(f, "loop-carried value %s (a reduction or a recurrence)", p->reg);
+		di = vdef(f, p->arg[lidx]);
+		if (!s->iv && RCLS(p->reg) == RR && di && x.body[f->val[p->arg[lidx]].blk->id] &&
+		    stride_of(f, di, p->to, &t) == 0) {
+			*s = t;
+			s->iv = p->to;
+			s->iv0 = p->arg[pidx];
+			s->ivn = p->arg[lidx];
+		}
+	}
+	for (Phi *p = h->phi; p; p = p->link)
+		if (p->to != s->iv && live_phi(f, p->to, 0)) {
+			why = why_reg(f, s->iv ? "loop-carried value %s (a reduction or a recurrence)"
+			                       : "loop-carried value %s: not i += blockDim (or "
+			                         "blockDim*gridDim)", p->reg);
 			goto out;
 		}
-		s->iv = p->to;
-		s->iv0 = p->arg[pidx];
-		s->ivn = p->arg[lidx];
-	}
 	if (!s->iv) {
 		why = "no induction variable";
 		goto out;
 	}
 	x.iv = s->iv;
-	if (RCLS(f->val[s->iv].reg) != RR) {
-		why = why_reg(f, "loop-carried value %s (not an R register)", f->val[s->iv].reg);
-		goto out;
-	}
-	d = vdef(f, s->ivn);
-	if (!d || !x.body[f->val[s->ivn].blk->id] || stride_of(f, d, s->iv, s) < 0) {
-		why = why_reg(f, "loop-carried value %s: not i += blockDim (or blockDim*gridDim)",
-		              f->val[s->iv].reg);
-		goto out;
-	}
 	s->grid_stride = s->step_off[0] >= 0xc || s->step_off[1] >= 0xc;
 	if (exit_test(f, l, s->ivn, s) < 0) {
 		why = "exit test is not i + S < N with N an immediate (trip count unknown)";

@@ -66,7 +66,7 @@ write_regcount(Fn *f, int n)
 			Item *it = &sc->item[k];
 			if (it->kind != INvinfo || strcmp(mstr(m, it->name), "EIATTR_REGCOUNT"))
 				continue;
-			for (uint32_t j = k + 1; j + 1 < sc->nitem && j < k + 6; j++) {
+			for (uint32_t j = k + 1; j + 1 < sc->nitem && j < k + 12; j++) {
 				Item *w = &sc->item[j], *v = &sc->item[j + 1];
 				if (w->kind == INvinfo)
 					break;
