@@ -348,6 +348,17 @@ why_fmt(Fn *f, const char *fmt, const char *a)
 	return mstr(f->mod, mintern(f->mod, buf));
 }
 
+/* fmt has two %s: the opcode and where it is (" in the loop", " before the loop") */
+static const char *
+why_at(Fn *f, const char *fmt, const char *op, int inloop)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof buf, fmt, op, inloop == 1 ? " in the loop" : inloop == 2 ?
+	         " in a subroutine the loop calls" : " outside the loop");
+	return mstr(f->mod, mintern(f->mod, buf));
+}
+
 static const char *
 why_reg(Fn *f, const char *fmt, Reg r)
 {
@@ -564,17 +575,17 @@ kernel_check(Fn *f, const uint8_t *body)
 			if (fl & OFFiber)
 				return "already FIBER code (a FIBER instruction)";
 			if (fl & OFCollective)
-				return why_fmt(f, "warp-collective %s: a weft would mix copies of threads", n);
+				return why_at(f, "warp-collective %s%s: a weft would mix copies of threads", n, body[b]);
 			if ((fl & OFBarrier) && i->op != OBSYNC)
-				return why_fmt(f, "barrier %s", n);
+				return why_at(f, "barrier %s%s", n, body[b]);
 			if (fl & (OFShared | OFLocal | OFGeneric))
-				return why_fmt(f, "%s: shared, local or generic memory", n);
+				return why_at(f, "%s%s: shared, local or generic memory", n, body[b]);
 			if (fl & OFAtomic)
-				return why_fmt(f, "atomic %s", n);
+				return why_at(f, "atomic %s%s", n, body[b]);
 			if ((fl & OFLoad) && (fl & OFGlobal) && !hasmod(f, i, "CONSTANT"))
-				return why_fmt(f, "%s without .CONSTANT: may read what the loop writes", n);
+				return why_at(f, "%s without .CONSTANT%s: may read what the loop writes", n, body[b]);
 			if ((fl & OFLoad) && !(fl & (OFGlobal | OFConst)))
-				return why_fmt(f, "load %s", n);
+				return why_at(f, "load %s%s", n, body[b]);
 			if ((fl & (OFStore)) && body[b] != 1)
 				return why_fmt(f, "%s outside the loop: new fibers would store again", n);
 			for (unsigned o = 0; o < i->nopnd; o++)
