@@ -544,6 +544,9 @@ typedef struct FPlan {
 	int renamed;           /* registers renamed for bank placement */
 	/* control bits (passes/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
+	/* the launch the phases pass predicts for (passes/phases.c) */
+	int grid;              /* most CTAs a launch of the kernel has (fiberc --fiber-grid), 0 unknown */
+	int nsm;               /* SMs of the target (108 for sm_8x, 132 for sm_90) */
 } FPlan;
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */

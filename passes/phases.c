@@ -20,6 +20,7 @@
 enum {
 	MaxSplit = 16,     /* largest expansion factor tried */
 	MinTrips = 2,      /* iterations each fiber must keep (amortises SETFIBERNUM) */
+	GridShare = 4,     /* a split by m gains with up to m / GridShare CTAs per SM (pass-phases.md) */
 };
 
 int
@@ -221,7 +222,7 @@ choose_m(Fn *f, const Split *s, int nreg, const char **why)
 {
 	FPlan *p = f->plan;
 	int64_t trips, smax = s->tmax;
-	int best = 0;
+	int best = 0, cps;
 
 	if (s->grid_stride) {
 		*why = "trip count unknown (grid-stride loop: gridDim is known only at launch)";
@@ -246,9 +247,24 @@ choose_m(Fn *f, const Split *s, int nreg, const char **why)
 			break;
 		best = m;
 	}
-	if (!best)
+	if (!best) {
 		*why = trips < 2 * MinTrips ? "trip count too small (fewer than 4 iterations per thread)"
 		     : "no room: two fibers per thread exceed the weft contexts or slice registers";
+		return 0;
+	}
+	/* after SETFIBERNUM an SM runs one CTA at a time: the CTAs per SM of the largest grid
+	 * must stay within best / GridShare (measured on bias_silu: m = 16 gains up to about 7) */
+	if (p->grid <= 0) {
+		*why = "grid size unknown: SETFIBERNUM makes one CTA per SM, a large grid could be "
+		       "slower (fiberc --fiber-grid=N)";
+		return 0;
+	}
+	cps = (p->grid + (p->nsm > 0 ? p->nsm : 108) - 1) / (p->nsm > 0 ? p->nsm : 108);
+	if (cps > 1 && cps * GridShare > best) {   /* one CTA per SM: SIMT has no more */
+		*why = "grid too large: its CTAs per SM, one at a time after SETFIBERNUM, outweigh "
+		       "the extra fibers";
+		return 0;
+	}
 	return best;
 }
 

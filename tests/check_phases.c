@@ -70,7 +70,7 @@ compile(Comp *c, const char *rel)
 	o.make_ssa = ssa_build;
 	for (uint32_t k = 0; k < c->m->nfn; k++) {
 		Fn *f = c->m->fn[k];
-		fplan_new(f, FModeCuda);
+		fplan_new(f, FModeCuda)->grid = 4;   /* the examples' launches: at most 8 CTAs */
 		ck_assert_msg(pass_run(f, list, (int)(sizeof list / sizeof list[0]), &o, &c->d) == 0,
 		              "%s: %s: %s", rel, mstr(c->m, f->name), (fflush(c->errf), c->err));
 	}
