@@ -603,6 +603,23 @@ kernel_check(Fn *f, const uint8_t *body)
 	return NULL;
 }
 
+/* the first register above every R register the function uses or declares */
+int
+split_base(const Fn *f)
+{
+	int n = f->info.regcount > 0 ? f->info.regcount : 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			const Ins *i = &f->blk[b]->ins[k];
+			for (unsigned t = 0; t < i->nslot; t++)
+				if (RCLS(i->slot[t].reg) == RR && RNUM(i->slot[t].reg) != RegRZ &&
+				    (int)(RNUM(i->slot[t].reg) + i->slot[t].n) > n)
+					n = (int)(RNUM(i->slot[t].reg) + i->slot[t].n);
+		}
+	return n;
+}
+
 const char *
 split_check(Fn *f, const Loop *l, Split *s)
 {
@@ -753,6 +770,8 @@ split_check(Fn *f, const Loop *l, Split *s)
 					why = "stores through different address values";
 			}
 	}
+	if (!why && split_base(f) + 2 > RegLimitR)
+		why = "no registers left above the kernel's for j*S and (m-1)*S";
 	s->tmax = 1024;
 	if (f->info.reqntid[0] > 0)
 		s->tmax = f->info.reqntid[0] * (f->info.reqntid[1] > 0 ? f->info.reqntid[1] : 1) *
@@ -929,7 +948,7 @@ split_apply(Fn *f, Split *s, Diag *d)
 	uint8_t *live = xmalloc(NumUnit), *taken = xmalloc(NumUnit);
 	Em e = {f, f->blk[0], 0, xmalloc(NumUnit * sizeof(uint32_t))};
 	Reg rf, rt, rh, rj, rs, rjs, rd, p0, ua, ub, pq, ri;
-	int lg = 0, base = f->info.regcount > 0 ? f->info.regcount : 0;
+	int lg = 0, base = split_base(f);
 	uint32_t jsv, rdv, pidx = pred_index(h, pre), nu = 0, at;
 	Use *uses = NULL;
 	Ins *di, *ni;

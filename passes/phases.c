@@ -299,7 +299,7 @@ pass_phases(Fn *f, Diag *d)
 	pr = pressure(f);
 	if (p->maxlive < 0)
 		p->maxlive = maxlive_of(pr, 0, f->nins);
-	nreg = f->info.regcount > 0 ? f->info.regcount : 1;
+	nreg = split_base(f) > 0 ? split_base(f) : 1;
 	for (int k = 0; k < nl; k++) {
 		Loop *l = &lp[k];
 		Split s = {0};
@@ -322,6 +322,7 @@ pass_phases(Fn *f, Diag *d)
 				s.nreg = nreg + 2;
 				if (split_apply(f, &s, d) < 0) {
 					free(pr);
+					free(lp);
 					return -1;
 				}
 				done = 1;
@@ -336,5 +337,6 @@ pass_phases(Fn *f, Diag *d)
 		          nl ? "straight-line code: runs once per thread, no work to hand out"
 		             : "no loop: every thread runs once, no work to hand out");
 	free(pr);
+	free(lp);
 	return 0;
 }

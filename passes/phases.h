@@ -41,6 +41,7 @@ int ins_index(const Fn *f, const Ins *i); /* Fn.ins index of an instruction of a
 
 /* fibernum.c */
 const char *split_check(Fn *f, const Loop *l, Split *s); /* NULL: legal; else why not */
-int split_apply(Fn *f, Split *s, Diag *d);  /* SETFIBERNUM at entry, loop rewritten; -1 error */
+int split_apply(Fn *f, Split *s, Diag *d);
+int split_base(const Fn *f);   /* first R register above those f declares or uses */  /* SETFIBERNUM at entry, loop rewritten; -1 error */
 
 #endif
