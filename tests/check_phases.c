@@ -6,7 +6,8 @@
  *   - every other example kernel: nothing inserted, every phase has a reason;
  *   - end to end (with the simulator): the input on a100/h100 and the output on
  *     a100-fiber/h100-fiber give bit-identical buffers, within the CPU reference's tolerance,
- *     no hazards, and the output is not more than 2% slower (it is several times faster).
+ *     no hazards, and the output is not more than 2% slower (it is several times faster); also
+ *     with 96 threads (a partial last weft) and a 64 x 2 block.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -220,17 +221,17 @@ END_TEST
 
 enum { Rows = 4, Hidden = 4096, N = Rows * Hidden };
 
-/* one run of bias_silu_f32 (grid 4, block 128) in timing mode: y, cycles, hazards */
+/* one run of bias_silu_f32 (grid 4, block bx x by) in timing mode: y, cycles, hazards */
 static void
 run(const char *config, const void *text, size_t len, const char *path, const float *x,
-    const float *b, float *y, uint64_t *cycles, uint64_t *hazards)
+    const float *b, float *y, uint64_t *cycles, uint64_t *hazards, unsigned bx, unsigned by)
 {
 	fiberDevice dev;
 	fiberModule mod;
 	fiberFunction fn;
 	fiberDevicePtr dx, db, dy;
 	fiberStats st;
-	unsigned grid[3] = {Rows, 1, 1}, block[3] = {128, 1, 1};
+	unsigned grid[3] = {Rows, 1, 1}, block[3] = {bx, by, 1};
 	void *params[] = {&dx, &db, &dy};
 	fiberStatus s;
 
@@ -256,7 +257,7 @@ run(const char *config, const void *text, size_t len, const char *path, const fl
 }
 
 static void
-end_to_end(const char *rel, const char *simt, const char *fib)
+end_to_end(const char *rel, const char *simt, const char *fib, unsigned bx, unsigned by)
 {
 	float *x = malloc(N * sizeof *x), *b = malloc(Hidden * sizeof *b);
 	float *y0 = malloc(N * sizeof *y0), *y1 = malloc(N * sizeof *y1);
@@ -275,8 +276,8 @@ end_to_end(const char *rel, const char *simt, const char *fib)
 	ck_assert_int_eq(emit_sass(mem, c.m, NULL, &c.d), 0);
 	fclose(mem);
 	snprintf(path, sizeof path, "%s/%s", root(), rel);
-	run(simt, NULL, 0, path, x, b, y0, &c0, &h0);
-	run(fib, text, len, NULL, x, b, y1, &c1, &h1);
+	run(simt, NULL, 0, path, x, b, y0, &c0, &h0, bx, by);
+	run(fib, text, len, NULL, x, b, y1, &c1, &h1, bx, by);
 	ck_assert_msg(memcmp(y0, y1, N * sizeof *y0) == 0, "%s: %s and %s outputs differ", rel,
 	              simt, fib);
 	for (size_t i = 0; i < N; i++)
@@ -296,13 +297,22 @@ end_to_end(const char *rel, const char *simt, const char *fib)
 
 START_TEST(end_to_end_a100)
 {
-	end_to_end("examples/bias_silu/bias_silu.sm_80.sass", "a100", "a100-fiber");
+	end_to_end("examples/bias_silu/bias_silu.sm_80.sass", "a100", "a100-fiber", 128, 1);
+}
+END_TEST
+
+/* 96 threads: the last launched weft is partial, the copies' fibers start inside it; 64 x 2:
+ * copies of a 2-D block (TID.X and TID.Y must be their threads', section 4 of the doc) */
+START_TEST(end_to_end_odd_blocks)
+{
+	end_to_end("examples/bias_silu/bias_silu.sm_80.sass", "a100", "a100-fiber", 96, 1);
+	end_to_end("examples/bias_silu/bias_silu.sm_80.sass", "a100", "a100-fiber", 64, 2);
 }
 END_TEST
 
 START_TEST(end_to_end_h100)
 {
-	end_to_end("examples/bias_silu/bias_silu.sm_90.sass", "h100", "h100-fiber");
+	end_to_end("examples/bias_silu/bias_silu.sm_90.sass", "h100", "h100-fiber", 128, 1);
 }
 END_TEST
 #endif
@@ -321,6 +331,7 @@ phases_suite(void)
 #ifdef FIBER_HAVE_SIM
 	tcase_add_test(tc, end_to_end_a100);
 	tcase_add_test(tc, end_to_end_h100);
+	tcase_add_test(tc, end_to_end_odd_blocks);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
