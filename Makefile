@@ -82,7 +82,7 @@ RT_LIBS   := -lelf -pthread
 FIBERC    := $(B)/bin/fiberc
 FIBERSIM  := $(B)/bin/fibersim
 TEST_SRCS := $(wildcard tests/check_*.c)
-TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o $(if $(SIM_SRCS),$(B)/tests/kernrun.o)
 TEST_BIN  := $(B)/tests/check_all
 
 .PHONY: all deps check run-tests demo bench fuzz install uninstall clean layers 80
@@ -133,7 +133,7 @@ $(LIBFIBER): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 # fiberc writes its files as fibersim does: through runtime/outfile.c (libc only)
-$(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/runtime/outfile.o $(LIBFIBER)
+$(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/driver/fstats.o $(B)/runtime/outfile.o $(LIBFIBER)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -155,6 +155,9 @@ $(B)/tests/suites.h: $(TEST_SRCS)
 $(B)/tests/check.o: tests/check.c $(B)/tests/suites.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call incs,$<) -I$(B)/tests $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
+$(B)/tests/kernrun.o: tests/kernrun.c tests/kernrun.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(WARN) -c -o $@ $<
 $(B)/tests/check_%.o: tests/check_%.c $(B)/frontend/sass.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -Wno-missing-prototypes -c -o $@ $<
@@ -174,7 +177,12 @@ run-tests: all $(TEST_BIN)
 	  sh scripts/run-tests.sh $(TEST_BIN)
 
 # the FIBER-native kernels (examples/fiber-native) against their SIMT examples, and each ablation
-.PHONY: fiber-demo
+.PHONY: fiber-demo fiber-bench
+# CUDA-native FIBER against SIMT, cycles per example (scripts/fiber-bench.sh)
+fiber-bench: deps
+	@$(MAKE) --no-print-directory $(FIBERC) $(FIBERSIM)
+	@FIBERC=$(FIBERC) FIBERSIM=$(FIBERSIM) sh scripts/fiber-bench.sh $(B)/fiber-bench
+
 fiber-demo: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-demo.sh
@@ -326,7 +334,7 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FIBERC)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(FUZZ_B)/fuzz_fsass -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
 	  -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_B)/artifacts/fsass- \
-	  $(FUZZ_B)/corpus-fsass tests/fsass tests/fsass/fail
+	  $(FUZZ_B)/corpus-fsass tests/fsass tests/fsass/fail examples/fiber-native
 	@for t in $(notdir $(FUZZ_RT_BINS)); do \
 	  rm -rf $(FUZZ_B)/seed-$$t; mkdir -p $(FUZZ_B)/seed-$$t $(FUZZ_B)/corpus-$$t || exit 1; \
 	  echo "== $$t"; \
@@ -356,6 +364,8 @@ $(BENCH_B)/large-$(BENCH_N).sass: $(BENCH_B)/gen_large
 	mv -f $@.tmp $@
 bench: $(BENCH_B)/bench_fiberc $(BENCH_B)/large-$(BENCH_N).sass $(FIBERC)
 	$(BENCH_B)/bench_fiberc -r $(BENCH_REPS) -R 5 --fiberc $(FIBERC) $(BENCH_B)/large-$(BENCH_N).sass
+	$(BENCH_B)/bench_fiberc -r 1 -R 5 --fiberc $(FIBERC) --mode cuda-native $(BENCH_B)/large-$(BENCH_N).sass | \
+	  grep -E 'fiberc|bench_fiberc'
 	@$(FIBERC) $(BENCH_B)/large-$(BENCH_N).sass --emit=sass -o $(BENCH_B)/large.out.sass
 	@sh scripts/sass-normalize.sh $(BENCH_B)/large-$(BENCH_N).sass > $(BENCH_B)/large.in.norm
 	@sh scripts/sass-normalize.sh $(BENCH_B)/large.out.sass > $(BENCH_B)/large.out.norm

@@ -17,4 +17,15 @@ int emit_sass(FILE *out, Module *m, const char *only_fn, Diag *d);
 int emit_ir(FILE *out, Module *m, const char *only_fn, Diag *d); /* IR text, SSA kept; edited
                                      functions laid out first */
 
+/* pressuresvg.c: fiberc --pressure-svg, the R pressure over program order of each kernel */
+typedef struct SvgPressure {
+	const char *name;  /* kernel */
+	uint32_t n;        /* instructions */
+	const int *r;      /* n: R registers live before each (FPlan.pressure's figure) */
+	int maxlive;       /* most R registers occupied at one point */
+	uint32_t nblk;     /* blocks */
+	const uint32_t *blkfirst; /* nblk: index of each block's first instruction */
+} SvgPressure;
+int emit_pressure_svg(FILE *out, const SvgPressure *k, uint32_t nk); /* -1 on a write error */
+
 #endif

@@ -9,7 +9,10 @@
  * wall time (the target's figure) and of user + system time (less inflated on a loaded
  * machine), and takes its peak RSS.
  *
- *   bench_fiberc [-r REPS] [--fiberc PATH] [-R FIBERC_REPS] [--strict] FILE
+ * With --mode MODE (cuda-native) the fiberc binary runs `FILE --mode=MODE -o /dev/null`, the
+ * FIBER pass pipeline, against that mode's target (500,000 instructions/s, issue 10).
+ *
+ *   bench_fiberc [-r REPS] [--fiberc PATH] [-R FIBERC_REPS] [--mode MODE] [--strict] FILE
  */
 #define _DEFAULT_SOURCE           /* wait4 */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +34,7 @@ enum {
 	MaxReps = 101,     /* repetitions accepted by -r and -R */
 	TargetRate = 1000000, /* instructions per second on one core */
 	TargetBytes = 500, /* bytes of peak memory per instruction */
+	TargetModeRate = 500000, /* fiberc --mode=cuda-native, instructions per second */
 };
 
 enum Stage { SParse, SCfg, SSsa, SVerify, SOut, SEmit, STotal, NStage };
@@ -40,6 +44,8 @@ static const char *const stagename[NStage] = {
 };
 
 extern char **environ;
+
+static char mode_arg[64];   /* "--mode=MODE", or "" */
 
 static int
 cmpd(const void *a, const void *b)
@@ -153,7 +159,8 @@ run_once(const char *path, char *obuf, size_t ocap, double *t, uint64_t *nins, s
 static double
 run_fiberc(const char *fiberc, const char *path, double *cpu)
 {
-	char *argv[] = {(char *)fiberc, (char *)path, (char *)"--emit=sass", (char *)"-o",
+	char *argv[] = {(char *)fiberc, (char *)path,
+	                mode_arg[0] ? mode_arg : (char *)"--emit=sass", (char *)"-o",
 	                (char *)"/dev/null", NULL};
 	double t0 = now_seconds();
 	pid_t pid;
@@ -206,6 +213,8 @@ main(int argc, char **argv)
 			freps = atoi(argv[++k]);
 		else if (strcmp(argv[k], "--fiberc") == 0 && k + 1 < argc)
 			fiberc = argv[++k];
+		else if (strcmp(argv[k], "--mode") == 0 && k + 1 < argc)
+			snprintf(mode_arg, sizeof mode_arg, "--mode=%s", argv[++k]);
 		else if (strcmp(argv[k], "--strict") == 0)
 			strict = 1;
 		else if (argv[k][0] == '-' || path)
@@ -272,16 +281,21 @@ main(int argc, char **argv)
 	if (fiberc) {
 		double fmed, frate, frss_per;
 
+		double target = mode_arg[0] ? TargetModeRate : TargetRate;
+		char what[96], tgt[32];
+
 		fmed = median(ft, freps);
 		frate = fmed > 0 ? nins / fmed : 0;
-		printf("  %-34s %14.0f %14s  %s\n", "fiberc end to end, instructions/s", frate,
-		       ">= 1000000", verdict(frate >= TargetRate));
+		snprintf(what, sizeof what, "fiberc %s end to end, instr/s",
+		         mode_arg[0] ? mode_arg : "--emit=sass");
+		snprintf(tgt, sizeof tgt, ">= %.0f", target);
+		printf("  %-34s %14.0f %14s  %s\n", what, frate, tgt, verdict(frate >= target));
 		printf("  %-34s %14.4f %14s\n", "fiberc end to end, seconds (median)", fmed, "");
 		printf("  %-34s %14.4f %14s\n", "fiberc user + system seconds", median(fcpu, freps), "");
 		frss_per = nins ? frss * 1024.0 / nins : 0;
 		printf("  %-34s %14.0f %14s  %s\n", "fiberc peak RSS, bytes/instruction", frss_per,
 		       "< 500", verdict(frss_per < TargetBytes));
-		missed += (frate < TargetRate) + (frss_per >= TargetBytes);
+		missed += (frate < target) + (frss_per >= TargetBytes);
 	}
 	free(obuf);
 	if (missed)

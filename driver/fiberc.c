@@ -12,6 +12,7 @@
 #include "passlist.h"
 #include "passes.h"
 #include "outfile.h"
+#include "fstats.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -35,6 +36,8 @@ typedef struct Options {
 	int mode;                 /* --mode: FModeNone, FModeCuda (cuda-native), FModeFiber */
 	int emit_given;           /* --emit was given (else a FIBER mode writes SASS) */
 	int contexts, slice_regs; /* --fiber-contexts, --fiber-slice-regs (0: the defaults) */
+	int emit_pressure;        /* --emit=pressure: CSV of the register pressure */
+	const char *pressure_svg; /* --pressure-svg FILE */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
 } Options;
 
@@ -56,6 +59,9 @@ usage(FILE *out)
 	    "options:\n"
 	    "  -o FILE               write the output to FILE (default: standard output)\n"
 	    "  --emit=ir|sass        output IR text (default) or a SASS listing\n"
+	    "  --emit=pressure       output CSV: registers live before each instruction\n"
+	    "                        (docs/pass-liveness.md)\n"
+	    "  --pressure-svg FILE   draw each kernel's register pressure as an SVG\n"
 	    "  --arch=ARCH           sm_80, sm_86, sm_89, sm_90 or sm_90a (default: from the file)\n"
 	    "  --kernel=NAME         only this kernel\n"
 	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
@@ -168,8 +174,10 @@ parse_args(int argc, char **argv, Options *o)
 				o->emit_ir = 1;
 			else if (strcmp(v, "sass") == 0)
 				o->emit_ir = 0;
+			else if (strcmp(v, "pressure") == 0)
+				o->emit_pressure = 1;
 			else
-				usage_error("unknown --emit kind '%s' (ir or sass)", v);
+				usage_error("unknown --emit kind '%s' (ir, sass or pressure)", v);
 		} else if ((v = optval(argc, argv, &k, "--arch"))) {
 			static const char *const ok[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
 			int found = 0;
@@ -194,6 +202,8 @@ parse_args(int argc, char **argv, Options *o)
 			o->popt.print_all = 1;
 		} else if (strcmp(a, "--verify-each") == 0) {
 			o->popt.verify_each = 1;
+		} else if ((v = optval(argc, argv, &k, "--pressure-svg"))) {
+			o->pressure_svg = v;
 		} else if ((v = optval(argc, argv, &k, "--dump-cfg"))) {
 			o->dump_cfg = v;
 		} else if ((v = optval(argc, argv, &k, "--mode"))) {
@@ -303,6 +313,51 @@ print_stats(const Options *o, Module *m, double *time, double parse_s, double em
 		fprintf(stderr, "    %-16s %10.6f\n", o->pass[k]->name, time[k]);
 	fprintf(stderr, "    %-16s %10.6f\n", "emit", emit_s);
 	fprintf(stderr, "  module memory: %zu bytes\n", arena_bytes(m->arena));
+	print_fiber_stats(stderr, m, o->kernel);
+}
+
+/* --emit=pressure (csv) and --pressure-svg (svg), from liveness after the passes
+ * (passes/pressure.c, backend/pressuresvg.c); -1 after reporting */
+static int
+write_pressure(const Options *o, Module *m, FILE *csv, FILE *svg, Diag *d)
+{
+	SvgPressure *k = xmalloc((m->nfn + 1) * sizeof *k);
+	Pressure **pr = xmalloc((m->nfn + 1) * sizeof *pr);
+	uint32_t nk = 0;
+	int rc = 0;
+
+	for (uint32_t j = 0; j < m->nfn && rc == 0; j++) {
+		Fn *f = m->fn[j];
+		Live *l;
+		int *r;
+		if (o->kernel && strcmp(mstr(m, f->name), o->kernel) != 0)
+			continue;
+		if (!f->blk && (cfg_build(f, d) < 0 || (dom_build(f), 0)))
+			rc = -1;
+		else if (!(l = live_build(f, NumArchUnit)))
+			continue;
+		else {
+			pr[nk] = pressure_build(f, l);
+			live_free(l);
+			if (csv && pressure_csv(csv, f, pr[nk], nk == 0) < 0)
+				rc = -1;
+			r = xmalloc((pr[nk]->nins + 1) * sizeof *r);
+			for (uint32_t i = 0; i < pr[nk]->nins; i++)
+				r[i] = pr[nk]->live[(size_t)i * NPrCls + PrR];
+			k[nk] = (SvgPressure){mstr(m, f->name), pr[nk]->nins, r, pr[nk]->maxlive,
+			                      pr[nk]->nblk, pr[nk]->blkfirst};
+			nk++;
+		}
+	}
+	if (rc == 0 && svg && emit_pressure_svg(svg, k, nk) < 0)
+		rc = -1;
+	for (uint32_t j = 0; j < nk; j++) {
+		free((int *)k[j].r);
+		pressure_free(pr[j]);
+	}
+	free(k);
+	free(pr);
+	return rc;
 }
 
 /* a signal while writing: remove the temporary files (the targets stay as they were), then die
@@ -323,7 +378,7 @@ main(int argc, char **argv)
 	Src *src;
 	Module *m;
 	FILE *out = stdout;
-	OutFile outf = {.slot = -1}, dot = {.slot = -1};
+	OutFile outf = {.slot = -1}, dot = {.slot = -1}, svg = {.slot = -1};
 	double time[MaxPasses] = {0}, t0, parse_s, emit_s = 0;
 	int status = ExitOk, found = 0;
 
@@ -353,6 +408,11 @@ main(int argc, char **argv)
 	}
 	if (o.dump_cfg && outfile_open(&dot, o.dump_cfg) < 0) {
 		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
+		status = ExitUser;
+		goto done;
+	}
+	if (o.pressure_svg && outfile_open(&svg, o.pressure_svg) < 0) {
+		error_plain(&d, "cannot write '%s': %s", o.pressure_svg, strerror(errno));
 		status = ExitUser;
 		goto done;
 	}
@@ -392,7 +452,10 @@ main(int argc, char **argv)
 	}
 	if (status == ExitOk) {
 		t0 = now_seconds();
-		if (o.emit_ir ? emit_ir(out, m, o.kernel, &d) < 0
+		if (o.pressure_svg && write_pressure(&o, m, NULL, svg.fp, &d) < 0)
+			status = ExitUser;
+		else if (o.emit_pressure ? write_pressure(&o, m, out, NULL, &d) < 0 :
+		         o.emit_ir ? emit_ir(out, m, o.kernel, &d) < 0
 		              : module_outssa(m, o.kernel, &d) < 0 || emit_sass(out, m, o.kernel, &d) < 0)
 			status = ExitUser;
 		emit_s = now_seconds() - t0;
@@ -410,6 +473,10 @@ main(int argc, char **argv)
 		error_plain(&d, "cannot write '%s': %s", o.dump_cfg, strerror(errno));
 		status = ExitUser;
 	}
+	if (status == ExitOk && svg.fp && (outfile_flush(&svg) < 0 || outfile_commit(&svg) < 0)) {
+		error_plain(&d, "cannot write '%s': %s", o.pressure_svg, strerror(errno));
+		status = ExitUser;
+	}
 	if (status == ExitOk && outf.fp && outfile_commit(&outf) < 0) {
 		error_plain(&d, "cannot write '%s': %s", o.output, strerror(errno));
 		status = ExitUser;
@@ -423,6 +490,7 @@ main(int argc, char **argv)
 done:
 	outfile_abort(&outf);
 	outfile_abort(&dot);
+	outfile_abort(&svg);
 	module_free(m);
 	src_free(src);
 	return status;

@@ -13,10 +13,20 @@ static const Pass pass_table[] = {
 	{"verify", "check CFG, dominance of definitions over uses, phis and operand slots",
 	 PNeedCfg, pass_verify},
 	{"dce-phi", "remove phis whose value is never used", PNeedSsa | PChanges, pass_dce_phi},
-	{"liveness", "live registers per block; --stats shows the maximum (maxlive)", PNeedCfg,
-	 pass_liveness},
+	{"liveness", "live registers and pressure per instruction, life ranges with --print-after; "
+	 "--stats shows the maximum (maxlive)", PNeedCfg, pass_liveness},
 	{"out-of-ssa", "back to the physical registers (drops phis)", PNeedSsa | PLeaveSsa | PChanges,
 	 pass_outssa},
+	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
+	 PNeedCfg | PChanges, pass_mma_banks},
+	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
+	 PNeedCfg | PChanges, pass_fiber_ra},
+	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
+	 PNeedCfg | PChanges, pass_ctrl_bits},
+	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "
+	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
+	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
+	 pass_fverify},
 	{"phases", "FIBER: phases and fiber counts; SETFIBERNUM split of independent strided loops",
 	 PNeedCfg | PNeedSsa | PChanges, pass_phases},
 	{"fiber-regs", "FIBER: register windows, .maxfibers and SETFIBERNUM's nreg", PNeedCfg,
@@ -40,6 +50,21 @@ pass_list(FILE *out)
 		fprintf(out, "  %-12s %s\n", pass_table[k].name, pass_table[k].desc);
 }
 
+/* --print-after=PASS for a pass with a dump of its own (PassOpts.print) */
+static int
+pass_print(FILE *out, Fn *f, const Pass *p)
+{
+	if (p->run == pass_ctrl_bits) {
+		ctrl_bits_dump(out, f);  /* every instruction's control bits */
+		return 1;
+	}
+	if (p->run == pass_liveness) {
+		pressure_dump(out, f);   /* life ranges and pressure (passes/pressure.c) */
+		return 1;
+	}
+	return 0;
+}
+
 /* the pass manager lives in ir/ and knows no pass: it is given the SSA builder here */
 void
 pass_opts_init(PassOpts *o)
@@ -47,4 +72,6 @@ pass_opts_init(PassOpts *o)
 	memset(o, 0, sizeof *o);
 	o->dump = stderr;
 	o->make_ssa = ssa_build;
+	o->print = pass_print;
+	o->verify_extra = fverify_plan; /* --verify-each in FIBER modes (f->plan set) */
 }

@@ -188,6 +188,7 @@ static const struct {
 	{".byte", DwItem, -2}, {".short", DwItem, -2}, {".word", DwItem, -2}, {".dword", DwItem, -2},
 	{".zero", DwItem, 1}, {".string", DwItem, -2}, {".tkinfo", DwItem, 0},
 	{".maxfibers", DwItem, 1}, {".pool", DwItem, -2},       /* FIBER (.fsass) */
+	{".vreg", DwItem, -2},                                  /* FIBER-native virtual registers */
 };
 enum { NDir = sizeof dirtab / sizeof dirtab[0] };
 
@@ -345,6 +346,73 @@ fiber_dir(Ctx *cx, const char *n, Loc loc)
 	p->loc = loc;
 }
 
+/* FIBER-native: `.vreg %a, %acc[4], ...` in a function's .text header: each name a virtual
+ * register of 1 register or a tuple of SIZE (a power of two up to 128), numbered from RegVirt
+ * in declaration order, each aligned to min(SIZE, 4) so that the numbers keep the alignment
+ * rules of R tuples (docs/fiber-isa.md, "Virtual registers") */
+static void
+vreg_dir(Ctx *cx, Loc loc)
+{
+	Fn *f = cx->fn;
+
+	if (!f || cx->sec != f->text || cx->in_code) {
+		error_at(cx->d, loc, "'.vreg' belongs in a function's .text section, before its code");
+		return;
+	}
+	for (uint32_t k = 0; k < cx->narg; k++) {
+		const Expr *e = cx->arg[k];
+		const char *t = e->kind == ESym ? mstr(cx->m, e->atom) : "";
+		uint32_t len = e->kind == ESym ? atomlen(cx->m->atoms, e->atom) : 0, nl = 1, size = 1;
+		unsigned next = RegVirt, al;
+		while (nl < len && t[nl] != '[' && t[nl] != '@' && t[nl] != '.')
+			nl++;
+		if (len < 2 || t[0] != '%' || (nl < len && t[nl] != '[')) {
+			error_at(cx->d, loc, "'.vreg' takes virtual registers: %%NAME or %%NAME[SIZE] "
+			         "(argument %u is not one)", k + 1);
+			return;
+		}
+		if (nl < len) {
+			size = 0;
+			for (uint32_t j = nl + 1; j < len && t[j] != ']'; j++)
+				size = size > 1000 ? size : size * 10 + (uint32_t)(t[j] - '0');
+			if (t[len - 1] != ']' || size < 1 || size > 128 || (size & (size - 1))) {
+				error_at(cx->d, loc, "'.vreg %s': a tuple size is 1, 2, 4, 8, 16, 32, 64 or "
+				         "128 registers", t);
+				return;
+			}
+		}
+		uint32_t name = atom(cx->m->atoms, t + 1, nl - 1);
+		for (uint32_t j = 0; j < f->nvreg; j++)
+			if (f->vreg[j].name == name) {
+				error_at(cx->d, loc, "duplicate virtual register '%%%s'", mstr(cx->m, name));
+				note_at(cx->d, f->vreg[j].loc, "'%%%s' is declared here", mstr(cx->m, name));
+				return;
+			}
+		if (f->nvreg)
+			next = f->vreg[f->nvreg - 1].base + f->vreg[f->nvreg - 1].size;
+		al = size < 4 ? size : 4;
+		next = (next + al - 1) / al * al;
+		if (next + size > RegVirtEnd) {
+			error_at(cx->d, loc, "too many virtual registers (at most %d registers in all)",
+			         RegVirtEnd - RegVirt);
+			return;
+		}
+		/* capacity: the next power of two of nvreg (at least 8): grow when that is full */
+		if (f->nvreg >= 8 && !(f->nvreg & (f->nvreg - 1))) {
+			FVReg *nv = aalloc(cx, 2 * f->nvreg * sizeof *nv);
+			memcpy(nv, f->vreg, f->nvreg * sizeof *nv);
+			f->vreg = nv;
+		} else if (!f->vreg) {
+			f->vreg = aalloc(cx, 8 * sizeof *f->vreg);
+		}
+		FVReg *nv = &f->vreg[f->nvreg++];
+		nv->name = name;
+		nv->base = (uint16_t)next;
+		nv->size = (uint16_t)size;
+		nv->loc = loc;
+	}
+}
+
 void
 b_directive(Ctx *cx, Str name, Loc loc, int64_t off)
 {
@@ -390,6 +458,8 @@ b_directive(Ctx *cx, Str name, Loc loc, int64_t off)
 	}
 	if (strcmp(n, ".maxfibers") == 0 || strcmp(n, ".pool") == 0)
 		fiber_dir(cx, n, loc);
+	else if (strcmp(n, ".vreg") == 0)
+		vreg_dir(cx, loc);
 	it = add_item(cx, IDir, a, loc);
 	if (off >= 0)
 		it->off = (int32_t)off;

@@ -53,6 +53,18 @@ reg_loc(const Module *m, const Ins *i, Reg r)
 	return i->loc;
 }
 
+/* where text name is written in i (its first occurrence), else the instruction */
+static Loc
+text_loc(const Module *m, const Ins *i, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (uint32_t a = i->loc.start; m->src && a + n <= i->loc.end; a++)
+		if (memcmp(m->src->text + a, name, n) == 0)
+			return (Loc){ a, a + (uint32_t)n };
+	return i->loc;
+}
+
 /* the numbers of class c that carry a value (ir/regs.h): a tuple must end below it */
 static unsigned
 top(unsigned c)
@@ -77,6 +89,8 @@ check_slots(Fn *f, const Ins *i, const Opnd *opnd, const Slot *sl, unsigned n, c
 			continue;
 		r = opnd[s->opnd].r[0];
 		c = RCLS(r);
+		if (reg_isvirt(r))
+			continue;      /* vreg_tuples */
 		if (!top(c) || reg_isconst(r) || RNUM(r) == 0)
 			continue;      /* not renumbered: R0 holds any tuple */
 		if (RNUM(r) + w - 1 >= top(c)) {
@@ -194,14 +208,68 @@ enc_agrees(const Module *m, const Ins *i, Diag *d)
 		dest_field(m, i, d);
 }
 
+/* FIBER-native: every register tuple that starts at a virtual register lies inside its
+ * declaration and is aligned in it as an R tuple would be (2: even, 4 and more: a multiple of 4);
+ * a remote read (%x@W) is a source. An error at the operand. */
+static void
+vreg_tuples(Fn *f, Ins *i, Diag *d)
+{
+	int any = 0;
+	char name[64];
+
+	for (unsigned k = 0; k < i->nopnd && !any; k++)
+		for (int fl = 0; fl < 3; fl++)
+			any |= i->opnd[k].kind != ONone && reg_isvirt(i->opnd[k].r[fl]);
+	if (!any || (!i->slot && op_slots(f, i) < 0))
+		return;
+	for (unsigned k = 0; k < i->nslot; k++) {
+		const Slot *s = &i->slot[k];
+		unsigned e = 0, al = s->n < 4 ? s->n : 4;
+		const FVReg *v = vreg_of(f, s->reg, &e);
+		Loc at = i->loc;
+		if (!v || s->kind == SOld)
+			continue;
+		vreg_spell(f, s->reg, name, sizeof name);
+		at = text_loc(f->mod, i, name);
+		if (s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote) && s->kind == SDef) {
+			error_at(d, at, "'%s@%lld' is a destination: a remote write (another weft's "
+			         "register); a remote read is a source only", name,
+			         (long long)i->opnd[s->opnd].imm);
+			return;
+		}
+		if (e + s->n > v->size) {
+			error_at(d, at, "'%s' begins a %u-register operand of %s, but '%%%s' has %u "
+			         "register%s (declare '.vreg %%%s[%u]')", name, s->n, mstr(f->mod, i->name),
+			         mstr(f->mod, v->name), v->size, v->size == 1 ? "" : "s",
+			         mstr(f->mod, v->name), s->n > 4 ? 8 : s->n > 2 ? 4 : 2);
+			return;
+		}
+		if (al > 1 && e % al) {
+			error_at(d, at, "'%s' begins a %u-register operand: its element must be a "
+			         "multiple of %u", name, s->n, al);
+			return;
+		}
+	}
+}
+
+/* a listing to run names no virtual register: fiberc --mode=fiber-native allocates them */
+static void
+no_vregs(Fn *f, Diag *d)
+{
+	if (f->nvreg)
+		vreg_none(f, d);
+}
+
 int
 sass_check_enc(Module *m, Diag *d)
 {
 	int nerr = d->nerr;
 
-	for (uint32_t k = 0; k < m->nfn; k++)
+	for (uint32_t k = 0; k < m->nfn; k++) {
 		for (uint32_t j = 0; j < m->fn[k]->nins; j++)
 			enc_agrees(m, &m->fn[k]->ins[j], d);
+		no_vregs(m->fn[k], d);
+	}
 	return d->nerr > nerr ? -1 : 0;
 }
 
@@ -222,6 +290,7 @@ sass_check(Module *m, Diag *d)
 			}
 			enc_agrees(m, i, d);
 			tuples(f, i, d);
+			vreg_tuples(f, i, d);
 		}
 	}
 	return d->nerr > nerr ? -1 : 0;

@@ -118,6 +118,60 @@ regof(const char *s, uint32_t n, Reg *r)
 	return reg_parse(s, n, r);
 }
 
+/* FIBER-native: the virtual register s[0..n) = `%name`, `%name[k]`, `%name@W` or `%name[k]@W`
+ * (the scanner's pattern) in the current function's declarations (.vreg): 0 with *r its
+ * register (and *remote the weft W, else -1), or -3 after a located error */
+static int
+vreg_word(Ctx *cx, const char *s, uint32_t n, Loc wloc, Reg *r, int *remote)
+{
+	uint32_t e = 1, idx = 0;
+	int hasidx = 0;
+	const FVReg *v = NULL;
+	Loc loc = { wloc.start, wloc.start + n };
+
+	while (e < n && s[e] != '[' && s[e] != '@')
+		e++;
+	if (cx->fn)
+		for (uint32_t k = 0; k < cx->fn->nvreg && !v; k++)
+			if (atomlen(cx->m->atoms, cx->fn->vreg[k].name) == e - 1 &&
+			    memcmp(mstr(cx->m, cx->fn->vreg[k].name), s + 1, e - 1) == 0)
+				v = &cx->fn->vreg[k];
+	if (!v) {
+		error_at(cx->d, (Loc){ wloc.start, wloc.start + e }, "undeclared virtual register "
+		         "'%.*s' (declare it in the .text header: '.vreg %.*s')", (int)e, s, (int)e, s);
+		return -3;
+	}
+	if (e < n && s[e] == '[') {
+		uint32_t a = ++e;
+		for (; e < n && s[e] != ']'; e++)
+			idx = idx > 100000 ? idx : idx * 10 + (uint32_t)(s[e] - '0');
+		hasidx = 1;
+		if (idx >= v->size) {
+			error_at(cx->d, (Loc){ wloc.start + a - 1, wloc.start + e + 1 }, "element %u of "
+			         "'%%%s', which has %u register%s (%%%s[0]..%%%s[%u])", idx,
+			         mstr(cx->m, v->name), v->size, v->size == 1 ? "" : "s",
+			         mstr(cx->m, v->name), mstr(cx->m, v->name), v->size - 1u);
+			return -3;
+		}
+		e++;
+	}
+	(void)hasidx;
+	*remote = -1;
+	if (e < n && s[e] == '@') {
+		uint32_t a = e++, w = 0;
+		for (; e < n; e++)
+			w = w > 100000 ? w : w * 10 + (uint32_t)(s[e] - '0');
+		if (w >= FiberMaxFibers / 32) {
+			error_at(cx->d, (Loc){ wloc.start + a, loc.end }, "weft %u out of range in a remote "
+			         "read (wefts 0..%d)", w, FiberMaxFibers / 32 - 1);
+			return -3;
+		}
+		*remote = (int)w;
+	}
+	*r = REG(RR, v->base + idx);
+	return 0;
+}
+
 /* a register, special register or named operand: `R2.reuse.H0_H0`, `R2<5,1>.64`, `SR_TID.X`;
  * hasann: the versions just read (cx->vbuf) follow the name */
 uint32_t
@@ -127,12 +181,18 @@ b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
 	uint32_t k = 0, nsel = 0, selof[4], sellen[4], x;
 	Opnd *o;
 	Reg r;
-	int rc;
+	int rc, remote = -1;
 	char range[32];
 
 	while (k < w.len && s[k] != '.')
 		k++;
-	rc = regof(s, k, &r);
+	rc = s[0] == '%' ? vreg_word(cx, s, k, wloc, &r, &remote) : regof(s, k, &r);
+	if (rc == -3) {                 /* reported: a bad virtual register */
+		cx->badreg = wloc.start;
+		x = onew(cx, OExpr);
+		cx->ot[x].atom = intern(cx, w);
+		return x;
+	}
 	if (rc == -2) {
 		reg_range(reg_prefix(s, k), range, sizeof range);
 		error_at(cx->d, (Loc){ wloc.start, wloc.start + k }, "register '%.*s' out of range (%s)",
@@ -165,6 +225,15 @@ b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
 	x = onew(cx, OReg);
 	o = &cx->ot[x];
 	o->r[0] = r;
+	if (remote >= 0) {
+		o->flags |= FVRemote;
+		o->imm = remote;
+	}
+	if (hasann && reg_isvirt(r)) {
+		error_at(cx->d, annloc, "virtual register '%.*s' takes no SSA annotation (SSA is built "
+		         "after fiber-ra allocates it)", (int)k, s);
+		hasann = 0;
+	}
 	/* the suffix parts: in the word after the name, then in the word after the annotation */
 	for (int part = 0; part < 2; part++) {
 		const char *t = part ? cx->text + sfx.off : s + k;
@@ -346,6 +415,11 @@ b_treg(Ctx *cx, uint32_t x, Loc loc)
 		t->bad = 1;
 		if (loc.start != cx->badreg)
 			error_at(cx->d, loc, "expected a register or a number in an address");
+		return k;
+	}
+	if (o->flags & FVRemote) {      /* FIBER-native: %x@W is a whole operand, not an address */
+		t->bad = 1;
+		error_at(cx->d, loc, "a remote read (%%x@W) cannot be an address register");
 		return k;
 	}
 	t->isreg = 1;

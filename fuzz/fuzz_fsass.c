@@ -1,7 +1,9 @@
 /* fuzz_fsass.c: libFuzzer target for .fsass (FIBER SASS): the front end with its FIBER
  * directives and pool operands, the lifting pipeline and the verifier's FIBER checks, the
  * FIBER encoder and decoder (ir/fenc.c) on every instruction, and the SASS printer, whose output
- * must parse again to the same text (the round trip of tests/fsass.sh). Seeds: tests/fsass/.
+ * must parse again to the same text (the round trip of tests/fsass.sh); then, for a function with
+ * virtual registers (.vreg), the fiber-native allocator (passes/fiberra.c). Seeds: tests/fsass/,
+ * examples/fiber-native/ (the .vfsass programs).
  * Build: make fuzz (build/fuzz/fuzz_fsass).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
@@ -71,6 +73,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			module_free(m2);
 		src_free(s2);
 		free(a);
+		for (uint32_t k = 0; k < m->nfn; k++) {
+			Fn *f = m->fn[k];
+			if (!f->nvreg || cfg_build(f, &d) < 0)
+				continue;
+			dom_build(f);
+			fplan_new(f, FModeFiber);
+			if (pass_fiber_ra(f, &d) == 0)
+				verify_fn(f, &d);
+		}
 	}
 	if (m)
 		module_free(m);

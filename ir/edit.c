@@ -284,6 +284,7 @@ ins_insert(Fn *f, Blk *b, uint32_t at, const Ins *proto)
 		return NULL;
 	if (make_ins(f, &tmp, proto) < 0)
 		return NULL;
+	tmp.flags |= IInserted;
 	e = edit_begin(f);
 	own(f, e, b, b->nins + 1);
 	for (uint32_t k = b->nins; k > at; k--) {

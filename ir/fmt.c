@@ -207,8 +207,14 @@ static void
 putfield(Out *o, const Fn *f, const Ins *i, int k, const Opnd *x, int fld, int ssa)
 {
 	const Module *m = f ? f->mod : NULL;
+	char b[48];
 
-	putreg(o, x->r[fld]);
+	if (reg_isvirt(x->r[fld]) && f) {    /* FIBER-native: [%p.64] */
+		vreg_spell(f, x->r[fld], b, sizeof b);
+		put(o, b, strlen(b));
+	} else {
+		putreg(o, x->r[fld]);
+	}
 	putann(o, f, i, k, fld, ssa);
 	if (x->sfx[fld] && m) {
 		putc_(o, '.');
@@ -269,6 +275,13 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 			putc_(o, '[');
 			putnum(o, x->imm, x->flags & FHex);
 			putc_(o, ']');
+		} else if (reg_isvirt(x->r[0]) && f) {  /* FIBER-native: %acc[2], %x@1 */
+			vreg_spell(f, x->r[0], b, sizeof b);
+			put(o, b, strlen(b));
+			if (x->flags & FVRemote) {
+				putc_(o, '@');
+				putu(o, (unsigned)x->imm);
+			}
 		} else {
 			putreg(o, x->r[0]);
 		}

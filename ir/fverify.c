@@ -5,6 +5,13 @@
  * n an immediate 1..32, reg..reg+n-1 inside the window (R: below R255 and the function's
  * register count when known) or the file (V0..V2047). Every V operand names V0..V2047.
  * Each problem is "verifier: ..." at the operand's spelling (else the instruction).
+ *
+ * Remote writes (docs/fiber-isa.md section 2, docs/pass-remote-writes.md): a V<n> destination is
+ * "error: remote write: ..." at the register's spelling. Outside FIBER modes verify.c reports
+ * them; in fiberc's FIBER modes (f->plan) they are legal input until the remote-writes pass has
+ * run (FPlan.rw_done), which rewrites what it can prove and records why it left the others
+ * (FPlan.rw_why, quoted in the message); from then on every one left is an error here.
+ * fverify_plan is the FIBER verifier that --verify-each runs after every pass in FIBER modes.
  */
 #include "ir.h"
 
@@ -149,8 +156,47 @@ ins(const Fn *f, const Ins *i, Diag *d)
 	return e;
 }
 
-int
-fverify_fn(Fn *f, Diag *d)
+/* why remote-writes left the write at i, or NULL */
+static const char *
+left_why(const Fn *f, const Ins *i)
+{
+	const FPlan *p = f->plan;
+
+	for (uint32_t k = 0; p && k + 1 < 2 * p->nrw_why; k += 2)
+		if (p->rw_why[k] == i->loc.start)
+			return mstr(f->mod, p->rw_why[k + 1]);
+	return NULL;
+}
+
+/* V destinations of i: "remote write" errors */
+static int
+remote(Fn *f, Ins *i, Diag *d)
+{
+	char s[16];
+	int e = 0;
+
+	if (!i->slot && i->nopnd && op_slots(f, i) < 0)
+		return 0;   /* malformed: op_check's business */
+	for (unsigned j = 0; j < i->nslot; j++) {
+		const Slot *sl = &i->slot[j];
+		const char *why;
+		if (sl->kind != SDef || RCLS(sl->reg) != RV)
+			continue;
+		if (sl->opnd < i->nopnd && (i->opnd[sl->opnd].flags & FPoolRef))
+			continue;  /* a pool destination: local to its slice (remote-writes checks it) */
+		reg_name(sl->reg, s, sizeof s);
+		why = left_why(f, i);
+		error_at(d, spell_loc(f, i, s), "remote write: '%s' is a destination, but a weft may "
+		         "write only its window (R) or a pool of its own slice; %s%s", s,
+		         why ? "remote-writes left it: " : "rewrite it as a local write plus a remote "
+		         "read (the remote-writes pass)", why ? why : "");
+		e++;
+	}
+	return e;
+}
+
+static int
+each(Fn *f, Diag *d, int (*fn)(Fn *, Ins *, Diag *))
 {
 	int nerr = 0;
 	uint32_t nb = f->blk ? f->nblk : 1;
@@ -161,7 +207,37 @@ fverify_fn(Fn *f, Diag *d)
 		Ins *is = f->blk ? f->blk[b]->ins : f->ins;
 		uint32_t n = f->blk ? f->blk[b]->nins : f->nins;
 		for (uint32_t k = 0; k < n; k++)
-			nerr += ins(f, &is[k], d);
+			nerr += fn(f, &is[k], d);
 	}
 	return nerr;
+}
+
+static int
+ins_checks(Fn *f, Ins *i, Diag *d)
+{
+	return ins(f, i, d);
+}
+
+int
+fverify_remote(Fn *f, Diag *d)
+{
+	return each(f, d, remote);
+}
+
+int
+fverify_fn(Fn *f, Diag *d)
+{
+	int nerr = each(f, d, ins_checks);
+
+	if (f->plan && f->plan->rw_done)
+		nerr += fverify_remote(f, d);
+	return nerr;
+}
+
+int
+fverify_plan(Fn *f, Diag *d)
+{
+	if (!f->plan)
+		return 0;
+	return fverify_fn(f, d) ? -1 : 0;
 }

@@ -88,6 +88,12 @@ enum {
 	RegUPT = RegZeroUP, /* UPT */
 	NumArchUnit = UnitV, /* units of the SASS registers (R, P, UR, UP, B) */
 	NumUnit = UnitV + NumV, /* with V0..V2047 */
+	/* FIBER-native virtual registers (.vreg, docs/fiber-isa.md "Virtual registers"): class R
+	 * numbers RegVirt..RegVirtEnd-1, past RZ, so op_slots sizes them as R registers while
+	 * reg_unit gives them no unit (SSA and liveness over units never see them); fiber-ra
+	 * (passes/fiberra.c) replaces them with window registers */
+	RegVirt = 256,
+	RegVirtEnd = 4096,
 };
 
 /* one row of regs.h (regtab[class], regclass.c) */
@@ -138,6 +144,13 @@ reg_unit(Reg r)
 	unsigned c = RCLS(r), n = RNUM(r);
 
 	return n < limit[c] ? (int)(base[c] + n) : -1;
+}
+
+/* a virtual register (%name) not yet allocated */
+static inline int
+reg_isvirt(Reg r)
+{
+	return RCLS(r) == RR && RNUM(r) >= RegVirt;
 }
 
 /* register k of a slot that starts at r (R2 + 1 is R3); RNone past the end of the class */
@@ -298,6 +311,8 @@ enum OpndFlag {
 	FPoolRef = 1 << 13, /* FIBER: OReg r[0] = REG(RV, pool base + OFF) spelt NAME[OFF]; atom is
 	                     * the pool's name, imm is OFF (only the printer looks at these). Not
 	                     * named FPool: that is the pool struct's typedef */
+	FVRemote = 1 << 14, /* FIBER-native: OReg r[0] a virtual register read in weft imm's window
+	                     * (%x@W); fiber-ra resolves it to a V register */
 };
 
 struct Opnd {
@@ -401,6 +416,9 @@ struct Targets {
 enum InsFlag {
 	INoSemi = 1 << 0,  /* written without the space before ';' (e.g. `BRA `(.L_x_0);`) */
 	IExtraLabel = 1 << 1, /* more labels precede it: see Fn.xlabel */
+	IInserted = 1 << 2, /* made by ins_insert (edit.c): its control bits are the ctrl-bits
+	                     * pass's to choose (passes/ctrlbits.c), whatever the proto had */
+	ICtrlSet = 1 << 3,  /* ctrl-bits set or raised its control bits (its dump marks it) */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -485,6 +503,16 @@ enum {
 	FiberMaxFibers = 64 * 4 * 32,    /* contexts x sub-partitions x fibers per weft */
 };
 
+/* FIBER-native: a virtual register, `.vreg %NAME[SIZE]` in a function's .text header: SIZE
+ * consecutive numbers from base (RegVirt.., aligned to min(SIZE, 4)), spelt %NAME (element 0)
+ * and %NAME[k]. */
+typedef struct FVReg {
+	uint32_t name;     /* atom, without the % */
+	uint16_t base;     /* register number of element 0 (REG(RR, base)) */
+	uint16_t size;     /* registers: 1, 2, 4, ... */
+	Loc loc;           /* the declaration */
+} FVReg;
+
 typedef struct FPool {
 	uint32_t name;     /* atom */
 	uint32_t size;     /* registers */
@@ -544,6 +572,13 @@ typedef struct FPlan {
 	int renamed;           /* registers renamed for bank placement */
 	/* control bits (passes/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
+	/* the report the pass just run left for --print-after (after the IR), NULL none: the
+	 * pass manager clears it before each pass (mma-banks: its table of MMA operands) */
+	const char *report;
+	/* remote writes (passes/remotewr.c) */
+	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
+	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */
+	uint32_t nrw_why;
 	/* the launch the phases pass predicts for (passes/phases.c) */
 	int grid;              /* most CTAs a launch of the kernel has (fiberc --fiber-grid), 0 unknown */
 	int nsm;               /* SMs of the target (108 for sm_8x, 132 for sm_90) */
@@ -577,6 +612,8 @@ struct Fn {
 	FPool *pool;       /* FIBER: pools declared in the .text header, in declaration order */
 	uint32_t npool;
 	FPlan *plan;        /* FIBER compilation state, NULL outside fiberc's FIBER modes */
+	FVReg *vreg;       /* FIBER-native: virtual registers declared (.vreg), in order */
+	uint32_t nvreg;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -736,6 +773,13 @@ unsigned reg_prefix(const char *s, size_t n);   /* the class whose prefix s star
 int reg_range(unsigned cls, char *buf, size_t n); /* "R0..R254, RZ", "V0..V2047": the spellings */
 int reg_writable(Reg r);                        /* a destination may name r (not RCSrcOnly) */
 
+/* vreg.c: FIBER-native virtual registers */
+const FVReg *vreg_of(const Fn *f, Reg r, unsigned *elem); /* the declaration holding virtual
+                                     register r and r's element in it; NULL if none */
+int vreg_spell(const Fn *f, Reg r, char *buf, size_t n); /* "%acc[2]"; "%?N" if undeclared */
+int vreg_none(const Fn *f, Diag *d); /* 0, or -1 after a located error per virtual register
+                                     left (they must be allocated: fiberc --mode=fiber-native) */
+
 /* op.c */
 extern const OpInfo optab[NOp];
 int op_lookup(const char *name, size_t n);      /* Oxxx, or Ounknown */
@@ -795,6 +839,11 @@ void ssa_release(Fn *f);          /* drop phis and SSA memory (not the values) *
 /* verify.c */
 int verify_fn(Fn *f, Diag *d);    /* 0 if well formed, else reports and returns -1 */
 int fverify_fn(Fn *f, Diag *d);   /* fverify.c: the FIBER checks (verify_fn runs them); errors */
+int fverify_remote(Fn *f, Diag *d); /* fverify.c: every V<n> destination a located "remote
+                                     write" error; returns the count */
+int fverify_plan(Fn *f, Diag *d); /* fverify.c: the FIBER verifier of fiberc's FIBER modes
+                                     (fverify_fn; remote writes once remote-writes ran); 0 when
+                                     f->plan is NULL, -1 after errors */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {
@@ -806,6 +855,10 @@ typedef struct PassOpts {
 	double *time;             /* accumulated seconds per pass (indexed like the list), or NULL */
 	int (*make_ssa)(Fn *, Diag *); /* builds SSA form for a pass that needs it (passes/ssa.c's
 	                             ssa_build, given by the driver); NULL: such a pass is refused */
+	int (*print)(FILE *, Fn *, const Pass *); /* a pass's own --print-after dump (given by the
+	                             driver): 1 if it printed one, 0 to print the IR; NULL none */
+	int (*verify_extra)(Fn *, Diag *); /* with verify_each: run after every pass on a function
+	                             with f->plan (the FIBER verifier, fverify_plan); -1 fails */
 } PassOpts;
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 

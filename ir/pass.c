@@ -8,13 +8,15 @@
 #include <string.h>
 
 static void
-dump(const PassOpts *o, Fn *f, const char *when, const char *pass)
+dump(const PassOpts *o, Fn *f, const char *when, const Pass *p)
 {
 	FILE *out = o->dump ? o->dump : stderr;
 
-	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, pass, mstr(f->mod, f->name));
-	print_fn(out, f, PrintIr);
-	fplan_print(out, f);
+	fprintf(out, "// *** IR Dump %s %s (%s) ***\n", when, p->name, mstr(f->mod, f->name));
+	if (!(o->print && when[0] == 'A' && o->print(out, f, p)))  /* the pass's own dump */
+		print_fn(out, f, PrintIr);
+	if (f->plan && f->plan->report && when[0] == 'A')
+		fputs(f->plan->report, out);  /* what the pass left to say after its IR */
 	fflush(out);
 }
 
@@ -51,7 +53,9 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 		if (prepare(f, p->req, o, d) < 0)
 			return -1;
 		if (o->print_before && strcmp(o->print_before, p->name) == 0)
-			dump(o, f, "Before", p->name);
+			dump(o, f, "Before", p);
+		if (f->plan)
+			f->plan->report = NULL;
 		t0 = now_seconds();
 		rc = p->run(f, d);
 		if (o->time)
@@ -67,8 +71,13 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			            mstr(f->mod, f->name));
 			return -1;
 		}
+		if (o->verify_each && o->verify_extra && f->plan && o->verify_extra(f, d) < 0) {
+			error_plain(d, "FIBER verifier failed after pass '%s' in function '%s'", p->name,
+			            mstr(f->mod, f->name));
+			return -1;
+		}
 		if (o->print_all || (o->print_after && strcmp(o->print_after, p->name) == 0))
-			dump(o, f, "After", p->name);
+			dump(o, f, "After", p);
 	}
 	return 0;
 }

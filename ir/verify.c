@@ -310,6 +310,9 @@ destinations(V *v)
 				if (i->slot[j].opnd < i->nopnd &&
 				    (i->opnd[i->slot[j].opnd].flags & FPoolRef))
 					continue;
+				/* FIBER modes: remote-writes rewrites them, fverify.c rejects what is left */
+				if (RCLS(r) == RV && f->plan)
+					continue;
 				reg_name(r, s, sizeof s);
 				if (RCLS(r) == RV)   /* FIBER: another weft's register */
 					bad(v, reg_loc(f, i, r), "'%s' is a destination, but V registers are "
@@ -331,6 +334,8 @@ verify_fn(Fn *f, Diag *d)
 	V v = {.f = f, .d = d};
 
 	v.nerr += fverify_fn(f, d);
+	if (f->nvreg)     /* FIBER-native: fiber-ra leaves no virtual register */
+		v.nerr += vreg_none(f, d) < 0;
 	destinations(&v);
 	if (!f->blk)
 		return v.nerr ? -1 : 0;

@@ -10,12 +10,17 @@
 #	%.cubin: %.cu       $(NVCC) $(NVCCFLAGS) -cubin -arch=$(NVCC_ARCH)
 #	%.sass:  %.cubin    $(NVDISASM) -hex          (-hex keeps the two encoding words of each
 #	                                               instruction, which fiberc re-emits)
-#	%.fsass: %.sass     $(FIBERC) $(FIBERCFLAGS) --emit=sass   re-emitted SASS
+#	%.fsass: %.sass     $(FIBERC) $(FIBERCFLAGS) --mode=$(FIBERC_MODE)   FIBER-native SASS
+#	                    (FIBERC_MODE: cuda-native, the default, runs the FIBER passes on nvcc's
+#	                    SASS; none re-emits the SASS as it came in: --emit=sass)
+#	%.fsass: %.vfsass   $(FIBERC) $(FIBERCFLAGS) --mode=fiber-native   a FIBER-native program with
+#	                    virtual registers, allocated (docs/fiber-isa.md, "Virtual registers")
 #	%.ir:    %.sass     $(FIBERC) $(FIBERCFLAGS) --emit=ir     fiber IR text (SSA)
 # The .fsass and .ir rules also depend on the fiberc binary, so a new fiberc remakes them. The
 # chain keeps its intermediates: `make saxpy.fsass` leaves saxpy.cubin and saxpy.sass in place.
 #
 # Variables (set them before the include or on the command line; all have ?= defaults):
+#	FIBERC_MODE (cuda-native; or none)
 #	NVCC (nvcc)  NVCC_ARCH (sm_80)  NVCCFLAGS (-O3 -lineinfo)  NVDISASM (nvdisasm)
 #	FIBERC (the fiberc of the prefix this file was installed to; in a fiber source tree,
 #	build/bin/fiberc of that tree)  FIBERCFLAGS (empty; e.g. --passes=... --stats)
@@ -44,6 +49,7 @@ NVCC_ARCH   ?= sm_80
 NVCCFLAGS   ?= -O3 -lineinfo
 NVDISASM    ?= nvdisasm
 FIBERCFLAGS ?=
+FIBERC_MODE ?= cuda-native
 
 # what the fiberc-made outputs depend on: the binary itself when FIBERC names a path, else the
 # program found on PATH (nothing if there is none: the recipe then fails with a clear message)
@@ -75,7 +81,13 @@ endef
 
 define fiber_fsass
 @mkdir -p $(@D)
-$(FIBERC) $(FIBERCFLAGS) --emit=sass -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+$(FIBERC) $(FIBERCFLAGS) $(if $(filter none,$(FIBERC_MODE)),--emit=sass,--mode=$(FIBERC_MODE)) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+define fiber_vfsass
+@mkdir -p $(@D)
+$(FIBERC) $(FIBERCFLAGS) --mode=fiber-native -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef
 
@@ -93,6 +105,9 @@ endef
 
 %.fsass: %.sass $(FIBERC_DEP)
 	$(fiber_fsass)
+
+%.fsass: %.vfsass $(FIBERC_DEP)
+	$(fiber_vfsass)
 
 %.ir: %.sass $(FIBERC_DEP)
 	$(fiber_ir)

@@ -1,13 +1,16 @@
 /* liveness.c: live register units on entry to and exit from every block, as bitsets over the
  * first nunit units (passes.h numbering; NumArchUnit for SASS, NumUnit with FIBER's V0..V2047),
- * and the largest number of R registers live at one point.
+ * and the largest number of R registers live at one point (pressure.c's walk).
  *
- * Internal subroutines are followed: a block that CALLs one also flows into its entry, and each
- * RET reachable from that entry flows into the return sites of every call to it (context-
- * insensitive), so values that the callee reads or that survive the call stay live across it.
- * Backward dataflow to a fixed point in post-order (live_solve, which SSA construction uses
- * too). Requires cfg_build; runs op_slots on
- * instructions that have no slots yet. Out-of-SSA and SSA forms alike (only slot registers).
+ * Internal subroutines (CALL.REL / RET in one listing) are followed through summaries
+ * (docs/pass-liveness.md, "Calls"): a CALL's live-out is its callee's live-in as a function of
+ * what is live at the return site, G | (X & P), so what the callee reads is live at the call and
+ * what lives after it stays live across, unless the callee writes it on every path; inside a
+ * subroutine, what is live after its RETs is the union over all its return sites, so values
+ * live across any call of it are live through its body. Nested calls: summaries are iterated
+ * together to a fixed point. Backward dataflow in post-order (live_solve, which SSA
+ * construction uses too, without calls). Requires cfg_build; runs op_slots on instructions
+ * that have no slots yet. Out-of-SSA and SSA forms alike (only slot registers).
  */
 #include "passes.h"
 
@@ -46,75 +49,274 @@ is_ret(const Fn *f, const Blk *b)
 	       strcmp(mstr(f->mod, i->name), "RET") == 0;
 }
 
-/* extra successors for calls: xs[xo[b] .. xo[b+1]). The RETs of each subroutine are found
- * once (rs[ro[c] .. ro[c] + rn[c]) for entry block c), then joined to every return site. */
-static void
-call_edges(Fn *f, uint32_t **xo_, uint32_t **xs_)
-{
-	uint32_t nblk = f->nblk, *from = NULL, *to = NULL, n = 0, cap = 0;
-	uint32_t *seen = xmalloc(nblk * sizeof *seen), *stk = xmalloc((nblk + 1) * sizeof *stk);
-	uint32_t *xo = xmalloc((nblk + 1) * sizeof *xo), *xs;
-	uint32_t *ro = xmalloc(nblk * sizeof *ro), *rn = xmalloc(nblk * sizeof *rn);
-	uint32_t *rs = NULL, nrs = 0, crs = 0;
+/* the internal subroutines of f, for the dataflow: per call block its callee entry and return
+ * site, per RET block the return sites of every call of a subroutine that reaches it, and per
+ * subroutine the blocks reachable from its entry (post-order) for its summary */
+typedef struct Calls {
+	uint32_t nblk;
+	uint32_t *callee;  /* nblk: entry block id of the subroutine a block CALLs, or UINT32_MAX */
+	uint8_t *guarded;  /* nblk: the CALL is predicated (the fall-through runs without it) */
+	uint32_t *ro, *rs; /* return sites of RET block b: rs[ro[b] .. ro[b+1]) */
+	uint32_t *ent;     /* the distinct subroutine entries, in call order */
+	uint32_t nent;
+	uint32_t *eo, *eb; /* blocks of subroutine k, post-order: eb[eo[k] .. eo[k+1]) */
+	uint32_t *slot;    /* nblk: index k of a subroutine entry in ent, else UINT32_MAX */
+	uint8_t *isret;    /* nblk: ends in RET */
+} Calls;
 
-#define PUSH(v, len, cp, x) do { if (len == cp) { cp = cp ? 2 * cp : 64; \
-		v = xrealloc(v, cp * sizeof *v); } v[len++] = (x); } while (0)
-#define EDGE(a, b_) do { if (n == cap) { cap = cap ? 2 * cap : 64; \
-		from = xrealloc(from, cap * sizeof *from); to = xrealloc(to, cap * sizeof *to); } \
-		from[n] = (a); to[n++] = (b_); } while (0)
-	for (uint32_t b = 0; b < nblk; b++) {
-		Blk *c = cfg_callee(f, f->blk[b]);
-		uint32_t sp = 0;
-		if (!c || f->blk[b]->rpo == UINT32_MAX)
-			continue;
-		EDGE(b, c->id);
-		if (!f->blk[b]->nsucc)
-			continue;
-		if (!seen[c->id]) {
-			/* the RETs reachable from this entry, once per entry */
-			uint32_t *mark = xmalloc(nblk * sizeof *mark);
-			ro[c->id] = nrs;
-			stk[sp++] = c->id;
-			mark[c->id] = 1;
-			while (sp) {
-				Blk *x = f->blk[stk[--sp]];
-				if (is_ret(f, x))
-					PUSH(rs, nrs, crs, x->id);
-				for (uint32_t k = 0; k < x->nsucc; k++)
-					if (!mark[x->succ[k]->id]) {
-						mark[x->succ[k]->id] = 1;
-						stk[sp++] = x->succ[k]->id;
-					}
+#define PUSH(v, len, cp, x) do { if ((len) == (cp)) { (cp) = (cp) ? 2 * (cp) : 64; \
+		(v) = xrealloc((v), (cp) * sizeof *(v)); } (v)[(len)++] = (x); } while (0)
+
+/* blocks reachable from entry c through ordinary edges (a call's fall-through included, its
+ * callee not), appended to *v in post-order; mark is nblk zeroed bytes, left set */
+static void
+region(Fn *f, uint32_t c, uint8_t *mark, uint32_t *stk, uint32_t *it, uint32_t **v, uint32_t *n,
+       uint32_t *cap)
+{
+	uint32_t sp = 0;
+
+	stk[sp] = c;
+	it[sp++] = 0;
+	mark[c] = 1;
+	while (sp) {
+		Blk *x = f->blk[stk[sp - 1]];
+		if (it[sp - 1] < x->nsucc) {
+			uint32_t s = x->succ[it[sp - 1]++]->id;
+			if (!mark[s]) {
+				mark[s] = 1;
+				stk[sp] = s;
+				it[sp++] = 0;
 			}
-			rn[c->id] = nrs - ro[c->id];
-			seen[c->id] = 1;
-			free(mark);
-		}
-		/* every RET of the subroutine returns to b's fall-through */
-		for (uint32_t k = 0; k < rn[c->id]; k++) {
-			EDGE(rs[ro[c->id] + k], f->blk[b]->succ[0]->id);
+		} else {
+			PUSH(*v, *n, *cap, x->id);
+			sp--;
 		}
 	}
-#undef PUSH
-#undef EDGE
-	memset(xo, 0, (nblk + 1) * sizeof *xo);
+}
+
+static Calls *
+calls_build(Fn *f)
+{
+	uint32_t nblk = f->nblk;
+	Calls *c = xmalloc(sizeof *c);
+	uint8_t *mark = xmalloc(nblk + 1);
+	uint32_t *stk = xmalloc((nblk + 1) * sizeof *stk), *it = xmalloc((nblk + 1) * sizeof *it);
+	uint32_t *from = NULL, *to = NULL, n = 0, cap = 0, capt = 0, ne = 0, cape = 0, nb = 0, capb = 0;
+
+	c->nblk = nblk;
+	c->callee = xmalloc((nblk + 1) * sizeof *c->callee);
+	c->slot = xmalloc((nblk + 1) * sizeof *c->slot);
+	c->guarded = xmalloc(nblk + 1);
+	c->isret = xmalloc(nblk + 1);
+	c->ent = NULL;
+	c->eb = NULL;
+	for (uint32_t b = 0; b < nblk; b++) {
+		c->callee[b] = c->slot[b] = UINT32_MAX;
+		c->isret[b] = is_ret(f, f->blk[b]);
+	}
+	for (uint32_t b = 0; b < nblk; b++) {
+		Blk *x = f->blk[b], *e = cfg_callee(f, x);
+		const Ins *ci;
+		if (!e || x->rpo == UINT32_MAX)
+			continue;
+		ci = &x->ins[x->nins - 1];
+		c->callee[b] = e->id;
+		c->guarded[b] = ci->guarded && !(reg_isconst(ci->guard.r[0]) &&
+		                                 !(ci->guard.flags & (FLNot | FNot)));
+		if (c->slot[e->id] == UINT32_MAX) {
+			c->slot[e->id] = ne;
+			PUSH(c->ent, ne, cape, e->id);
+		}
+	}
+	c->nent = ne;
+	c->eo = xmalloc((ne + 1) * sizeof *c->eo);
+	for (uint32_t k = 0; k < ne; k++) {
+		c->eo[k] = nb;
+		memset(mark, 0, nblk);
+		region(f, c->ent[k], mark, stk, it, &c->eb, &nb, &capb);
+	}
+	c->eo[ne] = nb;
+	/* return edges: every RET of a subroutine returns to the fall-through of each call to it */
+	for (uint32_t b = 0; b < nblk; b++) {
+		uint32_t k;
+		if (c->callee[b] == UINT32_MAX || !f->blk[b]->nsucc)
+			continue;
+		k = c->slot[c->callee[b]];
+		for (uint32_t j = c->eo[k]; j < c->eo[k + 1]; j++)
+			if (c->isret[c->eb[j]]) {
+				uint32_t nt = n;
+				PUSH(from, n, cap, c->eb[j]);
+				PUSH(to, nt, capt, f->blk[b]->succ[0]->id);
+			}
+	}
+	c->ro = xmalloc((nblk + 1) * sizeof *c->ro);
+	memset(c->ro, 0, (nblk + 1) * sizeof *c->ro);
 	for (uint32_t k = 0; k < n; k++)
-		xo[from[k] + 1]++;
+		c->ro[from[k] + 1]++;
 	for (uint32_t b = 0; b < nblk; b++)
-		xo[b + 1] += xo[b];
-	xs = xmalloc((n + 1) * sizeof *xs);
-	memset(seen, 0, nblk * sizeof *seen);
+		c->ro[b + 1] += c->ro[b];
+	c->rs = xmalloc((n + 1) * sizeof *c->rs);
+	memset(it, 0, nblk * sizeof *it);
 	for (uint32_t k = 0; k < n; k++)
-		xs[xo[from[k]] + seen[from[k]]++] = to[k];
+		c->rs[c->ro[from[k]] + it[from[k]]++] = to[k];
 	free(from);
 	free(to);
-	free(seen);
+	free(mark);
 	free(stk);
-	free(ro);
-	free(rn);
-	free(rs);
-	*xo_ = xo;
-	*xs_ = xs;
+	free(it);
+	return c;
+}
+#undef PUSH
+
+static void
+calls_free(Calls *c)
+{
+	if (!c)
+		return;
+	free(c->callee);
+	free(c->slot);
+	free(c->guarded);
+	free(c->isret);
+	free(c->ro);
+	free(c->rs);
+	free(c->ent);
+	free(c->eo);
+	free(c->eb);
+	free(c);
+}
+
+/* out of block b: the union of its successors' in, except
+ *  - a block that CALLs subroutine k: G_k | (in(return site) & P_k), the callee's summary applied
+ *    to what is live after the call (plus in(return site) itself if the CALL is predicated);
+ *  - a RET block: ret (a fixed set) when given, else the union of its return sites' in. */
+static void
+block_out(const Fn *f, const Calls *c, uint32_t nw, const uint64_t *in_, const uint64_t *G,
+          const uint64_t *P, const uint64_t *ret, uint32_t b, uint64_t *out)
+{
+	const Blk *x = f->blk[b];
+
+	memset(out, 0, nw * sizeof *out);
+	if (c && c->callee[b] != UINT32_MAX) {
+		uint32_t k = c->slot[c->callee[b]];
+		const uint64_t *g = G + (size_t)k * nw, *p = P + (size_t)k * nw;
+		const uint64_t *s = x->nsucc ? in_ + (size_t)x->succ[0]->id * nw : NULL;
+		for (uint32_t w = 0; w < nw; w++)
+			out[w] = g[w] | (s ? s[w] & (c->guarded[b] ? ~(uint64_t)0 : p[w]) : 0);
+		return;
+	}
+	if (c && c->isret[b]) {
+		if (ret) {
+			memcpy(out, ret, nw * sizeof *out);
+		} else {
+			for (uint32_t j = c->ro[b]; j < c->ro[b + 1]; j++)
+				for (uint32_t w = 0; w < nw; w++)
+					out[w] |= in_[(size_t)c->rs[j] * nw + w];
+		}
+		return;
+	}
+	for (uint32_t k = 0; k < x->nsucc; k++) {
+		const uint64_t *si = in_ + (size_t)x->succ[k]->id * nw;
+		for (uint32_t w = 0; w < nw; w++)
+			out[w] |= si[w];
+	}
+}
+
+/* in = gen | (out & ~kill) over the blocks bl[0..n) (post-order), to the least fixed point;
+ * gen NULL: none */
+static void
+flow(const Fn *f, const Calls *c, uint32_t nw, const uint64_t *gen, const uint64_t *kill,
+     uint64_t *in_, uint64_t *out_, const uint64_t *G, const uint64_t *P, const uint64_t *ret,
+     const uint32_t *bl, uint32_t n)
+{
+	int changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (uint32_t r = 0; r < n; r++) {
+			uint32_t b = bl[r];
+			uint64_t *in = in_ + (size_t)b * nw, *out = out_ + (size_t)b * nw;
+			const uint64_t *kl = kill + (size_t)b * nw;
+			block_out(f, c, nw, in_, G, P, ret, b, out);
+			for (uint32_t w = 0; w < nw; w++) {
+				uint64_t x = (gen ? gen[(size_t)b * nw + w] : 0) | (out[w] & ~kl[w]);
+				if (x != in[w]) {
+					in[w] = x;
+					changed = 1;
+				}
+			}
+		}
+	}
+}
+
+/* the summary of each subroutine k, as a function of X, what is live after its RETs:
+ * live at its entry = G_k | (X & P_k). G_k is its entry's live set when nothing is live after
+ * it; P_k the units that some path from the entry to a RET does not write. Nested calls use
+ * the summaries of their callees, so all are iterated together until none changes. */
+static void
+summaries(const Fn *f, const Calls *c, uint32_t nw, const uint64_t *gen, const uint64_t *kill,
+          uint64_t *G, uint64_t *P)
+{
+	size_t sz = ((size_t)f->nblk * nw + 1) * sizeof(uint64_t);
+	uint64_t *in = xmalloc(sz), *out = xmalloc(sz), *zero = xmalloc(nw * sizeof *zero);
+	uint64_t *ones = xmalloc(nw * sizeof *ones);
+	int changed = 1;
+
+	memset(ones, 0xff, nw * sizeof *ones);
+	while (changed) {
+		changed = 0;
+		for (uint32_t k = 0; k < c->nent; k++) {
+			const uint32_t *bl = c->eb + c->eo[k];
+			uint32_t n = c->eo[k + 1] - c->eo[k], e = c->ent[k];
+			for (int pass = 0; pass < 2; pass++) {
+				uint64_t *dst = (pass ? P : G) + (size_t)k * nw;
+				for (uint32_t j = 0; j < n; j++)
+					memset(in + (size_t)bl[j] * nw, 0, nw * sizeof *in);
+				flow(f, c, nw, pass ? NULL : gen, kill, in, out, G, P, pass ? ones : zero, bl, n);
+				if (memcmp(dst, in + (size_t)e * nw, nw * sizeof *dst)) {
+					memcpy(dst, in + (size_t)e * nw, nw * sizeof *dst);
+					changed = 1;
+				}
+			}
+		}
+	}
+	free(in);
+	free(out);
+	free(zero);
+	free(ones);
+}
+
+/* the dataflow of every liveness in fiber (live_build here, and the pruned phis of ssa.c over
+ * its own dense unit numbering): in = gen | (out & ~kill), out = the union of the successors' in,
+ * to the least fixed point, backward in post-order. in and out (nblk sets of nword words each,
+ * by block id) start empty. calls: follow internal subroutines (docs/pass-liveness.md): a CALL's
+ * out is its callee's summary applied to what is live at its return site (what the callee reads,
+ * and what lives across the call unless the callee writes it on every path); inside a
+ * subroutine, what is live after its RETs is the union over its return sites, so values that
+ * live across any call of it are live through its body. */
+void
+live_solve(Fn *f, uint32_t nw, const uint64_t *gen, const uint64_t *kill, uint64_t *in_,
+           uint64_t *out_, int calls)
+{
+	Calls *c = calls ? calls_build(f) : NULL;
+	uint64_t *G = NULL, *P = NULL;
+	uint32_t *bl = xmalloc((f->nrpo + 1) * sizeof *bl);
+
+	for (uint32_t r = 0; r < f->nrpo; r++)
+		bl[r] = f->rpo[f->nrpo - 1 - r]->id;
+	if (c && c->nent) {
+		G = xmalloc(((size_t)c->nent * nw + 1) * sizeof *G);
+		P = xmalloc(((size_t)c->nent * nw + 1) * sizeof *P);
+		summaries(f, c, nw, gen, kill, G, P);
+
+	} else if (c) {
+		calls_free(c);
+		c = NULL;
+	}
+	flow(f, c, nw, gen, kill, in_, out_, G, P, NULL, bl, f->nrpo);
+	free(bl);
+	free(G);
+	free(P);
+	calls_free(c);
 }
 
 /* defs and upward-exposed uses of one instruction applied backward: live = live - def + use */
@@ -131,54 +333,12 @@ step(const Ins *i, uint64_t *live, uint32_t nunit)
 				set_add(live, reg_unit(reg_next(i->slot[j].reg, m)), nunit);
 }
 
-/* the dataflow of every liveness in fiber (live_build here, and the pruned phis of ssa.c over
- * its own dense unit numbering): in = gen | (out & ~kill), out = the union of the successors' in,
- * to the least fixed point, backward in post-order. in and out (nblk sets of nword words each,
- * by block id) start empty; calls: follow internal subroutines (call and return edges) */
-void
-live_solve(Fn *f, uint32_t nw, const uint64_t *gen, const uint64_t *kill, uint64_t *in_,
-           uint64_t *out_, int calls)
-{
-	uint32_t *xo = NULL, *xs = NULL;
-	int changed = 1;
-
-	if (calls) {
-		call_edges(f, &xo, &xs);
-	} else {
-		xo = xmalloc((f->nblk + 1) * sizeof *xo);   /* no extra edges */
-		memset(xo, 0, (f->nblk + 1) * sizeof *xo);
-	}
-	while (changed) {
-		changed = 0;
-		for (uint32_t r = f->nrpo; r-- > 0;) {
-			Blk *b = f->rpo[r];
-			uint64_t *in = in_ + (size_t)b->id * nw, *out = out_ + (size_t)b->id * nw;
-			const uint64_t *g = gen + (size_t)b->id * nw, *kl = kill + (size_t)b->id * nw;
-			for (uint32_t k = 0; k < b->nsucc + (xo[b->id + 1] - xo[b->id]); k++) {
-				uint32_t s = k < b->nsucc ? b->succ[k]->id : xs[xo[b->id] + k - b->nsucc];
-				const uint64_t *si = in_ + (size_t)s * nw;
-				for (uint32_t w = 0; w < nw; w++)
-					out[w] |= si[w];
-			}
-			for (uint32_t w = 0; w < nw; w++) {
-				uint64_t x = g[w] | (out[w] & ~kl[w]);
-				if (x != in[w]) {
-					in[w] = x;
-					changed = 1;
-				}
-			}
-		}
-	}
-	free(xo);
-	free(xs);
-}
-
 Live *
-live_build(Fn *f, uint32_t nunit)
+live_sets(Fn *f, uint32_t nunit)
 {
 	Live *l;
 	uint32_t nw, nblk = f->nblk;
-	uint64_t *gen, *kill, *tmp;
+	uint64_t *gen, *kill;
 
 	if (!f->blk)
 		return NULL;
@@ -193,7 +353,6 @@ live_build(Fn *f, uint32_t nunit)
 	l->out = xmalloc(((size_t)nblk * nw + 1) * sizeof *l->out);
 	gen = xmalloc(((size_t)nblk * nw + 1) * sizeof *gen);
 	kill = xmalloc(((size_t)nblk * nw + 1) * sizeof *kill);
-	tmp = xmalloc(nw * sizeof *tmp);
 	/* gen: read before written in the block; kill: written (backward over the block) */
 	for (uint32_t r = 0; r < f->nrpo; r++) {
 		Blk *b = f->rpo[r];
@@ -208,64 +367,24 @@ live_build(Fn *f, uint32_t nunit)
 		}
 	}
 	live_solve(f, nw, gen, kill, l->in, l->out, 1);
-	/* register pressure: at every point, the live set, and what is live after an instruction
-	 * together with what it writes; the number of live R registers is kept as bits change */
-	l->maxr = 0;
-	for (uint32_t r = 0; r < f->nrpo; r++) {
-		Blk *b = f->rpo[r];
-		int n = 0;
-		memcpy(tmp, l->out + (size_t)b->id * nw, nw * sizeof *tmp);
-		for (uint32_t w = 0; w < 4 && w < nw; w++)
-			n += __builtin_popcountll(tmp[w]);
-		if (n > l->maxr)
-			l->maxr = n;
-		for (uint32_t k = b->nins; k-- > 0;) {
-			const Ins *i = &b->ins[k];
-			int extra = 0;
-			/* defs: those not live still occupy a register at this instruction */
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind != SDef || RCLS(sl->reg) != RR)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && !((tmp[u >> 6] >> (u & 63)) & 1))
-						extra++;
-				}
-			}
-			if (n + extra > l->maxr)
-				l->maxr = n + extra;
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind != SDef)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && ((tmp[u >> 6] >> (u & 63)) & 1)) {
-						tmp[u >> 6] &= ~((uint64_t)1 << (u & 63));
-						n -= u < UnitP;
-					}
-				}
-			}
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				if (sl->kind == SDef)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					int u = reg_unit(reg_next(sl->reg, m));
-					if (u >= 0 && (uint32_t)u < nunit && !((tmp[u >> 6] >> (u & 63)) & 1)) {
-						tmp[u >> 6] |= (uint64_t)1 << (u & 63);
-						n += u < UnitP;
-					}
-				}
-			}
-			if (n > l->maxr)
-				l->maxr = n;
-		}
-	}
+	l->maxr = -1;
 	free(gen);
 	free(kill);
-	free(tmp);
+	return l;
+}
+
+/* the sets, and the most R registers live at one point: pressure.c's walk (Pressure.maxlive) */
+Live *
+live_build(Fn *f, uint32_t nunit)
+{
+	Live *l = live_sets(f, nunit);
+	Pressure *p;
+
+	if (!l)
+		return NULL;
+	p = pressure_build(f, l);
+	l->maxr = p->maxlive;
+	pressure_free(p);
 	return l;
 }
 
@@ -323,23 +442,4 @@ live_max_regs(Fn *f)
 	n = l->maxr;
 	live_free(l);
 	return n;
-}
-
-/* liveness: compute the sets; warn when more registers are live than the kernel declares */
-int
-pass_liveness(Fn *f, Diag *d)
-{
-	Live *l;
-
-	if (!f->blk) {
-		if (cfg_build(f, d) < 0)
-			return -1;
-		dom_build(f);
-	}
-	l = live_build(f, NumArchUnit);
-	if (f->info.regcount > 0 && l->maxr > f->info.regcount)
-		warn_at(d, f->loc, "%d registers are live at once in '%s', which declares %d",
-		        l->maxr, mstr(f->mod, f->name), f->info.regcount);
-	live_free(l);
-	return 0;
 }

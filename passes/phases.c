@@ -12,8 +12,10 @@
  * unedited function (Fn.ins indices name the blocks' instructions). Does nothing without
  * f->plan (outside the FIBER modes) and in fiber-native mode.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "phases.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,6 +287,23 @@ phase_add(Fn *f, uint32_t a, uint32_t e, int in_loop, const int *pr, int fibers,
 	fplan_phase_add(f, &ph);
 }
 
+/* the phase table, for --print-after=phases (FPlan.report, printed after the IR) */
+static void
+report(Fn *f)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m)
+		return;
+	fplan_print(m, f);
+	fclose(m);
+	if (n)
+		f->plan->report = arena_strndup(f->mod->arena, buf, n);
+	free(buf);
+}
+
 int
 pass_phases(Fn *f, Diag *d)
 {
@@ -338,5 +357,6 @@ pass_phases(Fn *f, Diag *d)
 		             : "no loop: every thread runs once, no work to hand out");
 	free(pr);
 	free(lp);
+	report(f);
 	return 0;
 }

@@ -5,6 +5,9 @@
 # (host seconds, rates) removed so that two runs of the same code compare byte for byte.
 #
 #   sh scripts/example-stats.sh OUTDIR [FIBERSIM]
+#   PAIRS="sm_80 a100-fiber,sm_90 h100-fiber" LISTING=DIR/%s.%a.fsass sh scripts/example-stats.sh ...
+#       other (listing, configuration) pairs; LISTING names each kernel's listing, %s the example
+#       directory, %a the architecture (default examples/%s/%s.%a.sass)
 #   diff -r BEFORE AFTER        # what a change moved: outputs, cycles, every statistic
 #
 # Inputs are deterministic: every pointer parameter is a buffer of a fixed byte pattern
@@ -26,7 +29,7 @@ pattern() {
 
 grep -v '^#' examples/kernels.txt | while read -r dir sym grid block smem params; do
 	[ -n "$dir" ] || continue
-	for pair in "sm_80 a100" "sm_90 h100" "sm_90 b200"; do
+	echo "${PAIRS:-sm_80 a100,sm_90 h100,sm_90 b200}" | tr ',' '\n' | while read -r pair; do
 		set -- $pair
 		arch=$1 cfg=$2
 		tag=$cfg.$sym
@@ -56,7 +59,8 @@ grep -v '^#' examples/kernels.txt | while read -r dir sym grid block smem params
 			i=$((i + 1))
 		done
 		# shellcheck disable=SC2086
-		"$sim" run "examples/$dir/$dir.$arch.sass" --config "$cfg" --kernel "$sym" \
+		listing=$(echo "${LISTING:-examples/%s/%s.%a.sass}" | sed "s|%s|$dir|g; s|%a|$arch|g")
+		"$sim" run "$listing" --config "$cfg" --kernel "$sym" \
 			--grid "$grid" --block "$block" --dynamic-smem "$smem" $run_args $outs \
 			--stats "$out/$tag.json" --quiet || echo "$tag: exit $?" >> "$out/failures.txt"
 		[ -f "$out/$tag.json" ] &&

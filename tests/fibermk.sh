@@ -32,7 +32,7 @@ for d in examples/*/; do
 	cp "$d"*.sass "$d"*.cu "$w/examples/$k/" 2>/dev/null
 done
 o=$w/out
-M="make --no-print-directory -C $w/examples O=$o FIBERC=$w/bin/fiberc"
+M="make --no-print-directory -C $w/examples O=$o FIBERC=$w/bin/fiberc FIBERC_MODE=none"
 sass=$(cd "$w/examples" && ls */*.sm_80.sass | LC_ALL=C sort)
 n=$(echo "$sass" | wc -l)
 
@@ -88,6 +88,22 @@ runs=$(grep -c -- '--emit=' "$tmp/plan")
 [ "$runs" -eq $((2 * n)) ] && ok "a new fiberc remakes all $((2 * n)) outputs" ||
 	bad "a new fiberc: $runs fiberc runs planned, expected $((2 * n))"
 check "make after the new fiberc" $M
+
+# --- FIBERC_MODE: cuda-native by default, fiber-native for .vfsass ------------------------------
+make --no-print-directory -C "$w/examples" O="$o" FIBERC="$w/bin/fiberc" -B -n "$o/$k.fsass" \
+	> "$tmp/plan" 2>&1
+grep -q -- '--mode=cuda-native' "$tmp/plan" && ok "%.fsass: %.sass runs fiberc --mode=cuda-native by default" ||
+	{ bad "the default .fsass rule does not run --mode=cuda-native"; sed -n '1,4s/^/  | /p' "$tmp/plan"; }
+check "FIBERC_MODE=cuda-native builds $k.fsass" make --no-print-directory -C "$w/examples" O="$o" \
+	FIBERC="$w/bin/fiberc" -B "$o/$k.fsass"
+grep -q 'SHF\|IMAD\|MOV' "$o/$k.fsass" && ok "the cuda-native $k.fsass holds the kernel's code" ||
+	bad "the cuda-native $k.fsass holds no code"
+mkdir -p "$w/v"
+printf 'include %s/mk/fiber.mk\n' "$w" > "$w/v/Makefile"
+: > "$w/v/k.vfsass"
+make --no-print-directory -C "$w/v" FIBERC="$w/bin/fiberc" -n k.fsass > "$tmp/plan" 2>&1
+grep -q -- '--mode=fiber-native' "$tmp/plan" && ok "%.fsass: %.vfsass runs fiberc --mode=fiber-native" ||
+	{ bad "the .vfsass rule does not run --mode=fiber-native"; sed -n '1,4s/^/  | /p' "$tmp/plan"; }
 
 # --- failures leave nothing behind ---------------------------------------------------------------
 cat > "$w/bin/bad" <<'STUB'

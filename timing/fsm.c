@@ -150,16 +150,14 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 	const SimTiming *t = L->t;
 	const DIns *d = &L->prog->ins[pc];
 	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
-	unsigned slice_regs = t->fiber_slice_regs ? t->fiber_slice_regs : 512;
-	unsigned banks = t->fiber_banks ? t->fiber_banks : 1;
-	unsigned ports = t->fiber_read_ports ? t->fiber_read_ports : 1;
-	unsigned width = t->fiber_xbar_width ? t->fiber_xbar_width : 1;
-	unsigned xbar = 0, remote = 0, worst = 0, cnt[MaxSub][16];
+	BankFiber m = {t->fiber_slice_regs, t->fiber_banks, t->fiber_read_ports, t->fiber_xbar_width};
+	BankRemote rr;
+	unsigned remote;
 	uint64_t extra = 0;
 
 	if (!L->ti[pc].vsrc)
 		return bubble;
-	memset(cnt, 0, sizeof cnt);
+	bank_remote_start(&rr);
 	for (unsigned k = 0; k < d->nsrc; k++) {
 		const DOp *o = &d->src[k];
 		unsigned n;
@@ -168,20 +166,12 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 		n = o->n ? o->n : 1;
 		if ((o->flags & DFWide) && n < 2)
 			n = 2;
-		for (unsigned j = 0; j < n; j++) {
-			uint32_t r = o->reg + j, sl = r / slice_regs % MaxSub, b = r % slice_regs % banks % 16;
-			int own = r >= tw->rbase && r < tw->rbase + tw->w->nreg;
-			if (own)
-				continue;
-			remote++;
-			if (sl != tw->sub)
-				xbar++;
-			if (++cnt[sl][b] > worst)
-				worst = cnt[sl][b];
-		}
+		for (unsigned j = 0; j < n; j++)
+			bank_remote_read(&m, &rr, o->reg + j, tw->sub, tw->rbase, tw->w->nreg);
 	}
-	if (!remote)
+	if (!(remote = rr.remote))
 		return bubble;
+	bank_remote_end(&m, &rr);
 	s->fx.remote_reads += remote;
 	if (!t->fiber_rs) {
 		/* the round trip through shared memory: a store and a load, each at the bandwidth of
@@ -191,16 +181,12 @@ fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 		s->fx.rs_smem_reads += remote;
 		extra = (uint64_t)t->lat_lds + 2ull * per * remote;
 	} else {
-		if (worst > ports) {
-			s->fx.rpa_conflicts += worst - ports;
-			extra += (worst + ports - 1) / ports - 1;
-		}
-		if (xbar) {
+		s->fx.rpa_conflicts += rr.rpa_conflicts;
+		extra += rr.rpa_cycles;
+		if (rr.xbar) {
 			extra += t->fiber_xbar_latency;
-			if (xbar > width) {
-				s->fx.xbar_conflicts += (xbar - 1) / width;
-				extra += (xbar - 1) / width;
-			}
+			s->fx.xbar_conflicts += rr.xbar_conflicts;
+			extra += rr.xbar_conflicts;
 		}
 	}
 	if (now + 1 + extra > tw->remote_until)

@@ -248,35 +248,17 @@ simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *whyp)
 /* ---------------------------------------------------------------------------------------------
  * Issue.
  */
-/* register-bank conflicts and the reuse cache: the bubble this instruction causes */
+/* register-bank conflicts and the reuse cache (ir/banks.c): the bubble this instruction causes */
 static unsigned
 bank_bubble(TSm *s, TSub *u, TWarp *tw, const DIns *d, const TIns *ti)
 {
 	const SimTiming *t = s->L->t;
-	unsigned banks = t->rf_banks ? t->rf_banks : 1, count[MaxBanks] = {0}, worst = 0;
-	unsigned reuse = CTRL_REUSE(d->ctrl);
+	unsigned hits = 0, conf = bank_simt_conflicts(&ti->bank, t->rf_banks, t->rf_reuse, &u->reuse,
+	                                              tw->slot, CTRL_REUSE(d->ctrl), &hits);
 
-	if (banks > MaxBanks)
-		banks = MaxBanks;
-	for (unsigned k = 0; k < ti->nbank; k++) {
-		unsigned r = ti->bank_reg[k], slot = ti->bank_slot[k];
-		unsigned b = reg_bank(&sm_model_simt, tw->rbase + r, tw->rbase, banks);
-		int hit = t->rf_reuse && u->reuse_reg[slot][b] == r && u->reuse_warp[slot][b] == tw->slot;
-		if (hit)
-			s->reuse_hits++;
-		else if (++count[b] > worst)
-			worst = count[b];
-		if (t->rf_reuse && (reuse >> slot & 1)) {
-			u->reuse_reg[slot][b] = (uint16_t)r;
-			u->reuse_warp[slot][b] = (uint16_t)tw->slot;
-		} else {
-			u->reuse_reg[slot][b] = 0xffff;
-		}
-	}
-	if (worst <= 1)
-		return 0;
-	s->rf_conflicts += worst - 1;
-	return (worst - 1) * t->rf_bank_bubble;
+	s->reuse_hits += hits;
+	s->rf_conflicts += conf;
+	return conf * t->rf_bank_bubble;
 }
 
 
@@ -289,7 +271,7 @@ simt_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 
 	if (L->hazard_check)
 		thaz_read(s, tw, pc, now);
-	return ti->nbank ? bank_bubble(s, u, tw, &L->prog->ins[pc], ti) : 0;
+	return ti->bank.n ? bank_bubble(s, u, tw, &L->prog->ins[pc], ti) : 0;
 }
 
 /* control bits: the stall count, the yield bit, the counters the instruction increments, the

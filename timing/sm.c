@@ -259,18 +259,17 @@ tins_build(TLaunch *L)
 		if (d->guard >= 0)
 			add_unit(ti->src, &ti->nsrc, MaxTSrc,
 			         (d->guard_uniform ? UnitOfUP : UnitOfP) + (unsigned)d->guard);
-		for (unsigned k = 0, slot = 0; k < d->nsrc && slot < 3; k++) {
-			const DOp *o = &d->src[k];
-			if (o->kind != DR && o->kind != DImm && o->kind != DCBank && o->kind != DUR)
-				continue;
-			if (o->kind == DR && o->reg != RegRZ && ti->nbank < 3 &&
-			    !(ti->nbank > 0 && ti->bank_reg[0] == o->reg) &&
-			    !(ti->nbank > 1 && ti->bank_reg[1] == o->reg)) {
-				ti->bank_reg[ti->nbank] = (uint8_t)o->reg;
-				ti->bank_slot[ti->nbank] = (uint8_t)slot;
-				ti->nbank++;
+		{   /* the sources that read banks (RZ is BankRZ: _Static_assert in tcore.h) */
+			uint8_t bk[MaxSrc];
+			uint16_t br[MaxSrc];
+			for (unsigned k = 0; k < d->nsrc; k++) {
+				const DOp *o = &d->src[k];
+				bk[k] = o->kind == DR ? BankSrcR :
+				        o->kind == DImm || o->kind == DCBank || o->kind == DUR ? BankSrcSlot
+				                                                           : BankSrcOther;
+				br[k] = o->reg;
 			}
-			slot++;
+			bank_collect(bk, br, d->nsrc, &ti->bank);
 		}
 		if (d->op == ODEPBAR) {
 			ti->kind = KDepbar;
@@ -366,7 +365,7 @@ tsm_new(TLaunch *L, unsigned id)
 		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
 		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
 		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
-		memset(u->reuse_reg, 0xff, sizeof u->reuse_reg);
+		bank_reuse_clear(&u->reuse);
 	}
 	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {

@@ -48,12 +48,12 @@ const SmModel *sm_model_find(const char *name);      /* NULL if no model has tha
 const SmModel *sm_model_of(const SimConfig *c);      /* the configuration's model */
 /* the register bank of absolute vector register reg (an index into the SM's register file) of a
  * warp whose window starts at base: the SIMT SM numbers banks by the window-relative register,
- * (reg - base) mod banks (docs/sim-timing.md, "Register banks") */
+ * (reg - base) mod banks (docs/sim-timing.md, "Register banks"; ir/banks.h bank_simt_of) */
 static inline unsigned
 reg_bank(const SmModel *m, uint32_t reg, uint32_t base, unsigned banks)
 {
 	(void)m;               /* every model so far: the SIMT numbering */
-	return (reg - base) % banks;
+	return bank_simt_of(reg, base, banks);
 }
 
 #endif /* FIBER_SMMODEL_H */

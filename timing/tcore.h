@@ -6,6 +6,7 @@
 #ifndef FIBER_TCORE_H
 #define FIBER_TCORE_H
 
+#include "banks.h"
 #include "launch.h"
 #include "timing.h"
 
@@ -16,13 +17,14 @@ enum {
 	UnitOfP = UnitP, UnitOfUR = UnitUR, UnitOfUP = UnitUP,
 	NWarpUnit = NRegUnit - UnitOfP, /* a warp's own units: P, UR, UP (R lives in the SM's file) */
 	MaxSub = 4,            /* sub-partitions per SM at most */
-	MaxBanks = 8,          /* register banks per sub-partition at most */
+	MaxBanks = BankMax,    /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
 	/* reads later than issue, from nvcc's schedules (docs/calibration.md) */
 	WideCLate = 2,         /* IMAD.WIDE: the high half of its 64-bit addend */
 	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
 };
 #define TNever UINT64_MAX
+_Static_assert((int)RegRZ == (int)BankRZ, "ir/banks.h: RZ is register 255");
 #define NoPc UINT32_MAX    /* a sub-partition cycle charged to no instruction */
 
 enum Pipe { PInt, PFp32, PFp16, PFp64, PMufu, PConv, PTensor, PUniform, PBranch, PMisc, PMio, NPipe };
@@ -48,9 +50,7 @@ typedef struct TIns {
 	uint8_t kind;          /* TKind */
 	uint8_t pipe;          /* Pipe */
 	uint8_t cls;           /* TClass of its result */
-	uint8_t nbank;         /* vector-register sources in operand slots A, B, C */
-	uint8_t bank_reg[3];   /* their register numbers */
-	uint8_t bank_slot[3];  /* their operand slot (for the reuse flags) */
+	BankReads bank;        /* vector-register sources in operand slots A, B, C (ir/banks.h) */
 	uint8_t depbar_sb;     /* DEPBAR: counter, 255 none */
 	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
@@ -148,8 +148,7 @@ typedef struct TSub {
 	uint8_t wake_why;      /* the reason meanwhile */
 	uint32_t wake_pc;      /* the instruction charged meanwhile (NoPc: none) */
 	uint32_t bubble_pc;    /* the instruction whose bank conflict caused busy_until */
-	uint16_t reuse_reg[3][MaxBanks]; /* reuse cache: register per (slot, bank), 0xffff none */
-	uint16_t reuse_warp[3][MaxBanks];
+	BankReuse reuse;       /* reuse cache: register per (slot, bank) and its warp (ir/banks.h) */
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
 	uint32_t nlines;
 	uint64_t cpi[NCpi];
