@@ -61,7 +61,7 @@ BE_SRCS   := $(wildcard backend/*.c)
 SIM_SRCS  := $(wildcard sim/*.c)
 TIM_SRCS  := $(wildcard timing/*.c)
 RT_SRCS   := $(wildcard runtime/*.c)
-FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c
+FE_GEN    := $(B)/frontend/sass.tab.c $(B)/frontend/sass.lex.c $(B)/frontend/ptx.tab.c $(B)/frontend/ptx.lex.c
 
 IR_OBJS   := $(IR_SRCS:%.c=$(B)/%.o)
 FE_OBJS   := $(FE_SRCS:%.c=$(B)/%.o) $(FE_GEN:.c=.o)
@@ -108,8 +108,19 @@ $(B)/frontend/sass.tab.o: $(B)/frontend/sass.tab.c
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
 $(B)/frontend/sass.lex.o: $(B)/frontend/sass.lex.c
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
-# every front-end object may include the generated header
-$(FE_SRCS:%.c=$(B)/%.o): $(B)/frontend/sass.tab.h
+# the PTX scanner and parser (issue 11), built like the SASS ones
+$(B)/frontend/ptx.tab.c $(B)/frontend/ptx.tab.h &: frontend/ptx.y
+	@mkdir -p $(@D)
+	$(BISON) -Wall -Werror -o $(B)/frontend/ptx.tab.c -H$(B)/frontend/ptx.tab.h $<
+$(B)/frontend/ptx.lex.c: frontend/ptx.l $(B)/frontend/ptx.tab.h
+	@mkdir -p $(@D)
+	$(FLEX) -o $@ $<
+$(B)/frontend/ptx.tab.o: $(B)/frontend/ptx.tab.c
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+$(B)/frontend/ptx.lex.o: $(B)/frontend/ptx.lex.c
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+# every front-end object may include the generated headers
+$(FE_SRCS:%.c=$(B)/%.o): $(B)/frontend/sass.tab.h $(B)/frontend/ptx.tab.h
 
 # each configs/NAME.cfg becomes {"NAME", "line\n" "line\n" ...}; \ " and ? are escaped (no
 # trigraphs); POSIX sed only, no xxd
@@ -279,7 +290,8 @@ FUZZ_SEED    ?= 1
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_SRCS    := $(IR_SRCS) $(FE_SRCS) $(PASS_SRCS) $(BE_SRCS)
-FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/sass.tab.o $(FUZZ_B)/gen/sass.lex.o
+FUZZ_OBJS    := $(FUZZ_SRCS:%.c=$(FUZZ_B)/%.o) $(FUZZ_B)/gen/sass.tab.o $(FUZZ_B)/gen/sass.lex.o \
+                $(FUZZ_B)/gen/ptx.tab.o $(FUZZ_B)/gen/ptx.lex.o
 FUZZ_BIN     := $(FUZZ_B)/fuzz_sass
 # the runtime's targets (runtime helper): the module loader (SASS, IR text, cubin ELF; decoding
 # by the simulator) and fibersim's command line, --arg SPEC and configuration file parsers
@@ -288,9 +300,9 @@ FUZZ_RT_BINS := $(if $(RT_SRCS),$(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                $(wildcard tests/golden/*.sass)
 
-fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass
+fuzz: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FUZZ_B)/fuzz_ptx
 
-$(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h
+$(FUZZ_B)/%.o: %.c $(B)/frontend/sass.tab.h $(B)/frontend/ptx.tab.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
 $(FUZZ_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
@@ -299,6 +311,14 @@ $(FUZZ_B)/gen/sass.tab.o: $(B)/frontend/sass.tab.c
 $(FUZZ_B)/gen/sass.lex.o: $(B)/frontend/sass.lex.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+$(FUZZ_B)/gen/ptx.tab.o: $(B)/frontend/ptx.tab.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -c -o $@ $<
+$(FUZZ_B)/gen/ptx.lex.o: $(B)/frontend/ptx.lex.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) -Wall -Wno-unused-function -Wno-sign-compare -c -o $@ $<
+$(FUZZ_B)/fuzz_ptx: $(FUZZ_B)/fuzz/fuzz_ptx.o $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 $(FUZZ_B)/gen/configs.o: $(CFG_GEN)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(call incs,$<) $(FUZZ_CFLAGS) $(WARN) -c -o $@ $<
@@ -316,7 +336,7 @@ $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_
 # runtime's targets, FUZZ_SECONDS each (fuzz_load also launches every kernel that loads, on the
 # timing driver), each writing its own built-in seeds (a small cubin and
 # listing; command lines and configuration files) into FUZZ_SEED_DIR before it starts
-fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FIBERC)
+fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FUZZ_B)/fuzz_ptx $(FIBERC)
 	rm -rf $(FUZZ_B)/seed $(FUZZ_B)/ir
 	mkdir -p $(FUZZ_B)/seed $(FUZZ_B)/ir $(FUZZ_B)/corpus $(FUZZ_B)/artifacts
 	@for f in $(filter %.sm_80.sass,$(FUZZ_SEEDS)); do \
@@ -329,6 +349,14 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_RT_BINS) $(FUZZ_B)/fuzz_fsass $(FIBERC)
 	  $(FUZZ_BIN) -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/ \
 	  $(FUZZ_B)/corpus $(FUZZ_B)/seed
+	@echo '== fuzz_ptx (seeds: the committed .ptx files, cut by scripts/fuzz-seed-ptx.sh)'
+	rm -rf $(FUZZ_B)/seed-ptx
+	mkdir -p $(FUZZ_B)/seed-ptx $(FUZZ_B)/corpus-ptx
+	sh scripts/fuzz-seed-ptx.sh $(FUZZ_B)/seed-ptx $(PTX_FILES)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  $(FUZZ_B)/fuzz_ptx -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) \
+	  -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_B)/artifacts/ptx- \
+	  $(FUZZ_B)/corpus-ptx $(FUZZ_B)/seed-ptx
 	@echo '== fuzz_fsass (seeds: tests/fsass)'
 	mkdir -p $(FUZZ_B)/corpus-fsass
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -372,6 +400,27 @@ bench: $(BENCH_B)/bench_fiberc $(BENCH_B)/large-$(BENCH_N).sass $(FIBERC)
 	@cmp -s $(BENCH_B)/large.in.norm $(BENCH_B)/large.out.norm && \
 	  echo 'bench: fiberc re-emits the generated listing identically (normalised)' || \
 	  { echo 'bench: the re-emitted listing DIFFERS from the generated one'; exit 1; }
+endif
+
+# --- the PTX front end's benchmark (issue 11): make bench-ptx [BENCH_PTX_LINES=75000] ---------
+#   the parser's throughput on a generated nvcc-style kernel (bench/gen_large_ptx.c), CPU time of
+#   the fastest of BENCH_REPS runs (bench/bench_ptx.c); target 1,000,000 PTX instructions/s
+PTX_FILES       = $(sort $(wildcard examples/*/*.ptx tests/corpus/*.ptx))
+BENCH_PTX_LINES ?= 75000
+.PHONY: bench-ptx
+ifeq ($(SAN),1)
+bench-ptx:
+	@$(MAKE) --no-print-directory SAN=0 bench-ptx
+else
+$(BENCH_B)/gen_large_ptx: $(B)/bench/gen_large_ptx.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BENCH_B)/bench_ptx: $(B)/bench/bench_ptx.o $(LIBFIBER)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BENCH_B)/large-$(BENCH_PTX_LINES).ptx: $(BENCH_B)/gen_large_ptx
+	$(BENCH_B)/gen_large_ptx -n $(BENCH_PTX_LINES) -o $@.tmp
+	mv -f $@.tmp $@
+bench-ptx: $(BENCH_B)/bench_ptx $(BENCH_B)/large-$(BENCH_PTX_LINES).ptx
+	$(BENCH_B)/bench_ptx -r $(BENCH_REPS) $(BENCH_B)/large-$(BENCH_PTX_LINES).ptx
 endif
 
 # =================================================================================================

@@ -13,6 +13,7 @@
 #include "passes.h"
 #include "outfile.h"
 #include "fstats.h"
+#include "ptx.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -38,6 +39,7 @@ typedef struct Options {
 	int contexts, slice_regs; /* --fiber-contexts, --fiber-slice-regs (0: the defaults) */
 	int emit_pressure;        /* --emit=pressure: CSV of the register pressure */
 	const char *pressure_svg; /* --pressure-svg FILE */
+	int emit_ptx;             /* --emit=ptx: a .ptx input printed back (issue 11) */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
 } Options;
 
@@ -62,6 +64,8 @@ usage(FILE *out)
 	    "  --emit=pressure       output CSV: registers live before each instruction\n"
 	    "                        (docs/pass-liveness.md)\n"
 	    "  --pressure-svg FILE   draw each kernel's register pressure as an SVG\n"
+	    "  --emit=ptx            a .ptx input: parse, check and print it back (no PTX code\n"
+	    "                        generation yet)\n"
 	    "  --arch=ARCH           sm_80, sm_86, sm_89, sm_90 or sm_90a (default: from the file)\n"
 	    "  --kernel=NAME         only this kernel\n"
 	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
@@ -176,8 +180,10 @@ parse_args(int argc, char **argv, Options *o)
 				o->emit_ir = 0;
 			else if (strcmp(v, "pressure") == 0)
 				o->emit_pressure = 1;
+			else if (strcmp(v, "ptx") == 0)
+				o->emit_ptx = 1;
 			else
-				usage_error("unknown --emit kind '%s' (ir, sass or pressure)", v);
+				usage_error("unknown --emit kind '%s' (ir, sass, pressure or ptx)", v);
 		} else if ((v = optval(argc, argv, &k, "--arch"))) {
 			static const char *const ok[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
 			int found = 0;
@@ -370,6 +376,47 @@ on_signal(int sig)
 	raise(sig);
 }
 
+/* issue 11, the front end only: a .ptx input is parsed and checked (frontend/ptx.y,
+ * ptxcheck.c); --emit=ptx prints the AST back as PTX. Code generation from PTX is not written. */
+static int
+ptx_main(const Options *o, Src *src, Diag *d)
+{
+	OutFile outf = {.slot = -1};
+	Ptx *p = ptx_parse(src, d);
+	int status = ExitUser;
+
+	if (!p)
+		goto done;
+	if (!o->emit_ptx) {
+		error_plain(d, "PTX code generation is not implemented yet (issue 11)");
+		goto done;
+	}
+	if (o->output && outfile_open(&outf, o->output) < 0) {
+		error_plain(d, "cannot write '%s': %s", o->output, strerror(errno));
+		goto done;
+	}
+	ptx_print(outf.fp ? outf.fp : stdout, p);
+	if (outf.fp ? outfile_flush(&outf) < 0 || outfile_commit(&outf) < 0
+	            : fflush(stdout) != 0 || ferror(stdout)) {
+		error_plain(d, "cannot write the output: %s", strerror(errno));
+		goto done;
+	}
+	status = ExitOk;
+done:
+	outfile_abort(&outf);
+	ptx_free(p);
+	src_free(src);
+	return status;
+}
+
+static int
+is_ptx_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 4 && strcmp(path + n - 4, ".ptx") == 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -389,6 +436,8 @@ main(int argc, char **argv)
 	if (!(src = src_read(o.input, &d)))
 		return ExitUser;
 	d.src = src;
+	if (is_ptx_name(o.input) || o.emit_ptx)
+		return ptx_main(&o, src, &d);
 	t0 = now_seconds();
 	m = sass_parse(src, &d);
 	parse_s = now_seconds() - t0;

@@ -51,3 +51,53 @@ enc_set_ctrl(Ins *i, Ctrl c)
 	c.has = 1;
 	i->ctrl = c;
 }
+
+/* byte-wide register fields of the sm_70+ encoding: word, bit position */
+static const struct { uint8_t word, pos; } regfield[] = {{0, 16}, {0, 24}, {0, 32}, {1, 0}};
+
+int
+enc_remap(Ins *i, const uint8_t map[256])
+{
+	uint8_t inv[256];          /* new number -> old number */
+	unsigned cursor = 1;       /* next field a source may be in (0: the destination's) */
+
+	if (i->nenc < 2)
+		return -1;
+	for (unsigned r = 0; r < 256; r++)
+		inv[r] = (uint8_t)r;
+	for (unsigned r = 0; r < 255; r++)
+		if (map[r] != r)
+			inv[map[r]] = (uint8_t)r;
+	/* the R operands in order, each in the first field at or after the previous one's that
+	 * holds its old number: a destination in bits 16..23, sources in 24.., 32.., word 1's 0.. */
+	for (unsigned o = 0; o < i->nopnd; o++) {
+		int def = 0;
+		for (unsigned s = 0; s < i->nslot; s++)
+			if (i->slot[s].opnd == o && i->slot[s].kind == SDef)
+				def = 1;
+		for (unsigned k = 0; k < 3; k++) {
+			Reg r = i->opnd[o].r[k];
+			unsigned n = RNUM(r), old, f;
+			if (r == RNone || RCLS(r) != RR || n >= 255)
+				continue;
+			old = inv[n];
+			f = def && o == 0 ? 0 : cursor;
+			for (; f < sizeof regfield / sizeof regfield[0]; f++)
+				if (((i->enc[regfield[f].word] >> regfield[f].pos) & 0xff) == old)
+					break;
+			if (f == sizeof regfield / sizeof regfield[0]) {
+				if (old == n)
+					continue;      /* not renamed, and not where expected: leave it */
+				i->enc[0] &= ~(uint64_t)0xfff;   /* opcode bits 0..8, form bits 9..11 */
+				return 0;
+			}
+			if (old != n) {
+				uint64_t *w = &i->enc[regfield[f].word];
+				*w = (*w & ~((uint64_t)0xff << regfield[f].pos)) |
+				     (uint64_t)n << regfield[f].pos;
+			}
+			cursor = f + 1;
+		}
+	}
+	return 1;
+}

@@ -91,6 +91,14 @@ Ctrl enc_ctrl(uint64_t w1);               /* the fields of word 1 (has = 1) */
 uint32_t enc_ctrl_bits(const Ctrl *c);    /* the named fields packed as in the control field */
 uint64_t enc_emit_word(const Ins *i, unsigned k); /* word k as the printer writes it: word 1's
                                           * control field from i->ctrl, every other bit as read */
-void enc_set_ctrl(Ins *i, Ctrl c);        /* give i control bits (c.has is set) */
+void enc_set_ctrl(Ins *i, Ctrl c);
+/* the R registers of i renamed by map (map[r]: the new number of Rr; the operands already carry
+ * the new numbers): the register fields of the encoding words follow. The R operands are taken
+ * in order, each in the first register field at or after the previous one's that holds its old
+ * number (a destination from bits 16..23, sources from 24..31, then 32..39 and word 1's 0..7:
+ * the sm_70+ layout), and that field is rewritten; if a renamed operand is in no such field, the
+ * first word loses its opcode bits (0x000: no family, so the loader checks no field of it; the
+ * control bits in word 1 stay). Returns 1 patched, 0 given up, -1 no encoding words. */
+int enc_remap(Ins *i, const uint8_t map[256]);        /* give i control bits (c.has is set) */
 
 #endif /* FIBER_ENC_H */

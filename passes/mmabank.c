@@ -503,6 +503,7 @@ pass_mma_banks(Fn *f, Diag *d)
 			for (unsigned s = 0; s < i->nslot; s++)
 				if (is_rreg(i->slot[s].reg))
 					i->slot[s].reg = REG(RR, map[RNUM(i->slot[s].reg)]);
+			enc_remap(i, map);   /* the encoding words' register fields follow */
 		}
 		for (uint32_t k = 0; flags && k < f->nins; k++) {
 			Ins *i = &f->ins[k];

@@ -37,6 +37,7 @@ mkdir -p "$u"
 cp examples/gemm_tc/gemm_tc.sm_80.sass "$u/gemm.sass"
 printf 'int main(void) { return 0; }\n' > "$u/saxpy.cu"
 cat > "$u/Makefile" <<MK
+FIBERC_MODE = none
 include $p/share/fiber/fiber.mk
 all: gemm.fsass gemm.ir
 MK
@@ -57,9 +58,10 @@ make --no-print-directory -n -C "$u" saxpy.cubin > "$tmp/plan" 2>&1
 grep -q '^nvcc -O3 -lineinfo -cubin -arch=sm_80 .*saxpy.cu' "$tmp/plan" &&
 	ok "make -n saxpy.cubin prints nvcc ... -arch=sm_80" ||
 	{ bad "make -n saxpy.cubin:"; sed 's/^/  | /' "$tmp/plan"; }
-make --no-print-directory -n -C "$u" saxpy.fsass NVCC_ARCH=sm_86 > "$tmp/plan" 2>&1
+make --no-print-directory -n -C "$u" saxpy.fsass NVCC_ARCH=sm_86 FIBERC_MODE=cuda-native \
+	> "$tmp/plan" 2>&1
 grep -q -- '-arch=sm_86' "$tmp/plan" && grep -q -- '-hex saxpy.cubin' "$tmp/plan" &&
-	grep -q -- '--emit=sass' "$tmp/plan" &&
+	grep -q -- '--mode=cuda-native' "$tmp/plan" &&
 	ok "make -n saxpy.fsass chains nvcc, nvdisasm -hex and fiberc" ||
 	{ bad "make -n saxpy.fsass does not chain the three tools:"; sed 's/^/  | /' "$tmp/plan"; }
 

@@ -1,0 +1,74 @@
+/* fuzz_ptx.c: libFuzzer target for the PTX front end (frontend/ptx.l, ptx.y, ptxast.c,
+ * ptxcheck.c, ptxprint.c). Each input is parsed without and with the semantic check; when it
+ * parses, the printed text must parse again and print to the same text (the round trip of
+ * tests/check_ptx.c), else the target aborts. Seeds: the committed .ptx files cut into pieces
+ * (scripts/fuzz-seed-ptx.sh). Build: make fuzz (build/fuzz/fuzz_ptx).
+ */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
+#include "ir.h"
+#include "ptx.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *
+devnull(void)
+{
+	static FILE *null;
+
+	if (!null && !(null = fopen("/dev/null", "w")))
+		abort();
+	return null;
+}
+
+static char *
+print_ptx(const Ptx *p, size_t *n)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, n);
+
+	if (!f)
+		abort();
+	ptx_print(f, p);
+	fclose(f);
+	return buf;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	Src *src = src_new("fuzz.ptx", (const char *)data, size), *s2;
+	Diag d, d2;
+	Ptx *p, *p2;
+	char *t1, *t2;
+	size_t n1, n2;
+
+	diag_init(&d, src, devnull());
+	p = ptx_parse_only(src, &d);
+	if (p) {
+		ptx_check(p, &d);    /* for crashes: the round trip below does not need it */
+		t1 = print_ptx(p, &n1);
+		s2 = src_new("again.ptx", t1, n1);
+		diag_init(&d2, s2, stderr);
+		if (!(p2 = ptx_parse_only(s2, &d2))) {
+			fprintf(stderr, "fuzz_ptx: the printed text does not parse:\n%s\n", t1);
+			abort();
+		}
+		t2 = print_ptx(p2, &n2);
+		if (n1 != n2 || memcmp(t1, t2, n1) != 0) {
+			fprintf(stderr, "fuzz_ptx: print, parse, print differs:\n%s\n---\n%s\n", t1, t2);
+			abort();
+		}
+		free(t1);
+		free(t2);
+		ptx_free(p2);
+		src_free(s2);
+		ptx_free(p);
+	}
+	src_free(src);
+	return 0;
+}
