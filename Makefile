@@ -435,6 +435,7 @@ $(TEST_BIN): $(REF_OBJS)
 # the kernel runs need the simulator; the references are tested without it
 $(B)/tests/check_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
 $(B)/tests/check_fiber_kernels.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
+$(B)/tests/check_phases.o: CPPFLAGS += $(if $(RT_SRCS),-DFIBER_HAVE_SIM)
 # simbench: functional-mode warp instructions per second (median of SIMBENCH_REPS launches, one
 # thread) and peak RSS, on bench/alu_loop.cu (ALU), bench/stream.cu (memory), examples/silu_ffn
 # and examples/gemm_tc scaled up; `make bench` runs it before the fiberc benchmark.

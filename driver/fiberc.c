@@ -40,6 +40,7 @@ typedef struct Options {
 	int emit_pressure;        /* --emit=pressure: CSV of the register pressure */
 	const char *pressure_svg; /* --pressure-svg FILE */
 	int emit_ptx;             /* --emit=ptx: a .ptx input printed back (issue 11) */
+	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
 } Options;
 
 /* the default pipelines of the FIBER modes (docs/fiberc.md) */
@@ -79,6 +80,8 @@ usage(FILE *out)
 	    "                        the FIBER passes\n"
 	    "  --fiber-contexts=N    weft contexts per sub-partition the passes plan for (64)\n"
 	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
+	    "  --fiber-grid=N        most CTAs the kernels are launched with: lets the phases pass\n"
+	    "                        predict a gain from SETFIBERNUM (default: unknown, no split)\n"
 	    "  --stats               instruction, block, value counts, registers live at most\n"
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
@@ -224,6 +227,10 @@ parse_args(int argc, char **argv, Options *o)
 			o->slice_regs = atoi(v);
 			if (o->slice_regs < 32 || o->slice_regs > FiberSliceRegs)
 				usage_error("--fiber-slice-regs must be 32..512, not '%s'", v);
+		} else if ((v = optval(argc, argv, &k, "--fiber-grid"))) {
+			o->grid = atoi(v);
+			if (o->grid < 1)
+				usage_error("--fiber-grid must be a CTA count >= 1, not '%s'", v);
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -471,6 +478,7 @@ main(int argc, char **argv)
 				p->contexts = o.contexts;
 			if (o.slice_regs)
 				p->slice_regs = o.slice_regs;
+			p->grid = o.grid;
 		}
 		if (m->has_ssa && lift_from_ir(f, &d) < 0)
 			status = ExitUser;

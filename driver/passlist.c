@@ -27,6 +27,10 @@ static const Pass pass_table[] = {
 	 "busy-bit sync (weftset analysis)", PNeedCfg | PNeedSsa | PChanges, pass_remote_writes},
 	{"fverify", "FIBER verifier: FIBER-native constructs, every remote write an error", 0,
 	 pass_fverify},
+	{"phases", "FIBER: phases and fiber counts; SETFIBERNUM split of independent strided loops",
+	 PNeedCfg | PNeedSsa | PChanges, pass_phases},
+	{"fiber-regs", "FIBER: register windows, .maxfibers and SETFIBERNUM's nreg", PNeedCfg,
+	 pass_fiber_regs},
 };
 
 const Pass *

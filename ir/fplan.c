@@ -19,6 +19,7 @@ fplan_new(Fn *f, int mode)
 	p->read_ports = 1;
 	p->maxlive = -1;
 	p->window = f->info.regcount;
+	p->nsm = f->mod->sm >= 90 ? 132 : 108;
 	f->plan = p;
 	return p;
 }
@@ -36,4 +37,32 @@ fplan_phase_add(Fn *f, const FPhase *ph)
 		memcpy(n, p->phase, p->nphase * sizeof *n);
 	n[p->nphase++] = *ph;
 	p->phase = n;
+}
+
+/* the phase table (fiberc --print-after=PASS once the phases pass ran), one // line a phase */
+void
+fplan_print(FILE *out, const Fn *f)
+{
+	static const char *const kind[NPhaseKind] = {"tensor", "memory", "vector", "control"};
+	const FPlan *p = f->plan;
+
+	if (!p || !p->nphase)
+		return;
+	fprintf(out, "// phases of %s: %u (contexts %d per sub-partition, %d registers per slice, "
+	        "window %d, maxfibers %d, SETFIBERNUM %d)\n", mstr(f->mod, f->name), p->nphase,
+	        p->contexts, p->slice_regs, p->window, p->maxfibers, p->setfibernum);
+	fprintf(out, "//   #  range         kind     loop  maxlive  fibers  nreg  decision\n");
+	for (uint32_t k = 0; k < p->nphase; k++) {
+		const FPhase *h = &p->phase[k];
+		char rng[32], fib[16];
+		snprintf(rng, sizeof rng, "[%u,%u)", h->first, h->last);
+		if (h->fibers)
+			snprintf(fib, sizeof fib, "%d", h->fibers);
+		else
+			snprintf(fib, sizeof fib, "launch");
+		fprintf(out, "//  %2u  %-12s  %-7s  %-4s  %7d  %6s  %4d  %s%s\n", k, rng,
+		        h->kind < NPhaseKind ? kind[h->kind] : "?", h->in_loop ? "yes" : "no", h->maxlive,
+		        fib, h->nreg, h->why ? "left alone: " : "split: SETFIBERNUM at entry",
+		        h->why ? mstr(f->mod, h->why) : "");
+	}
 }

@@ -579,10 +579,14 @@ typedef struct FPlan {
 	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
 	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */
 	uint32_t nrw_why;
+	/* the launch the phases pass predicts for (passes/phases.c) */
+	int grid;              /* most CTAs a launch of the kernel has (fiberc --fiber-grid), 0 unknown */
+	int nsm;               /* SMs of the target (108 for sm_8x, 132 for sm_90) */
 } FPlan;
 
 FPlan *fplan_new(Fn *f, int mode);     /* in the module arena, defaults filled, f->plan set */
 void fplan_phase_add(Fn *f, const FPhase *p);
+void fplan_print(FILE *out, const Fn *f); /* the phase table as // comments (--print-after) */
 
 struct Fn {
 	Module *mod;       /* owner */

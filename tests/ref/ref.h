@@ -45,6 +45,8 @@ void ref_rmsnorm(const uint16_t *x, const uint16_t *w, double *y, int rows, int 
 void ref_rope(const float *q, const uint16_t *k, double *q_out, double *k_out, int tokens,
               int heads, int dhead, int pos_offset, double theta_base);
 void ref_silu_mul(const uint16_t *gate, const uint16_t *up, double *out, int n);
+/* ref_bias.c: examples/bias_silu, y = silu(x + bias) over rows x hidden fp32 */
+void ref_bias_silu(const float *x, const float *bias, double *y, int rows, int hidden);
 
 /* ref_gemm.c: C = A B (fp16 row-major in), and the W4A16 GEMV; *abs: sum of |products| */
 void ref_gemm(const uint16_t *a, const uint16_t *b, double *c, double *cabs, int m, int n, int k);

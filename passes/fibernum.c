@@ -1,0 +1,1077 @@
+/* fibernum.c: the SETFIBERNUM split of an independent strided loop, for the phases pass
+ * (phases.c). split_check proves a loop splittable or says why not; split_apply rewrites the
+ * kernel so that m times the launch's fibers share the loop's iterations:
+ *
+ *   entry:      (count = m x blockDim.x*y*z in a UR)  SETFIBERNUM URc, nreg
+ *               j = SR_FIBERID / T (binary search, m a power of two); Rjs = j*S; Rd = (m-1)*S
+ *   original prefix, run by every fiber (new fibers recompute every value from their TID.X/Y,
+ *   which equal those of the thread t they copy, and CTAID)
+ *   preheader:  i0 += Rjs;  @(Rjs != 0 && i0 >= N) EXIT
+ *   loop:       ... i += S; i += Rd ... (while i < N)
+ *   exit:       EXIT (only)
+ *
+ * Fiber f = t + j*T runs the iterations k = j, j+m, j+2m, ... of thread t. The proof that this
+ * computes exactly what the input computes, and the conditions checked here, are in
+ * docs/pass-phases.md. New instructions carry no encoding words (ctrl-bits gives them control
+ * bits); their new values live in registers above the kernel's register count (2 of them).
+ *
+ * Preconditions: CFG, dominators, SSA with def-use chains; the loop as found by loops_find on
+ * the unedited function. split_apply edits blocks only (Fn.ins is stale until relayout).
+ */
+#include "phases.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MaxDepth = 24 };
+
+typedef struct Cx {
+	Fn *f;
+	const Loop *l;
+	uint8_t *body;     /* per block: the loop, or a subroutine it calls */
+	uint32_t iv;
+} Cx;
+
+/* ---- operands and values -------------------------------------------------------------------- */
+
+static const char *
+opname(const Fn *f, const Ins *i)
+{
+	return mstr(f->mod, i->name);
+}
+
+static int
+hasmod(const Fn *f, const Ins *i, const char *m)
+{
+	return ins_hasmod(i, f->mod, m);
+}
+
+static int
+is_rz(const Opnd *o)
+{
+	return o->kind == OReg && (o->r[0] == REG(RR, RegRZ) || o->r[0] == REG(RUR, RegURZ)) &&
+	       !(o->flags & (FNeg | FNot));
+}
+
+static int
+is_pt(const Opnd *o)
+{
+	return o->kind == OReg && o->r[0] == REG(RP, RegPT) && !(o->flags & (FLNot | FNot));
+}
+
+/* SSA value read by operand k, register m of its field 0; 0 if none */
+static uint32_t
+useval(const Ins *i, unsigned k, unsigned m)
+{
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].kind == SUse && i->slot[s].opnd == k && i->slot[s].field == 0 &&
+		    m < i->slot[s].n && i->slot[s].v)
+			return i->slot[s].v[m];
+	return 0;
+}
+
+static uint32_t
+guardval(const Ins *i)
+{
+	for (unsigned s = 0; s < i->nslot; s++)
+		if (i->slot[s].opnd == SlotGuard && i->slot[s].v)
+			return i->slot[s].v[0];
+	return 0;
+}
+
+static Ins *
+vdef(const Fn *f, uint32_t v)
+{
+	return v && v < f->nval ? f->val[v].def : NULL;
+}
+
+/* value v is defined outside the loop body (an entry value, or in a block before it) */
+static int
+outside(const Cx *x, uint32_t v)
+{
+	const Val *a = &x->f->val[v];
+
+	return !a->blk || !x->body[a->blk->id] || (!a->def && !a->phi);
+}
+
+static int
+op_is(const Fn *f, const Ins *i, int op, const char *m0)
+{
+	return i && i->op == op && (!m0 ? i->nmod == 0 : i->nmod >= 1 &&
+	       strcmp(mstr(f->mod, i->mod[0]), m0) == 0);
+}
+
+/* a pure copy of a register or constant: MOV d, s or IMAD.MOV.U32 d, RZ, RZ, s: its source */
+static int
+copy_src(const Fn *f, const Ins *i)
+{
+	if (!i || i->guarded)
+		return -1;
+	if (i->op == OMOV && i->nmod == 0 && i->nopnd == 2)
+		return 1;
+	if (op_is(f, i, OIMAD, "MOV") && i->nopnd == 4 && is_rz(&i->opnd[1]) && is_rz(&i->opnd[2]))
+		return 3;
+	return -1;
+}
+
+/* the 32-bit constant value v holds (an immediate copy), in *k; -1 if not a constant */
+static int
+cst32(const Fn *f, uint32_t v, int64_t *k)
+{
+	Ins *i = vdef(f, v);
+	int s = copy_src(f, i);
+
+	if (s < 0 || i->opnd[s].kind != OImm)
+		return -1;
+	*k = (int32_t)i->opnd[s].imm;
+	return 0;
+}
+
+/* ---- affine values: c*i + (loop invariant) -------------------------------------------------- */
+
+typedef struct Aff {
+	int ok;            /* understood */
+	int64_t c;         /* coefficient of the induction value i (of sext(i) for 64-bit pairs) */
+	int pure;          /* exactly c*i, no invariant part */
+} Aff;
+
+static const Aff Bad = {0, 0, 0}, Inv = {1, 0, 0};
+
+static Aff aff32(const Cx *x, uint32_t v, int depth);
+
+/* a source operand as a 32-bit affine value */
+static Aff
+aff_opnd(const Cx *x, const Ins *i, unsigned k, int depth)
+{
+	const Opnd *o = &i->opnd[k];
+	Aff a;
+
+	if (o->kind == OImm || (o->kind == OCBank && o->r[0] == RNone && !(o->flags & FCx)))
+		return Inv;
+	if (is_rz(o))
+		return (Aff){1, 0, 1};
+	if (o->kind != OReg || (o->flags & (FNot | FAbs)) || (o->sfx[0]))
+		return Bad;
+	a = aff32(x, useval(i, k, 0), depth + 1);
+	if (a.ok && (o->flags & FNeg))
+		a.c = -a.c;
+	return a;
+}
+
+static int
+pure_alu(const Ins *i)
+{
+	int u = i->op < NOp ? optab[i->op].unit : UNone;
+
+	if (i->op >= NOp || (optab[i->op].flags & (OFLoad | OFStore | OFAtomic | OFBranch |
+	    OFCollective | OFBarrier | OFConv | OFFiber)))
+		return 0;
+	return u == UInt || u == UFma || u == UHalf || u == UConv || u == UMufu || u == UDouble ||
+	       u == UUniform;
+}
+
+/* every source of i is loop invariant */
+static int
+all_inv(const Cx *x, const Ins *i, int depth)
+{
+	for (unsigned s = 0; s < i->nslot; s++) {
+		const Slot *sl = &i->slot[s];
+		if (sl->kind == SDef)
+			continue;
+		for (unsigned m = 0; m < sl->n; m++) {
+			Aff a = sl->v ? aff32(x, sl->v[m], depth + 1) : Bad;
+			if (!a.ok || a.c)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static Aff
+aff32(const Cx *x, uint32_t v, int depth)
+{
+	const Fn *f = x->f;
+	Ins *i;
+	int s;
+
+	if (!v || v >= f->nval || depth > MaxDepth)
+		return Bad;
+	if (v == x->iv)
+		return (Aff){1, 1, 1};
+	if (outside(x, v))
+		return Inv;
+	if (!(i = vdef(f, v)) || i->guarded)
+		return Bad;       /* a phi inside the loop, or a conditional definition */
+	if ((s = copy_src(f, i)) >= 0)
+		return aff_opnd(x, i, (unsigned)s, depth);
+	if (i->op == OIADD3 && !hasmod(f, i, "X") && i->nopnd >= 4) {
+		unsigned k0 = i->nopnd - 3;   /* IADD3 d[, Pc[, Pc2]], a, b, c */
+		Aff r = {1, 0, 1};
+		for (unsigned k = k0; k < i->nopnd; k++) {
+			Aff a = aff_opnd(x, i, k, depth);
+			if (!a.ok)
+				return Bad;
+			r.c += a.c;
+			r.pure &= a.pure;
+		}
+		return r;
+	}
+	if (pure_alu(i) && all_inv(x, i, depth))
+		return Inv;
+	return Bad;
+}
+
+static Aff aff64(const Cx *x, uint32_t lo, uint32_t hi, int depth);
+
+/* a 64-bit source operand (a register pair R.64, a constant bank word pair, or an immediate) */
+static Aff
+aff64_opnd(const Cx *x, const Ins *i, unsigned k, int depth)
+{
+	const Opnd *o = &i->opnd[k];
+
+	if (o->kind == OImm || (o->kind == OCBank && o->r[0] == RNone && !(o->flags & FCx)))
+		return Inv;
+	if (is_rz(o))
+		return (Aff){1, 0, 1};
+	if (o->kind != OReg || (o->flags & (FNeg | FNot | FAbs)))
+		return Bad;
+	return aff64(x, useval(i, k, 0), useval(i, k, 1), depth + 1);
+}
+
+/* the instruction defining both halves of a pair in one 64-bit slot, else NULL */
+static Ins *
+pair_def(const Fn *f, uint32_t lo, uint32_t hi)
+{
+	Ins *i = vdef(f, lo);
+
+	return i && i == vdef(f, hi) ? i : NULL;
+}
+
+static Aff
+aff64(const Cx *x, uint32_t lo, uint32_t hi, int depth)
+{
+	const Fn *f = x->f;
+	Ins *i, *ih;
+	Aff a, b;
+
+	if (!lo || !hi || depth > MaxDepth)
+		return Bad;
+	a = aff32(x, lo, depth + 1);
+	b = aff32(x, hi, depth + 1);
+	if (a.ok && b.ok && !a.c && !b.c)
+		return Inv;
+	if ((i = pair_def(f, lo, hi)) && !i->guarded && i->op == OIMAD && hasmod(f, i, "WIDE") &&
+	    i->nopnd == 4) {
+		Aff p = aff_opnd(x, i, 1, depth), q, c = aff64_opnd(x, i, 3, depth);
+		int64_t k = 0;
+		const Opnd *ob = &i->opnd[2];
+		if (!c.ok)
+			return Bad;
+		if (ob->kind == OImm)
+			k = (int32_t)ob->imm, q = Inv;
+		else if (ob->kind == OReg && !ob->flags && cst32(f, useval(i, 2, 0), &k) == 0)
+			q = Inv;
+		else {
+			q = aff_opnd(x, i, 2, depth);
+			k = INT64_MIN;
+		}
+		if (!p.ok || !q.ok)
+			return Bad;
+		if (!p.c && !q.c)          /* invariant product */
+			return (Aff){1, c.c, 0};
+		/* signed wide: sext(a) * k exactly; unsigned wide of i is not affine in sext(i) */
+		if (hasmod(f, i, "U32") || k == INT64_MIN || q.c || !p.pure || p.c != 1)
+			return Bad;
+		return (Aff){1, k + c.c, 0};
+	}
+	/* sext(i): lo = i, hi = SHF.R.S32.HI hi, RZ, 0x1f, i */
+	ih = vdef(f, hi);
+	if (a.ok && a.pure && a.c == 1 && ih && !ih->guarded && ih->op == OSHF &&
+	    hasmod(f, ih, "R") && hasmod(f, ih, "S32") && hasmod(f, ih, "HI") && ih->nopnd == 4 &&
+	    is_rz(&ih->opnd[1]) && ih->opnd[2].kind == OImm && ih->opnd[2].imm == 31) {
+		Aff s = aff_opnd(x, ih, 3, depth);
+		if (s.ok && s.pure && s.c == 1)
+			return (Aff){1, 1, 1};
+		return Bad;
+	}
+	/* x << k: SHF.L.U32 lo, xlo, k, RZ and SHF.L.U64.HI hi, xlo, k, xhi */
+	if ((i = vdef(f, lo)) && ih && !i->guarded && !ih->guarded && i->op == OSHF &&
+	    ih->op == OSHF && hasmod(f, i, "L") && hasmod(f, i, "U32") && hasmod(f, ih, "L") &&
+	    hasmod(f, ih, "U64") && hasmod(f, ih, "HI") && i->nopnd == 4 && ih->nopnd == 4 &&
+	    i->opnd[2].kind == OImm && ih->opnd[2].kind == OImm &&
+	    i->opnd[2].imm == ih->opnd[2].imm && i->opnd[2].imm >= 0 && i->opnd[2].imm < 32 &&
+	    is_rz(&i->opnd[3]) && useval(i, 1, 0) == useval(ih, 1, 0) && useval(i, 1, 0)) {
+		Aff s = aff64(x, useval(i, 1, 0), useval(ih, 3, 0), depth + 1);
+		if (!s.ok)
+			return Bad;
+		return (Aff){1, s.c * ((int64_t)1 << i->opnd[2].imm), 0};
+	}
+	/* x + y: IADD3 lo, Pc, xlo, ylo, RZ and IADD3.X hi, xhi, yhi, RZ, Pc, !PT */
+	if ((i = vdef(f, lo)) && ih && !i->guarded && !ih->guarded && i->op == OIADD3 &&
+	    ih->op == OIADD3 && !hasmod(f, i, "X") && hasmod(f, ih, "X") && i->nopnd == 5 &&
+	    ih->nopnd == 6 && is_rz(&i->opnd[4]) && is_rz(&ih->opnd[3]) &&
+	    useval(ih, 4, 0) && useval(ih, 4, 0) == i->slot[1].v[0] && i->slot[1].kind == SDef &&
+	    i->slot[1].opnd == 1) {
+		Aff s = Bad, t = Bad;
+		/* each of the two sources: a register pair (R lo with R hi) or a constant pair */
+		for (unsigned k = 2; k <= 3; k++) {
+			const Opnd *ol = &i->opnd[k], *oh = &ih->opnd[k - 1];
+			Aff r;
+			if ((ol->flags | oh->flags) & (FNeg | FNot | FAbs))
+				return Bad;
+			if (ol->kind == OReg && oh->kind == OReg && !is_rz(ol))
+				r = aff64(x, useval(i, k, 0), useval(ih, k - 1, 0), depth + 1);
+			else if (ol->kind == OCBank && oh->kind == OCBank)
+				r = Inv;
+			else
+				return Bad;
+			if (k == 2)
+				s = r;
+			else
+				t = r;
+		}
+		if (!s.ok || !t.ok)
+			return Bad;
+		return (Aff){1, s.c + t.c, 0};
+	}
+	return Bad;
+}
+
+/* ---- the checks ----------------------------------------------------------------------------- */
+
+static const char *
+why_fmt(Fn *f, const char *fmt, const char *a)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof buf, fmt, a);
+	return mstr(f->mod, mintern(f->mod, buf));
+}
+
+/* fmt has two %s: the opcode and where it is (" in the loop", " before the loop") */
+static const char *
+why_at(Fn *f, const char *fmt, const char *op, int inloop)
+{
+	char buf[160];
+
+	snprintf(buf, sizeof buf, fmt, op, inloop == 1 ? " in the loop" : inloop == 2 ?
+	         " in a subroutine the loop calls" : " outside the loop");
+	return mstr(f->mod, mintern(f->mod, buf));
+}
+
+static const char *
+why_reg(Fn *f, const char *fmt, Reg r)
+{
+	char name[16];
+
+	reg_name(r, name, sizeof name);
+	return why_fmt(f, fmt, name);
+}
+
+/* bytes a store writes */
+static int
+store_width(const Fn *f, const Ins *i)
+{
+	if (hasmod(f, i, "128"))
+		return 16;
+	if (hasmod(f, i, "64"))
+		return 8;
+	if (hasmod(f, i, "U8") || hasmod(f, i, "S8"))
+		return 1;
+	if (hasmod(f, i, "U16") || hasmod(f, i, "S16"))
+		return 2;
+	return 4;
+}
+
+/* the blocks of the loop and of the subroutines it calls */
+static void
+body_blocks(Fn *f, const Loop *l, uint8_t *body)
+{
+	uint32_t *stk = xmalloc((f->nblk + 1) * sizeof *stk), sp = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		if (l->in[b]) {
+			Blk *c = cfg_callee(f, f->blk[b]);
+			body[b] = 1;
+			if (c && !body[c->id] && !l->in[c->id]) {
+				body[c->id] = 2;
+				stk[sp++] = c->id;
+			}
+		}
+	while (sp) {
+		Blk *x = f->blk[stk[--sp]];
+		Blk *c = cfg_callee(f, x);
+		if (c && !body[c->id]) {
+			body[c->id] = 2;
+			stk[sp++] = c->id;
+		}
+		for (uint32_t s = 0; s < x->nsucc; s++)
+			if (!body[x->succ[s]->id]) {
+				body[x->succ[s]->id] = 2;
+				stk[sp++] = x->succ[s]->id;
+			}
+	}
+	free(stk);
+}
+
+static int
+exit_block(const Blk *b)
+{
+	return b->nins && b->ins[0].op == OEXIT && !b->ins[0].guarded;
+}
+
+/* the stride factors of operand k of i: blockDim/gridDim words c[0x0][0x0..0x14] as operands,
+ * copies of them (MOV, IMAD.MOV, ULDC, LDC) and products of them (IMAD/UIMAD x, y, RZ), at most
+ * two in all, appended to off[*n]; 0 ok */
+static int
+stride_words(const Fn *f, const Ins *i, unsigned k, int *off, int *n, int depth)
+{
+	const Opnd *o = &i->opnd[k];
+	Ins *d;
+	int s;
+
+	if ((o->flags & (FNeg | FNot | FAbs)) || depth > 6)
+		return -1;
+	if (o->kind == OCBank && o->r[0] == RNone && !(o->flags & FCx) && o->imm2 == 0 &&
+	    o->imm >= 0 && o->imm <= 0x14 && o->imm % 4 == 0) {
+		if (*n == 2)
+			return -1;
+		off[(*n)++] = (int)o->imm;
+		return 0;
+	}
+	if (o->kind != OReg || o->sfx[0])
+		return -1;
+	d = vdef(f, useval(i, k, 0));
+	if (!d || d->guarded)
+		return -1;
+	if ((d->op == OULDC || d->op == OLDC) && d->nmod == 0 && d->nopnd == 2)
+		return stride_words(f, d, 1, off, n, depth + 1);
+	if (d->op == OUMOV && d->nmod == 0 && d->nopnd == 2)
+		return stride_words(f, d, 1, off, n, depth + 1);
+	if ((s = copy_src(f, d)) >= 0)
+		return stride_words(f, d, (unsigned)s, off, n, depth + 1);
+	if ((d->op == OIMAD || d->op == OUIMAD) && d->nmod == 0 && d->nopnd == 4 &&
+	    is_rz(&d->opnd[3]))
+		return stride_words(f, d, 1, off, n, depth + 1) < 0 ? -1
+		     : stride_words(f, d, 2, off, n, depth + 1);
+	return -1;
+}
+
+/* i + S: the stride's factors into s->step_off; 0 ok */
+static int
+stride_of(Fn *f, const Ins *d, uint32_t iv, Split *s)
+{
+	int n = 0;
+
+	s->step_off[0] = s->step_off[1] = -1;
+	if (!d || d->guarded)
+		return -1;
+	if ((d->op == OIADD3 && d->nmod == 0 && d->nopnd == 4) ||
+	    (d->op == OVIADD && d->nmod == 0 && d->nopnd == 3)) {
+		int seen = 0;
+		for (unsigned k = 1; k < d->nopnd; k++) {
+			if (d->opnd[k].kind == OReg && !d->opnd[k].flags && useval(d, k, 0) == iv &&
+			    !seen) {
+				seen = 1;
+				continue;
+			}
+			if (is_rz(&d->opnd[k]))
+				continue;
+			if (stride_words(f, d, k, s->step_off, &n, 0) < 0)
+				return -1;
+		}
+		return seen && n ? 0 : -1;
+	}
+	if (d->op == OIMAD && d->nmod == 0 && d->nopnd == 4 && useval(d, 3, 0) == iv &&
+	    !d->opnd[3].flags && stride_words(f, d, 1, s->step_off, &n, 0) == 0 &&
+	    stride_words(f, d, 2, s->step_off, &n, 0) == 0)
+		return 0;
+	return -1;
+}
+
+/* the latch's exit test: continue while ivn < bound */
+static int
+exit_test(Fn *f, const Loop *l, uint32_t ivn, Split *s)
+{
+	Blk *b = l->latch;
+	Ins *br, *c;
+	const char *cmp;
+	int neg;
+	int64_t k;
+
+	if (!b->nins)
+		return -1;
+	br = &b->ins[b->nins - 1];
+	if (br->op != OBRA || !br->guarded || br->nopnd != 1 || br->opnd[0].kind != OLabel)
+		return -1;
+	neg = (br->guard.flags & (FLNot | FNot)) != 0;
+	c = vdef(f, guardval(br));
+	if (!c || c->guarded || c->op != OISETP || c->nmod != 2 || c->nopnd != 5 ||
+	    strcmp(mstr(f->mod, c->mod[1]), "AND") != 0 || !is_pt(&c->opnd[1]) ||
+	    !is_pt(&c->opnd[4]) || c->opnd[2].kind != OReg || c->opnd[2].flags ||
+	    useval(c, 2, 0) != ivn || c->opnd[3].kind != OImm)
+		return -1;
+	/* the branch to the header is taken while ivn < bound */
+	if (b->nsucc != 2 || (b->succ[0] != l->head && b->succ[1] != l->head))
+		return -1;
+	cmp = mstr(f->mod, c->mod[0]);
+	k = (int32_t)c->opnd[3].imm;
+	if ((!strcmp(cmp, "LT") && !neg) || (!strcmp(cmp, "GE") && neg))
+		s->bound = k;
+	else if ((!strcmp(cmp, "LE") && !neg) || (!strcmp(cmp, "GT") && neg))
+		s->bound = k + 1;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+live_phi(const Fn *f, uint32_t v, int depth)
+{
+	const Val *a = &f->val[v];
+
+	if (depth > 8)
+		return 1;
+	for (uint32_t u = 0; u < a->nuse; u++) {
+		if (!a->use[u].isphi)
+			return 1;
+		if (a->use[u].phi->to != v && live_phi(f, a->use[u].phi->to, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static uint32_t
+pred_index(const Blk *b, const Blk *p)
+{
+	for (uint32_t k = 0; k < b->npred; k++)
+		if (b->pred[k] == p)
+			return k;
+	return UINT32_MAX;
+}
+
+/* the whole kernel: what every fiber runs (the prefix is run again by the new fibers) */
+static const char *
+kernel_check(Fn *f, const uint8_t *body)
+{
+	if (!f->info.is_entry)
+		return "a device function, not a kernel";
+	if (f->info.maxfibers > 0 || f->npool)
+		return "already FIBER code (.maxfibers or pools)";
+	if (f->info.frame_size > 0)
+		return "uses local memory (a stack frame): new fibers' frames are not the threads'";
+	if (f->blk[0]->npred)
+		return "the entry block is a loop header: no SETFIBERNUM point before the loop";
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		if (bk->rpo == UINT32_MAX && !body[b])
+			continue;
+		for (uint32_t k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			uint32_t fl = i->op < NOp ? optab[i->op].flags : 0;
+			const char *n = opname(f, i);
+			if (i->op >= NOp || i->op == Ounknown)
+				return why_fmt(f, "unknown opcode %s", n);
+			if (fl & OFFiber)
+				return "already FIBER code (a FIBER instruction)";
+			if (fl & OFCollective)
+				return why_at(f, "warp-collective %s%s: a weft would mix copies of threads", n, body[b]);
+			if ((fl & OFBarrier) && i->op != OBSYNC)
+				return why_at(f, "barrier %s%s", n, body[b]);
+			if (fl & (OFShared | OFLocal | OFGeneric))
+				return why_at(f, "%s%s: shared, local or generic memory", n, body[b]);
+			if (fl & OFAtomic)
+				return why_at(f, "atomic %s%s", n, body[b]);
+			if ((fl & OFLoad) && (fl & OFGlobal) && !hasmod(f, i, "CONSTANT"))
+				return why_at(f, "%s without .CONSTANT%s: may read what the loop writes", n, body[b]);
+			if ((fl & OFLoad) && !(fl & (OFGlobal | OFConst)))
+				return why_at(f, "load %s%s", n, body[b]);
+			if ((fl & (OFStore)) && body[b] != 1)
+				return why_fmt(f, "%s outside the loop: new fibers would store again", n);
+			for (unsigned o = 0; o < i->nopnd; o++)
+				if (i->opnd[o].kind == OSReg) {
+					const char *sr = mstr(f->mod, i->opnd[o].atom);
+					if (!strcmp(sr, "SR_TID.Z"))
+						return "SR_TID.Z read (a new fiber's TID.Z differs from its thread's)";
+					if (strcmp(sr, "SR_TID.X") && strcmp(sr, "SR_TID.Y") &&
+					    strncmp(sr, "SR_CTAID.", 9) && strcmp(sr, "SRZ"))
+						return why_fmt(f, "%s read (differs between a thread and its copies)",
+						               sr);
+				}
+		}
+	}
+	return NULL;
+}
+
+/* the first register above every R register the function uses or declares */
+int
+split_base(const Fn *f)
+{
+	int n = f->info.regcount > 0 ? f->info.regcount : 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			const Ins *i = &f->blk[b]->ins[k];
+			for (unsigned t = 0; t < i->nslot; t++)
+				if (RCLS(i->slot[t].reg) == RR && RNUM(i->slot[t].reg) != RegRZ &&
+				    (int)(RNUM(i->slot[t].reg) + i->slot[t].n) > n)
+					n = (int)(RNUM(i->slot[t].reg) + i->slot[t].n);
+		}
+	return n;
+}
+
+const char *
+split_check(Fn *f, const Loop *l, Split *s)
+{
+	Cx x = {f, l, NULL, 0};
+	Blk *h = l->head, *pre = NULL;
+	const char *why = NULL;
+	uint32_t np = 0, nexit = 0, pidx, lidx;
+	Reg sbase = RNone;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, coef = 0;
+
+	memset(s, 0, sizeof *s);
+	s->loop = l;
+	if (!f->in_ssa || !f->val)
+		return "not in SSA form";
+	if (!l->latch)
+		return "several back edges (continue statements): not one strided loop";
+	for (uint32_t p = 0; p < h->npred; p++)
+		if (!l->in[h->pred[p]->id])
+			pre = h->pred[p], np++;
+	if (np != 1 || pre->nsucc != 1)
+		return "no preheader (the loop is entered from several places)";
+	s->pre = pre;
+	x.body = xmalloc(f->nblk);
+	memset(x.body, 0, f->nblk);
+	body_blocks(f, l, x.body);
+	if ((why = kernel_check(f, x.body)))
+		goto out;
+	/* one exit, the latch's test, into EXIT */
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		if (!l->in[b])
+			continue;
+		for (uint32_t k = 0; k < bk->nins; k++)
+			if (bk->ins[k].op < NOp && (optab[bk->ins[k].op].flags & (OFExit | OFRet))) {
+				why = "an EXIT inside the loop (an early return): iterations depend on earlier ones";
+				goto out;
+			}
+		for (uint32_t k = 0; k < bk->nsucc; k++)
+			if (!l->in[bk->succ[k]->id]) {
+				nexit++;
+				if (bk != l->latch) {
+					why = "an exit besides the latch's test (a break)";
+					goto out;
+				}
+				if (!exit_block(bk->succ[k])) {
+					why = "code after the loop (the exit is not EXIT)";
+					goto out;
+				}
+			}
+	}
+	if (nexit != 1) {
+		why = "not one exit";
+		goto out;
+	}
+	/* the induction value: the header's live phi stepped by i += S; any other live phi is a
+	 * value carried from one iteration to the next */
+	pidx = pred_index(h, pre);
+	lidx = pred_index(h, l->latch);
+	for (Phi *p = h->phi; p; p = p->link) {
+		Split t = *s;
+		Ins *di;
+		if (!live_phi(f, p->to, 0))
+			continue;
+		di = vdef(f, p->arg[lidx]);
+		if (!s->iv && RCLS(p->reg) == RR && di && x.body[f->val[p->arg[lidx]].blk->id] &&
+		    stride_of(f, di, p->to, &t) == 0) {
+			*s = t;
+			s->iv = p->to;
+			s->iv0 = p->arg[pidx];
+			s->ivn = p->arg[lidx];
+		}
+	}
+	for (Phi *p = h->phi; p; p = p->link)
+		if (p->to != s->iv && live_phi(f, p->to, 0)) {
+			why = why_reg(f, s->iv ? "loop-carried value %s (a reduction or a recurrence)"
+			                       : "loop-carried value %s: not i += blockDim (or "
+			                         "blockDim*gridDim)", p->reg);
+			goto out;
+		}
+	if (!s->iv) {
+		why = "no induction variable";
+		goto out;
+	}
+	x.iv = s->iv;
+	s->grid_stride = s->step_off[0] >= 0xc || s->step_off[1] >= 0xc;
+	if (exit_test(f, l, s->ivn, s) < 0) {
+		why = "exit test is not i + S < N with N an immediate (trip count unknown)";
+		goto out;
+	}
+	/* i's start: SR_TID.X (a copy of it) bounds the trip count */
+	{
+		Ins *i0 = vdef(f, s->iv0);
+		int k;
+		while ((k = copy_src(f, i0)) >= 0 && i0->opnd[k].kind == OReg)
+			i0 = vdef(f, useval(i0, (unsigned)k, 0));
+		s->start_tid = i0 && i0->op == OS2R && i0->nopnd == 2 && i0->opnd[1].kind == OSReg &&
+		               !strcmp(mstr(f->mod, i0->opnd[1].atom), "SR_TID.X") && !i0->guarded;
+	}
+	/* the body: loads read only, stores at c*i + invariant, disjoint between iterations */
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		if (!x.body[b])
+			continue;
+		for (uint32_t k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			uint32_t fl = i->op < NOp ? optab[i->op].flags : 0;
+			Aff a;
+			if ((fl & OFLoad) && (fl & OFGlobal))
+				s->nload++;
+			if (!(fl & OFStore))
+				continue;
+			s->nstore++;
+			if (i->op != OSTG || i->opnd[0].kind != OMem || x.body[b] != 1) {
+				why = why_fmt(f, "%s in the loop: not a global store in its body", opname(f, i));
+				goto out;
+			}
+			a = aff64(&x, useval(i, 0, 0), useval(i, 0, 1), 0);
+			if (!a.ok || !a.c) {
+				why = "a store address not affine in the induction variable (iterations may collide)";
+				goto out;
+			}
+			if (sbase == RNone)
+				sbase = i->opnd[0].r[0], coef = a.c;
+			else if (i->opnd[0].r[0] != sbase || a.c != coef) {
+				why = "stores through different addresses (they may overlap between iterations)";
+				goto out;
+			}
+			if (i->opnd[0].imm < lo)
+				lo = i->opnd[0].imm;
+			if (i->opnd[0].imm + store_width(f, i) > hi)
+				hi = i->opnd[0].imm + store_width(f, i);
+		}
+	}
+	if (!s->nstore)
+		why = "no store in the loop: nothing to split";
+	else if (hi - lo > (coef < 0 ? -coef : coef))
+		why = "stores of one iteration overlap the next one's";
+	if (s->nstore > 1) {    /* stores of one base: all must read the same address value */
+		uint32_t v0 = 0;
+		for (uint32_t b = 0; !why && b < f->nblk; b++)
+			for (uint32_t k = 0; x.body[b] == 1 && k < f->blk[b]->nins; k++) {
+				Ins *i = &f->blk[b]->ins[k];
+				if (i->op != OSTG)
+					continue;
+				if (!v0)
+					v0 = useval(i, 0, 0);
+				else if (useval(i, 0, 0) != v0)
+					why = "stores through different address values";
+			}
+	}
+	if (!why && split_base(f) + 2 > RegLimitR)
+		why = "no registers left above the kernel's for j*S and (m-1)*S";
+	s->tmax = 1024;
+	if (f->info.reqntid[0] > 0)
+		s->tmax = f->info.reqntid[0] * (f->info.reqntid[1] > 0 ? f->info.reqntid[1] : 1) *
+		          (f->info.reqntid[2] > 0 ? f->info.reqntid[2] : 1);
+	else if (f->info.max_threads[0] > 0)
+		s->tmax = f->info.max_threads[0] * (f->info.max_threads[1] > 0 ? f->info.max_threads[1] : 1) *
+		          (f->info.max_threads[2] > 0 ? f->info.max_threads[2] : 1);
+	if (!why && (s->step_off[0] != 0 || s->step_off[1] >= 0) && !s->grid_stride)
+		why = "stride is not blockDim.x";
+out:
+	free(x.body);
+	return why;
+}
+
+/* ---- the rewrite ---------------------------------------------------------------------------- */
+
+typedef struct Em {
+	Fn *f;
+	Blk *b;
+	uint32_t at;       /* next position in b */
+	uint32_t *cur;     /* per unit: the value a read of the register gets */
+} Em;
+
+static Opnd
+R(Reg r)
+{
+	Opnd o = {0};
+
+	o.kind = OReg;
+	o.r[0] = r;
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static Opnd
+Imm(int64_t v)
+{
+	Opnd o = {0};
+
+	o.kind = OImm;
+	o.imm = v;
+	o.flags = FHex;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static Opnd
+Cb(int off)
+{
+	Opnd o = {0};
+
+	o.kind = OCBank;
+	o.imm2 = 0;
+	o.imm = off;
+	o.flags = FHex;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static Opnd
+Sreg(Fn *f, const char *name)
+{
+	Opnd o = {0};
+
+	o.kind = OSReg;
+	o.atom = mintern(f->mod, name);
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* insert `[@guard] NAME.MODS opnds` at e->at; uses read e->cur, defs update it */
+static Ins *
+emit(Em *e, const char *name, const char *mods, Reg guard, int gneg, int n, ...)
+{
+	Fn *f = e->f;
+	Ins p = {0}, *i;
+	Opnd o[8];
+	uint32_t mv[MaxMod];
+	va_list ap;
+	char buf[64];
+	unsigned nm = 0;
+
+	va_start(ap, n);
+	for (int k = 0; k < n; k++)
+		o[k] = va_arg(ap, Opnd);
+	va_end(ap);
+	if (mods) {
+		snprintf(buf, sizeof buf, "%s", mods);
+		for (char *t = strtok(buf, "."); t && nm < MaxMod; t = strtok(NULL, "."))
+			mv[nm++] = mintern(f->mod, t);
+	}
+	p.op = (uint16_t)op_lookup(name, strlen(name));
+	p.name = mintern(f->mod, name);
+	p.nopnd = (uint8_t)n;
+	p.opnd = o;
+	p.nmod = (uint8_t)nm;
+	p.mod = mv;
+	p.addr = -1;
+	p.nenc = 0;
+	if (guard != RNone) {
+		p.guarded = 1;
+		p.guard.kind = OReg;
+		p.guard.flags = gneg ? FLNot : 0;
+		p.guard.r[0] = guard;
+	}
+	if (!(i = ins_insert(f, e->b, e->at, &p)))
+		return NULL;
+	e->at++;
+	for (unsigned s = 0; s < i->nslot; s++)
+		for (unsigned m = 0; i->slot[s].kind != SDef && m < i->slot[s].n; m++) {
+			int u = reg_unit(reg_next(i->slot[s].reg, m));
+			if (u >= 0 && e->cur[u])
+				ins_setuse(f, i, s, m, e->cur[u]);
+		}
+	for (unsigned s = 0; s < i->nslot; s++)
+		for (unsigned m = 0; i->slot[s].kind == SDef && m < i->slot[s].n; m++) {
+			int u = reg_unit(reg_next(i->slot[s].reg, m));
+			if (u >= 0 && i->slot[s].v)
+				e->cur[u] = i->slot[s].v[m];
+		}
+	return i;
+}
+
+#define E(e, name, mods, ...) \
+	do { if (!emit(e, name, mods, RNone, 0, __VA_ARGS__)) goto fail; } while (0)
+#define EG(e, g, neg, name, mods, ...) \
+	do { if (!emit(e, name, mods, g, neg, __VA_ARGS__)) goto fail; } while (0)
+
+/* registers (R, P, UR) with a value live into the kernel: the entry code must not clobber them */
+static void
+entry_live(const Fn *f, uint8_t *live)
+{
+	for (uint32_t v = 1; v < f->nval; v++)
+		if (f->val[v].ver == 0 && f->val[v].nuse) {
+			int u = reg_unit(f->val[v].reg);
+			if (u >= 0)
+				live[u] = 1;
+		}
+}
+
+static Reg
+pick(const uint8_t *live, uint8_t *taken, unsigned cls, int n)
+{
+	for (int k = 0; k < n; k++) {
+		Reg r = REG(cls, k);
+		int u = reg_unit(r);
+		if (u >= 0 && !live[u] && !taken[u]) {
+			taken[u] = 1;
+			return r;
+		}
+	}
+	return RNone;
+}
+
+/* a predicate free at the end of the preheader (not live into the header) */
+static Reg
+free_pred(Fn *f, Blk *h)
+{
+	Live *lv = live_build(f, NumArchUnit);
+	Reg r = RNone;
+
+	for (int k = 0; lv && k < 7 && r == RNone; k++)
+		if (!live_has(lv, lv->in + (size_t)h->id * lv->nword, (uint32_t)reg_unit(REG(RP, k))))
+			r = REG(RP, k);
+	live_free(lv);
+	return r;
+}
+
+int
+split_apply(Fn *f, Split *s, Diag *d)
+{
+	const Loop *l = s->loop;
+	Blk *h = l->head, *pre = s->pre;
+	uint8_t *live = xmalloc(NumUnit), *taken = xmalloc(NumUnit);
+	Em e = {f, f->blk[0], 0, xmalloc(NumUnit * sizeof(uint32_t))};
+	Reg rf, rt, rh, rj, rs, rjs, rd, p0, ua, ub, pq, ri;
+	int lg = 0, base = split_base(f);
+	uint32_t jsv, rdv, pidx = pred_index(h, pre), nu = 0, at;
+	Use *uses = NULL;
+	Ins *di, *ni;
+
+	while ((1 << lg) < s->m)
+		lg++;
+	memset(live, 0, NumUnit);
+	memset(taken, 0, NumUnit);
+	memset(e.cur, 0, NumUnit * sizeof(uint32_t));
+	entry_live(f, live);
+	pq = free_pred(f, h);
+	rf = pick(live, taken, RR, base);
+	rt = pick(live, taken, RR, base);
+	rh = pick(live, taken, RR, base);
+	rj = pick(live, taken, RR, base);
+	rs = pick(live, taken, RR, base);
+	p0 = pick(live, taken, RP, 7);
+	ua = pick(live, taken, RUR, 63);
+	ub = pick(live, taken, RUR, 63);
+	rjs = REG(RR, base);
+	rd = REG(RR, base + 1);
+	if (rf == RNone || rt == RNone || rh == RNone || rj == RNone || rs == RNone ||
+	    p0 == RNone || ua == RNone || ub == RNone || pq == RNone || base + 2 > RegLimitR) {
+		error_plain(d, "phases: no free registers for the SETFIBERNUM code of '%s'",
+		            mstr(f->mod, f->name));
+		goto fail;
+	}
+	/* the fiber count, then SETFIBERNUM: every weft is there, converged (the first
+	 * instruction of the kernel) */
+	E(&e, "ULDC", NULL, 2, R(ua), Cb(0x0));
+	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x4));
+	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
+	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x8));
+	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
+	E(&e, "USHF", "L.U32", 4, R(ua), R(ua), Imm(lg), R(REG(RUR, RegURZ)));
+	E(&e, "SETFIBERNUM", NULL, 2, R(ua), Imm(s->nreg));
+	/* j = SR_FIBERID / T by binary search over the m copies */
+	E(&e, "S2R", NULL, 2, R(rf), Sreg(f, "SR_FIBERID"));
+	E(&e, "IMAD", "MOV.U32", 4, R(rt), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(0x0));
+	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x4), R(REG(RR, RegRZ)));
+	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x8), R(REG(RR, RegRZ)));
+	E(&e, "IMAD", "MOV.U32", 4, R(rj), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)));
+	for (int b = lg - 1; b >= 0; b--) {
+		Opnd nh = R(rh);
+		nh.flags |= FNeg;
+		E(&e, "SHF", "L.U32", 4, R(rh), R(rt), Imm(b), R(REG(RR, RegRZ)));
+		E(&e, "ISETP", "GE.U32.AND", 5, R(p0), R(REG(RP, RegPT)), R(rf), R(rh),
+		  R(REG(RP, RegPT)));
+		EG(&e, p0, 0, "IADD3", NULL, 4, R(rf), R(rf), nh, R(REG(RR, RegRZ)));
+		EG(&e, p0, 0, "IADD3", NULL, 4, R(rj), R(rj), Imm(1 << b), R(REG(RR, RegRZ)));
+	}
+	/* S, j*S, (m-1)*S */
+	E(&e, "IMAD", "MOV.U32", 4, R(rs), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(s->step_off[0]));
+	if (s->step_off[1] >= 0)
+		E(&e, "IMAD", NULL, 4, R(rs), R(rs), Cb(s->step_off[1]), R(REG(RR, RegRZ)));
+	E(&e, "IMAD", NULL, 4, R(rjs), R(rj), R(rs), R(REG(RR, RegRZ)));
+	E(&e, "IMAD", NULL, 4, R(rd), R(rs), Imm(s->m - 1), R(REG(RR, RegRZ)));
+	jsv = e.cur[reg_unit(rjs)];
+	rdv = e.cur[reg_unit(rd)];
+	/* preheader: i0 += j*S; copies whose first iteration is past the end leave */
+	ri = f->val[s->iv0].reg;
+	e.b = pre;
+	e.at = pre->nins;
+	if (pre->nins && (pre->ins[pre->nins - 1].op == OBRA || pre->ins[pre->nins - 1].op == OJMP))
+		e.at--;
+	e.cur[reg_unit(ri)] = s->iv0;
+	E(&e, "IADD3", NULL, 4, R(ri), R(ri), R(rjs), R(REG(RR, RegRZ)));
+	E(&e, "ISETP", "GE.AND", 5, R(pq), R(REG(RP, RegPT)), R(ri), Imm(s->bound), R(REG(RP, RegPT)));
+	E(&e, "ISETP", "NE.AND", 5, R(pq), R(REG(RP, RegPT)), R(rjs), R(REG(RR, RegRZ)), R(pq));
+	EG(&e, pq, 0, "EXIT", NULL, 0);
+	for (Phi *p = h->phi; p; p = p->link)
+		if (p->to == s->iv)
+			p->arg[pidx] = e.cur[reg_unit(ri)];
+	/* latch: i += S; i += (m-1)*S */
+	di = vdef(f, s->ivn);
+	at = 0;
+	while (at < f->val[s->ivn].blk->nins && &f->val[s->ivn].blk->ins[at] != di)
+		at++;
+	e.b = f->val[s->ivn].blk;
+	e.at = at + 1;
+	uses = xmalloc((f->val[s->ivn].nuse + 1) * sizeof *uses);
+	nu = f->val[s->ivn].nuse;
+	memcpy(uses, f->val[s->ivn].use, nu * sizeof *uses);
+	e.cur[reg_unit(f->val[s->ivn].reg)] = s->ivn;
+	e.cur[reg_unit(rd)] = rdv;
+	(void)jsv;
+	if (!(ni = emit(&e, "IADD3", NULL, RNone, 0, 4, R(f->val[s->ivn].reg),
+	                R(f->val[s->ivn].reg), R(rd), R(REG(RR, RegRZ)))))
+		goto fail;
+	{
+		uint32_t nv = e.cur[reg_unit(f->val[s->ivn].reg)];
+		/* the uses as recorded before the insert: instructions moved, so find them again
+		 * by block position through the use list of the value, which edit.c patches */
+		free(uses);
+		nu = f->val[s->ivn].nuse;
+		uses = xmalloc((nu + 1) * sizeof *uses);
+		memcpy(uses, f->val[s->ivn].use, nu * sizeof *uses);
+		for (uint32_t u = 0; u < nu; u++) {
+			if (uses[u].isphi) {
+				uses[u].phi->arg[uses[u].idx] = nv;
+				continue;
+			}
+			if (uses[u].ins == ni)
+				continue;
+			for (unsigned m = 0; m < uses[u].ins->slot[uses[u].slot].n; m++)
+				if (uses[u].ins->slot[uses[u].slot].v[m] == s->ivn)
+					ins_setuse(f, uses[u].ins, uses[u].slot, m, nv);
+		}
+	}
+	f->plan->setfibernum++;
+	f->plan->maxfibers = s->m * s->tmax;
+	free(uses);
+	free(live);
+	free(taken);
+	free(e.cur);
+	return 0;
+fail:
+	if (!d->nerr)
+		error_plain(d, "phases: could not insert the SETFIBERNUM code into '%s'",
+		            mstr(f->mod, f->name));
+	free(uses);
+	free(live);
+	free(taken);
+	free(e.cur);
+	return -1;
+}

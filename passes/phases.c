@@ -1,0 +1,362 @@
+/* phases.c: the `phases` pass of fiberc --mode=cuda-native. Cuts a kernel into phases (its
+ * top-level loops and the straight-line code between them), classifies each by its instruction
+ * mix (tensor, memory, vector, control: the opcode table's OpUnit), measures its register
+ * pressure (R registers live at once), and chooses a fiber count per phase from the limits in
+ * f->plan (weft contexts per sub-partition, registers per slice) and the work available. The one
+ * transformation it makes is the split of an independent strided loop over m times the launch's
+ * fibers (fibernum.c: SETFIBERNUM at the kernel's entry); it makes it only where the legality
+ * proof of docs/pass-phases.md holds and the cost model predicts a gain. Every phase left alone
+ * records why (FPhase.why), which `fiberc --stats` and `--print-after=phases` show.
+ *
+ * Preconditions: CFG and dominators (PNeedCfg), SSA form with def-use chains (PNeedSsa), an
+ * unedited function (Fn.ins indices name the blocks' instructions). Does nothing without
+ * f->plan (outside the FIBER modes) and in fiber-native mode.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "phases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	MaxSplit = 16,     /* largest expansion factor tried */
+	MinTrips = 2,      /* iterations each fiber must keep (amortises SETFIBERNUM) */
+	GridShare = 4,     /* a split by m gains with up to m / GridShare CTAs per SM (pass-phases.md) */
+};
+
+int
+ins_index(const Fn *f, const Ins *i)
+{
+	if (!f->nins || i < f->ins || i >= f->ins + f->nins)
+		return -1;
+	return (int)(i - f->ins);
+}
+
+static uint32_t
+blk_first(const Fn *f, const Blk *b)
+{
+	return b->nins ? (uint32_t)ins_index(f, &b->ins[0]) : 0;
+}
+
+/* ---- loops ---------------------------------------------------------------------------------- */
+
+static int
+loop_cmp(const void *a, const void *b)
+{
+	const Loop *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->last > y->last ? -1 : x->last < y->last;
+}
+
+int
+loops_find(Fn *f, Loop **out)
+{
+	Loop *l = NULL;
+	uint32_t n = 0, cap = 0, *stk = xmalloc((f->nblk + 1) * sizeof *stk);
+
+	for (uint32_t h = 0; h < f->nblk; h++) {
+		Blk *hd = f->blk[h];
+		Loop lp = {0};
+		uint32_t sp = 0;
+		if (hd->rpo == UINT32_MAX)
+			continue;
+		for (uint32_t p = 0; p < hd->npred; p++) {
+			Blk *b = hd->pred[p];
+			if (b->rpo == UINT32_MAX || !dom_dominates(hd, b))
+				continue;
+			if (!lp.in) {
+				lp.in = arena_alloc(f->mod->arena, f->nblk);
+				lp.head = hd;
+				lp.in[hd->id] = 1;
+				lp.nblk = 1;
+				lp.latch = b;
+			} else if (lp.latch != b)
+				lp.latch = NULL;
+			if (!lp.in[b->id]) {
+				lp.in[b->id] = 1;
+				lp.nblk++;
+				stk[sp++] = b->id;
+			}
+			while (sp) {
+				Blk *x = f->blk[stk[--sp]];
+				for (uint32_t q = 0; q < x->npred; q++) {
+					Blk *y = x->pred[q];
+					if (y->rpo == UINT32_MAX || lp.in[y->id])
+						continue;
+					lp.in[y->id] = 1;
+					lp.nblk++;
+					stk[sp++] = y->id;
+				}
+			}
+		}
+		if (!lp.in)
+			continue;
+		lp.first = UINT32_MAX;
+		for (uint32_t b = 0; b < f->nblk; b++)
+			if (lp.in[b] && f->blk[b]->nins) {
+				uint32_t a = blk_first(f, f->blk[b]), e = a + f->blk[b]->nins;
+				if (a < lp.first)
+					lp.first = a;
+				if (e > lp.last)
+					lp.last = e;
+			}
+		vgrow(&l, &cap, n + 1, sizeof *l);
+		l[n++] = lp;
+	}
+	free(stk);
+	if (n)
+		qsort(l, n, sizeof *l, loop_cmp);
+	for (uint32_t k = 0; k < n; k++) {
+		l[k].depth = 1;
+		for (uint32_t j = 0; j < n; j++)
+			if (j != k && l[j].in[l[k].head->id] && l[j].nblk > l[k].nblk)
+				l[k].depth++;
+	}
+	*out = l;
+	return (int)n;
+}
+
+/* ---- pressure ------------------------------------------------------------------------------- */
+
+/* R registers live before each instruction: FPlan.pressure when the pressure pass made it,
+ * else computed here from passes/liveness.c's block sets */
+static int *
+pressure(Fn *f)
+{
+	int *pr = xmalloc((f->nins + 1) * sizeof *pr);
+	uint32_t ur = (uint32_t)reg_unit(REG(RR, 0)), nr = RegLimitR;
+	Live *lv;
+	uint64_t *cur;
+
+	if (f->plan && f->plan->pressure && f->plan->npressure == f->nins) {
+		memcpy(pr, f->plan->pressure, f->nins * sizeof *pr);
+		return pr;
+	}
+	memset(pr, 0, (f->nins + 1) * sizeof *pr);
+	if (!(lv = live_build(f, NumArchUnit)))
+		return pr;
+	cur = xmalloc(lv->nword * sizeof *cur);
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		memcpy(cur, lv->out + (size_t)b * lv->nword, lv->nword * sizeof *cur);
+		for (uint32_t k = bk->nins; k-- > 0;) {
+			Ins *i = &bk->ins[k];
+			int idx = ins_index(f, i), cnt = 0;
+			for (unsigned s = 0; s < i->nslot; s++)
+				for (unsigned m = 0; i->slot[s].kind == SDef && !i->guarded &&
+				     m < i->slot[s].n; m++) {
+					int u = reg_unit(reg_next(i->slot[s].reg, m));
+					if (u >= 0)
+						cur[u >> 6] &= ~((uint64_t)1 << (u & 63));
+				}
+			for (unsigned s = 0; s < i->nslot; s++)
+				for (unsigned m = 0; i->slot[s].kind != SDef && m < i->slot[s].n; m++) {
+					int u = reg_unit(reg_next(i->slot[s].reg, m));
+					if (u >= 0)
+						cur[u >> 6] |= (uint64_t)1 << (u & 63);
+				}
+			for (uint32_t u = ur; u < ur + nr; u++)
+				cnt += (int)((cur[u >> 6] >> (u & 63)) & 1);
+			if (idx >= 0)
+				pr[idx] = cnt;
+		}
+	}
+	free(cur);
+	live_free(lv);
+	return pr;
+}
+
+/* ---- the phase table ------------------------------------------------------------------------ */
+
+typedef struct Mix {
+	int tensor, mem, vec, ctl, n;
+} Mix;
+
+static Mix
+mix_of(const Fn *f, uint32_t a, uint32_t e)
+{
+	Mix x = {0};
+
+	for (uint32_t k = a; k < e && k < f->nins; k++) {
+		const Ins *i = &f->ins[k];
+		int u = i->op < NOp ? optab[i->op].unit : UNone;
+		x.n++;
+		switch (u) {
+		case UTensor: x.tensor++; break;
+		case ULsu: x.mem++; break;
+		case UInt: case UFma: case UHalf: case UDouble: case UMufu: case UConv: x.vec++; break;
+		default: x.ctl++; break;
+		}
+	}
+	return x;
+}
+
+static int
+kind_of(Mix x)
+{
+	if (x.tensor)
+		return PhTensor;
+	if (x.vec + x.mem < 4)
+		return PhControl;
+	if (2 * x.mem >= x.vec)
+		return PhMemory;
+	return PhVector;
+}
+
+static int
+maxlive_of(const int *pr, uint32_t a, uint32_t e)
+{
+	int m = 0;
+
+	for (uint32_t k = a; k < e; k++)
+		if (pr[k] > m)
+			m = pr[k];
+	return m;
+}
+
+/* the cost model: the largest m (a power of two) whose fibers fit the limits and keep
+ * MinTrips iterations each; 0 (and *why) when no gain is predicted */
+static int
+choose_m(Fn *f, const Split *s, int nreg, const char **why)
+{
+	FPlan *p = f->plan;
+	int64_t trips, smax = s->tmax;
+	int best = 0, cps;
+
+	if (s->grid_stride) {
+		*why = "trip count unknown (grid-stride loop: gridDim is known only at launch)";
+		return 0;
+	}
+	if (!s->start_tid) {
+		*why = "trip count unknown (the start is not threadIdx.x)";
+		return 0;
+	}
+	if (!s->nload) {
+		*why = "no global loads in the loop: no memory latency for more fibers to hide";
+		return 0;
+	}
+	trips = s->bound / smax;   /* thread blockDim.x-1 at blockDim.x = tmax does the fewest */
+	for (int m = 2; m <= MaxSplit; m *= 2) {
+		int64_t wefts = ((int64_t)m * s->tmax + 31) / 32, per = (wefts + p->nsub - 1) / p->nsub;
+		if (per > p->contexts || per * nreg > p->slice_regs)
+			break;
+		if (trips < (int64_t)m * MinTrips)
+			break;
+		if (s->bound + (int64_t)m * smax + smax > INT32_MAX)
+			break;
+		best = m;
+	}
+	if (!best) {
+		*why = trips < 2 * MinTrips ? "trip count too small (fewer than 4 iterations per thread)"
+		     : "no room: two fibers per thread exceed the weft contexts or slice registers";
+		return 0;
+	}
+	/* after SETFIBERNUM an SM runs one CTA at a time: the CTAs per SM of the largest grid
+	 * must stay within best / GridShare (measured on bias_silu: m = 16 gains up to about 7) */
+	if (p->grid <= 0) {
+		*why = "grid size unknown: SETFIBERNUM makes one CTA per SM, a large grid could be "
+		       "slower (fiberc --fiber-grid=N)";
+		return 0;
+	}
+	cps = (p->grid + (p->nsm > 0 ? p->nsm : 108) - 1) / (p->nsm > 0 ? p->nsm : 108);
+	if (cps > 1 && cps * GridShare > best) {   /* one CTA per SM: SIMT has no more */
+		*why = "grid too large: its CTAs per SM, one at a time after SETFIBERNUM, outweigh "
+		       "the extra fibers";
+		return 0;
+	}
+	return best;
+}
+
+static void
+phase_add(Fn *f, uint32_t a, uint32_t e, int in_loop, const int *pr, int fibers, int nreg,
+          const char *why)
+{
+	FPhase ph = {0};
+
+	ph.first = a;
+	ph.last = e;
+	ph.kind = (uint8_t)kind_of(mix_of(f, a, e));
+	ph.in_loop = (uint8_t)in_loop;
+	ph.maxlive = maxlive_of(pr, a, e);
+	ph.fibers = fibers;
+	ph.nreg = nreg;
+	ph.why = why ? mintern(f->mod, why) : 0;
+	fplan_phase_add(f, &ph);
+}
+
+/* the phase table, for --print-after=phases (FPlan.report, printed after the IR) */
+static void
+report(Fn *f)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+
+	if (!m)
+		return;
+	fplan_print(m, f);
+	fclose(m);
+	if (n)
+		f->plan->report = arena_strndup(f->mod->arena, buf, n);
+	free(buf);
+}
+
+int
+pass_phases(Fn *f, Diag *d)
+{
+	FPlan *p = f->plan;
+	Loop *lp = NULL;
+	int nl, *pr, done = 0, nreg;
+	uint32_t at = 0;
+
+	if (!p || p->mode != FModeCuda || !f->blk || !f->nins || fn_edited(f))
+		return 0;
+	nl = loops_find(f, &lp);
+	pr = pressure(f);
+	if (p->maxlive < 0)
+		p->maxlive = maxlive_of(pr, 0, f->nins);
+	nreg = split_base(f) > 0 ? split_base(f) : 1;
+	for (int k = 0; k < nl; k++) {
+		Loop *l = &lp[k];
+		Split s = {0};
+		const char *why = NULL;
+		int fibers = 0, m = 0;
+		if (l->depth != 1)
+			continue;
+		if (l->first > at)
+			phase_add(f, at, l->first, 0, pr, 0, nreg,
+			          "straight-line code: runs once per thread, no work to hand out");
+		if (l->first < at) {        /* overlapping layout: counted with the previous phase */
+			continue;
+		}
+		why = done ? "another loop of the kernel was split (one SETFIBERNUM split per kernel)"
+		           : split_check(f, l, &s);
+		if (!why) {
+			m = choose_m(f, &s, nreg + 2, &why);
+			if (m) {
+				s.m = m;
+				s.nreg = nreg + 2;
+				if (split_apply(f, &s, d) < 0) {
+					free(pr);
+					free(lp);
+					return -1;
+				}
+				done = 1;
+				fibers = m * s.tmax;
+			}
+		}
+		phase_add(f, l->first, l->last, 1, pr, fibers, m ? s.nreg : nreg, why);
+		at = l->last;
+	}
+	if (at < f->nins)
+		phase_add(f, at, f->nins, 0, pr, 0, nreg,
+		          nl ? "straight-line code: runs once per thread, no work to hand out"
+		             : "no loop: every thread runs once, no work to hand out");
+	free(pr);
+	free(lp);
+	report(f);
+	return 0;
+}
