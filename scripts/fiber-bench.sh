@@ -18,9 +18,12 @@ rm -rf "$work"
 mkdir -p "$work/fsass" "$work/simt" "$work/fiber"
 
 # compile every example listing, keeping fiberc's --stats for the fiber counts
+# (told the launch's grid, the largest of the listing's kernels: docs/pass-phases.md)
 for d in $(grep -v '^#' examples/kernels.txt | awk 'NF { print $1 }' | sort -u); do
+	g=$(grep -v '^#' examples/kernels.txt | awk -v d="$d" '$1 == d { split($3, x, ",");
+		n = x[1] * x[2] * x[3]; if (n > m) m = n } END { print m }')
 	for a in sm_80 sm_90; do
-		"$fc" "examples/$d/$d.$a.sass" --mode=cuda-native --stats \
+		"$fc" "examples/$d/$d.$a.sass" --mode=cuda-native --fiber-grid="$g" --stats \
 			-o "$work/fsass/$d.$a.fsass" 2> "$work/fsass/$d.$a.stats"
 	done
 done

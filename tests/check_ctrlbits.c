@@ -466,7 +466,7 @@ START_TEST(harness_examples)
 			snprintf(orig, sizeof orig, "%s/examples/%s/%s.%s.sass", root(), dir, dir,
 			         arch[a].sfx);
 			char *ed = edited_copy(orig, 1, &nins), *idle = edited_copy(orig, 0, &nins2);
-			ck_assert_int_ge(nins, 3);
+			ck_assert_int_ge(nins, 2);   /* one per block: bias_silu has 2 */
 			ck_assert_int_eq(nins, nins2);
 			all_have_bits(ed);
 			all_have_bits(idle);

@@ -5,7 +5,8 @@
  * launch status and every buffer afterwards must be identical. Examples run in timing mode, where
  * fiberc's output must also show no hazard (its control bits are right) and take at most 2% more
  * cycles than the input; corpus functions (generic arguments, see kernrun.h) run functionally.
- * fiberc is the binary $FIBERC (build/bin/fiberc), run as a user would.
+ * fiberc is the binary $FIBERC (build/bin/fiberc), run as a user would; for an example it is told
+ * the launch's grid (--fiber-grid, which the phases pass needs to split a loop: bias_silu).
  */
 #define _DEFAULT_SOURCE
 #include "kernrun.h"
@@ -23,7 +24,7 @@ static int nlines;
 /* fiberc --mode=cuda-native IN -o (temporary file); the path (malloc'd), or NULL with the
  * compiler's messages in err */
 static char *
-compile(const char *in, char *err, size_t errsz)
+compile(const char *in, const char *extra, char *err, size_t errsz)
 {
 	const char *fc = getenv("FIBERC");
 	char *out = malloc(64), errpath[64], cmd[4096];
@@ -35,8 +36,8 @@ compile(const char *in, char *err, size_t errsz)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	snprintf(errpath, sizeof errpath, "%s.err", out);
-	snprintf(cmd, sizeof cmd, "'%s' '%s' --mode=cuda-native -o '%s' 2> '%s'",
-	         fc && *fc ? fc : "build/bin/fiberc", in, out, errpath);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' --mode=cuda-native %s -o '%s' 2> '%s'",
+	         fc && *fc ? fc : "build/bin/fiberc", in, extra, out, errpath);
 	rc = system(cmd);
 	err[0] = 0;
 	if ((e = fopen(errpath, "r"))) {
@@ -61,14 +62,26 @@ static const struct { const char *sfx, *simt, *fiber; } arch[] = {
 START_TEST(example_differential)
 {
 	int a = _i % 2, k = _i / 2;
-	char dir[64], in[1024], err[4096];
+	char dir[64], sym[128], in[1024], err[4096], grid[64];
+	unsigned g[3];
 	KRun want, got;
 	char *out;
 
 	ck_assert_int_lt(k, nlines);
-	sscanf(lines[k], "%63s", dir);
+	ck_assert_int_eq(sscanf(lines[k], "%63s %127s %u,%u,%u", dir, sym, &g[0], &g[1], &g[2]), 5);
 	snprintf(in, sizeof in, "%s/examples/%s/%s.%s.sass", kr_root(), dir, dir, arch[a].sfx);
-	out = compile(in, err, sizeof err);
+	/* the launch's grid, as a user who knows it tells fiberc (docs/pass-phases.md): the largest
+	 * of the listing's kernels (flash_decoding has two) */
+	unsigned most = g[0] * g[1] * g[2];
+	for (int j = 0; j < nlines; j++) {
+		char d2[64], s2[128];
+		unsigned h[3];
+		if (sscanf(lines[j], "%63s %127s %u,%u,%u", d2, s2, &h[0], &h[1], &h[2]) == 5 &&
+		    strcmp(d2, dir) == 0 && h[0] * h[1] * h[2] > most)
+			most = h[0] * h[1] * h[2];
+	}
+	snprintf(grid, sizeof grid, "--fiber-grid=%u", most);
+	out = compile(in, grid, err, sizeof err);
 	ck_assert_msg(out != NULL, "fiberc --mode=cuda-native %s failed:\n%s", in, err);
 	ck_assert_msg(kr_run_line(in, arch[a].simt, FIBER_MODE_TIMING, lines[k], &want) == 0, "%s",
 	              want.err);
@@ -143,7 +156,7 @@ START_TEST(corpus_differential)
 	const char *simt = sm90 ? "h100" : "a100", *fib = sm90 ? "h100-fiber" : "a100-fiber";
 	char err[4096], name[256];
 	unsigned nfn = 0;
-	char *out = compile(in, err, sizeof err);
+	char *out = compile(in, "", err, sizeof err);
 
 	ck_assert_msg(out != NULL, "fiberc --mode=cuda-native %s failed:\n%s", in, err);
 	if (kr_function_count(in, simt, &nfn) < 0) {
