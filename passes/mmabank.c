@@ -29,6 +29,8 @@ typedef struct Model {
 	unsigned nsub;     /* sub-partitions */
 	uint32_t wbase;    /* window of weft 0: base and registers */
 	uint32_t wregs;
+	const struct Reads *pre; /* every instruction's reads (Fn.ins order) with the input's
+	                     register numbers, computed once; a rename map is applied to them */
 } Model;
 
 /* one instruction's bank reads, and the operand each slot is */
@@ -131,12 +133,29 @@ reads_of(const Ins *i, const uint8_t *map, Reads *out)
 }
 
 /* the remote-read conflicts of i's V sources for weft 0 (FIBER model) */
+/* the reads of instruction k under rename map (NULL: none), from the precomputed ones (a map is
+ * one-to-one, so the repeated-register rule of bank_collect is unchanged by it) */
+static void
+read_mapped(const Model *m, uint32_t k, const uint8_t *map, Reads *r)
+{
+	*r = m->pre[k];
+	if (map)
+		for (unsigned q = 0; q < r->r.n; q++)
+			r->r.reg[q] = map[r->r.reg[q]];
+}
+
 static unsigned
 remote_of(const Model *m, const Ins *i)
 {
 	BankRemote rr;
 	int any = 0;
 
+	for (unsigned s = 0; s < i->nslot && !any; s++)
+		any = i->slot[s].kind == SUse && RCLS(i->slot[s].reg) == RV &&
+		      i->slot[s].opnd != SlotGuard;
+	if (!any)
+		return 0;      /* no absolute source: nothing crosses the crossbar */
+	any = 0;
 	bank_remote_start(&rr);
 	for (unsigned s = 0; s < i->nslot; s++) {
 		const Slot *sl = &i->slot[s];
@@ -171,7 +190,7 @@ count_block(Fn *f, Blk *bk, const Model *m, const uint8_t *cnt, const uint8_t *m
 		Ins *i = &bk->ins[j];
 		uint32_t k = (uint32_t)(i - f->ins);
 		Reads r;
-		reads_of(i, map, &r);
+		read_mapped(m, k, map, &r);
 		unsigned s = bank_simt_conflicts(&r.r, m->banks, 1, &cache, 0, flags_of(i, add, k), NULL);
 		unsigned v = s + remote_of(m, i);
 		if (simt)
@@ -194,6 +213,21 @@ count(Fn *f, const Model *m, const uint8_t *cnt, const uint8_t *map, const uint8
 
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		Count x = count_block(f, f->blk[b], m, cnt, map, add, simt, fiber);
+		c.simt += x.simt;
+		c.fiber += x.fiber;
+	}
+	return c;
+}
+
+/* count() over the blocks blk[0..n-1] only: a rename of one group changes only the blocks that
+ * name a register of it */
+static Count
+count_some(Fn *f, Blk **blk, uint32_t n, const Model *m, const uint8_t *cnt, const uint8_t *map)
+{
+	Count c = {0, 0};
+
+	for (uint32_t b = 0; b < n; b++) {
+		Count x = count_block(f, blk[b], m, cnt, map, NULL, NULL, NULL);
 		c.simt += x.simt;
 		c.fiber += x.fiber;
 	}
@@ -223,21 +257,47 @@ pow2ceil(unsigned n)
  * block (within ReuseScan instructions) is of r, with no write to r between, and the hit lowers
  * the block's counted conflicts (a flag only turns the next read of its slot and bank into a hit:
  * each is tried in program order and kept when it helps); returns flags added (into add[]) */
+/* the counted conflicts (simt + fiber) of instruction k read with cache, which it updates */
+static unsigned
+conf_step(Fn *f, const Model *m, const uint8_t *cnt, const uint8_t *map, const uint8_t *add,
+          uint32_t k, BankReuse *cache)
+{
+	const Ins *i = &f->ins[k];
+	Reads r;
+	read_mapped(m, k, map, &r);
+	unsigned sc = bank_simt_conflicts(&r.r, m->banks, 1, cache, 0, flags_of(i, add, k), NULL);
+
+	return cnt[k] ? 2 * sc + remote_of(m, i) : 0;
+}
+
 static int
 reuse_flags(Fn *f, const Model *m, const uint8_t *cnt, const uint8_t *map, uint8_t *add)
 {
 	int n = 0;
+	uint32_t most = 0;
+	BankReuse *st;      /* st[j]: the cache before instruction j of the block */
+	unsigned *cs;       /* cs[j]: the counted conflicts of instruction j */
 
+	for (uint32_t b = 0; b < f->nblk; b++)
+		if (f->blk[b]->nins > most)
+			most = f->blk[b]->nins;
+	st = xmalloc((most + 1) * sizeof *st);
+	cs = xmalloc((most + 1) * sizeof *cs);
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		Blk *bk = f->blk[b];
-		Count cur = count_block(f, bk, m, cnt, map, add, NULL, NULL);
+		uint32_t base = (uint32_t)(bk->ins - f->ins);
+		bank_reuse_clear(&st[0]);
+		for (uint32_t j = 0; j < bk->nins; j++) {
+			st[j + 1] = st[j];
+			cs[j] = conf_step(f, m, cnt, map, add, base + j, &st[j + 1]);
+		}
 		for (uint32_t j = 0; j < bk->nins; j++) {
 			Ins *i = &bk->ins[j];
-			uint32_t k = (uint32_t)(i - f->ins);
+			uint32_t k = base + j;
 			Reads r;
 			if (!i->ctrl.has)
 				continue;
-			reads_of(i, map, &r);
+			read_mapped(m, k, map, &r);
 			for (unsigned q = 0; q < r.r.n; q++) {
 				unsigned reg = r.r.reg[q], slot = r.r.slot[q];
 				unsigned bank = bank_simt_of(reg, 0, m->banks);
@@ -248,7 +308,7 @@ reuse_flags(Fn *f, const Model *m, const uint8_t *cnt, const uint8_t *map, uint8
 				for (uint32_t t = j + 1; t < bk->nins && t <= j + ReuseScan && !stop; t++) {
 					Ins *x = &bk->ins[t];
 					Reads xr;
-					reads_of(x, map, &xr);
+					read_mapped(m, (uint32_t)(x - f->ins), map, &xr);
 					for (unsigned p = 0; p < xr.r.n; p++)
 						if (xr.r.slot[p] == slot &&
 						    bank_simt_of(xr.r.reg[p], 0, m->banks) == bank) {
@@ -265,19 +325,54 @@ reuse_flags(Fn *f, const Model *m, const uint8_t *cnt, const uint8_t *map, uint8
 								stop = 1;
 					}
 				}
-				if (!hit || !cnt[(uint32_t)(&bk->ins[hit] - f->ins)])
+				if (!hit || !cnt[base + hit])
 					continue;
+				/* recount from j with the flag, until the cache is again what it was
+				 * without it: the rest of the block counts the same */
 				add[k] |= (uint8_t)(1u << slot);
-				Count c = count_block(f, bk, m, cnt, map, add, NULL, NULL);
-				if (c.simt + c.fiber < cur.simt + cur.fiber) {
-					cur = c;
-					n++;
-				} else {
-					add[k] &= (uint8_t)~(1u << slot);
+				BankReuse c = st[j];
+				long delta = 0;
+				uint32_t t = j, end;
+				unsigned nc[ReuseScan + 2];
+				for (;;) {
+					nc[t - j] = conf_step(f, m, cnt, map, add, base + t, &c);
+					delta += (long)nc[t - j] - (long)cs[t];
+					t++;
+					if (t >= bk->nins || (t > hit && memcmp(&c, &st[t], sizeof c) == 0) ||
+					    t - j > ReuseScan)
+						break;
 				}
+				end = t;
+				if (end < bk->nins && memcmp(&c, &st[end], sizeof c) != 0) {
+					/* did not settle within the window: count the rest too */
+					for (; t < bk->nins; t++) {
+						BankReuse tmp = c;
+						delta += (long)conf_step(f, m, cnt, map, add, base + t, &tmp) - (long)cs[t];
+						c = tmp;
+					}
+					if (delta < 0) {   /* accepted: the block's states from j on */
+						for (uint32_t u = j; u < bk->nins; u++) {
+							st[u + 1] = st[u];
+							cs[u] = conf_step(f, m, cnt, map, add, base + u, &st[u + 1]);
+						}
+					}
+				} else if (delta < 0) {
+					BankReuse w = st[j];
+					for (uint32_t u = j; u < end; u++) {
+						cs[u] = nc[u - j];
+						conf_step(f, m, cnt, map, add, base + u, &w);
+						st[u + 1] = w;
+					}
+				}
+				if (delta < 0)
+					n++;
+				else
+					add[k] &= (uint8_t)~(1u << slot);
 			}
 		}
 	}
+	free(st);
+	free(cs);
 	return n;
 }
 
@@ -405,6 +500,10 @@ pass_mma_banks(Fn *f, Diag *d)
 					cnt[k] = 1;
 		}
 	}
+	Reads *pre = xmalloc(f->nins * sizeof *pre);   /* every instruction's reads, once */
+	for (uint32_t k = 0; k < f->nins; k++)
+		reads_of(&f->ins[k], NULL, &pre[k]);
+	m.pre = pre;
 	before = count(f, &m, cnt, NULL, NULL, sb, fb);
 
 	if (!p)
@@ -420,6 +519,28 @@ pass_mma_banks(Fn *f, Diag *d)
 				limit = r + 1;
 	if (limit > RegRZ)
 		limit = RegRZ;
+
+	/* the R registers each block names (4 words of 64 bits) and whether it counts anything:
+	 * a group's trials are counted over the blocks that name one of its registers */
+	uint64_t (*bregs)[4] = xmalloc((f->nblk ? f->nblk : 1) * sizeof *bregs);
+	Blk **some = xmalloc((f->nblk ? f->nblk : 1) * sizeof *some);
+	memset(bregs, 0, (f->nblk ? f->nblk : 1) * sizeof *bregs);
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		int counted = 0;
+		for (uint32_t j = 0; j < bk->nins; j++) {
+			Ins *i = &bk->ins[j];
+			counted |= cnt[i - f->ins];
+			for (unsigned s = 0; s < i->nslot; s++)
+				if (is_rreg(i->slot[s].reg)) {
+					unsigned lo = RNUM(i->slot[s].reg), n = i->slot[s].n ? i->slot[s].n : 1;
+					for (unsigned w = 0; w < n && lo + w < RegRZ; w++)
+						bregs[b][(lo + w) / 64] |= 1ull << (lo + w) % 64;
+				}
+		}
+		if (!counted)
+			memset(bregs[b], 0, sizeof bregs[b]);   /* nothing it counts can change */
+	}
 
 	/* renames: each group of an MMA operand, to the offset that lowers the count most */
 	for (uint32_t k = 0; rename_ok && k < f->nins; k++) {
@@ -443,7 +564,16 @@ pass_mma_banks(Fn *f, Diag *d)
 						a = align[r];
 				}
 			groups++;
-			best = cur = count(f, &m, cnt, map, NULL, NULL, NULL);
+			uint64_t gset[4] = {0};
+			uint32_t nsome = 0;
+			for (unsigned r = 0; r < RegRZ; r++)
+				if (used[r] && find(up, r) == g)
+					gset[r / 64] |= 1ull << r % 64;
+			for (uint32_t b = 0; b < f->nblk; b++)
+				if ((bregs[b][0] & gset[0]) | (bregs[b][1] & gset[1]) |
+				    (bregs[b][2] & gset[2]) | (bregs[b][3] & gset[3]))
+					some[nsome++] = f->blk[b];
+			best = cur = count_some(f, some, nsome, &m, cnt, map);
 			/* new bases t = lo + a multiple of the group's alignment */
 			for (unsigned t = lo % a; t + (hi - lo) < limit; t += a) {
 				unsigned dlt = t - lo, ok = 1, dist = t > lo ? t - lo : lo - t;
@@ -462,7 +592,7 @@ pass_mma_banks(Fn *f, Diag *d)
 					}
 				if (!ok)
 					continue;
-				c = count(f, &m, cnt, trial, NULL, NULL, NULL);
+				c = count_some(f, some, nsome, &m, cnt, trial);
 				if (c.simt + c.fiber < best.simt + best.fiber) {
 					best = c;
 					best_d = t;
@@ -487,6 +617,7 @@ pass_mma_banks(Fn *f, Diag *d)
 	if (p)
 		flags = reuse_flags(f, &m, cnt, map, add);
 	after = count(f, &m, cnt, map, add, sa, fa);
+	free(pre);
 	if (p)
 		report(&rb, f, &m, map, add, sb, fb, sa, fa);   /* before the IR changes */
 
@@ -538,5 +669,6 @@ pass_mma_banks(Fn *f, Diag *d)
 	}
 	free(rb.s);
 	free(cnt), free(add), free(sb), free(fb), free(sa), free(fa);
+	free(bregs), free(some);
 	return 0;
 }
