@@ -860,6 +860,8 @@ typedef struct PassOpts {
 	int (*verify_extra)(Fn *, Diag *); /* with verify_each: run after every pass on a function
 	                             with f->plan (the FIBER verifier, fverify_plan); -1 fails */
 } PassOpts;
+enum { PassUnchanged = 1 };   /* a pass's return value: success, and the IR is as it was (the
+                                 pass manager then skips the relayout and def-use rebuild) */
 int pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d);
 
 #endif /* FIBER_IR_H */

@@ -62,10 +62,13 @@ pass_run(Fn *f, const Pass *const *list, int n, const PassOpts *o, Diag *d)
 			o->time[k] += now_seconds() - t0;
 		if (rc < 0)
 			return -1;
-		if (p->req & PChanges)
+		if (rc == PassUnchanged)
+			rc = 0;           /* the pass says it changed nothing: no relayout, def-use kept */
+		else if (p->req & PChanges) {
 			fn_relayout(f);   /* Fn.ins from the blocks, if the pass edited them */
-		if ((p->req & PChanges) && f->in_ssa)
-			ssa_uses(f);
+			if (f->in_ssa)
+				ssa_uses(f);
+		}
 		if (o->verify_each && (p->req & PChanges) && f->blk && verify_fn(f, d) < 0) {
 			error_plain(d, "IR is malformed after pass '%s' in function '%s'", p->name,
 			            mstr(f->mod, f->name));

@@ -75,7 +75,8 @@ int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi mer
                                      reaching value (a copy would be needed) */
 
 /* ---------------------------------------------------------------------------------------------
- * The passes: 0 on success, -1 after reporting on d.
+ * The passes: 0 on success, -1 after reporting on d, PassUnchanged (ir.h) on success when the
+ * IR is as it was.
  */
 int pass_cfg(Fn *f, Diag *d);         /* cfg: cfg_build + dom_build */
 int pass_ssa(Fn *f, Diag *d);         /* ssa: ssa_build + ssa_uses */

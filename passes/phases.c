@@ -313,7 +313,7 @@ pass_phases(Fn *f, Diag *d)
 	uint32_t at = 0;
 
 	if (!p || p->mode != FModeCuda || !f->blk || !f->nins || fn_edited(f))
-		return 0;
+		return PassUnchanged;
 	nl = loops_find(f, &lp);
 	pr = pressure(f);
 	if (p->maxlive < 0)
@@ -358,5 +358,5 @@ pass_phases(Fn *f, Diag *d)
 	free(pr);
 	free(lp);
 	report(f);
-	return 0;
+	return done ? 0 : PassUnchanged;
 }

@@ -633,7 +633,7 @@ pass_remote_writes(Fn *f, Diag *d)
 		}
 	if (!any) {
 		f->plan->remote_reads = count_vreads(f);
-		return 0;
+		return PassUnchanged;
 	}
 	memset(&r, 0, sizeof r);
 	r.f = f;
