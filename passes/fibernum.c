@@ -593,8 +593,11 @@ kernel_check(Fn *f, const uint8_t *body)
 					const char *sr = mstr(f->mod, i->opnd[o].atom);
 					if (!strcmp(sr, "SR_TID.Z"))
 						return "SR_TID.Z read (a new fiber's TID.Z differs from its thread's)";
+					/* SR_CgaCtaId: the CTA's rank in its cluster, the same for
+					 * a thread and its copies (one CTA) */
 					if (strcmp(sr, "SR_TID.X") && strcmp(sr, "SR_TID.Y") &&
-					    strncmp(sr, "SR_CTAID.", 9) && strcmp(sr, "SRZ"))
+					    strncmp(sr, "SR_CTAID.", 9) && strcmp(sr, "SRZ") &&
+					    strcmp(sr, "SR_CgaCtaId") && strcmp(sr, "SR_CGACTAID"))
 						return why_fmt(f, "%s read (differs between a thread and its copies)",
 						               sr);
 				}
