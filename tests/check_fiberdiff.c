@@ -122,7 +122,7 @@ open_err(const char *path, const char *config, char *why, size_t n)
 }
 
 /* the corpus listings: tests/corpus/NAME.sm_XX.sass and tests/corpus/latency/... */
-static char corpus[128][1100];
+static char corpus[128][1300];
 static int ncorpus;
 
 static void
