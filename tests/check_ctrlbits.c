@@ -21,6 +21,7 @@
 #include "backend.h"
 #include "latency.h"
 #include "fiber.h"
+#include "kernrun.h"
 #include "simcfg.h"
 
 #include <check.h>
@@ -315,44 +316,7 @@ all_have_bits(const char *path)
 	lst_close(&l);
 }
 
-/* ---- running a kernels.txt line (as tests/check_edit.c) ----------------------------------- */
-
-static uint16_t
-half_of(float x)
-{
-	union { float f; uint32_t u; } v = {x};
-	uint32_t s = (v.u >> 16) & 0x8000, e = (v.u >> 23) & 0xff, mant = v.u & 0x7fffff;
-
-	if (x == 0)
-		return (uint16_t)s;
-	return (uint16_t)(s | ((e - 112) << 10) | (mant >> 13));
-}
-
-static void
-fill(char *p, const char *t, size_t count)
-{
-	for (size_t k = 0; k < count; k++) {
-		float x = (float)((int)(k * 7 % 13) - 6) / 8;
-		if (!strcmp(t, "f32")) {
-			memcpy(p + 4 * k, &x, 4);
-		} else if (!strcmp(t, "f16")) {
-			uint16_t h = half_of(x);
-			memcpy(p + 2 * k, &h, 2);
-		} else if (!strcmp(t, "f16x2")) {
-			uint16_t h[2] = {half_of(x), half_of(-x / 2)};
-			memcpy(p + 4 * k, h, 4);
-		} else {
-			uint32_t u = (uint32_t)k * 2654435761u;
-			memcpy(p + 4 * k, &u, 4);
-		}
-	}
-}
-
-static size_t
-tsize(const char *t)
-{
-	return !strcmp(t, "f16") ? 2 : 4;
-}
+/* ---- running a kernels.txt line (tests/kernrun.c) ---------------------------------------- */
 
 /* run one kernels.txt line in timing mode; every buffer after the run (malloc'd, *n bytes),
  * the hazard count and cycles in *hz, *cyc */
@@ -360,69 +324,14 @@ static char *
 run_line(const char *path, const char *config, const char *line, size_t *n, uint64_t *hz,
          uint64_t *cyc)
 {
-	char dir[64], sym[128], params[2048], *out, *tok, *save = NULL;
-	unsigned grid[3], block[3], smem, np = 0;
-	fiberDevice dev = NULL;
-	fiberModule mod = NULL;
-	fiberFunction fn = NULL;
-	fiberDevicePtr ptr[32];
-	fiberStats st;
-	size_t bytes[32], off, size, total = 0, pbsize = 0;
-	unsigned char pb[4096];
+	KRun r;
 
-	ck_assert_int_eq(sscanf(line, "%63s %127s %u,%u,%u %u,%u,%u %u %2047s", dir, sym, &grid[0],
-	                        &grid[1], &grid[2], &block[0], &block[1], &block[2], &smem,
-	                        params), 10);
-	ck_assert_int_eq(fiberDeviceCreate(&dev, config), FIBER_SUCCESS);
-	ck_assert_int_eq(fiberDeviceSetMode(dev, FIBER_MODE_TIMING), FIBER_SUCCESS);
-	ck_assert_msg(fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS, "load %s: %s\n%s", path,
-	              fiberGetLastErrorMessage(dev), fiberGetLastErrorLog(dev));
-	ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, sym), FIBER_SUCCESS);
-	memset(pb, 0, sizeof pb);
-	for (tok = strtok_r(params, ",", &save); tok; tok = strtok_r(NULL, ",", &save), np++) {
-		char name[64], type[16];
-		size_t count;
-		ck_assert_uint_lt(np, 32);
-		ck_assert_int_eq(fiberFuncGetParamInfo(fn, np, &off, &size), FIBER_SUCCESS);
-		if (off + size > pbsize)
-			pbsize = off + size;
-		bytes[np] = 0;
-		if (sscanf(tok, "%63[^:]:%15[^*]*[%zu]", name, type, &count) == 3) {
-			char *host = calloc(count, tsize(type));
-			bytes[np] = count * tsize(type);
-			if (strstr(tok, ":in"))
-				fill(host, type, count);
-			ck_assert_int_eq(fiberMalloc(dev, &ptr[np], bytes[np]), FIBER_SUCCESS);
-			ck_assert_int_eq(fiberMemcpyHtoD(dev, ptr[np], host, bytes[np]), FIBER_SUCCESS);
-			memcpy(pb + off, &ptr[np], size < 8 ? size : 8);
-			total += bytes[np];
-			free(host);
-		} else {
-			char *eq = strchr(tok, '=');
-			ck_assert_ptr_nonnull(eq);
-			if (strstr(tok, ":f32=")) {
-				float x = strtof(eq + 1, NULL);
-				memcpy(pb + off, &x, 4);
-			} else {
-				int32_t x = (int32_t)strtol(eq + 1, NULL, 0);
-				memcpy(pb + off, &x, 4);
-			}
-		}
-	}
-	ck_assert_msg(fiberLaunchKernelPacked(fn, grid, block, smem, pb, pbsize) == FIBER_SUCCESS,
-	              "%s %s: %s", path, sym, fiberGetLastErrorMessage(dev));
-	out = malloc(total + 1);
-	*n = 0;
-	for (unsigned k = 0; k < np; k++)
-		if (bytes[k]) {
-			ck_assert_int_eq(fiberMemcpyDtoH(dev, out + *n, ptr[k], bytes[k]), FIBER_SUCCESS);
-			*n += bytes[k];
-		}
-	ck_assert_int_eq(fiberGetStats(dev, &st), FIBER_SUCCESS);
-	*hz = st.hazards;
-	*cyc = st.cycles;
-	fiberDeviceDestroy(dev);
-	return out;
+	ck_assert_msg(kr_run_line(path, config, FIBER_MODE_TIMING, line, &r) == 0, "%s", r.err);
+	ck_assert_msg(r.status == FIBER_SUCCESS, "%s: %s", path, r.err);
+	*n = r.n;
+	*hz = r.hazards;
+	*cyc = r.cycles;
+	return r.buf;
 }
 
 static char lines[16][2048];
