@@ -119,6 +119,18 @@ optval(int argc, char **argv, int *k, const char *name)
 	return NULL;
 }
 
+/* a decimal option value, all of it; -1 if it is not one (or out of int's range) */
+static int
+int_arg(const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	return end == v || *end || errno || n < 0 || n > 1 << 30 ? -1 : (int)n;
+}
+
 static void
 add_passes(Options *o, const char *list)
 {
@@ -220,15 +232,15 @@ parse_args(int argc, char **argv, Options *o)
 			else
 				usage_error("unknown --mode '%s' (cuda-native or fiber-native)", v);
 		} else if ((v = optval(argc, argv, &k, "--fiber-contexts"))) {
-			o->contexts = atoi(v);
+			o->contexts = int_arg(v);
 			if (o->contexts < 1 || o->contexts > 64)
 				usage_error("--fiber-contexts must be 1..64, not '%s'", v);
 		} else if ((v = optval(argc, argv, &k, "--fiber-slice-regs"))) {
-			o->slice_regs = atoi(v);
+			o->slice_regs = int_arg(v);
 			if (o->slice_regs < 32 || o->slice_regs > FiberSliceRegs)
 				usage_error("--fiber-slice-regs must be 32..512, not '%s'", v);
 		} else if ((v = optval(argc, argv, &k, "--fiber-grid"))) {
-			o->grid = atoi(v);
+			o->grid = int_arg(v);
 			if (o->grid < 1)
 				usage_error("--fiber-grid must be a CTA count >= 1, not '%s'", v);
 		} else if (strcmp(a, "--stats") == 0) {
