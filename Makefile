@@ -221,6 +221,15 @@ demo: deps
 	  --arg i32:256 2>&1 | sed -n 1,2p; done
 	@echo '== examples/host: a host program on runtime/fiber.h, random input, checked against a CPU softmax'
 	@$(MAKE) --no-print-directory -C examples/host FIBER_ROOT=$(CURDIR) FIBER_BUILD=$(CURDIR)/$(B) run
+	@echo '== fiberc --mode=cuda-native: nvcc SASS of examples/bias_silu compiled for the FIBER SM'
+	@$(FIBERC) examples/bias_silu/bias_silu.sm_80.sass --mode=cuda-native --fiber-grid=4 --stats \
+	  -o $(B)/demo.bias.fsass 2>&1 | sed -n '/FIBER:/,$$p'
+	@awk 'BEGIN { for (i = 0; i < 16384; i++) printf "%c%c%c%c", 0, 0, 128, 63 }' > $(B)/demo.x.bin
+	@echo '   nvcc SASS on a100, then fiberc output on a100-fiber (x = 1, bias = 0: y = silu(1))'
+	@for run in "examples/bias_silu/bias_silu.sm_80.sass a100 demo.y1" "$(B)/demo.bias.fsass a100-fiber demo.y2"; do \
+	  set -- $$run; $(FIBERSIM) run $$1 --config $$2 --kernel bias_silu_f32 --grid 4 --block 128 \
+	  --arg buf:$(B)/demo.x.bin --arg zeros:16384 --arg zeros:65536 --out 2:$(B)/$$3.bin 2>&1 | sed -n 1,2p; done
+	@cmp -s $(B)/demo.y1.bin $(B)/demo.y2.bin && echo '   outputs identical' || { echo '   outputs DIFFER'; exit 1; }
 
 # the include graph must follow the layering (docs/architecture.md). The compiler enforces it (each
 # layer is built with only its own include paths, INC_* above); this target also refuses relative or
