@@ -63,7 +63,8 @@ struct Lw {
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
 	uint32_t nlabel;   /* labels made so far (.L_p0, ...) */
-	uint32_t nexit;    /* EXIT instructions written (each gets a label .L_exit<N>) */
+	uint32_t nexit;    /* EXIT instructions written: each has a label lw_exit_label() */
+	uint32_t exit0;    /* number of this function's first exit label */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -78,6 +79,9 @@ void lw_emit(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lw_emit_ng(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lw_label_here(Lw *w, const char *name);
 const char *lw_newlabel(Lw *w);              /* a fresh label name ".L_pN" */
+/* the label an EXIT must carry (EIATTR_EXIT_INSTR_OFFSETS names it): call once per EXIT,
+ * lw_label_here(w, lw_exit_label(w)) then lw_emit(w, "EXIT") */
+const char *lw_exit_label(Lw *w);
 const char *lw_ptxlabel(Lw *w, uint32_t atom); /* the SASS name of a PTX label ("$L__BB0_2") */
 /* a located error on the current PTX instruction: "'div.rn.f64' is not supported yet: WHY" */
 int lw_error(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -117,6 +121,8 @@ const char *lw_hi(Lw *w, int k);
 const char *lw_src(Lw *w, int k);
 const char *lw_rsrc(Lw *w, int k);
 int64_t lw_imm(Lw *w, int k);
+const char *lw_isrc(Lw *w, int k);           /* lw_src, but an immediate as its 32 integer bits
+                                                ("0x3f800000" for 0f3F800000): MOV, LOP3, PRMT */
 int lw_isimm(const Lw *w, int k);            /* PoImm, PoF32, PoF64 or PoFDec */
 const char *lw_vec(Lw *w, int k, int e);
 int lw_veclen(const Lw *w, int k);           /* elements of a PoVec, 1 otherwise */
@@ -137,6 +143,10 @@ const char *lw_tmp64(Lw *w);                 /* a fresh aligned pair "%$wN" (ele
 const char *lw_tmp128(Lw *w);                /* a fresh aligned quad "%$xN" */
 const char *lw_ptmp(Lw *w);                  /* a fresh virtual predicate "%$qN" */
 const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; k 0: reg */
+
+/* ld.param of a kernel parameter or of a device function's (w->ins is the ld): the move
+ * family's selection, called by the mem family's ld for the .param space */
+int lw_ld_param(Lw *w);
 
 /* ---- module facts ------------------------------------------------------------------------ */
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1

@@ -1,0 +1,1202 @@
+/* ptxlow.c: lowering a checked PTX module to SASS text with virtual registers (ptxlow.h): the
+ * driver of instruction selection. Per function it maps PTX registers to virtual registers,
+ * lays out parameters and shared variables, walks the statements (labels, instructions) calling
+ * the selection function of each instruction's row (ptxsel.c), and writes the listing around
+ * the code: the module header, .nv.info with the attributes fibersim reads (frontend/nvinfo.c),
+ * .nv.constant0.<fn>, .text.<fn> with its .vreg/.vpred declarations, .nv.shared.<fn>. The
+ * register count is written as 0 here; the register allocator sets it (passes/regalloc.c).
+ */
+#include "ptxlow.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a kernel parameter or shared variable placed at a byte offset */
+typedef struct Place {
+	uint32_t name;     /* atom */
+	uint32_t off;      /* byte offset */
+	uint32_t size;     /* bytes */
+} Place;
+
+struct LwPriv {
+	LwReg *reg;        /* registers met so far, in first-use order */
+	uint32_t nreg, creg;
+	uint32_t *hash;    /* (decl, idx) -> reg index + 1; open addressing */
+	uint32_t hcap;
+	uint32_t *names;   /* SASS names taken (atoms in p->atoms), open addressing */
+	uint32_t ncap, nnames;
+	Place *param;      /* parameters of the function */
+	uint32_t nparam;
+	uint32_t param_size; /* bytes of the parameter block */
+	Place *shared;     /* shared variables the function names */
+	uint32_t nshared, cshared;
+	uint32_t shared_size; /* bytes of static shared memory */
+	LwBuf tmpdecl;     /* `.vreg` text of the temporaries */
+	LwBuf tmppred;     /* `.vpred` text of the temporary predicates */
+};
+
+/* labels are unique in a listing: the counters run over all its functions */
+typedef struct LwCount {
+	uint32_t info;     /* .L_i<N>: the attribute sizes */
+	uint32_t label;    /* .L_p<N>: lw_newlabel */
+	uint32_t exit;     /* .L_exit<N> */
+	uint32_t fn;       /* functions lowered: .L_end<N>, .L_stop<N> */
+} LwCount;
+static LwCount *cnt;           /* the current listing's (ptx_lower sets it) */
+
+/* ---- text buffers ------------------------------------------------------------------------- */
+
+static void
+buf_add(LwBuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 4096;
+		while (c < b->len + n + 1)
+			c *= 2;
+		b->s = xrealloc(b->s, c);
+		b->cap = c;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void buf_printf(LwBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
+{
+	char tmp[512];
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(tmp, sizeof tmp, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		buf_add(b, tmp, (size_t)n);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	buf_add(b, big, (size_t)n);
+	free(big);
+}
+
+static void
+buf_printf(LwBuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+static char *
+ring(Lw *w)
+{
+	char *s = w->ring[w->ringpos++ % LwRing];
+
+	s[0] = 0;
+	return s;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static void
+emit_v(Lw *w, int guard, const char *fmt, va_list ap)
+{
+	buf_add(&w->code, "        ", 8);
+	if (guard && w->guard[0])
+		buf_add(&w->code, w->guard, strlen(w->guard));
+	buf_vprintf(&w->code, fmt, ap);
+	buf_add(&w->code, " ;\n", 3);
+}
+
+void
+lw_emit(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_v(w, 1, fmt, ap);
+	va_end(ap);
+}
+
+void
+lw_emit_ng(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_v(w, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+lw_label_here(Lw *w, const char *name)
+{
+	buf_printf(&w->code, "%s:\n", name);
+}
+
+const char *
+lw_newlabel(Lw *w)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, ".L_p%" PRIu32, cnt->label++);
+	w->nlabel++;
+	return s;
+}
+
+const char *
+lw_exit_label(Lw *w)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, ".L_exit%" PRIu32, w->exit0 + w->nexit++);
+	return s;
+}
+
+const char *
+lw_ptxlabel(Lw *w, uint32_t atom)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
+	return s;
+}
+
+static int
+verr(Lw *w, Loc loc, const char *fmt, va_list ap)
+{
+	char msg[512], text[160];
+	const PtxIns *i = w->ins;
+	size_t n = 0;
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (i) {
+		n = i->oploc.end - i->oploc.start;
+		if (n >= sizeof text)
+			n = sizeof text - 1;
+		memcpy(text, w->p->src->text + i->oploc.start, n);
+	}
+	text[n] = 0;
+	if (i)
+		error_at(w->d, loc, "'%s' is not supported yet: %s", text, msg);
+	else
+		error_at(w->d, loc, "%s", msg);
+	return -1;
+}
+
+int
+lw_error(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+	Loc loc = w->ins ? w->ins->oploc : w->fn->loc;
+
+	va_start(ap, fmt);
+	verr(w, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+lw_error_opnd(Lw *w, int k, const char *fmt, ...)
+{
+	va_list ap;
+	Loc loc = w->ins && k < w->ins->nopnd ? w->ins->opnd[k].loc : w->fn->loc;
+
+	va_start(ap, fmt);
+	verr(w, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- the instruction ---------------------------------------------------------------------- */
+
+int
+lw_has(const Lw *w, const char *mod)
+{
+	return ptx_ins_hasmod(w->p, w->ins, mod);
+}
+
+static const char *const type_words[] = {
+	"pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
+	"s64", "f16", "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64", "e4m3", "e5m2", "e4m3x2",
+	"e5m2x2", "s4", "u4", "b1", NULL
+};
+
+static int
+is_type(const char *s)
+{
+	for (int k = 0; type_words[k]; k++)
+		if (strcmp(s, type_words[k]) == 0)
+			return 1;
+	return 0;
+}
+
+const char *
+lw_type_n(const Lw *w, int n)
+{
+	for (unsigned k = 0; k < w->ins->nmod; k++) {
+		const char *m = ptx_str(w->p, w->ins->mod[k]);
+		if (is_type(m) && n-- == 0)
+			return m;
+	}
+	return "";
+}
+
+const char *
+lw_type(const Lw *w)
+{
+	const char *t = "";
+
+	for (unsigned k = 0; k < w->ins->nmod; k++) {
+		const char *m = ptx_str(w->p, w->ins->mod[k]);
+		if (is_type(m))
+			t = m;
+	}
+	return t;
+}
+
+int
+lw_type_bits(const char *t)
+{
+	if (!strcmp(t, "pred") || !strcmp(t, "b1"))
+		return 1;
+	if (!strcmp(t, "f16x2") || !strcmp(t, "bf16x2") || !strcmp(t, "tf32"))
+		return 32;
+	if (!strcmp(t, "e4m3") || !strcmp(t, "e5m2"))
+		return 8;
+	if (!strcmp(t, "e4m3x2") || !strcmp(t, "e5m2x2"))
+		return 16;
+	if (!strcmp(t, "s4") || !strcmp(t, "u4"))
+		return 4;
+	while (*t && (*t < '0' || *t > '9'))
+		t++;
+	return atoi(t);
+}
+
+int
+lw_type_signed(const char *t)
+{
+	return t[0] == 's';
+}
+
+int
+lw_type_float(const char *t)
+{
+	return t[0] == 'f' || !strncmp(t, "bf", 2) || !strcmp(t, "tf32") || t[0] == 'e';
+}
+
+int
+lw_tclass(const char *t)
+{
+	if (!t[0])
+		return TcAny;
+	if (!strcmp(t, "pred"))
+		return TcPred;
+	if (!strcmp(t, "f32") || !strcmp(t, "tf32"))
+		return TcF32;
+	if (!strcmp(t, "f64"))
+		return TcF64;
+	if (!strncmp(t, "f16", 3) || !strncmp(t, "bf16", 4))
+		return TcHalf;
+	if (t[0] == 'e')
+		return TcHalf;
+	return TcInt;
+}
+
+const PtxOpnd *
+lw_opnd(const Lw *w, int k)
+{
+	return k < w->ins->nopnd ? &w->ins->opnd[k] : NULL;
+}
+
+int
+lw_isimm(const Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	return o && (o->kind == PoImm || o->kind == PoF32 || o->kind == PoF64 || o->kind == PoFDec);
+}
+
+int
+lw_veclen(const Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	return o && o->kind == PoVec ? o->nsub : 1;
+}
+
+/* ---- registers ---------------------------------------------------------------------------- */
+
+static int
+kind_of(const char *t)
+{
+	int bits;
+
+	if (!strcmp(t, "pred"))
+		return LkPred;
+	bits = lw_type_bits(t);
+	if (bits == 64)
+		return Lk64;
+	if (bits == 128)
+		return Lk128;
+	if (bits <= 16)
+		return Lk16;
+	return Lk32;
+}
+
+static uint32_t
+hash_ptr(const void *p, uint32_t idx)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull ^ (uint64_t)idx * 0xc2b2ae3d27d4eb4full;
+
+	return (uint32_t)(x >> 32) ^ (uint32_t)x;
+}
+
+static uint32_t
+hash_atom(uint32_t a)
+{
+	return a * 2654435761u;
+}
+
+/* a SASS name not taken yet, from `want` (the PTX name with a '%' in front); taken then */
+static uint32_t
+take_name(Lw *w, const char *want)
+{
+	struct LwPriv *v = w->priv;
+	char buf[256];
+	uint32_t a;
+	unsigned n = 0;
+
+	snprintf(buf, sizeof buf, "%s", want);
+	for (;;) {
+		a = atomz(w->p->atoms, buf);
+		if (v->nnames * 2 + 2 > v->ncap) {
+			uint32_t oc = v->ncap, *old = v->names;
+			v->ncap = oc ? oc * 2 : 1024;
+			v->names = xmalloc(v->ncap * sizeof *v->names);
+			for (uint32_t k = 0; k < oc; k++)
+				if (old[k]) {
+					uint32_t h = hash_atom(old[k]) & (v->ncap - 1);
+					while (v->names[h])
+						h = (h + 1) & (v->ncap - 1);
+					v->names[h] = old[k];
+				}
+			free(old);
+		}
+		uint32_t h = hash_atom(a) & (v->ncap - 1);
+		while (v->names[h] && v->names[h] != a)
+			h = (h + 1) & (v->ncap - 1);
+		if (!v->names[h]) {
+			v->names[h] = a;
+			v->nnames++;
+			return a;
+		}
+		snprintf(buf, sizeof buf, "%s$%u", want, ++n);
+	}
+}
+
+/* the LwReg of PTX register decl[idx], made on first use */
+static const LwReg *
+reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t h;
+
+	if (v->nreg * 2 + 2 > v->hcap) {
+		uint32_t oc = v->hcap, *old = v->hash;
+		v->hcap = oc ? oc * 2 : 1024;
+		v->hash = xmalloc(v->hcap * sizeof *v->hash);
+		for (uint32_t k = 0; k < oc; k++)
+			if (old[k]) {
+				const LwReg *r = &v->reg[old[k] - 1];
+				h = hash_ptr(r->decl, r->idx) & (v->hcap - 1);
+				while (v->hash[h])
+					h = (h + 1) & (v->hcap - 1);
+				v->hash[h] = old[k];
+			}
+		free(old);
+	}
+	h = hash_ptr(decl, idx) & (v->hcap - 1);
+	while (v->hash[h]) {
+		const LwReg *r = &v->reg[v->hash[h] - 1];
+		if (r->decl == decl && r->idx == idx)
+			return r;
+		h = (h + 1) & (v->hcap - 1);
+	}
+	vgrow(&v->reg, &v->creg, v->nreg + 1, sizeof *v->reg);
+	LwReg *r = &v->reg[v->nreg++];
+	char want[256];
+	const char *dn = ptx_str(w->p, decl->name);
+	if (decl->range)
+		snprintf(want, sizeof want, "%s%s%" PRIu32, dn[0] == '%' ? "" : "%", dn, idx);
+	else
+		snprintf(want, sizeof want, "%s%s", dn[0] == '%' ? "" : "%", dn);
+	/* `$` and `.` are not all SASS name characters: keep [A-Za-z0-9_$] */
+	for (char *c = want + 1; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      *c == '_' || *c == '$'))
+			*c = '_';
+	if (want[1] >= '0' && want[1] <= '9') {
+		memmove(want + 2, want + 1, strlen(want));
+		want[1] = '_';
+	}
+	r->decl = decl;
+	r->idx = idx;
+	r->kind = (uint8_t)kind_of(ptx_str(w->p, decl->type));
+	r->name = take_name(w, want);
+	v->hash[h] = v->nreg;
+	return r;
+}
+
+/* the register a PoName operand names, NULL if it is not a register */
+static const LwReg *
+opnd_reg(Lw *w, const PtxOpnd *o)
+{
+	uint32_t idx = 0;
+
+	if (!o || o->kind != PoName || o->what != PwReg || !o->decl)
+		return NULL;
+	if (o->decl->range) {
+		const char *s = ptx_str(w->p, o->atom) + atomlen(w->p->atoms, o->decl->name);
+		idx = (uint32_t)strtoul(s, NULL, 10);
+	}
+	return reg_get(w, o->decl, idx);
+}
+
+const LwReg *
+lw_regof(Lw *w, int k)
+{
+	return opnd_reg(w, lw_opnd(w, k));
+}
+
+static const char *
+reg_text(Lw *w, const LwReg *r)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, "%s", ptx_str(w->p, r->name));
+	return s;
+}
+
+static const char *
+opnd_regtext(Lw *w, const PtxOpnd *o, int k)
+{
+	const LwReg *r;
+
+	if (o && o->kind == PoSink)
+		return "RZ";
+	if (!(r = opnd_reg(w, o))) {
+		lw_error_opnd(w, k, "operand %d must be a register here", k);
+		return "RZ";
+	}
+	return reg_text(w, r);
+}
+
+const char *
+lw_reg(Lw *w, int k)
+{
+	return opnd_regtext(w, lw_opnd(w, k), k);
+}
+
+const char *
+lw_elem(Lw *w, const char *reg, int k)
+{
+	char *s = ring(w);
+
+	if (k == 0 || !strcmp(reg, "RZ"))
+		snprintf(s, LwStr, "%s", reg);
+	else
+		snprintf(s, LwStr, "%s[%d]", reg, k);
+	return s;
+}
+
+const char *
+lw_vec(Lw *w, int k, int e)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (o && o->kind == PoVec) {
+		if (e >= o->nsub) {
+			lw_error_opnd(w, k, "vector element %d missing", e);
+			return "RZ";
+		}
+		return opnd_regtext(w, &o->sub[e], k);
+	}
+	if (e) {
+		lw_error_opnd(w, k, "operand %d must be a vector here", k);
+		return "RZ";
+	}
+	return lw_reg(w, k);
+}
+
+/* ---- immediates ---------------------------------------------------------------------------- */
+
+static uint64_t
+imm_bits(const PtxOpnd *o, int fbits)
+{
+	switch (o->kind) {
+	case PoImm:
+		return (uint64_t)o->ival;
+	case PoF32:
+		if (fbits == 64) {
+			union { float f; uint32_t u; } a = { .u = (uint32_t)o->ival };
+			union { double d; uint64_t u; } b = { .d = a.f };
+			return b.u;
+		}
+		return (uint64_t)o->ival;
+	case PoF64:
+		if (fbits == 32) {
+			union { double d; uint64_t u; } a = { .u = (uint64_t)o->ival };
+			union { float f; uint32_t u; } b = { .f = (float)a.d };
+			return b.u;
+		}
+		return (uint64_t)o->ival;
+	case PoFDec:
+		if (fbits == 64) {
+			union { double d; uint64_t u; } b = { .d = o->fval };
+			return b.u;
+		} else {
+			union { float f; uint32_t u; } b = { .f = (float)o->fval };
+			return b.u;
+		}
+	default:
+		return 0;
+	}
+}
+
+int64_t
+lw_imm(Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (!lw_isimm(w, k)) {
+		lw_error_opnd(w, k, "operand %d must be an immediate", k);
+		return 0;
+	}
+	return (int64_t)imm_bits(o, lw_type_bits(lw_type(w)) == 64 ? 64 : 32);
+}
+
+/* a 32-bit integer as SASS writes it */
+static const char *
+int_text(Lw *w, uint32_t v)
+{
+	char *s = ring(w);
+
+	if ((int32_t)v < 0 && (int32_t)v > -0x10000)
+		snprintf(s, LwStr, "-0x%x", (unsigned)-(int32_t)v);
+	else
+		snprintf(s, LwStr, "0x%x", (unsigned)v);
+	return s;
+}
+
+/* a float value as SASS writes it: exactly representable, so the parser gets the same bits */
+static const char *
+float_text(Lw *w, uint32_t bits)
+{
+	union { uint32_t u; float f; } v = { bits };
+	char *s = ring(w);
+
+	if (v.f != v.f)
+		snprintf(s, LwStr, "%sQNAN", bits >> 31 ? "-" : "+");
+	else if (v.f == (float)INFINITY || v.f == -(float)INFINITY)
+		snprintf(s, LwStr, "%sINF", bits >> 31 ? "-" : "+");
+	else if (v.f == 0 && bits >> 31)
+		snprintf(s, LwStr, "-0");
+	else
+		snprintf(s, LwStr, "%.17g", (double)v.f);
+	return s;
+}
+
+const char *
+lw_lo(Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (lw_isimm(w, k))
+		return int_text(w, (uint32_t)imm_bits(o, 64));
+	return lw_reg(w, k);
+}
+
+const char *
+lw_hi(Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (lw_isimm(w, k))
+		return int_text(w, (uint32_t)(imm_bits(o, 64) >> 32));
+	return lw_elem(w, lw_reg(w, k), 1);
+}
+
+const char *
+lw_src(Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+	const char *t = lw_type(w);
+
+	if (!o) {
+		lw_error(w, "operand %d missing", k);
+		return "RZ";
+	}
+	if (lw_isimm(w, k)) {
+		int fl = lw_tclass(t) == TcF32 || (o->kind != PoImm && lw_tclass(t) != TcInt &&
+		                                   lw_tclass(t) != TcHalf);
+		uint32_t bits = (uint32_t)imm_bits(o, 32);
+		return fl ? float_text(w, bits) : int_text(w, bits);
+	}
+	if (o->kind == PoName && o->what == PwVar && o->decl && o->decl->space == PsParam) {
+		int off = lw_param_offset(w, o->atom);
+		char *s = ring(w);
+		if (off < 0) {
+			lw_error_opnd(w, k, "parameter not found");
+			return "RZ";
+		}
+		snprintf(s, LwStr, "c[0x0][0x%x]", (unsigned)(w->param_base + (uint32_t)off));
+		return s;
+	}
+	if (o->kind == PoName && o->what == PwVar && o->decl && o->decl->space == PsShared) {
+		int off = lw_shared_offset(w, o->atom);
+		if (off < 0) {
+			lw_error_opnd(w, k, "shared variable not placed");
+			return "RZ";
+		}
+		return int_text(w, (uint32_t)off);
+	}
+	return lw_reg(w, k);
+}
+
+const char *
+lw_isrc(Lw *w, int k)
+{
+	if (lw_isimm(w, k))
+		return int_text(w, (uint32_t)imm_bits(lw_opnd(w, k), 32));
+	return lw_src(w, k);
+}
+
+const char *
+lw_rsrc(Lw *w, int k)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (o && o->kind == PoName && o->what == PwReg)
+		return lw_reg(w, k);
+	if (o && o->kind == PoSink)
+		return "RZ";
+	const char *s = lw_isrc(w, k), *t = lw_tmp(w);
+	lw_emit(w, "MOV %s, %s", t, s);
+	return t;
+}
+
+int
+lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
+{
+	const PtxOpnd *a = lw_opnd(w, k);
+	int64_t off = a && a->hasoff ? a->ival : 0;
+	char offs[32] = "";
+
+	if (!a || a->kind != PoAddr)
+		return lw_error_opnd(w, k, "operand %d must be an address [...]", k);
+	if (a->nsub > 1)
+		return lw_error_opnd(w, k, "this address form is not selected");
+	if (off > 0)
+		snprintf(offs, sizeof offs, "+0x%llx", (unsigned long long)off);
+	else if (off < 0)
+		snprintf(offs, sizeof offs, "+-0x%llx", (unsigned long long)-off);
+	if (!a->nsub) {
+		snprintf(buf, n, "0x%llx", (unsigned long long)off);
+		return 0;
+	}
+	const PtxOpnd *b = &a->sub[0];
+	if (b->kind == PoImm) {
+		snprintf(buf, n, "0x%llx", (unsigned long long)(b->ival + off));
+		return 0;
+	}
+	if (b->kind == PoName && b->what == PwReg) {
+		const LwReg *r = opnd_reg(w, b);
+		const char *nm = ptx_str(w->p, r->name);
+		int wide = space == PsGlobal || space == PsNoSpace;
+		if (wide && r->kind != Lk64)
+			return lw_error_opnd(w, k, "a %s address needs a 64-bit register",
+			                     space == PsGlobal ? "global" : "generic");
+		snprintf(buf, n, "%s%s%s", nm, wide ? ".64" : "", offs);
+		return 0;
+	}
+	if (b->kind == PoName && b->what == PwVar && b->decl) {
+		if (b->decl->space == PsParam) {
+			int po = lw_param_offset(w, b->atom);
+			if (po < 0 || !cbank)
+				return lw_error_opnd(w, k, "'%s' is not a parameter of this kernel",
+				                     ptx_str(w->p, b->atom));
+			snprintf(cbank, ncb, "c[0x0][0x%llx]",
+			         (unsigned long long)(w->param_base + (uint32_t)po + off));
+			return 1;
+		}
+		if (b->decl->space == PsShared && (space == PsShared)) {
+			int so = lw_shared_offset(w, b->atom);
+			if (so < 0)
+				return lw_error_opnd(w, k, "shared variable not placed");
+			snprintf(buf, n, "0x%llx", (unsigned long long)(so + off));
+			return 0;
+		}
+		return lw_error_opnd(w, k, "addressing a .%s variable by name in a .%s access",
+		                     ptx_space_name(b->decl->space) + 1,
+		                     space == PsNoSpace ? "generic" : ptx_space_name(space) + 1);
+	}
+	return lw_error_opnd(w, k, "this address form is not selected");
+}
+
+/* ---- temporaries -------------------------------------------------------------------------- */
+
+static const char *
+tmp_make(Lw *w, const char *pfx, int size, int pred)
+{
+	char *s = ring(w);
+	uint32_t n = w->ntmp++;
+	LwBuf *b = pred ? &w->priv->tmppred : &w->priv->tmpdecl;
+
+	snprintf(s, LwStr, "%%$%s%" PRIu32, pfx, n);
+	if (b->len % 100 > 80 || !b->len)
+		buf_printf(b, "%s%s", b->len ? "\n" : "", pred ? "\t.vpred\t\t" : "\t.vreg\t\t");
+	else
+		buf_add(b, ",", 1);
+	if (size > 1)
+		buf_printf(b, "%s[%d]", s, size);
+	else
+		buf_printf(b, "%s", s);
+	return s;
+}
+
+const char *lw_tmp(Lw *w) { return tmp_make(w, "t", 1, 0); }
+const char *lw_tmp64(Lw *w) { return tmp_make(w, "w", 2, 0); }
+const char *lw_tmp128(Lw *w) { return tmp_make(w, "x", 4, 0); }
+const char *lw_ptmp(Lw *w) { return tmp_make(w, "q", 1, 1); }
+
+/* ---- parameters and shared variables ------------------------------------------------------ */
+
+static uint32_t
+var_size(const Lw *w, const PtxVar *v)
+{
+	uint32_t n = (uint32_t)(lw_type_bits(ptx_str(w->p, v->type)) + 7) / 8;
+
+	if (v->vec)
+		n *= v->vec;
+	for (unsigned k = 0; k < v->ndim; k++)
+		n *= v->dim[k] > 0 ? (uint32_t)v->dim[k] : 0;
+	return n;
+}
+
+static uint32_t
+var_align(const Lw *w, const PtxVar *v)
+{
+	uint32_t a = v->align;
+
+	if (!a) {
+		a = (uint32_t)(lw_type_bits(ptx_str(w->p, v->type)) + 7) / 8;
+		if (v->vec)
+			a *= v->vec;
+	}
+	return a ? a : 1;
+}
+
+int
+lw_param_offset(const Lw *w, uint32_t name)
+{
+	for (uint32_t k = 0; k < w->priv->nparam; k++)
+		if (w->priv->param[k].name == name)
+			return (int)w->priv->param[k].off;
+	return -1;
+}
+
+int
+lw_shared_offset(const Lw *w, uint32_t name)
+{
+	for (uint32_t k = 0; k < w->priv->nshared; k++)
+		if (w->priv->shared[k].name == name)
+			return (int)w->priv->shared[k].off;
+	return -1;
+}
+
+static void
+place_params(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t off = 0;
+
+	v->param = xmalloc((w->fn->nparam + 1) * sizeof *v->param);
+	for (uint32_t k = 0; k < w->fn->nparam; k++) {
+		const PtxVar *pv = &w->fn->param[k];
+		uint32_t a = var_align(w, pv), sz = var_size(w, pv);
+		if (a > 8 && !pv->align)
+			a = 8;
+		off = (off + a - 1) / a * a;
+		v->param[k] = (Place){ pv->name, off, sz };
+		off += sz;
+	}
+	v->nparam = w->fn->nparam;
+	v->param_size = off;
+}
+
+static void
+add_shared(Lw *w, const PtxVar *var)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t a = var_align(w, var), sz = var_size(w, var);
+
+	for (uint32_t k = 0; k < v->nshared; k++)
+		if (v->shared[k].name == var->name)
+			return;
+	if (var->ndim && var->dim[0] < 0)
+		return;        /* extern dynamic shared memory: placed after the static variables */
+	v->shared_size = (v->shared_size + a - 1) / a * a;
+	vgrow(&v->shared, &v->cshared, v->nshared + 1, sizeof *v->shared);
+	v->shared[v->nshared++] = (Place){ var->name, v->shared_size, sz };
+	v->shared_size += sz;
+}
+
+static void
+add_shared_opnd(Lw *w, const PtxOpnd *o)
+{
+	if (o->kind == PoName && o->what == PwVar && o->decl && o->decl->space == PsShared)
+		add_shared(w, o->decl);
+	for (unsigned k = 0; k < o->nsub; k++)
+		add_shared_opnd(w, &o->sub[k]);
+}
+
+/* the shared variables the function names, in order of first mention; dynamic ones last */
+static void
+place_shared(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind == PsDecl)
+			for (uint32_t k = 0; k < st->nvar; k++)
+				if (st->var[k].space == PsShared)
+					add_shared(w, &st->var[k]);
+		if (st->kind == PsIns)
+			for (unsigned k = 0; k < st->ins->nopnd; k++)
+				add_shared_opnd(w, &st->ins->opnd[k]);
+	}
+	/* extern (dynamic) arrays: at the end of the static ones, 16-byte aligned */
+	uint32_t dyn = (v->shared_size + 15) / 16 * 16;
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind != PsIns)
+			continue;
+		for (unsigned k = 0; k < st->ins->nopnd; k++) {
+			const PtxOpnd *o = &st->ins->opnd[k];
+			const PtxOpnd *n = o->kind == PoAddr && o->nsub ? &o->sub[0] : o;
+			if (n->kind == PoName && n->what == PwVar && n->decl && n->decl->space == PsShared &&
+			    n->decl->ndim && n->decl->dim[0] < 0 && lw_shared_offset(w, n->atom) < 0) {
+				vgrow(&v->shared, &v->cshared, v->nshared + 1, sizeof *v->shared);
+				v->shared[v->nshared++] = (Place){ n->decl->name, dyn, 0 };
+			}
+		}
+	}
+}
+
+/* ---- the listing ---------------------------------------------------------------------------- */
+
+static void
+attr_head(LwBuf *b, const char *name)
+{
+	buf_printf(b, "\n\n\t//----- nvinfo : %s\n\t.align\t\t4\n", name);
+}
+
+
+/* an attribute with a payload of words (format 4): `.byte 0x04, ATTR` `.short (.L_b - .L_a)` */
+static void
+attr_words(LwBuf *b, const char *name, int attr, const char *const *words, unsigned n)
+{
+	uint32_t a = cnt->info++, e = cnt->info++;
+
+	attr_head(b, name);
+	buf_printf(b, "\t.byte\t0x04, 0x%02x\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n", attr, e, a);
+	buf_printf(b, ".L_i%" PRIu32 ":\n", a);
+	for (unsigned k = 0; k < n; k++)
+		buf_printf(b, "\t%s\n", words[k]);
+	buf_printf(b, ".L_i%" PRIu32 ":\n", e);
+}
+
+static void
+attr_half(LwBuf *b, const char *name, int attr, unsigned v)
+{
+	attr_head(b, name);
+	buf_printf(b, "\t.byte\t0x03, 0x%02x\n\t.short\t0x%04x\n", attr, v);
+}
+
+static void
+global_info(Lw *w, LwBuf *b, const char *fn)
+{
+	char w0[160], w1[64];
+	const char *ws[2] = { w0, w1 };
+
+	snprintf(w0, sizeof w0, ".word\tindex@(%s)", fn);
+	snprintf(w1, sizeof w1, ".word\t0x00000000");
+	attr_words(b, "EIATTR_REGCOUNT", 0x2f, ws, 2);
+	attr_words(b, "EIATTR_FRAME_SIZE", 0x11, ws, 2);
+	attr_words(b, "EIATTR_MIN_STACK_SIZE", 0x12, ws, 2);
+	(void)w;
+}
+
+static void
+kernel_info(Lw *w, LwBuf *b, const char *fn)
+{
+	struct LwPriv *v = w->priv;
+	char t0[160], t1[64], t2[64], t3[64];
+	const char *ws[4] = { t0, t1, t2, t3 };
+
+	buf_printf(b, "\n\n//--------------------- .nv.info.%s --------------------------\n"
+	           "\t.section\t.nv.info.%s,\"\",@\"SHT_CUDA_INFO\"\n\t.sectionflags\t@\"\"\n"
+	           "\t.align\t4\n", fn, fn);
+	snprintf(t0, sizeof t0, ".word\t0x00000082");
+	attr_words(b, "EIATTR_CUDA_API_VERSION", 0x37, ws, 1);
+	snprintf(t0, sizeof t0, ".word\tindex@(.nv.constant0.%s)", fn);
+	snprintf(t1, sizeof t1, ".short\t0x%04x", (unsigned)w->param_base);
+	snprintf(t2, sizeof t2, ".short\t0x%04x", (unsigned)v->param_size);
+	attr_words(b, "EIATTR_PARAM_CBANK", 0x0a, ws, 3);
+	attr_half(b, "EIATTR_CBANK_PARAM_SIZE", 0x19, v->param_size);
+	for (uint32_t k = v->nparam; k-- > 0;) {
+		snprintf(t0, sizeof t0, ".word\t0x00000000");
+		snprintf(t1, sizeof t1, ".short\t0x%04x", (unsigned)k);
+		snprintf(t2, sizeof t2, ".short\t0x%04x", (unsigned)v->param[k].off);
+		snprintf(t3, sizeof t3, ".word\t0x%08x", 0x1f000u | (v->param[k].size & 0x3fff) << 18);
+		attr_words(b, "EIATTR_KPARAM_INFO", 0x17, ws, 4);
+	}
+	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, 0xff);
+	if (w->nexit) {
+		uint32_t a = cnt->info++, e = cnt->info++;
+		attr_head(b, "EIATTR_EXIT_INSTR_OFFSETS");
+		buf_printf(b, "\t.byte\t0x04, 0x1c\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n.L_i%" PRIu32 ":\n",
+		           e, a, a);
+		for (uint32_t k = 0; k < w->nexit; k++)
+			buf_printf(b, "\t.word\t.L_exit%" PRIu32 "@srel\n", w->exit0 + k);
+		buf_printf(b, ".L_i%" PRIu32 ":\n", e);
+	}
+	for (uint32_t k = 0; k < w->fn->nattr; k++) {
+		const PtxAttr *at = &w->fn->attr[k];
+		const char *an = ptx_str(w->p, at->name);
+		int attr = !strcmp(an, ".maxntid") ? 0x05 : !strcmp(an, ".reqntid") ? 0x10 : 0;
+		if (!attr)
+			continue;
+		for (unsigned j = 0; j < 3; j++)
+			snprintf(j == 0 ? t0 : j == 1 ? t1 : t2, 64, ".word\t0x%08x",
+			         j < at->nval ? at->val[j] : 1u);
+		attr_words(b, attr == 5 ? "EIATTR_MAX_THREADS" : "EIATTR_REQNTID", attr, ws, 3);
+	}
+}
+
+/* ---- statements --------------------------------------------------------------------------- */
+
+static void
+set_guard(Lw *w, const PtxIns *i)
+{
+	w->guard[0] = 0;
+	if (!i->guard)
+		return;
+	const LwReg *r = NULL;
+	if (i->gdecl) {
+		uint32_t idx = 0;
+		if (i->gdecl->range)
+			idx = (uint32_t)strtoul(ptx_str(w->p, i->gpred) + atomlen(w->p->atoms, i->gdecl->name),
+			                        NULL, 10);
+		r = reg_get(w, i->gdecl, idx);
+	}
+	if (!r) {
+		lw_error(w, "guard predicate not declared");
+		return;
+	}
+	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "",
+	         ptx_str(w->p, r->name));
+}
+
+static int
+lower_body(Lw *w)
+{
+	int rc = 0;
+
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind == PsLabel) {
+			lw_label_here(w, ptx_str(w->p, st->atom));
+			continue;
+		}
+		if (st->kind != PsIns)
+			continue;
+		w->ins = st->ins;
+		int nerr = w->d->nerr;
+		set_guard(w, st->ins);
+		const SelRow *row = ptxsel_lookup(w);
+		if (!row) {
+			const char *t = lw_type(w);
+			lw_error(w, "no selection row for opcode '%s'%s%s%s", ptx_str(w->p, st->ins->op),
+			         t[0] ? " with type ." : "", t, "");
+			rc = -1;
+		} else if (row->fn(w) < 0 || w->d->nerr > nerr) {
+			rc = -1;
+		}
+		if (w->d->nerr >= (w->d->maxerr ? w->d->maxerr : MaxErrors))
+			break;
+	}
+	w->ins = NULL;
+	return rc;
+}
+
+static void
+declare_regs(Lw *w, LwBuf *b)
+{
+	struct LwPriv *v = w->priv;
+	unsigned col = 0;
+
+	for (int pred = 0; pred < 2; pred++) {
+		col = 0;
+		for (uint32_t k = 0; k < v->nreg; k++) {
+			const LwReg *r = &v->reg[k];
+			if ((r->kind == LkPred) != pred)
+				continue;
+			const char *n = ptx_str(w->p, r->name);
+			int sz = r->kind == Lk64 ? 2 : r->kind == Lk128 ? 4 : 1;
+			if (!col)
+				buf_printf(b, pred ? "\t.vpred\t\t" : "\t.vreg\t\t");
+			else
+				buf_add(b, ",", 1);
+			col += (unsigned)strlen(n) + 4;
+			if (sz > 1)
+				buf_printf(b, "%s[%d]", n, sz);
+			else
+				buf_printf(b, "%s", n);
+			if (col > 80) {
+				buf_add(b, "\n", 1);
+				col = 0;
+			}
+		}
+		if (col)
+			buf_add(b, "\n", 1);
+	}
+	if (v->tmpdecl.len)
+		buf_printf(b, "%s\n", v->tmpdecl.s);
+	if (v->tmppred.len)
+		buf_printf(b, "%s\n", v->tmppred.s);
+}
+
+static void
+priv_free(struct LwPriv *v)
+{
+	free(v->reg);
+	free(v->hash);
+	free(v->names);
+	free(v->param);
+	free(v->shared);
+	free(v->tmpdecl.s);
+	free(v->tmppred.s);
+}
+
+/* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
+static int
+lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *kinfo, LwBuf *text)
+{
+	struct LwPriv priv = {0};
+	Lw w = {0};
+	const char *name = ptx_str(p, fn->name);
+	int rc;
+
+	w.p = p;
+	w.fn = fn;
+	w.d = d;
+	w.sm = sm;
+	w.param_base = sm >= 90 ? 0x210 : 0x160;
+	w.priv = &priv;
+	w.exit0 = cnt->exit;
+	place_params(&w);
+	place_shared(&w);
+	if (fn->entry) {
+		if (sm >= 90)
+			lw_emit_ng(&w, "LDC R1, c[0x0][0x28]");
+		else
+			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
+		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
+	}
+	rc = lower_body(&w);
+	if (rc == 0) {
+		/* the end: a branch to itself stops the fetch, as nvcc writes */
+		buf_printf(&w.code, ".L_stop%" PRIu32 ":\n", cnt->fn);
+		lw_emit_ng(&w, "BRA `(.L_stop%" PRIu32 ")", cnt->fn);
+		global_info(&w, ginfo, name);
+		if (fn->entry) {
+			kernel_info(&w, kinfo, name);
+			buf_printf(kinfo, "\n\n//--------------------- .nv.constant0.%s --------------------------\n"
+			           "\t.section\t.nv.constant0.%s,\"a\",@progbits\n\t.sectionflags\t@\"\"\n"
+			           "\t.align\t4\n.nv.constant0.%s:\n\t.zero\t\t%u\n", name, name, name,
+			           (unsigned)(w.param_base + priv.param_size));
+		}
+		buf_printf(text, "\n\n//--------------------- .text.%s --------------------------\n"
+		           "\t.section\t.text.%s,\"ax\",@progbits\n\t.sectioninfo\t@\"SHI_REGISTERS=0\"\n",
+		           name, name);
+		declare_regs(&w, text);
+		buf_printf(text, "\t.align\t128\n        .global         %s\n        .type           %s,@function\n"
+		           "        .size           %s,(.L_end%" PRIu32 " - %s)\n", name, name, name, cnt->fn, name);
+		if (fn->entry)
+			buf_printf(text, "        .other          %s,@\"STO_CUDA_ENTRY STV_DEFAULT\"\n", name);
+		buf_printf(text, "%s:\n.text.%s:\n", name, name);
+		buf_add(text, w.code.s, w.code.len);
+		buf_printf(text, ".L_end%" PRIu32 ":\n", cnt->fn);
+		if (priv.shared_size)
+			buf_printf(text, "\n\n//--------------------- .nv.shared.%s --------------------------\n"
+			           "\t.section\t.nv.shared.%s,\"aw\",@nobits\n\t.sectionflags\t@\"\"\n"
+			           "\t.align\t16\n.nv.shared.%s:\n\t.zero\t\t%u\n", name, name, name,
+			           (unsigned)priv.shared_size);
+	}
+	cnt->exit += w.nexit;
+	cnt->fn++;
+	free(w.code.s);
+	priv_free(&priv);
+	return rc;
+}
+
+Src *
+ptx_lower(const Ptx *p, int sm, Diag *d)
+{
+	LwBuf out = {0}, ginfo = {0}, kinfo = {0}, text = {0};
+	int rc = 0;
+	char name[512];
+
+	if (!sm)
+		sm = p->sm ? p->sm : 80;
+	LwCount c = {0};
+	cnt = &c;
+	for (uint32_t k = 0; k < p->nfn; k++) {
+		const PtxFunc *fn = p->fn[k];
+		if (fn->body && lower_fn(p, fn, sm, d, &ginfo, &kinfo, &text) < 0)
+			rc = -1;
+	}
+	if (rc == 0) {
+		buf_printf(&out, "\t.target\tsm_%d%s\n\n\t.elftype\t@\"ET_EXEC\"\n\n", sm,
+		           p->sm_suffix && sm == p->sm ? "a" : "");
+		buf_printf(&out, "\n//--------------------- .nv.info                  --------------------------\n"
+		           "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.align\t4\n");
+		buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
+		buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
+		buf_add(&out, text.s ? text.s : "", text.len);
+	}
+	cnt = NULL;
+	free(ginfo.s);
+	free(kinfo.s);
+	free(text.s);
+	if (rc < 0) {
+		free(out.s);
+		return NULL;
+	}
+	snprintf(name, sizeof name, "%s.isel", p->src && p->src->name ? p->src->name : "<ptx>");
+	return src_take(name, out.s ? out.s : xstrdup(""), out.len);
+}
