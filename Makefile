@@ -82,7 +82,7 @@ RT_LIBS   := -lelf -pthread
 FIBERC    := $(B)/bin/fiberc
 FIBERSIM  := $(B)/bin/fibersim
 TEST_SRCS := $(wildcard tests/check_*.c)
-TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o $(if $(SIM_SRCS),$(B)/tests/kernrun.o)
+TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o $(if $(SIM_SRCS),$(B)/tests/kernrun.o $(B)/tests/ptxrun.o)
 TEST_BIN  := $(B)/tests/check_all
 
 .PHONY: all deps check run-tests demo bench fuzz install uninstall clean layers 80
@@ -167,6 +167,9 @@ $(B)/tests/check.o: tests/check.c $(B)/tests/suites.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call incs,$<) -I$(B)/tests $(CHECK_CFLAGS) $(CFLAGS) $(WARN) -c -o $@ $<
 $(B)/tests/kernrun.o: tests/kernrun.c tests/kernrun.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(WARN) -c -o $@ $<
+$(B)/tests/ptxrun.o: tests/ptxrun.c tests/ptxrun.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(call incs,$<) $(CFLAGS) $(WARN) -c -o $@ $<
 $(B)/tests/check_%.o: tests/check_%.c $(B)/frontend/sass.tab.h
