@@ -1,5 +1,6 @@
 /* ptxrun.c: compile PTX with the fiberc program ($FIBERC, else build/bin/fiberc) into a
  * temporary listing and run a kernel of it through the runtime (ptxrun.h). */
+#define _DEFAULT_SOURCE
 #include "ptxrun.h"
 
 #include <stdio.h>
@@ -92,7 +93,7 @@ pr_run(const char *ptx, const char *kernel, PrRun *r, PrArg *a, unsigned n)
 		return -1;
 	}
 	fiberDeviceSetMode(dev, r->mode);
-	if (fiberModuleLoadData(&mod, dev, sass, strlen(sass)) != FIBER_SUCCESS) {
+	if (fiberModuleLoadData(&mod, dev, sass, strlen(sass), "k.sass") != FIBER_SUCCESS) {
 		snprintf(r->err, sizeof r->err, "load: %s", fiberGetLastErrorMessage(dev));
 		goto out;
 	}
