@@ -85,7 +85,7 @@ TEST_SRCS := $(wildcard tests/check_*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(B)/%.o) $(B)/tests/check.o $(if $(SIM_SRCS),$(B)/tests/kernrun.o $(B)/tests/ptxrun.o)
 TEST_BIN  := $(B)/tests/check_all
 
-.PHONY: all deps check run-tests demo bench fuzz install uninstall clean layers 80
+.PHONY: all deps check run-tests demo bench fuzz install uninstall clean layers ptx-bench 80
 all: $(FIBERC) $(if $(wildcard driver/fibersim.c),$(FIBERSIM))
 
 # --- objects ------------------------------------------------------------------------------------
@@ -196,6 +196,11 @@ run-tests: all $(TEST_BIN)
 fiber-bench: deps
 	@$(MAKE) --no-print-directory $(FIBERC) $(FIBERSIM)
 	@FIBERC=$(FIBERC) FIBERSIM=$(FIBERSIM) sh scripts/fiber-bench.sh $(B)/fiber-bench
+
+# the PTX code generator against nvcc: cycles, registers, spills per example (issue 11)
+ptx-bench: deps
+	@$(MAKE) --no-print-directory $(FIBERC) $(FIBERSIM)
+	@FIBERC=$(FIBERC) FIBERSIM=$(FIBERSIM) sh scripts/ptx-bench.sh $(B)/ptx-bench
 
 fiber-demo: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
