@@ -423,7 +423,7 @@ ptx_main(const Options *o, Src *src, Diag *d, int *status)
 	if (o->arch && sm_of_string(o->arch, &sm, &sfx) < 0)
 		die("architecture table out of sync");
 	if (!o->emit_ptx) {
-		if (!(low = ptx_lower(p, sm, d)))
+		if (!(low = ptx_lower_text(p, sm, o->emit_isel, d)))
 			goto done;
 		if (!o->emit_isel) {
 			ptx_free(p);

@@ -1019,7 +1019,12 @@ kernel_info(Lw *w, LwBuf *b, const char *fn)
 		snprintf(t3, sizeof t3, ".word\t0x%08x", 0x1f000u | (v->param[k].size & 0x3fff) << 18);
 		attr_words(b, "EIATTR_KPARAM_INFO", 0x17, ws, 4);
 	}
-	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, 0xff);
+	unsigned maxreg = 0xff;
+	for (uint32_t k = 0; k < w->fn->nattr; k++)
+		if (!strcmp(ptx_str(w->p, w->fn->attr[k].name), ".maxnreg") && w->fn->attr[k].nval &&
+		    w->fn->attr[k].val[0] < 0xff)
+			maxreg = w->fn->attr[k].val[0];
+	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, maxreg);
 	if (w->nexit) {
 		uint32_t a = cnt->info++, e = cnt->info++;
 		attr_head(b, "EIATTR_EXIT_INSTR_OFFSETS");
@@ -1302,6 +1307,12 @@ lower_body(Lw *w)
 			continue;
 		w->ins = st->ins;
 		memset(w->priv->tmpn, 0, sizeof w->priv->tmpn);
+		if (w->comments) {
+			uint32_t line, col, n = st->ins->loc.end - st->ins->loc.start;
+			src_linecol(w->p->src, st->ins->loc.start, &line, &col);
+			buf_printf(&w->code, "// %u: %.*s\n", line, (int)(n > 200 ? 200 : n),
+			           w->p->src->text + st->ins->loc.start);
+		}
 		int nerr = w->d->nerr;
 		set_guard(w, st->ins);
 		const SelRow *row = ptxsel_lookup(w);
@@ -1377,7 +1388,8 @@ priv_free(struct LwPriv *v)
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
 static int
-lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *kinfo, LwBuf *text)
+lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *ginfo,
+         LwBuf *kinfo, LwBuf *text)
 {
 	struct LwPriv priv = {0};
 	Lw w = {0};
@@ -1388,6 +1400,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 	w.fn = fn;
 	w.d = d;
 	w.sm = sm;
+	w.comments = comments;
 	w.param_base = sm >= 90 ? 0x210 : 0x160;
 	w.priv = &priv;
 	w.exit0 = cnt->exit;
@@ -1441,6 +1454,12 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 Src *
 ptx_lower(const Ptx *p, int sm, Diag *d)
 {
+	return ptx_lower_text(p, sm, 0, d);
+}
+
+Src *
+ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
+{
 	LwBuf out = {0}, ginfo = {0}, kinfo = {0}, text = {0};
 	int rc = 0;
 	char name[512];
@@ -1451,7 +1470,7 @@ ptx_lower(const Ptx *p, int sm, Diag *d)
 	cnt = &c;
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
-		if (fn->body && lower_fn(p, fn, sm, d, &ginfo, &kinfo, &text) < 0)
+		if (fn->body && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
 			rc = -1;
 	}
 	if (rc == 0) {

@@ -57,6 +57,7 @@ struct Lw {
 	const PtxIns *ins; /* the instruction being selected */
 	Diag *d;           /* errors go here (located on the PTX text) */
 	int sm;            /* 80, 86, 89, 90, 100 */
+	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
 	                      * 0x210 sm_90+ */
 	LwBuf code;        /* the function's instructions and labels, in order */
@@ -188,5 +189,8 @@ void ptxsel_list(FILE *out);                  /* every row, as the table of docs
  * .nv.shared, EIATTR_EXIT_INSTR_OFFSETS labels), so that after register allocation it loads in
  * fibersim like nvcc's output. */
 Src *ptx_lower(const Ptx *p, int sm, Diag *d);
+/* the same, with comments 1: each PTX instruction as a `// LINE: text` comment before its SASS
+ * (fiberc --emit=isel) */
+Src *ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d);
 
 #endif /* FIBER_PTXLOW_H */
