@@ -3,7 +3,7 @@
  * compiles from the example's PTX run on a100 / h100 in timing mode with the same inputs: both
  * launches must succeed, every buffer afterwards must be bit-identical (fiberc selects the
  * sequences nvcc selects, so the arithmetic is the same; docs/ptx-codegen.md), and fiberc's output
- * must show no hazard. For every corpus PTX file (tests/corpus/*.ptx) fiberc either compiles it,
+ * must show no hazard. For every corpus PTX file (tests/corpus/NAME.ptx) fiberc either compiles it,
  * and then every function nvcc's listing runs gives the same status and buffers (functional mode,
  * generic arguments: kernrun.h), or refuses it with a located `is not supported yet` error (never
  * a crash or another message); the count of each is printed.
