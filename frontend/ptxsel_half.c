@@ -90,18 +90,25 @@ hsrc(Lw *w, int k, int x2, int neg, int *err)
 	return hfmt(r, x2, neg, 0);
 }
 
-/* the destination register, of the width of the operation */
+/* the destination register, of the width of the operation (x2: 32 bits; else 16, or 16 or 32
+ * when wide is set: cvt, whose wider destination PTX zero-extends) */
 static const char *
-hdst(Lw *w, int x2, int *err)
+hdst_w(Lw *w, int x2, int wide, int *err)
 {
 	const LwReg *g = lw_regof(w, 0);
 
-	if (!g || (x2 ? g->kind != Lk32 : g->kind != Lk16 && g->kind != Lk32)) {
+	if (!g || (x2 ? g->kind != Lk32 : g->kind != Lk16 && (!wide || g->kind != Lk32))) {
 		lw_error_opnd(w, 0, "the destination must be a %s register", x2 ? "32-bit" : "16-bit");
 		*err = 1;
 		return "RZ";
 	}
 	return lw_reg(w, 0);
+}
+
+static const char *
+hdst(Lw *w, int x2, int *err)
+{
+	return hdst_w(w, x2, 0, err);
 }
 
 /* a 16-bit float of reg (half hi or the low one) as a binary32, exactly, in a temporary */
@@ -353,6 +360,8 @@ sel_setp(Lw *w)
 		return 0;
 	}
 	for (int e = 0; e < n; e++) {
+		if (!strcmp(p[e], "PT"))
+			continue;
 		const char *ta = widen(w, ra, 1, e), *tb = widen(w, rb, 1, e);
 		lw_emit(w, "FSETP%s%s %s, PT, %s, %s, %s", cmp, bop, p[e], ta, tb, c);
 	}
@@ -581,7 +590,7 @@ sel_cvt(Lw *w)
 		return lw_error(w, "a packed .%s is made from two .f32 values", dt);
 	if (sat && (relu || satf || x2))
 		return lw_error(w, ".sat with .relu, .satfinite or a packed result");
-	d = hdst(w, x2, &err);
+	d = hdst_w(w, x2, 1, &err);
 	if (err)
 		return -1;
 
@@ -646,8 +655,11 @@ sel_cvt(Lw *w)
 			if (rm >= 0)
 				return lw_error(w, "a conversion to the same type rounds with .rni .rzi .rmi "
 				                "or .rpi");
-			if (irnd < 0) {
-				lw_emit(w, "MOV %s, %s", d, a);
+			if (irnd < 0) {              /* a wider destination is zero-extended */
+				if (lw_regof(w, 0)->kind == Lk32)
+					lw_emit(w, "PRMT %s, %s, 0x7710, RZ", d, a);
+				else
+					lw_emit(w, "MOV %s, %s", d, a);
 				return 0;
 			}
 			const char *t = widen(w, a, bf, 0);

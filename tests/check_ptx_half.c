@@ -450,7 +450,11 @@ static const HCase cases[] = {
 	  { 0xc100, 0x4100 }, { 0xc000, 0xc200, 0xc000, 0x4200 } },
 	{ "cvt.rni.bf16.bf16", 80, "cvt.rni.bf16.bf16 %h4, %h1; cvt.rni.bf16.bf16 %h5, %h2;",
 	  "%h4,%h5", { 0x4020, 0x4060 }, { 0x4000, 0x4080 } },
-	{ "cvt.f16.f16", 80, "cvt.f16.f16 %h4, %h1;", "%h4", { 0xbeef1234 }, { 0x1234 } },
+	{ "cvt.f16.f16", 80, "cvt.f16.f16 %h4, %h1; cvt.f16.f16 %r4, %h1;", "%h4,%r4",
+	  { 0xbeef1234 }, { 0x1234, 0x1234 } },
+	{ "cvt to a wider register", 80, "cvt.rn.f16.f32 %r4, %f1; cvt.rn.bf16.s32 %r5, %r2;"
+	  "cvt.rni.f16.f16 %r6, %h3;", "%r4,%r5,%r6",
+	  { 0x3f800000, 2, 0xdead4100 }, { 0x3c00, 0x4000, 0x4000 } },
 	{ "cvt.bf16.f16", 80, "cvt.rn.bf16.f16 %h4, %h1; cvt.rn.bf16.f16 %h5, %h2;"
 	  "cvt.rz.bf16.f16 %h6, %h2;", "%h4,%h5,%h6",
 	  { 0x3c01, 0x7bff }, { 0x3f80, 0x4780, 0x477f } },
@@ -578,6 +582,8 @@ static const struct {
 	  "stochastic" },
 	{ 80, "setp.lt.f16x2 %p1, %r1, %r2;", "error: 'setp.lt.f16x2' is not supported yet: a packed "
 	  "comparison writes a pair p|q" },
+	{ 80, "add.f16 %r4, %h1, %h2;", "t.ptx:32:9: error: 'add.f16' is not supported yet: the "
+	  "destination must be a 16-bit register" },
 };
 
 START_TEST(test_half_errors)
