@@ -384,6 +384,9 @@ static const HCase cases[] = {
 	/* set: 1.0 per true half (same format), 0xffff per half for integers */
 	{ "set.lt.f16x2.f16x2", 80, "set.lt.f16x2.f16x2 %r4, %r1, %r2; set.lt.u32.f16x2 %r5, %r1, %r2;",
 	  "%r4,%r5", { 0x3c004200, 0x40004000 }, { 0x3c000000, 0xffff0000 } },
+	{ "set.lt.and/or.f16x2", 80, "setp.eq.f16 %p3, %h3, %h3;"
+	  "set.lt.and.f16x2.f16x2 %r4, %r1, %r2, %p3; set.lt.or.u32.f16x2 %r5, %r1, %r2, !%p3;",
+	  "%r4,%r5", { 0x3c004200, 0x40004000, 0x7e00 }, { 0x00000000, 0xffffffff } },
 	{ "set.ge.f16", 80, "set.ge.u32.f16 %r4, %h1, %h2; set.ge.f16.f16 %h5, %h1, %h2;"
 	  "set.ge.u16.f16 %h6, %h2, %h1;", "%r4,%h5,%h6",
 	  { 0x4200, 0x4000 }, { 0xffffffff, 0x3c00, 0x0000 } },
@@ -467,8 +470,11 @@ static const HCase cases[] = {
 	{ "cvt.rn.satfinite.e5m2x2.f32", 89, "cvt.rn.satfinite.e5m2x2.f32 %h4, %f1, %f2;"
 	  "cvt.rn.satfinite.e5m2x2.f32 %h5, %f3, %f1;", "%h4,%h5",
 	  { 0x3f800000, 0x47600000, 0x49742400 }, { 0x3c7b, 0x7b3c } },
-	{ "cvt.rn.satfinite.e4m3x2.f16x2", 89, "cvt.rn.satfinite.e4m3x2.f16x2 %h4, %r1;", "%h4",
-	  { 0x3c005f00 }, { 0x387e } },
+	{ "cvt.rn.satfinite.e4m3x2.f16x2", 89, "cvt.rn.satfinite.e4m3x2.f16x2 %h4, %r1;"
+	  "cvt.rn.satfinite.e4m3x2.bf16x2 %h5, %r2;", "%h4,%h5",
+	  { 0x3c005f00, 0x3f8043e0 }, { 0x387e, 0x387e } },
+	{ "cvt.rn.satfinite.relu.e4m3x2.f32", 89, "cvt.rn.satfinite.relu.e4m3x2.f32 %h4, %f1, %f2;",
+	  "%h4", { 0xbf800000, 0x40000000 }, { 0x0040 } },
 	{ "cvt.rn.f16x2.e4m3x2", 89, "cvt.rn.f16x2.e4m3x2 %r4, %h1; cvt.rn.f16x2.e5m2x2 %r5, %h2;"
 	  "cvt.rn.relu.f16x2.e4m3x2 %r6, %h3;", "%r4,%r5,%r6",
 	  { 0x387e, 0x3c7b, 0xb838 }, { 0x3c005f00, 0x3c007b00, 0x00003c00 } },
