@@ -678,7 +678,8 @@ fn_relayout(Fn *f)
 			continue;
 		}
 		uint32_t at = base[p->blk] + p->pos;
-		if (label_index(f, p->atom) != (int64_t)at)
+		/* labels are unique: still on its instruction is the common case, O(1) */
+		if ((at >= n || f->ins[at].label != p->atom) && label_index(f, p->atom) != (int64_t)at)
 			rename_add(e, p->atom, new_label(f, e, at));
 	}
 	free(base);
