@@ -199,19 +199,35 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 {
 	unsigned w = ra->occ[x->cls == RP].w;
 
-	for (uint32_t p = ra->pairof[n]; p < ra->pairof[n + 1]; p++) {
-		uint32_t e = ra->pair[4 * p + 1], pn = ra->pair[4 * p + 2], pe = ra->pair[4 * p + 3];
-		int pc = -1;
-		if (pn == RaNone) {
-			pc = (int)pe;               /* a register of the text */
-		} else {
-			const RaNode *y = &ra->node[pn];
-			if (y->col >= 0 && !y->spilled)
-				pc = y->col + (int)pe;
+	/* a copy partner's register; or, for a partner not coloured yet, where one of its own
+	 * partners would put it (the other side of a chain of copies, one step ahead) */
+	for (int depth = 0; depth < 2; depth++)
+		for (uint32_t p = ra->pairof[n]; p < ra->pairof[n + 1]; p++) {
+			uint32_t e = ra->pair[4 * p + 1], pn = ra->pair[4 * p + 2], pe = ra->pair[4 * p + 3];
+			int pc = -1;
+			if (pn == RaNone) {
+				pc = depth ? -1 : (int)pe;      /* a register of the text */
+			} else if (!depth) {
+				const RaNode *y = &ra->node[pn];
+				if (y->col >= 0 && !y->spilled)
+					pc = y->col + (int)pe;
+			} else if (ra->node[pn].col < 0 && pn < ra->nnode) {
+				for (uint32_t q = ra->pairof[pn]; q < ra->pairof[pn + 1] && pc < 0; q++) {
+					uint32_t e2 = ra->pair[4 * q + 1], qn = ra->pair[4 * q + 2];
+					int at = -1;
+					if (qn == n)
+						continue;
+					if (qn == RaNone)
+						at = (int)ra->pair[4 * q + 3];
+					else if (ra->node[qn].col >= 0 && !ra->node[qn].spilled)
+						at = ra->node[qn].col + (int)ra->pair[4 * q + 3];
+					if (at >= 0)
+						pc = at - (int)e2 + (int)pe;   /* pn's start, then its element pe */
+				}
+			}
+			if (pc >= 0 && fits(F, x, pc - (int)e))
+				return pc - (int)e;
 		}
-		if (pc >= 0 && fits(F, x, pc - (int)e))
-			return pc - (int)e;
-	}
 	for (unsigned q = 0; q < w; q++) {
 		uint64_t free_ = ~F[q];
 		if (x->align == 2)
