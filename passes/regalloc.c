@@ -702,10 +702,14 @@ allocate(RA *ra)
 			for (uint32_t n = 0; n < nn; n++)
 				if (ra->node[n].failed) {
 					const RaNode *x = &ra->node[n];
-					error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
-					         "instruction needs more %s registers than --maxrregcount=%d "
-					         "leaves (R0..R%d without R1)", x->cls == RP ? "P" : "R",
-					         ra->maxreg, ra->top);
+					if (x->cls == RP)
+						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						         "instruction needs more predicates than P0..P6");
+					else
+						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						         "instruction needs more registers than a limit of %d "
+						         "(--maxrregcount, .maxnreg) leaves: R0..R%d without R1",
+						         ra->maxreg, ra->top);
 					return -1;
 				}
 			return -1;
