@@ -89,6 +89,13 @@ isvirt(uint32_t u)
 	return u >= RaVirt;
 }
 
+/* 0: an R unit, 1: a P unit */
+static int
+ucls(const RA *ra, uint32_t u)
+{
+	return u >= RaVirt ? u >= RaVirt + ra->nrv : u >= RaPhysP;
+}
+
 /* ---- the walk's state ------------------------------------------------------------------------ */
 
 typedef struct Build {
@@ -225,9 +232,11 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 	if (!x->nins)
 		return;
 	memcpy(live, out, nw * sizeof *live);
+	int nl[2] = {0, 0};          /* units live now (R1 aside), R and P: for RA.maxlive */
 	for (uint32_t w = 0; w < nw; w++)
 		for (uint64_t y = live[w]; y; y &= y - 1) {
 			uint32_t u = w * 64 + (uint32_t)__builtin_ctzll(y);
+			nl[ucls(ra, u)] += u != 1;
 			open[u] = newseg(B, u, RaNone, 2 * glast + 1);
 			if (isvirt(u)) {
 				if (B->nout == B->coutu) {
@@ -241,6 +250,13 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 	for (uint32_t k = x->nins; k-- > 0;) {
 		const Ins *i = &x->ins[k];
 		uint32_t g = g0 + k, s0 = ra->slot0[g];
+		int dn[2] = {0, 0};
+		for (unsigned j = 0; j < i->nslot; j++)
+			if (i->slot[j].kind == SDef && ra->sunit[s0 + j] >= 0)
+				dn[ucls(ra, (uint32_t)ra->sunit[s0 + j])] += i->slot[j].n;
+		for (int c = 0; c < 2; c++)
+			if (nl[c] + dn[c] > ra->maxlive[c])
+				ra->maxlive[c] = nl[c] + dn[c];
 		for (unsigned j = 0; j < i->nslot; j++) {
 			const Slot *sl = &i->slot[j];
 			int u = ra->sunit[s0 + j];
@@ -255,6 +271,8 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 				} else {
 					id = newseg(B, v, dp, 2 * g + 1);
 				}
+				if (HAS(live, v))
+					nl[ucls(ra, v)] -= v != 1;
 				DEL(live, v);
 				defid[v] = id;
 				defg[v] = g;
@@ -273,6 +291,7 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 				uint32_t v = (uint32_t)u + m;
 				if (!HAS(live, v)) {
 					ADD(live, v);
+					nl[ucls(ra, v)] += v != 1;
 					open[v] = newseg(B, v, RaNone, 2 * g);
 				}
 				if (m == 0)
@@ -283,6 +302,9 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 					unite(B->s, open[v], defid[v]);  /* a guarded write keeps the value */
 			}
 		}
+		for (int c = 0; c < 2; c++)
+			if (nl[c] + dn[c] > ra->maxlive[c])
+				ra->maxlive[c] = nl[c] + dn[c];
 		if ((optab[i->op].flags & OFCall) && !(k + 1 == x->nins && cfg_callee(f, x))) {
 			vgrow(&ra->clob, &ra->cclob, ra->nclob + 1, sizeof *ra->clob);
 			ra->clob[ra->nclob++] = 2 * g + 1;

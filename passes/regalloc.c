@@ -799,7 +799,8 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 		goto out;
 	occ_init(&ra.occ[0], 4, 2 * ra.nins + 2);
 	occ_init(&ra.occ[1], 1, 2 * ra.nins + 2);
-	presspill(&ra);
+	if (ra.maxlive[0] > ra.top || ra.maxlive[1] > 7 || ra.nclob)
+		presspill(&ra);     /* else the sweep would find room everywhere */
 	if (allocate(&ra) < 0 || ra_rewrite(&ra, &copies) < 0)
 		goto out;
 	if (st) {

@@ -106,6 +106,8 @@ typedef struct RA {
 	RaOcc occ[2];      /* R, P */
 	uint64_t physr[4]; /* R registers the text names */
 	uint64_t res[2][4]; /* registers no virtual one may take: R1, past top, RZ; past P6 */
+	int maxlive[2];    /* at most this many R (R1 aside) and P registers are live at a point
+	                      (an upper bound from raweb.c's walk) */
 	int frame;         /* bytes of spill area */
 	int nspill;        /* nodes spilled */
 	int rounds;        /* colouring rounds */
