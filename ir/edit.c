@@ -48,12 +48,15 @@ pin_add(Edit *e, int kind, Pin p)
 	e->pin[kind][e->npin[kind]++] = p;
 }
 
-/* (block, position) of instruction index k of Fn.ins; k == nins: the end of the last block */
+/* (block, position) of instruction index k of Fn.ins; k == nins: the end of the last block.
+ * blk: NULL, or the block holding each instruction (blk_of), which makes it O(1) */
 static Pin
-pin_at(const Fn *f, uint32_t k)
+pin_at(const Fn *f, uint32_t k, const uint32_t *blk)
 {
 	Pin p = {0};
 
+	if (blk && k < f->nins && blk[k] != UINT32_MAX)
+		return (Pin){.blk = blk[k], .pos = k - (uint32_t)(f->blk[blk[k]]->ins - f->ins)};
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		const Blk *x = f->blk[b];
 		uint32_t base = x->ins ? (uint32_t)(x->ins - f->ins) : 0;
@@ -63,6 +66,23 @@ pin_at(const Fn *f, uint32_t k)
 			p = (Pin){.blk = b, .pos = x->nins}; /* the end of the block before k */
 	}
 	return p;
+}
+
+/* the block of each instruction of Fn.ins (the blocks are its slices here), UINT32_MAX none */
+static uint32_t *
+blk_of(const Fn *f)
+{
+	uint32_t *blk = xmalloc((f->nins + 1) * sizeof *blk);
+
+	memset(blk, 0xff, (f->nins + 1) * sizeof *blk);
+	for (uint32_t b = f->nblk; b-- > 0;) {      /* the first block holding k wins */
+		const Blk *x = f->blk[b];
+		if (!x->ins || !x->nins || x->ins < f->ins || x->ins >= f->ins + f->nins)
+			continue;
+		for (uint32_t k = 0, base = (uint32_t)(x->ins - f->ins); k < x->nins && base + k < f->nins; k++)
+			blk[base + k] = b;
+	}
+	return blk;
 }
 
 /* the first edit since the last relayout: pin what refers to instructions by index */
@@ -85,8 +105,9 @@ edit_begin(Fn *f)
 	}
 	e->active = 1;
 	memset(e->npin, 0, sizeof e->npin);
+	uint32_t *blk = blk_of(f);
 	for (uint32_t k = 0; k < f->nxlabel; k++) {
-		Pin p = pin_at(f, f->xlabel[2 * k]);
+		Pin p = pin_at(f, f->xlabel[2 * k], blk);
 		p.atom = f->xlabel[2 * k + 1];
 		pin_add(e, PinXlabel, p);
 		p.atom = f->xlabel[2 * k + 1];
@@ -95,16 +116,17 @@ edit_begin(Fn *f)
 	}
 	for (uint32_t k = 0; f->text && k < f->text->nitem; k++)
 		if (f->text->item[k].off >= 0) {
-			Pin p = pin_at(f, (uint32_t)f->text->item[k].off);
+			Pin p = pin_at(f, (uint32_t)f->text->item[k].off, blk);
 			p.item = k;
 			pin_add(e, PinItem, p);
 		}
 	for (uint32_t k = 0; k < f->nins; k++)
 		if (f->ins[k].label) {
-			Pin p = pin_at(f, k);
+			Pin p = pin_at(f, k, blk);
 			p.atom = f->ins[k].label;
 			pin_add(e, PinIdent, p);
 		}
+	free(blk);
 	return e;
 }
 
@@ -678,7 +700,8 @@ fn_relayout(Fn *f)
 			continue;
 		}
 		uint32_t at = base[p->blk] + p->pos;
-		if (label_index(f, p->atom) != (int64_t)at)
+		/* labels are unique: still on its instruction is the common case, O(1) */
+		if ((at >= n || f->ins[at].label != p->atom) && label_index(f, p->atom) != (int64_t)at)
 			rename_add(e, p->atom, new_label(f, e, at));
 	}
 	free(base);
