@@ -517,7 +517,27 @@ END_TEST
 
 /* ---- the examples -------------------------------------------------------------------------- */
 
-/* the listing at path scheduled (o) and given control bits, in a temporary file (malloc'd) */
+/* what sched does to a function's control bits when something moved, but nothing moves: the
+ * baseline of ctrl-bits alone */
+static void
+clear_only(Fn *f)
+{
+	for (uint32_t k = 0; k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		memset(&i->ctrl, 0, sizeof i->ctrl);
+		for (unsigned j = 0; j < i->nopnd; j++)
+			i->opnd[j].flags &= (uint16_t)~FReuse;
+		if (i->nenc > 1) {
+			i->nenc = 1;
+			i->slot = NULL;
+			i->nslot = 0;
+			op_slots(f, i);
+		}
+	}
+}
+
+/* the listing at path scheduled (o; NULL: only its bits cleared) and given control bits, in a
+ * temporary file (malloc'd) */
 static char *
 scheduled_copy(const char *path, const SchedOpts *o, SchedStats *tot)
 {
@@ -546,10 +566,13 @@ scheduled_copy(const char *path, const SchedOpts *o, SchedStats *tot)
 	ck_assert_ptr_nonnull(l.m);
 	for (uint32_t k = 0; k < l.m->nfn; k++) {
 		Fn *f = l.m->fn[k];
-		SchedStats st;
+		SchedStats st = {0};
 		ck_assert_int_eq(cfg_build(f, &l.d), 0);
 		dom_build(f);
-		ck_assert_int_ge(sched_fn(f, o, &st, &l.d), 0);
+		if (o)
+			ck_assert_int_ge(sched_fn(f, o, &st, &l.d), 0);
+		else
+			clear_only(f);
 		ck_assert_int_eq(pass_ctrl_bits(f, &l.d), 0);
 		fn_relayout(f);
 		tot->blocks += st.blocks;
@@ -585,7 +608,7 @@ START_TEST(test_sched_examples)
 	int verbose = getenv("FIBER_SCHED_VERBOSE") && *getenv("FIBER_SCHED_VERBOSE") != '0';
 	char path[1024], dir[64];
 	int nlines;
-	uint64_t c0 = 0, c1 = 0, c2 = 0;
+	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
 	SchedStats dflt = {0}, all = {0};
 
 	snprintf(path, sizeof path, "%s/examples/kernels.txt", kr_root());
@@ -594,9 +617,9 @@ START_TEST(test_sched_examples)
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < nlines; k++) {
 			SchedOpts o;
-			SchedStats s1 = {0}, s2 = {0};
-			char *p1, *p2;
-			KRun want, got, got2;
+			SchedStats s1 = {0}, s2 = {0}, s3 = {0};
+			char *p1, *p2, *p3;
+			KRun want, got, got2, base;
 			sscanf(lines[k], "%63s", dir);
 			snprintf(path, sizeof path, "%s/examples/%s/%s.%s.sass", kr_root(), dir, dir,
 			         arch[a].sfx);
@@ -604,8 +627,9 @@ START_TEST(test_sched_examples)
 			p1 = scheduled_copy(path, &o, &s1);
 			o.always = 1;
 			p2 = scheduled_copy(path, &o, &s2);
-			if (getenv("FIBER_SCHED_KEEP")) { fprintf(stderr, "kept %s\n", p2); char cp[1200]; snprintf(cp, sizeof cp, "cp %s /tmp/schedt/last.sass", p2); if (system(cp)) {} }
+			p3 = scheduled_copy(path, NULL, &s3);
 			want = run_line(path, arch[a].config, lines[k]);
+			base = run_line(p3, arch[a].config, lines[k]);
 			got = run_line(p1, arch[a].config, lines[k]);
 			got2 = run_line(p2, arch[a].config, lines[k]);
 			ck_assert_uint_eq(want.hazards, 0);
@@ -615,33 +639,41 @@ START_TEST(test_sched_examples)
 			              "after sched", lines[k], arch[a].sfx);
 			ck_assert_msg(memcmp(want.buf, got2.buf, want.n) == 0, "%s %s: other results "
 			              "after sched (every schedule kept)", lines[k], arch[a].sfx);
-			ck_assert_msg(got.hazards == 0 && got2.hazards == 0, "%s %s: hazards %llu, %llu",
-			              dir, arch[a].sfx, (unsigned long long)got.hazards,
-			              (unsigned long long)got2.hazards);
+			ck_assert_msg(memcmp(want.buf, base.buf, want.n) == 0, "%s %s: other results "
+			              "with the bits cleared", lines[k], arch[a].sfx);
+			ck_assert_msg(got.hazards == 0 && got2.hazards == 0 && base.hazards == 0,
+			              "%s %s: hazards %llu, %llu, %llu", dir, arch[a].sfx,
+			              (unsigned long long)got.hazards, (unsigned long long)got2.hazards,
+			              (unsigned long long)base.hazards);
 			if (verbose)
-				fprintf(stderr, "sched: %-15s %s: %3u/%3u blocks changed, %4u moved: cycles "
-				        "%7llu nvcc, %7llu sched (model %llu -> %llu); every schedule kept: "
-				        "%u moved, %7llu\n", dir, arch[a].sfx, s1.changed, s1.blocks,
-				        s1.moved, (unsigned long long)want.cycles,
-				        (unsigned long long)got.cycles, (unsigned long long)s1.est_before,
-				        (unsigned long long)s1.est_after, s2.moved,
-				        (unsigned long long)got2.cycles);
+				fprintf(stderr, "sched: %-15s %s: %3u/%3u blocks changed, %4u moved; cycles: "
+				        "nvcc %6llu, ctrl-bits alone %6llu, sched %6llu (model %llu -> %llu), "
+				        "every schedule kept %6llu (%u moved)\n", dir, arch[a].sfx,
+				        s1.changed, s1.blocks, s1.moved, (unsigned long long)want.cycles,
+				        (unsigned long long)base.cycles, (unsigned long long)got.cycles,
+				        (unsigned long long)s1.est_before, (unsigned long long)s1.est_after,
+				        (unsigned long long)got2.cycles, s2.moved);
 			c0 += want.cycles;
 			c1 += got.cycles;
 			c2 += got2.cycles;
+			c3 += base.cycles;
 			dflt.moved += s1.moved;
 			all.moved += s2.moved;
 			kr_free(&want);
 			kr_free(&got);
 			kr_free(&got2);
+			kr_free(&base);
 			unlink(p1);
 			unlink(p2);
+			unlink(p3);
 			free(p1);
 			free(p2);
+			free(p3);
 		}
 	if (verbose)
-		fprintf(stderr, "sched: cycles %llu nvcc, %llu sched, %llu every schedule kept\n",
-		        (unsigned long long)c0, (unsigned long long)c1, (unsigned long long)c2);
+		fprintf(stderr, "sched: cycles %llu nvcc, %llu ctrl-bits alone, %llu sched, %llu every "
+		        "schedule kept\n", (unsigned long long)c0, (unsigned long long)c3,
+		        (unsigned long long)c1, (unsigned long long)c2);
 	ck_assert_uint_gt(all.moved, 0);   /* the stress run moves instructions */
 }
 END_TEST
