@@ -10,7 +10,9 @@
  * - examples: every kernel of examples/kernels.txt, nvcc's sm_80 listing on a100 and sm_90 on
  *   h100, through sched and ctrl-bits (with the default rule and with every list schedule
  *   kept): outputs identical to the unscheduled listing's, hazards 0 in timing mode.
- *   FIBER_SCHED_VERBOSE=1 prints the cycles before and after per kernel.
+ *   FIBER_SCHED_VERBOSE=1 prints the cycles per kernel: nvcc's bits, ctrl-bits alone (the bits
+ *   cleared, nothing moved), sched + ctrl-bits. And every function of tests/corpus with generic
+ *   arguments, every list schedule kept: the same status and buffers (functional mode).
  */
 #define _DEFAULT_SOURCE
 #include "ir.h"
@@ -461,6 +463,43 @@ START_TEST(test_sched_ssa)
 }
 END_TEST
 
+/* an internal call's return point moves with what is inserted before it: `MOV R2, 0x30` (the
+ * instruction after the CALL, with nvcc's encoding) becomes 0x40 after a NOP goes in front of
+ * the block; the same immediate elsewhere (the IADD3) is not an address and stays */
+static const char call_txt[] =
+	"\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+	"\t.section\t.text.k,\"ax\",@progbits\n"
+	"k:\n"
+	"        /*0000*/                   IADD3 R3, R3, 0x30, RZ ;\n"
+	"        /*0010*/                   MOV R2, 0x30 ;       /* 0x0000003000027802 */\n"
+	"                                                         /* 0x000fc60000000f00 */\n"
+	"        /*0020*/                   CALL.REL.NOINC `(sub) ;\n"
+	"        /*0030*/                   EXIT ;\n"
+	"sub:\n"
+	"        /*0040*/                   RET.REL.NODEC R2 `(k) ;\n";
+
+START_TEST(test_relayout_return_address)
+{
+	Lst l;
+	Ins nop;
+
+	lst_text(&l, "call", call_txt);
+	ck_assert_ptr_nonnull(cfg_callee(l.f, l.f->blk[0]));
+	memset(&nop, 0, sizeof nop);
+	nop.op = ONOP;
+	nop.name = mintern(l.m, "NOP");
+	nop.addr = -1;
+	ck_assert_ptr_nonnull(ins_insert(l.f, l.f->blk[0], 0, &nop));
+	fn_relayout(l.f);
+	ck_assert_int_eq(at(l.f, "CALL"), 3);
+	ck_assert_int_eq(l.f->ins[2].opnd[1].imm, 0x40);
+	ck_assert_uint_eq(GET_IMM32(l.f->ins[2].enc[0]), 0x40);
+	ck_assert_uint_eq(GET_OPCODE(l.f->ins[2].enc[0]), GET_OPCODE(0x0000003000027802ull));
+	ck_assert_int_eq(l.f->ins[1].opnd[2].imm, 0x30);
+	lst_close(&l);
+}
+END_TEST
+
 /* ---- speed --------------------------------------------------------------------------------- */
 
 /* 100,000 instructions in 100 loops of one block of 1,000: global loads, arithmetic on them,
@@ -678,6 +717,62 @@ START_TEST(test_sched_examples)
 }
 END_TEST
 
+/* every function of every corpus listing (tests/corpus, both architectures), run with
+ * kernrun's generic arguments in functional mode: the same status and buffers with every list
+ * schedule kept */
+START_TEST(test_sched_corpus)
+{
+	static const char *const sfx[] = {"sm_80", "sm_90"};
+	char cmd[1200], path[1024];
+	FILE *ls;
+	int nfn = 0;
+	uint32_t moved = 0;
+
+	snprintf(cmd, sizeof cmd, "ls %s/tests/corpus/*.sass", kr_root());
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof path, ls)) {
+		SchedOpts o;
+		SchedStats st = {0};
+		unsigned n = 0;
+		char *p;
+		int a = strstr(path, sfx[1]) != NULL;
+		path[strcspn(path, "\n")] = 0;
+		if (kr_function_count(path, a ? "h100" : "a100", &n) < 0)
+			continue;            /* what the runtime does not load (sm_89, sm_90a) */
+		sched_opts_default(&o);
+		o.always = 1;
+		p = scheduled_copy(path, &o, &st);
+		moved += st.moved;
+		if (getenv("FIBER_SCHED_VERBOSE"))
+			fprintf(stderr, "sched: %s: %u functions, %u instructions moved\n", path, n,
+			        st.moved);
+		for (unsigned k = 0; k < n; k++) {
+			char name[256];
+			KRun want, got;
+			ck_assert_int_eq(kr_run_generic(path, a ? "h100" : "a100", FIBER_MODE_FUNCTIONAL, k,
+			                                name, sizeof name, &want), 0);
+			ck_assert_int_eq(kr_run_generic(p, a ? "h100" : "a100", FIBER_MODE_FUNCTIONAL, k,
+			                                name, sizeof name, &got), 0);
+			ck_assert_msg(want.status == got.status, "%s %s: status %d, scheduled %d (%s)",
+			              path, name, want.status, got.status, got.err);
+			ck_assert_msg(want.n == got.n && memcmp(want.buf, got.buf, want.n) == 0,
+			              "%s %s: other results after sched", path, name);
+			kr_free(&want);
+			kr_free(&got);
+			nfn++;
+		}
+		unlink(p);
+		free(p);
+	}
+	pclose(ls);
+	if (getenv("FIBER_SCHED_VERBOSE"))
+		fprintf(stderr, "sched: corpus: %d functions, %u instructions moved\n", nfn, moved);
+	ck_assert_int_gt(nfn, 20);
+	ck_assert_uint_gt(moved, 0);
+}
+END_TEST
+
 Suite *
 sched_suite(void)
 {
@@ -694,10 +789,12 @@ sched_suite(void)
 	tcase_add_test(o, test_sched_scoreboards);
 	tcase_add_test(o, test_sched_control_bits);
 	tcase_add_test(o, test_sched_ssa);
+	tcase_add_test(o, test_relayout_return_address);
 	tcase_set_timeout(sp, 120);
 	tcase_add_test(sp, test_sched_speed);
 	tcase_set_timeout(e, 900);
 	tcase_add_test(e, test_sched_examples);
+	tcase_add_test(e, test_sched_corpus);
 	suite_add_tcase(s, o);
 	suite_add_tcase(s, sp);
 	suite_add_tcase(s, e);
