@@ -637,6 +637,35 @@ rename_add(Edit *e, uint32_t from, uint32_t to)
 	e->nren++;
 }
 
+/* nvcc's internal calls, `MOV R2, 0x1a0 ; CALL.REL.NOINC `(sub)` ... `RET.REL.NODEC R2`: the
+ * register holds the address of the return point, the instruction after the CALL, which moves
+ * when instructions are inserted or deleted before it (ctrl-bits' NOPs): the immediate (and the
+ * encoding word's) follows it to now */
+static void
+retaddr_move(Blk *x, int64_t now)
+{
+	const Ins *call;
+	int64_t was;
+
+	if (!x->nins)
+		return;
+	call = &x->ins[x->nins - 1];
+	if (call->op != OCALL || call->addr < 0 || (was = call->addr + 16) == now)
+		return;
+	for (uint32_t k = 0; k + 1 < x->nins; k++) {
+		Ins *i = &x->ins[k];
+		Opnd *o = i->nopnd ? &i->opnd[i->nopnd - 1] : NULL;
+		if (!o || o->kind != OImm || o->imm != was ||
+		    !(i->op == OMOV || i->op == OMOV32I ||
+		      (i->op == OIMAD && i->nopnd == 4 && i->opnd[1].r[0] == REG(RR, RegRZ) &&
+		       i->opnd[2].r[0] == REG(RR, RegRZ))))
+			continue;
+		o->imm = now;
+		if (i->nenc && GET_OPCODE(i->enc[0]))   /* nvcc's word; ctrl-bits' has no opcode */
+			i->enc[0] = (i->enc[0] & ENC_MASK(POS_IMM)) | (uint64_t)(uint32_t)now << POS_IMM;
+	}
+}
+
 int
 fn_relayout(Fn *f)
 {
@@ -655,6 +684,7 @@ fn_relayout(Fn *f)
 	a = xmalloc((n + 1) * sizeof *a);
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		Blk *x = f->blk[b];
+		retaddr_move(x, 16 * (int64_t)(base[b] + x->nins));
 		if (x->nins)
 			memcpy(a + base[b], x->ins, x->nins * sizeof *a);
 		for (uint32_t k = 0; k < x->nins; k++) {
