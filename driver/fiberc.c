@@ -93,6 +93,7 @@ usage(FILE *out)
 	    "  --stats               instruction, block, value counts, registers live at most\n"
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
+	    "  --list-isel           list the PTX instruction-selection rows (docs/ptx-isel.md)\n"
 	    "  --help                this text\n"
 	    "  --version             the version\n"
 	    "\n"
@@ -185,6 +186,9 @@ parse_args(int argc, char **argv, Options *o)
 			exit(ExitOk);
 		} else if (strcmp(a, "--list-passes") == 0) {
 			pass_list(stdout);
+			exit(ExitOk);
+		} else if (strcmp(a, "--list-isel") == 0) {
+			ptxsel_list(stdout);
 			exit(ExitOk);
 		} else if (strcmp(a, "-o") == 0) {
 			if (k + 1 >= argc)
@@ -426,7 +430,7 @@ ptx_main(const Options *o, Src *src, Diag *d, int *status)
 	if (o->arch && sm_of_string(o->arch, &sm, &sfx) < 0)
 		die("architecture table out of sync");
 	if (!o->emit_ptx) {
-		if (!(low = ptx_lower(p, sm, d)))
+		if (!(low = ptx_lower_text(p, sm, o->emit_isel, d)))
 			goto done;
 		if (!o->emit_isel) {
 			ptx_free(p);

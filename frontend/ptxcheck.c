@@ -128,6 +128,12 @@ ptx_op_name(int row)
 	return row >= 0 && row < NPtxOp ? ptxrow[row].name : "";
 }
 
+int
+ptx_op_writes_first(int row)
+{
+	return row >= 0 && row < NPtxOp && (ptxrow[row].flags & Fd);
+}
+
 uint32_t
 ptx_nops(void)
 {

@@ -34,6 +34,10 @@ struct LwPriv {
 	Place *shared;     /* shared variables the function names */
 	uint32_t nshared, cshared;
 	uint32_t shared_size; /* bytes of static shared memory */
+	int compact;       /* registers named by colour (ptx_compact): a large function */
+	uint32_t ncolour[5]; /* compact: colours used per LwKind */
+	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
+	                      * kind (t, w, x, q) and how many of each are declared */
 	LwBuf tmpdecl;     /* `.vreg` text of the temporaries */
 	LwBuf tmppred;     /* `.vpred` text of the temporary predicates */
 };
@@ -169,7 +173,10 @@ lw_ptxlabel(Lw *w, uint32_t atom)
 {
 	char *s = ring(w);
 
-	snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
+	if (w->inl)
+		snprintf(s, LwStr, "%s$i%" PRIu32, ptx_str(w->p, atom), w->inl);
+	else
+		snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
 	return s;
 }
 
@@ -436,13 +443,26 @@ reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
 	}
 	vgrow(&v->reg, &v->creg, v->nreg + 1, sizeof *v->reg);
 	LwReg *r = &v->reg[v->nreg++];
+	r->decl = decl;
+	r->idx = idx;
+	r->kind = (uint8_t)kind_of(ptx_str(w->p, decl->type));
+	r->name = 0;       /* name_regs or colour_regs names it */
+	v->hash[h] = v->nreg;
+	return r;
+}
+
+/* the virtual register name of r from its PTX name: `%r12`, `%x`; characters SASS names do
+ * not take become '_', and a name taken by another scope gets a `$N` suffix */
+static void
+name_reg(Lw *w, LwReg *r)
+{
 	char want[256];
-	const char *dn = ptx_str(w->p, decl->name);
-	if (decl->range)
-		snprintf(want, sizeof want, "%s%s%" PRIu32, dn[0] == '%' ? "" : "%", dn, idx);
+	const char *dn = ptx_str(w->p, r->decl->name);
+
+	if (r->decl->range)
+		snprintf(want, sizeof want, "%s%s%" PRIu32, dn[0] == '%' ? "" : "%", dn, r->idx);
 	else
 		snprintf(want, sizeof want, "%s%s", dn[0] == '%' ? "" : "%", dn);
-	/* `$` and `.` are not all SASS name characters: keep [A-Za-z0-9_$] */
 	for (char *c = want + 1; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '_' || *c == '$'))
@@ -451,13 +471,10 @@ reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
 		memmove(want + 2, want + 1, strlen(want));
 		want[1] = '_';
 	}
-	r->decl = decl;
-	r->idx = idx;
-	r->kind = (uint8_t)kind_of(ptx_str(w->p, decl->type));
 	r->name = take_name(w, want);
-	v->hash[h] = v->nreg;
-	return r;
 }
+
+static void colour_one(Lw *w, LwReg *r);
 
 /* the register a PoName operand names, NULL if it is not a register */
 static const LwReg *
@@ -481,10 +498,17 @@ lw_regof(Lw *w, int k)
 }
 
 static const char *
-reg_text(Lw *w, const LwReg *r)
+reg_text(Lw *w, const LwReg *rc)
 {
 	char *s = ring(w);
+	LwReg *r = (LwReg *)rc;
 
+	if (!r->name) {            /* a register the scan did not see */
+		if (w->priv->compact)
+			colour_one(w, r);
+		else
+			name_reg(w, r);
+	}
 	snprintf(s, LwStr, "%s", ptx_str(w->p, r->name));
 	return s;
 }
@@ -757,22 +781,57 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 
 /* ---- temporaries -------------------------------------------------------------------------- */
 
-static const char *
-tmp_make(Lw *w, const char *pfx, int size, int pred)
+/* one name of a `.vreg`/`.vpred` list, a new line every ~90 columns */
+static void
+decl_item(LwBuf *b, const char *dir, const char *name, int size)
 {
-	char *s = ring(w);
-	uint32_t n = w->ntmp++;
-	LwBuf *b = pred ? &w->priv->tmppred : &w->priv->tmpdecl;
+	size_t col = b->len;
 
-	snprintf(s, LwStr, "%%$%s%" PRIu32, pfx, n);
-	if (b->len % 100 > 80 || !b->len)
-		buf_printf(b, "%s%s", b->len ? "\n" : "", pred ? "\t.vpred\t\t" : "\t.vreg\t\t");
+	while (col > 0 && b->s[col - 1] != '\n')
+		col--;
+	col = b->len - col;
+	if (!col || col > 90)
+		buf_printf(b, "%s\t%s\t\t", col ? "\n" : "", dir);
 	else
 		buf_add(b, ",", 1);
 	if (size > 1)
-		buf_printf(b, "%s[%d]", s, size);
+		buf_printf(b, "%s[%d]", name, size);
 	else
-		buf_printf(b, "%s", s);
+		buf_printf(b, "%s", name);
+}
+
+static const char *
+tmp_make(Lw *w, const char *pfx, int size, int pred)
+{
+	struct LwPriv *v = w->priv;
+	char *s = ring(w);
+	int kind = pred ? 3 : size == 1 ? 0 : size == 2 ? 1 : 2;
+	uint32_t n;
+	LwBuf *b = pred ? &v->tmppred : &v->tmpdecl;
+
+	if (v->compact) {          /* reused by every instruction: declared once */
+		n = v->tmpn[kind]++;
+		if (n < v->tmpdecl_n[kind]) {
+			snprintf(s, LwStr, "%%$%s%" PRIu32, pfx, n);
+			return s;
+		}
+		v->tmpdecl_n[kind]++;
+	} else {
+		n = w->ntmp++;
+	}
+	snprintf(s, LwStr, "%%$%s%" PRIu32, pfx, n);
+	decl_item(b, pred ? ".vpred" : ".vreg", s, size);
+	return s;
+}
+
+const char *
+lw_newvreg(Lw *w, int size)
+{
+	struct LwPriv *v = w->priv;
+	char *s = ring(w);
+
+	snprintf(s, LwStr, "%%$s%" PRIu32, w->nvreg++);
+	decl_item(&v->tmpdecl, ".vreg", s, size);
 	return s;
 }
 
@@ -974,7 +1033,12 @@ kernel_info(Lw *w, LwBuf *b, const char *fn)
 		snprintf(t3, sizeof t3, ".word\t0x%08x", 0x1f000u | (v->param[k].size & 0x3fff) << 18);
 		attr_words(b, "EIATTR_KPARAM_INFO", 0x17, ws, 4);
 	}
-	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, 0xff);
+	unsigned maxreg = 0xff;
+	for (uint32_t k = 0; k < w->fn->nattr; k++)
+		if (!strcmp(ptx_str(w->p, w->fn->attr[k].name), ".maxnreg") && w->fn->attr[k].nval &&
+		    w->fn->attr[k].val[0] < 0xff)
+			maxreg = w->fn->attr[k].val[0];
+	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, maxreg);
 	if (w->nexit) {
 		uint32_t a = cnt->info++, e = cnt->info++;
 		attr_head(b, "EIATTR_EXIT_INSTR_OFFSETS");
@@ -997,6 +1061,228 @@ kernel_info(Lw *w, LwBuf *b, const char *fn)
 	}
 }
 
+static int
+kind_size(int kind)
+{
+	return kind == Lk64 ? 2 : kind == Lk128 ? 4 : 1;
+}
+
+/* ---- register compaction -------------------------------------------------------------------
+ * The IR numbers virtual registers RegVirt..RegVirtEnd (3840 numbers): a function naming more
+ * PTX registers than CompactUnits is lowered with one virtual register per *colour* of an
+ * interval colouring of its PTX registers in statement order (loops widen the intervals of the
+ * registers live around them), and temporaries shared by all instructions (each lives within
+ * one instruction's selection). The allocator then works on fewer, longer-lived names.
+ */
+enum { CompactUnits = 2400 };
+
+typedef struct Occ {
+	uint32_t first, last; /* statement positions of the first and last mention */
+	uint32_t def, use;    /* first definition and first use, UINT32_MAX none */
+} Occ;
+
+static int
+colour_kind(int kind)
+{
+	return kind == Lk16 ? Lk32 : kind;
+}
+
+static const char *
+colour_name(Lw *w, int kind, uint32_t c)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, "%%%s%" PRIu32, kind == Lk128 ? "x" : kind == Lk64 ? "d" :
+	         kind == LkPred ? "q" : "v", c);
+	return s;
+}
+
+static void
+scan_opnd(Lw *w, const PtxOpnd *o, uint32_t pos, int def, Occ **occ, uint32_t *cocc)
+{
+	const LwReg *r;
+
+	if (o->kind == PoName && o->what == PwReg && o->decl && (r = opnd_reg(w, o))) {
+		uint32_t k = (uint32_t)(r - w->priv->reg);
+		if (k >= *cocc) {
+			uint32_t old = *cocc;
+			vgrow(occ, cocc, k + 1, sizeof **occ);
+			for (uint32_t j = old; j < *cocc; j++)
+				(*occ)[j] = (Occ){ UINT32_MAX, 0, UINT32_MAX, UINT32_MAX };
+		}
+		Occ *c = &(*occ)[k];
+		if (c->first == UINT32_MAX)
+			c->first = pos;
+		c->last = pos;
+		if (def && c->def == UINT32_MAX)
+			c->def = pos;
+		if (!def && c->use == UINT32_MAX)
+			c->use = pos;
+	}
+	for (unsigned k = 0; k < o->nsub; k++)
+		scan_opnd(w, &o->sub[k], pos, def && o->kind != PoAddr, occ, cocc);
+}
+
+/* every register of the function made (first-use order) with its occurrences; *nunits the R
+ * registers they need */
+static Occ *
+scan_regs(Lw *w, uint32_t *nunits, uint32_t *npred)
+{
+	Occ *occ = NULL;
+	uint32_t cocc = 0;
+
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind != PsIns)
+			continue;
+		const PtxIns *i = st->ins;
+		if (i->guard && i->gdecl) {
+			PtxOpnd g = {0};
+			g.kind = PoName;
+			g.what = PwReg;
+			g.decl = i->gdecl;
+			g.atom = i->gpred;
+			scan_opnd(w, &g, s, 0, &occ, &cocc);
+		}
+		int wf = ptx_op_writes_first(i->row);
+		for (unsigned k = 0; k < i->nopnd; k++)
+			scan_opnd(w, &i->opnd[k], s, k == 0 && wf, &occ, &cocc);
+	}
+	*nunits = *npred = 0;
+	for (uint32_t k = 0; k < w->priv->nreg; k++) {
+		if (w->priv->reg[k].kind == LkPred)
+			(*npred)++;
+		else
+			*nunits += (uint32_t)kind_size(w->priv->reg[k].kind);
+	}
+	return occ;
+}
+
+/* widen the intervals of the registers live around each loop (a backward branch) */
+static void
+widen_loops(Lw *w, Occ *occ, uint32_t nocc)
+{
+	uint32_t *lpos = NULL, nl = 0, cl = 0;   /* (label atom, position) pairs */
+	uint32_t *edge = NULL, ne = 0, ce = 0;   /* (head, branch) pairs */
+
+	for (uint32_t s = 0; s < w->fn->nst; s++)
+		if (w->fn->st[s].kind == PsLabel) {
+			vgrow(&lpos, &cl, 2 * nl + 2, sizeof *lpos);
+			lpos[2 * nl] = w->fn->st[s].atom;
+			lpos[2 * nl++ + 1] = s;
+		}
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind != PsIns)
+			continue;
+		for (unsigned k = 0; k < st->ins->nopnd; k++) {
+			const PtxOpnd *o = &st->ins->opnd[k];
+			if (o->kind != PoName || o->what != PwLabel)
+				continue;
+			for (uint32_t l = 0; l < nl; l++)
+				if (lpos[2 * l] == o->atom && lpos[2 * l + 1] < s) {
+					vgrow(&edge, &ce, 2 * ne + 2, sizeof *edge);
+					edge[2 * ne] = lpos[2 * l + 1];
+					edge[2 * ne++ + 1] = s;
+				}
+		}
+	}
+	for (int changed = 1, round = 0; changed && round < 64; round++) {
+		changed = 0;
+		for (uint32_t e = 0; e < ne; e++) {
+			uint32_t h = edge[2 * e], b = edge[2 * e + 1];
+			for (uint32_t k = 0; k < nocc; k++) {
+				Occ *c = &occ[k];
+				if (c->first == UINT32_MAX || c->first > b || c->last < h)
+					continue;
+				if (c->first >= h && c->last <= b && !(c->use != UINT32_MAX && c->use <= c->def))
+					continue;   /* defined in the loop before any use: local to an iteration */
+				if (c->first > h || c->last < b) {
+					c->first = c->first < h ? c->first : h;
+					c->last = c->last > b ? c->last : b;
+					changed = 1;
+				}
+			}
+		}
+	}
+	free(lpos);
+	free(edge);
+}
+
+static void
+colour_one(Lw *w, LwReg *r)
+{
+	int ck = colour_kind(r->kind);
+
+	r->name = atomz(w->p->atoms, colour_name(w, ck, w->priv->ncolour[ck]++));
+}
+
+/* interval colouring: by start position, each register takes a colour of its kind free since
+ * before its start (the lowest), else a new one */
+static void
+colour_regs(Lw *w, Occ *occ, uint32_t nocc)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t n = v->nreg, *ord = xmalloc((n + 1) * sizeof *ord);
+	uint32_t *end[5] = {0}, cend[5] = {0};
+
+	for (uint32_t k = 0; k < n; k++)
+		ord[k] = k;
+	/* counting sort by first position */
+	uint32_t nst = w->fn->nst + 1, *cnt_ = xmalloc((nst + 1) * sizeof *cnt_), *tmp = xmalloc((n + 1) * sizeof *tmp);
+	memset(cnt_, 0, (nst + 1) * sizeof *cnt_);
+	for (uint32_t k = 0; k < n; k++)
+		cnt_[(k < nocc && occ[k].first != UINT32_MAX ? occ[k].first : w->fn->nst) + 1]++;
+	for (uint32_t k = 0; k < nst; k++)
+		cnt_[k + 1] += cnt_[k];
+	for (uint32_t k = 0; k < n; k++)
+		tmp[cnt_[k < nocc && occ[k].first != UINT32_MAX ? occ[k].first : w->fn->nst]++] = k;
+	memcpy(ord, tmp, n * sizeof *ord);
+	free(cnt_);
+	free(tmp);
+	for (uint32_t j = 0; j < n; j++) {
+		LwReg *r = &v->reg[ord[j]];
+		int ck = colour_kind(r->kind);
+		uint32_t first = ord[j] < nocc ? occ[ord[j]].first : 0;
+		uint32_t last = ord[j] < nocc ? occ[ord[j]].last : UINT32_MAX - 1;
+		uint32_t c;
+		if (first == UINT32_MAX)
+			first = last = 0;
+		for (c = 0; c < v->ncolour[ck]; c++)
+			if (end[ck][c] < first)
+				break;
+		if (c == v->ncolour[ck]) {
+			vgrow(&end[ck], &cend[ck], c + 1, sizeof *end[ck]);
+			v->ncolour[ck]++;
+		}
+		end[ck][c] = last;
+		r->name = atomz(w->p->atoms, colour_name(w, ck, c));
+	}
+	for (int k = 0; k < 5; k++)
+		free(end[k]);
+	free(ord);
+}
+
+/* make every register of the function and name it: by its PTX name, or by colour when the
+ * function is too large for the virtual numbering */
+static void
+plan_regs(Lw *w)
+{
+	uint32_t nunits, npred;
+	Occ *occ = scan_regs(w, &nunits, &npred);
+	uint32_t nocc = w->priv->nreg;
+
+	w->priv->compact = nunits > CompactUnits || npred > CompactUnits;
+	if (w->priv->compact) {
+		widen_loops(w, occ, nocc);
+		colour_regs(w, occ, nocc);
+	} else {
+		for (uint32_t k = 0; k < w->priv->nreg; k++)
+			name_reg(w, &w->priv->reg[k]);
+	}
+	free(occ);
+}
+
 /* ---- statements --------------------------------------------------------------------------- */
 
 static void
@@ -1017,24 +1303,35 @@ set_guard(Lw *w, const PtxIns *i)
 		lw_error(w, "guard predicate not declared");
 		return;
 	}
-	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "",
-	         ptx_str(w->p, r->name));
+	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "", reg_text(w, r));
 }
 
-static int
-lower_body(Lw *w)
+int
+lw_lower_stmts(Lw *w, const PtxFunc *fn)
 {
 	int rc = 0;
+	const PtxFunc *outer = w->fn;
+	const PtxIns *oins = w->ins;
+	char oguard[sizeof w->guard];
 
-	for (uint32_t s = 0; s < w->fn->nst; s++) {
-		const PtxStmt *st = &w->fn->st[s];
+	memcpy(oguard, w->guard, sizeof oguard);
+	w->fn = fn;
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxStmt *st = &fn->st[s];
 		if (st->kind == PsLabel) {
-			lw_label_here(w, ptx_str(w->p, st->atom));
+			lw_label_here(w, lw_ptxlabel(w, st->atom));
 			continue;
 		}
 		if (st->kind != PsIns)
 			continue;
 		w->ins = st->ins;
+		memset(w->priv->tmpn, 0, sizeof w->priv->tmpn);
+		if (w->comments) {
+			uint32_t line, col, n = st->ins->loc.end - st->ins->loc.start;
+			src_linecol(w->p->src, st->ins->loc.start, &line, &col);
+			buf_printf(&w->code, "// %u: %.*s\n", line, (int)(n > 200 ? 200 : n),
+			           w->p->src->text + st->ins->loc.start);
+		}
 		int nerr = w->d->nerr;
 		set_guard(w, st->ins);
 		const SelRow *row = ptxsel_lookup(w);
@@ -1049,41 +1346,49 @@ lower_body(Lw *w)
 		if (w->d->nerr >= (w->d->maxerr ? w->d->maxerr : MaxErrors))
 			break;
 	}
-	w->ins = NULL;
+	w->fn = outer;
+	w->ins = oins;
+	memcpy(w->guard, oguard, sizeof oguard);
 	return rc;
 }
 
+
+/* the .vreg and .vpred lists: quads, then pairs, then single registers (no alignment holes in
+ * the virtual numbering), then predicates; in compact mode one name per colour */
 static void
 declare_regs(Lw *w, LwBuf *b)
 {
 	struct LwPriv *v = w->priv;
-	unsigned col = 0;
+	static const int order[] = { Lk128, Lk64, Lk32, LkPred };
+	LwBuf l = {0};
 
-	for (int pred = 0; pred < 2; pred++) {
-		col = 0;
+	for (unsigned o = 0; o < sizeof order / sizeof order[0]; o++) {
+		int kind = order[o];
+		const char *dir = kind == LkPred ? ".vpred" : ".vreg";
+		if (v->compact) {
+			for (uint32_t c = 0; c < v->ncolour[kind]; c++)
+				decl_item(&l, dir, colour_name(w, kind, c), kind_size(kind));
+			if (l.len) {
+				buf_printf(b, "%s\n", l.s);
+				l.len = 0;
+			}
+			continue;
+		}
 		for (uint32_t k = 0; k < v->nreg; k++) {
 			const LwReg *r = &v->reg[k];
-			if ((r->kind == LkPred) != pred)
+			int rk = r->kind == Lk16 ? Lk32 : r->kind;
+			if (rk != kind || !r->name)
 				continue;
-			const char *n = ptx_str(w->p, r->name);
-			int sz = r->kind == Lk64 ? 2 : r->kind == Lk128 ? 4 : 1;
-			if (!col)
-				buf_printf(b, pred ? "\t.vpred\t\t" : "\t.vreg\t\t");
-			else
-				buf_add(b, ",", 1);
-			col += (unsigned)strlen(n) + 4;
-			if (sz > 1)
-				buf_printf(b, "%s[%d]", n, sz);
-			else
-				buf_printf(b, "%s", n);
-			if (col > 80) {
-				buf_add(b, "\n", 1);
-				col = 0;
-			}
+			decl_item(&l, dir, ptx_str(w->p, r->name), kind_size(r->kind));
 		}
-		if (col)
-			buf_add(b, "\n", 1);
+		if (l.len) {
+			buf_printf(b, "%s\n", l.s);
+			l.len = 0;
+		}
 	}
+	if (l.len)
+		buf_printf(b, "%s\n", l.s);
+	free(l.s);
 	if (v->tmpdecl.len)
 		buf_printf(b, "%s\n", v->tmpdecl.s);
 	if (v->tmppred.len)
@@ -1104,7 +1409,8 @@ priv_free(struct LwPriv *v)
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
 static int
-lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *kinfo, LwBuf *text)
+lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *ginfo,
+         LwBuf *kinfo, LwBuf *text)
 {
 	struct LwPriv priv = {0};
 	Lw w = {0};
@@ -1115,11 +1421,13 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 	w.fn = fn;
 	w.d = d;
 	w.sm = sm;
+	w.comments = comments;
 	w.param_base = sm >= 90 ? 0x210 : 0x160;
 	w.priv = &priv;
 	w.exit0 = cnt->exit;
 	place_params(&w);
 	place_shared(&w);
+	plan_regs(&w);
 	if (fn->entry) {
 		if (sm >= 90)
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x28]");
@@ -1127,7 +1435,8 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
 		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
 	}
-	rc = lower_body(&w);
+	rc = lw_lower_stmts(&w, fn);
+	w.ins = NULL;
 	if (rc == 0) {
 		/* the end: a branch to itself stops the fetch, as nvcc writes */
 		buf_printf(&w.code, ".L_stop%" PRIu32 ":\n", cnt->fn);
@@ -1159,6 +1468,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 	}
 	cnt->exit += w.nexit;
 	cnt->fn++;
+	lw_call_free(&w);
 	free(w.code.s);
 	priv_free(&priv);
 	return rc;
@@ -1166,6 +1476,12 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, Diag *d, LwBuf *ginfo, LwBuf *
 
 Src *
 ptx_lower(const Ptx *p, int sm, Diag *d)
+{
+	return ptx_lower_text(p, sm, 0, d);
+}
+
+Src *
+ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 {
 	LwBuf out = {0}, ginfo = {0}, kinfo = {0}, text = {0};
 	int rc = 0;
@@ -1177,7 +1493,7 @@ ptx_lower(const Ptx *p, int sm, Diag *d)
 	cnt = &c;
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
-		if (fn->body && lower_fn(p, fn, sm, d, &ginfo, &kinfo, &text) < 0)
+		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
 			rc = -1;
 	}
 	if (rc == 0) {

@@ -57,14 +57,19 @@ struct Lw {
 	const PtxIns *ins; /* the instruction being selected */
 	Diag *d;           /* errors go here (located on the PTX text) */
 	int sm;            /* 80, 86, 89, 90, 100 */
+	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
 	                      * 0x210 sm_90+ */
 	LwBuf code;        /* the function's instructions and labels, in order */
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
+	uint32_t nvreg;    /* lw_newvreg registers made (%$s0, ...) */
 	uint32_t nlabel;   /* labels made so far (.L_p0, ...) */
 	uint32_t nexit;    /* EXIT instructions written: each has a label lw_exit_label() */
 	uint32_t exit0;    /* number of this function's first exit label */
+	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
+	                    * a `$i<N>` suffix), 0 in the kernel's own body */
+	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -143,10 +148,21 @@ const char *lw_tmp64(Lw *w);                 /* a fresh aligned pair "%$wN" (ele
 const char *lw_tmp128(Lw *w);                /* a fresh aligned quad "%$xN" */
 const char *lw_ptmp(Lw *w);                  /* a fresh virtual predicate "%$qN" */
 const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; k 0: reg */
+/* a fresh virtual register tuple of size 1, 2, 4, 8 ("%$sN") that lives across instructions
+ * (temporaries live within one instruction's selection and may be reused by the next) */
+const char *lw_newvreg(Lw *w, int size);
 
-/* ld.param of a kernel parameter or of a device function's (w->ins is the ld): the move
- * family's selection, called by the mem family's ld for the .param space */
+/* ptxcall.c: ld.param and st.param (w->ins is the instruction; the mem family's ld and st call
+ * them for the .param space): a kernel parameter is read from constant bank 0; the .param
+ * variables of call sequences and of device functions are virtual registers (slots); call
+ * inlines the callee's body (docs/ptx-codegen.md, "Device functions") */
 int lw_ld_param(Lw *w);
+int lw_st_param(Lw *w);
+int lw_call(Lw *w);
+int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inlined body */
+void lw_call_free(Lw *w);
+/* lower the statements of fn (the kernel, or a device function being inlined) */
+int lw_lower_stmts(Lw *w, const PtxFunc *fn);
 /* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
  * family's selection (F2I), for the int family's cvt row */
 int lw_cvt_f2i(Lw *w);
@@ -191,5 +207,8 @@ void ptxsel_list(FILE *out);                  /* every row, as the table of docs
  * .nv.shared, EIATTR_EXIT_INSTR_OFFSETS labels), so that after register allocation it loads in
  * fibersim like nvcc's output. */
 Src *ptx_lower(const Ptx *p, int sm, Diag *d);
+/* the same, with comments 1: each PTX instruction as a `// LINE: text` comment before its SASS
+ * (fiberc --emit=isel) */
+Src *ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d);
 
 #endif /* FIBER_PTXLOW_H */

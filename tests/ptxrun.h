@@ -22,7 +22,7 @@ typedef struct PrRun {
 	const char *arch;  /* "sm_80" (default) or "sm_90" */
 	const char *opts;  /* more fiberc options ("--mode=cuda-native"), or NULL */
 	const char *config; /* simulator configuration ("a100", default) */
-	fiberSimMode mode; /* fiberSimFunctional (0) or fiberSimTiming */
+	fiberSimMode mode; /* FIBER_MODE_TIMING (0, the default) or FIBER_MODE_FUNCTIONAL */
 	unsigned grid[3], block[3]; /* 0 entries count as 1 */
 	unsigned smem;     /* dynamic shared memory bytes */
 	uint64_t cycles, hazards; /* out: the launch's (timing mode) */
