@@ -381,6 +381,9 @@ static const HCase cases[] = {
 	{ "setp.gtu.xor.bf16x2", 80, "setp.eq.f16 %p3, %h3, %h3;"
 	  "setp.gtu.xor.bf16x2 %p1|%p2, %r1, %r2, %p3;", "%p1,%p2",
 	  { 0x40407fc0, 0x3f803f80, 0x3c00 }, { 0, 0 } },
+	{ "setp.lt.or.bf16x2 p|q, ..., !p", 80, "setp.eq.f16 %p1, %h3, %h3;"
+	  "setp.lt.or.bf16x2 %p1|%p2, %r1, %r2, !%p1;", "%p1,%p2",
+	  { 0x40404040, 0x40004000, 0x3c00 }, { 0, 0 } },
 	/* set: 1.0 per true half (same format), 0xffff per half for integers */
 	{ "set.lt.f16x2.f16x2", 80, "set.lt.f16x2.f16x2 %r4, %r1, %r2; set.lt.u32.f16x2 %r5, %r1, %r2;",
 	  "%r4,%r5", { 0x3c004200, 0x40004000 }, { 0x3c000000, 0xffff0000 } },
@@ -588,6 +591,8 @@ static const struct {
 	  "stochastic" },
 	{ 80, "setp.lt.f16x2 %p1, %r1, %r2;", "error: 'setp.lt.f16x2' is not supported yet: a packed "
 	  "comparison writes a pair p|q" },
+	{ 80, "min.f16 %h4, %h1, %h2, %h3;", "t.ptx:32:1: error: 'min.f16' is not supported yet: this "
+	  "form takes 3 operands, not 4" },
 	{ 80, "add.f16 %r4, %h1, %h2;", "t.ptx:32:9: error: 'add.f16' is not supported yet: the "
 	  "destination must be a 16-bit register" },
 };
