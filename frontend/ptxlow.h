@@ -163,6 +163,9 @@ int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inli
 void lw_call_free(Lw *w);
 /* lower the statements of fn (the kernel, or a device function being inlined) */
 int lw_lower_stmts(Lw *w, const PtxFunc *fn);
+/* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
+ * family's selection (F2I), for the int family's cvt row */
+int lw_cvt_f2i(Lw *w);
 
 /* ---- module facts ------------------------------------------------------------------------ */
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1
