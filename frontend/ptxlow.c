@@ -40,6 +40,7 @@ struct LwPriv {
 	                      * kind (t, w, x, q) and how many of each are declared */
 	LwBuf tmpdecl;     /* `.vreg` text of the temporaries */
 	LwBuf tmppred;     /* `.vpred` text of the temporary predicates */
+	uint32_t cc;       /* atom of the carry flag's predicate (lw_carry), 0 none yet */
 };
 
 /* labels are unique in a listing: the counters run over all its functions */
@@ -237,7 +238,7 @@ lw_has(const Lw *w, const char *mod)
 static const char *const type_words[] = {
 	"pred", "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64", "s8", "s16", "s32",
 	"s64", "f16", "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64", "e4m3", "e5m2", "e4m3x2",
-	"e5m2x2", "s4", "u4", "b1", NULL
+	"e5m2x2", "s4", "u4", "b1", "s16x2", "u16x2", NULL
 };
 
 static int
@@ -278,7 +279,8 @@ lw_type_bits(const char *t)
 {
 	if (!strcmp(t, "pred") || !strcmp(t, "b1"))
 		return 1;
-	if (!strcmp(t, "f16x2") || !strcmp(t, "bf16x2") || !strcmp(t, "tf32"))
+	if (!strcmp(t, "f16x2") || !strcmp(t, "bf16x2") || !strcmp(t, "tf32") || !strcmp(t, "s16x2") ||
+	    !strcmp(t, "u16x2"))
 		return 32;
 	if (!strcmp(t, "e4m3") || !strcmp(t, "e5m2"))
 		return 8;
@@ -833,6 +835,18 @@ lw_newvreg(Lw *w, int size)
 	snprintf(s, LwStr, "%%$s%" PRIu32, w->nvreg++);
 	decl_item(&v->tmpdecl, ".vreg", s, size);
 	return s;
+}
+
+const char *
+lw_carry(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+
+	if (!v->cc) {
+		v->cc = take_name(w, "%$cc");
+		decl_item(&v->tmppred, ".vpred", ptx_str(w->p, v->cc), 1);
+	}
+	return ptx_str(w->p, v->cc);
 }
 
 const char *lw_tmp(Lw *w) { return tmp_make(w, "t", 1, 0); }

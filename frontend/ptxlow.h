@@ -151,6 +151,9 @@ const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; 
 /* a fresh virtual register tuple of size 1, 2, 4, 8 ("%$sN") that lives across instructions
  * (temporaries live within one instruction's selection and may be reused by the next) */
 const char *lw_newvreg(Lw *w, int size);
+/* the virtual predicate of the function's carry flag CC.CF (add.cc, addc, sub.cc, subc, mad.cc,
+ * madc), declared on first use; it lives across instructions */
+const char *lw_carry(Lw *w);
 
 /* ptxcall.c: ld.param and st.param (w->ins is the instruction; the mem family's ld and st call
  * them for the .param space): a kernel parameter is read from constant bank 0; the .param
