@@ -188,7 +188,7 @@ static const struct {
 	{".byte", DwItem, -2}, {".short", DwItem, -2}, {".word", DwItem, -2}, {".dword", DwItem, -2},
 	{".zero", DwItem, 1}, {".string", DwItem, -2}, {".tkinfo", DwItem, 0},
 	{".maxfibers", DwItem, 1}, {".pool", DwItem, -2},       /* FIBER (.fsass) */
-	{".vreg", DwItem, -2},                                  /* FIBER-native virtual registers */
+	{".vreg", DwItem, -2}, {".vpred", DwItem, -2},          /* FIBER-native virtual registers */
 };
 enum { NDir = sizeof dirtab / sizeof dirtab[0] };
 
@@ -349,26 +349,34 @@ fiber_dir(Ctx *cx, const char *n, Loc loc)
 /* FIBER-native: `.vreg %a, %acc[4], ...` in a function's .text header: each name a virtual
  * register of 1 register or a tuple of SIZE (a power of two up to 128), numbered from RegVirt
  * in declaration order, each aligned to min(SIZE, 4) so that the numbers keep the alignment
- * rules of R tuples (docs/fiber-isa.md, "Virtual registers") */
+ * rules of R tuples (docs/fiber-isa.md, "Virtual registers"); `.vpred %p1, %p2, ...` (pred 1):
+ * each name a virtual predicate, REG(RP, RegVirt + k). The R declarations stay before the
+ * predicates in Fn.vreg (vreg_of's binary search); Ctx.vname finds a name in O(1). */
 static void
-vreg_dir(Ctx *cx, Loc loc)
+vreg_dir(Ctx *cx, Loc loc, int pred)
 {
 	Fn *f = cx->fn;
+	const char *dir = pred ? ".vpred" : ".vreg";
 
 	if (!f || cx->sec != f->text || cx->in_code) {
-		error_at(cx->d, loc, "'.vreg' belongs in a function's .text section, before its code");
+		error_at(cx->d, loc, "'%s' belongs in a function's .text section, before its code", dir);
 		return;
 	}
 	for (uint32_t k = 0; k < cx->narg; k++) {
 		const Expr *e = cx->arg[k];
 		const char *t = e->kind == ESym ? mstr(cx->m, e->atom) : "";
 		uint32_t len = e->kind == ESym ? atomlen(cx->m->atoms, e->atom) : 0, nl = 1, size = 1;
+		uint32_t np = vreg_npred(f), at = pred ? f->nvreg : f->nvreg - np;
 		unsigned next = RegVirt, al;
 		while (nl < len && t[nl] != '[' && t[nl] != '@' && t[nl] != '.')
 			nl++;
-		if (len < 2 || t[0] != '%' || (nl < len && t[nl] != '[')) {
-			error_at(cx->d, loc, "'.vreg' takes virtual registers: %%NAME or %%NAME[SIZE] "
-			         "(argument %u is not one)", k + 1);
+		if (len < 2 || t[0] != '%' || (nl < len && (t[nl] != '[' || pred))) {
+			if (pred)
+				error_at(cx->d, loc, "'.vpred' takes virtual predicates: %%NAME (argument %u "
+				         "is not one)", k + 1);
+			else
+				error_at(cx->d, loc, "'.vreg' takes virtual registers: %%NAME or "
+				         "%%NAME[SIZE] (argument %u is not one)", k + 1);
 			return;
 		}
 		if (nl < len) {
@@ -382,19 +390,20 @@ vreg_dir(Ctx *cx, Loc loc)
 			}
 		}
 		uint32_t name = atom(cx->m->atoms, t + 1, nl - 1);
-		for (uint32_t j = 0; j < f->nvreg; j++)
-			if (f->vreg[j].name == name) {
-				error_at(cx->d, loc, "duplicate virtual register '%%%s'", mstr(cx->m, name));
-				note_at(cx->d, f->vreg[j].loc, "'%%%s' is declared here", mstr(cx->m, name));
-				return;
-			}
-		if (f->nvreg)
-			next = f->vreg[f->nvreg - 1].base + f->vreg[f->nvreg - 1].size;
+		if (name < cx->cvname && cx->vname[name].fn == f) {
+			error_at(cx->d, loc, "duplicate virtual register '%%%s'", mstr(cx->m, name));
+			note_at(cx->d, cx->vname[name].loc, "'%%%s' is declared here", mstr(cx->m, name));
+			return;
+		}
+		if (at)
+			next = f->vreg[at - 1].cls == (pred ? RP : RR) ?
+			       f->vreg[at - 1].base + f->vreg[at - 1].size : RegVirt;
 		al = size < 4 ? size : 4;
 		next = (next + al - 1) / al * al;
 		if (next + size > RegVirtEnd) {
-			error_at(cx->d, loc, "too many virtual registers (at most %d registers in all)",
-			         RegVirtEnd - RegVirt);
+			error_at(cx->d, loc, "too many virtual %s (at most %d %s in all)",
+			         pred ? "predicates" : "registers", RegVirtEnd - RegVirt,
+			         pred ? "predicates" : "registers");
 			return;
 		}
 		/* capacity: the next power of two of nvreg (at least 8): grow when that is full */
@@ -405,11 +414,21 @@ vreg_dir(Ctx *cx, Loc loc)
 		} else if (!f->vreg) {
 			f->vreg = aalloc(cx, 8 * sizeof *f->vreg);
 		}
-		FVReg *nv = &f->vreg[f->nvreg++];
+		if (at < f->nvreg)      /* an R declaration after predicates: before them */
+			memmove(&f->vreg[at + 1], &f->vreg[at], (f->nvreg - at) * sizeof *f->vreg);
+		f->nvreg++;
+		FVReg *nv = &f->vreg[at];
 		nv->name = name;
 		nv->base = (uint16_t)next;
 		nv->size = (uint16_t)size;
 		nv->loc = loc;
+		nv->cls = pred ? RP : RR;
+		if (name >= cx->cvname) {
+			uint32_t old = cx->cvname;
+			vgrow(&cx->vname, &cx->cvname, name + 1, sizeof *cx->vname);
+			memset(cx->vname + old, 0, (cx->cvname - old) * sizeof *cx->vname);
+		}
+		cx->vname[name] = (VName){ f, REG(nv->cls, next), (uint16_t)size, loc };
 	}
 }
 
@@ -458,8 +477,8 @@ b_directive(Ctx *cx, Str name, Loc loc, int64_t off)
 	}
 	if (strcmp(n, ".maxfibers") == 0 || strcmp(n, ".pool") == 0)
 		fiber_dir(cx, n, loc);
-	else if (strcmp(n, ".vreg") == 0)
-		vreg_dir(cx, loc);
+	else if (strcmp(n, ".vreg") == 0 || strcmp(n, ".vpred") == 0)
+		vreg_dir(cx, loc, n[2] == 'p');
 	it = add_item(cx, IDir, a, loc);
 	if (off >= 0)
 		it->off = (int32_t)off;
@@ -1173,4 +1192,5 @@ b_free(Ctx *cx)
 	free(cx->syms);
 	free(cx->opw);
 	free(cx->opwof);
+	free(cx->vname);
 }

@@ -119,38 +119,37 @@ regof(const char *s, uint32_t n, Reg *r)
 }
 
 /* FIBER-native: the virtual register s[0..n) = `%name`, `%name[k]`, `%name@W` or `%name[k]@W`
- * (the scanner's pattern) in the current function's declarations (.vreg): 0 with *r its
- * register (and *remote the weft W, else -1), or -3 after a located error */
+ * (the scanner's pattern) in the current function's declarations (.vreg, .vpred): 0 with *r
+ * its register (and *remote the weft W, else -1), or -3 after a located error */
 static int
 vreg_word(Ctx *cx, const char *s, uint32_t n, Loc wloc, Reg *r, int *remote)
 {
-	uint32_t e = 1, idx = 0;
+	uint32_t e = 1, idx = 0, a;
 	int hasidx = 0;
-	const FVReg *v = NULL;
+	const VName *v = NULL;
 	Loc loc = { wloc.start, wloc.start + n };
 
 	while (e < n && s[e] != '[' && s[e] != '@')
 		e++;
-	if (cx->fn)
-		for (uint32_t k = 0; k < cx->fn->nvreg && !v; k++)
-			if (atomlen(cx->m->atoms, cx->fn->vreg[k].name) == e - 1 &&
-			    memcmp(mstr(cx->m, cx->fn->vreg[k].name), s + 1, e - 1) == 0)
-				v = &cx->fn->vreg[k];
+	a = atom(cx->m->atoms, s + 1, e - 1);
+	if (cx->fn && a < cx->cvname && cx->vname[a].fn == cx->fn)
+		v = &cx->vname[a];
 	if (!v) {
 		error_at(cx->d, (Loc){ wloc.start, wloc.start + e }, "undeclared virtual register "
-		         "'%.*s' (declare it in the .text header: '.vreg %.*s')", (int)e, s, (int)e, s);
+		         "'%.*s' (declare it in the .text header: '.vreg %.*s' or '.vpred %.*s')",
+		         (int)e, s, (int)e, s, (int)e, s);
 		return -3;
 	}
 	if (e < n && s[e] == '[') {
-		uint32_t a = ++e;
+		uint32_t b = ++e;
 		for (; e < n && s[e] != ']'; e++)
 			idx = idx > 100000 ? idx : idx * 10 + (uint32_t)(s[e] - '0');
 		hasidx = 1;
 		if (idx >= v->size) {
-			error_at(cx->d, (Loc){ wloc.start + a - 1, wloc.start + e + 1 }, "element %u of "
-			         "'%%%s', which has %u register%s (%%%s[0]..%%%s[%u])", idx,
-			         mstr(cx->m, v->name), v->size, v->size == 1 ? "" : "s",
-			         mstr(cx->m, v->name), mstr(cx->m, v->name), v->size - 1u);
+			const char *nm = mstr(cx->m, a);
+			error_at(cx->d, (Loc){ wloc.start + b - 1, wloc.start + e + 1 }, "element %u of "
+			         "'%%%s', which has %u register%s (%%%s[0]..%%%s[%u])", idx, nm, v->size,
+			         v->size == 1 ? "" : "s", nm, nm, v->size - 1u);
 			return -3;
 		}
 		e++;
@@ -158,17 +157,23 @@ vreg_word(Ctx *cx, const char *s, uint32_t n, Loc wloc, Reg *r, int *remote)
 	(void)hasidx;
 	*remote = -1;
 	if (e < n && s[e] == '@') {
-		uint32_t a = e++, w = 0;
+		uint32_t at = e++, w = 0;
 		for (; e < n; e++)
 			w = w > 100000 ? w : w * 10 + (uint32_t)(s[e] - '0');
+		if (RCLS(v->r) == RP) {
+			error_at(cx->d, (Loc){ wloc.start + at, loc.end }, "a remote read of virtual "
+			         "predicate '%.*s': only R registers are read in another weft's window",
+			         (int)at, s);
+			return -3;
+		}
 		if (w >= FiberMaxFibers / 32) {
-			error_at(cx->d, (Loc){ wloc.start + a, loc.end }, "weft %u out of range in a remote "
+			error_at(cx->d, (Loc){ wloc.start + at, loc.end }, "weft %u out of range in a remote "
 			         "read (wefts 0..%d)", w, FiberMaxFibers / 32 - 1);
 			return -3;
 		}
 		*remote = (int)w;
 	}
-	*r = REG(RR, v->base + idx);
+	*r = (Reg)(v->r + idx);
 	return 0;
 }
 
@@ -229,7 +234,7 @@ b_word(Ctx *cx, Str w, Loc wloc, int hasann, Loc annloc, Str sfx)
 		o->flags |= FVRemote;
 		o->imm = remote;
 	}
-	if (hasann && reg_isvirt(r)) {
+	if (hasann && reg_isvany(r)) {
 		error_at(cx->d, annloc, "virtual register '%.*s' takes no SSA annotation (SSA is built "
 		         "after fiber-ra allocates it)", (int)k, s);
 		hasann = 0;

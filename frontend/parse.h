@@ -23,6 +23,7 @@ typedef struct LabRef LabRef;
 typedef struct PhiArg PhiArg;
 typedef struct OpWord OpWord;
 typedef struct Ctx Ctx;
+typedef struct VName VName;
 
 /* a slice of the source text */
 struct Str {
@@ -74,6 +75,14 @@ struct PhiArg {
 	uint32_t blk;      /* bbN */
 	uint32_t ver;      /* version */
 	Loc loc;           /* its text */
+};
+
+/* a virtual register's name in the function being read (.vreg, .vpred): Ctx.vname[atom] */
+struct VName {
+	Fn *fn;            /* the function that declares it; another (or NULL): not declared */
+	Reg r;             /* element 0: REG(RR, base) or REG(RP, base) */
+	uint16_t size;     /* registers of the tuple (1 for a predicate) */
+	Loc loc;           /* the declaration */
 };
 
 struct Ctx {
@@ -156,6 +165,8 @@ struct Ctx {
 	uint32_t nparg;    /* used */
 	uint32_t cparg;    /* allocated */
 	uint32_t badreg;   /* offset of the last out-of-range register (reported once) */
+	VName *vname;      /* atom of a virtual register's name -> its declaration (vreg_dir) */
+	uint32_t cvname;   /* allocated */
 	int has_ssa;       /* an annotation or phi was read */
 };
 

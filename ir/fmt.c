@@ -209,7 +209,7 @@ putfield(Out *o, const Fn *f, const Ins *i, int k, const Opnd *x, int fld, int s
 	const Module *m = f ? f->mod : NULL;
 	char b[48];
 
-	if (reg_isvirt(x->r[fld]) && f) {    /* FIBER-native: [%p.64] */
+	if (reg_isvany(x->r[fld]) && f) {    /* FIBER-native: [%p.64] */
 		vreg_spell(f, x->r[fld], b, sizeof b);
 		put(o, b, strlen(b));
 	} else {
@@ -275,7 +275,7 @@ opnd(Out *o, const Fn *f, const Ins *i, int k, int ssa)
 			putc_(o, '[');
 			putnum(o, x->imm, x->flags & FHex);
 			putc_(o, ']');
-		} else if (reg_isvirt(x->r[0]) && f) {  /* FIBER-native: %acc[2], %x@1 */
+		} else if (reg_isvany(x->r[0]) && f) {  /* FIBER-native: %acc[2], %x@1, %p1 */
 			vreg_spell(f, x->r[0], b, sizeof b);
 			put(o, b, strlen(b));
 			if (x->flags & FVRemote) {

@@ -146,11 +146,25 @@ reg_unit(Reg r)
 	return n < limit[c] ? (int)(base[c] + n) : -1;
 }
 
-/* a virtual register (%name) not yet allocated */
+/* a virtual R register (%name, .vreg) not yet allocated */
 static inline int
 reg_isvirt(Reg r)
 {
 	return RCLS(r) == RR && RNUM(r) >= RegVirt;
+}
+
+/* a virtual predicate (%name, .vpred) not yet allocated: P numbers RegVirt.. */
+static inline int
+reg_isvpred(Reg r)
+{
+	return RCLS(r) == RP && RNUM(r) >= RegVirt;
+}
+
+/* either: a register the allocator (fiber-ra, regalloc) is still to place */
+static inline int
+reg_isvany(Reg r)
+{
+	return reg_isvirt(r) || reg_isvpred(r);
 }
 
 /* register k of a slot that starts at r (R2 + 1 is R3); RNone past the end of the class */
@@ -505,12 +519,15 @@ enum {
 
 /* FIBER-native: a virtual register, `.vreg %NAME[SIZE]` in a function's .text header: SIZE
  * consecutive numbers from base (RegVirt.., aligned to min(SIZE, 4)), spelt %NAME (element 0)
- * and %NAME[k]. */
+ * and %NAME[k]; or a virtual predicate, `.vpred %NAME` (class RP, size 1, numbered from
+ * RegVirt on its own). Fn.vreg holds the R declarations first, then the predicates, each in
+ * declaration (and base) order. */
 typedef struct FVReg {
 	uint32_t name;     /* atom, without the % */
-	uint16_t base;     /* register number of element 0 (REG(RR, base)) */
-	uint16_t size;     /* registers: 1, 2, 4, ... */
+	uint16_t base;     /* register number of element 0 (REG(cls, base)) */
+	uint16_t size;     /* registers: 1, 2, 4, ...; 1 for a predicate */
 	Loc loc;           /* the declaration */
+	uint8_t cls;       /* RR (.vreg) or RP (.vpred) */
 } FVReg;
 
 typedef struct FPool {
@@ -612,7 +629,8 @@ struct Fn {
 	FPool *pool;       /* FIBER: pools declared in the .text header, in declaration order */
 	uint32_t npool;
 	FPlan *plan;        /* FIBER compilation state, NULL outside fiberc's FIBER modes */
-	FVReg *vreg;       /* FIBER-native: virtual registers declared (.vreg), in order */
+	FVReg *vreg;       /* FIBER-native: virtual registers declared (.vreg, then .vpred), in
+	                    * order */
 	uint32_t nvreg;
 };
 
@@ -775,8 +793,10 @@ int reg_writable(Reg r);                        /* a destination may name r (not
 
 /* vreg.c: FIBER-native virtual registers */
 const FVReg *vreg_of(const Fn *f, Reg r, unsigned *elem); /* the declaration holding virtual
-                                     register r and r's element in it; NULL if none */
-int vreg_spell(const Fn *f, Reg r, char *buf, size_t n); /* "%acc[2]"; "%?N" if undeclared */
+                                     register or predicate r and r's element in it; NULL if none */
+int vreg_spell(const Fn *f, Reg r, char *buf, size_t n); /* "%acc[2]", "%p1"; "%?N" if
+                                     undeclared */
+uint32_t vreg_npred(const Fn *f); /* predicate declarations (the last ones of Fn.vreg) */
 int vreg_none(const Fn *f, Diag *d); /* 0, or -1 after a located error per virtual register
                                      left (they must be allocated: fiberc --mode=fiber-native) */
 

@@ -372,7 +372,7 @@ put(A *a, int kind, unsigned opnd, unsigned field, Reg r, unsigned n)
 
 	if (RCLS(r) == RNone || RCLS(r) >= NRegClass)
 		return;
-	last = reg_isvirt(r) ? RegVirtEnd - 1u : regtab[RCLS(r)].nval - 1u; /* %x: see ir.h */
+	last = reg_isvany(r) ? RegVirtEnd - 1u : regtab[RCLS(r)].nval - 1u; /* %x: see ir.h */
 	if (n == 0 || num > last)
 		return;
 	if (num + n - 1 > last)

@@ -517,6 +517,12 @@ pass_fiber_ra(Fn *f, Diag *d)
 
 	if (!f->plan || !f->nvreg)
 		return 0;
+	if (vreg_npred(f)) {
+		const FVReg *p = &f->vreg[f->nvreg - vreg_npred(f)];
+		error_at(d, p->loc, "fiber-ra places virtual R registers only: virtual predicate "
+		         "'%%%s' needs the pass regalloc", mstr(f->mod, p->name));
+		return -1;
+	}
 	if (!f->blk) {
 		if (cfg_build(f, d) < 0)
 			return -1;
