@@ -155,13 +155,114 @@ typedef struct Pin {
 	char name[64];
 	int reg;           /* first register, or predicate number */
 	int pred;
+	int first, last;   /* lines of the first and last mention (predicates) */
 } Pin;
+
+static int
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '$';
+}
+
+/* the pin named by the token at s (length *m), or -1 */
+static int
+pin_find(const Pin *pin, int npin, const char *s, size_t *m)
+{
+	size_t n = 1;
+
+	while (name_char(s[n]))
+		n++;
+	*m = n;
+	for (int j = 0; j < npin; j++)
+		if (strlen(pin[j].name) == n && !strncmp(pin[j].name, s, n))
+			return j;
+	return -1;
+}
+
+/* predicates by interval colouring over the lines, each interval widened over the loops it
+ * overlaps (a label and a later branch to it); -1 if more than P0..P6 are needed */
+static int
+colour_preds(const char *text, Pin *pin, int npin)
+{
+	int nl = 0, loops[256][2], nloop = 0;
+	char labels[256][32];
+	int lline[256], nlab = 0;
+
+	for (int j = 0; j < npin; j++)
+		pin[j].first = pin[j].last = -1;
+	for (const char *l = text; *l; nl++) {
+		size_t n = strcspn(l, "\n");
+		const char *s = l + strspn(l, " \t");
+		if (!strncmp(s, ".vreg", 5) || !strncmp(s, ".vpred", 6)) {
+			l += n + (l[n] == '\n');
+			continue;
+		}
+		if (n > 1 && l[n - 1] == ':' && l[0] == '.' && nlab < 256) {
+			snprintf(labels[nlab], sizeof labels[nlab], "%.*s", (int)(n - 1), l);
+			lline[nlab++] = nl;
+		}
+		const char *br = strstr(l, "BRA `(");
+		if (br && br < l + n) {
+			size_t m = strcspn(br + 6, ")");
+			for (int k = 0; k < nlab; k++)
+				if (strlen(labels[k]) == m && !strncmp(labels[k], br + 6, m) && nloop < 256) {
+					loops[nloop][0] = lline[k];
+					loops[nloop++][1] = nl;
+				}
+		}
+		for (size_t k = 0; k < n; k++) {
+			size_t m;
+			if (l[k] != '%')
+				continue;
+			int j = pin_find(pin, npin, l + k, &m);
+			if (j >= 0 && pin[j].pred) {
+				if (pin[j].first < 0)
+					pin[j].first = nl;
+				pin[j].last = nl;
+			}
+			k += m - 1;
+		}
+		l += n + (l[n] == '\n');
+	}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int j = 0; j < npin; j++)
+			for (int k = 0; k < nloop; k++) {
+				Pin *p = &pin[j];
+				if (!p->pred || p->first < 0 || p->first > loops[k][1] || p->last < loops[k][0])
+					continue;
+				if (p->first > loops[k][0] || p->last < loops[k][1]) {
+					p->first = p->first < loops[k][0] ? p->first : loops[k][0];
+					p->last = p->last > loops[k][1] ? p->last : loops[k][1];
+					changed = 1;
+				}
+			}
+	}
+	int busy[7];
+	for (int c = 0; c < 7; c++)
+		busy[c] = -1;
+	for (int line = 0; line < nl; line++)
+		for (int j = 0; j < npin; j++) {
+			Pin *p = &pin[j];
+			if (!p->pred || p->first != line)
+				continue;
+			int c = 0;
+			while (c < 7 && busy[c] >= line)
+				c++;
+			if (c == 7)
+				return -1;
+			busy[c] = p->last;
+			p->reg = c;
+		}
+	return 0;
+}
 
 static char *
 pin_regs(const char *text)
 {
 	Pin *pin = NULL;
-	int npin = 0, cpin = 0, next = 2, np = 0;
+	int npin = 0, cpin = 0, next = 2;
 	size_t len = strlen(text), cap = len * 2 + 1024, o = 0;
 	char *out = malloc(cap);
 
@@ -187,9 +288,7 @@ pin_regs(const char *text)
 			Pin *p = &pin[npin++];
 			snprintf(p->name, sizeof p->name, "%.*s", (int)n, s);
 			p->pred = pred;
-			if (pred) {
-				p->reg = np++;
-			} else {
+			if (!pred) {
 				next = (next + size - 1) / size * size;
 				p->reg = next;
 				next += size;
@@ -199,7 +298,7 @@ pin_regs(const char *text)
 				s += strcspn(s, "]") + 1;
 		}
 	}
-	if (next > 254 || np > 7) {
+	if (next > 254 || colour_preds(text, pin, npin) < 0) {
 		free(pin);
 		free(out);
 		return NULL;
@@ -208,7 +307,6 @@ pin_regs(const char *text)
 	for (const char *l = text; *l;) {
 		size_t n = strcspn(l, "\n");
 		const char *s = l + strspn(l, " \t");
-		int regcount = 0;
 		if (!strncmp(s, ".vreg", 5) || !strncmp(s, ".vpred", 6)) {
 			l += n + (l[n] == '\n');
 			continue;
@@ -217,40 +315,29 @@ pin_regs(const char *text)
 			cap = cap * 2 + n * 2;
 			out = realloc(out, cap);
 		}
+		size_t start = o;
 		for (size_t k = 0; k < n; k++) {
-			if (l[k] == '%' && k + 1 < n && l[k + 1] != '%') {
-				size_t m = strcspn(l + k, ",[ \t\n;.)");
-				/* names hold '.'? no: they are %[A-Za-z0-9_$]+ */
-				int hit = -1;
-				for (int j = 0; j < npin; j++)
-					if (strlen(pin[j].name) == m && !strncmp(pin[j].name, l + k, m)) {
-						hit = j;
-						break;
-					}
-				if (hit >= 0) {
-					int r = pin[hit].reg;
-					size_t e = k + m;
-					if (l[e] == '[' && !pin[hit].pred) {
-						r += atoi(l + e + 1);
-						e += strcspn(l + e, "]") + 1;
-					}
-					o += (size_t)sprintf(out + o, "%c%d", pin[hit].pred ? 'P' : 'R', r);
-					k = e - 1;
-					continue;
-				}
+			size_t m;
+			int hit = l[k] == '%' ? pin_find(pin, npin, l + k, &m) : -1;
+			if (hit < 0) {
+				out[o++] = l[k];
+				continue;
 			}
-			out[o++] = l[k];
+			int r = pin[hit].reg;
+			size_t e = k + m;
+			if (l[e] == '[' && !pin[hit].pred) {
+				r += atoi(l + e + 1);
+				e += strcspn(l + e, "]") + 1;
+			}
+			o += (size_t)sprintf(out + o, "%c%d", pin[hit].pred ? 'P' : 'R', r);
+			k = e - 1;
 		}
-		if (strstr(l, "SHI_REGISTERS=0") && strstr(l, "SHI_REGISTERS=0") < l + n)
-			regcount = 1;
 		out[o] = 0;
-		if (regcount) {
-			char *at = strstr(out + o - n, "SHI_REGISTERS=0");
-			if (at) {
-				char tail[64];
-				snprintf(tail, sizeof tail, "%s", at + 15);
-				o = (size_t)(at - out) + (size_t)sprintf(at, "SHI_REGISTERS=%d%s", next, tail);
-			}
+		char *at = strstr(out + start, "SHI_REGISTERS=0");
+		if (at) {
+			char tail[64];
+			snprintf(tail, sizeof tail, "%s", at + 15);
+			o = (size_t)(at - out) + (size_t)sprintf(at, "SHI_REGISTERS=%d%s", next, tail);
 		}
 		out[o++] = '\n';
 		l += n + (l[n] == '\n');
@@ -289,6 +376,11 @@ run(const char *ptx, const char *arch, PrRun *r, PrArg *a, unsigned n)
 	char absfc[1024];
 	FILE *f;
 
+	if (!pt && low && getenv("FIBER_KEEP_PIN")) {
+		FILE *g = fopen("/tmp/ptxmem-unpinned.vfsass", "w");
+		fputs(low, g);
+		fclose(g);
+	}
 	free(low);
 	if (!pt) {
 		snprintf(r->err, sizeof r->err, "stand-in allocation failed: %s", err);
@@ -492,6 +584,364 @@ START_TEST(test_run_ldst_global)
 }
 END_TEST
 
+/* ---- shared, local and generic -------------------------------------------------------------- */
+
+static const char spaces[] = KHEAD
+    "\t.shared .align 16 .b8 sm[256];\n"
+    "\t.local .align 16 .b8 __local_depot0[48];\n"
+    "\t.reg .b64 %SP, %SPL;\n"
+    "\tmov.u64 %SPL, __local_depot0;\n"
+    "\tcvta.local.u64 %SP, %SPL;\n"
+    "\tld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd3];\n"
+    /* shared by name, by a 32-bit register, by the low word of a 64-bit one */
+    "\tst.shared.v4.u32 [sm+16], {%r1, %r2, %r3, %r4};\n"
+    "\tmov.u32 %r5, sm;\n"
+    "\tld.shared.u32 %r6, [%r5+20];\n"
+    "\tst.shared.u16 [%r5+2], %r6;\n"
+    "\tmov.u64 %rd5, sm;\n"
+    "\tld.shared.v2.u32 {%r7, %r8}, [%rd5+24];\n"
+    "\tst.volatile.shared.u32 [sm+40], %r8;\n"
+    "\tld.shared.u16 %r9, [sm+2];\n"
+    /* local through the depot register and by name */
+    "\tst.local.v2.u32 [%SPL+8], {%r1, %r2};\n"
+    "\tst.local.u32 [__local_depot0+32], %r3;\n"
+    "\tld.local.u32 %r10, [%SPL+12];\n"
+    "\tld.local.v2.u32 {%r11, %r12}, [__local_depot0+8];\n"
+    /* generic: to local through %SP, to shared through cvta.shared, back with cvta.to */
+    "\tld.u32 %r13, [%SP+32];\n"
+    "\tst.u32 [%SP+36], %r4;\n"
+    "\tld.local.u32 %r14, [%SPL+36];\n"
+    "\tcvta.shared.u64 %rd6, %rd5;\n"
+    "\tld.u32 %r15, [%rd6+28];\n"
+    "\tst.u32 [%rd6+44], %r1;\n"
+    "\tld.shared.u32 %r16, [sm+44];\n"
+    "\tcvta.to.shared.u64 %rd7, %rd6;\n"
+    "\tld.shared.u32 %r17, [%rd7+16];\n"
+    "\tcvta.to.local.u64 %rd8, %SP;\n"
+    "\tld.local.u32 %r18, [%rd8+8];\n"
+    "\tcvta.shared.u64 %rd9, sm;\n"
+    "\tld.u32 %r19, [%rd9+40];\n"
+    "\tld.u32 %r20, [sm+20];\n"
+    "\tisspacep.shared %p1, %rd6;\n"
+    "\tisspacep.local %p2, %rd6;\n"
+    "\tisspacep.global %p3, %rd4;\n"
+    "\tisspacep.local %p4, %SP;\n"
+    "\tst.global.v4.u32 [%rd4], {%r6, %r7, %r8, %r9};\n"
+    "\tst.global.v4.u32 [%rd4+16], {%r10, %r11, %r12, %r13};\n"
+    "\tst.global.v4.u32 [%rd4+32], {%r14, %r15, %r16, %r17};\n"
+    "\tst.global.v2.u32 [%rd4+48], {%r18, %r19};\n"
+    "\tst.global.u32 [%rd4+56], %r20;\n"
+    "\tst.global.u32 [%rd4+60], 0;\n"
+    "\t@%p1 st.global.u8 [%rd4+60], 1;\n"
+    "\t@!%p2 st.global.u8 [%rd4+61], 1;\n"
+    "\t@%p3 st.global.u8 [%rd4+62], 1;\n"
+    "\t@%p4 st.global.u8 [%rd4+63], 1;\n"
+    "\tprefetch.global.L2 [%rd3];\n"
+    "\tprefetch.local.L1 [%SPL];\n"
+    "\tprefetch.L1 [%rd4];\n"
+    KTAIL;
+
+START_TEST(test_run_spaces)
+{
+	uint32_t in[4] = { 0x11111111, 0x2222abcd, 0x33333333, 0x44444444 }, out[16];
+
+	memset(out, 0xcc, sizeof out);
+	run_io(spaces, _i, 1, in, sizeof in, out, sizeof out);
+	ck_assert_uint_eq(out[0], in[1]);                 /* ld.shared [%r5+20] */
+	ck_assert_uint_eq(out[1], in[2]);                 /* v2 [%rd5+24] */
+	ck_assert_uint_eq(out[2], in[3]);
+	ck_assert_uint_eq(out[3], 0xabcd);                /* the u16 stored at sm+2 */
+	ck_assert_uint_eq(out[4], in[1]);                 /* local [%SPL+12] */
+	ck_assert_uint_eq(out[5], in[0]);                 /* local by name */
+	ck_assert_uint_eq(out[6], in[1]);
+	ck_assert_uint_eq(out[7], in[2]);                 /* generic local read of depot+32 */
+	ck_assert_uint_eq(out[8], in[3]);                 /* generic local write, local read */
+	ck_assert_uint_eq(out[9], in[3]);                 /* generic shared read of sm+28 */
+	ck_assert_uint_eq(out[10], in[0]);                /* generic shared write */
+	ck_assert_uint_eq(out[11], in[0]);                /* cvta.to.shared */
+	ck_assert_uint_eq(out[12], in[0]);                /* cvta.to.local */
+	ck_assert_uint_eq(out[13], in[3]);                /* cvta.shared of the name, sm+40 */
+	ck_assert_uint_eq(out[14], in[1]);                /* generic [sm+20] */
+	ck_assert_uint_eq(out[15], 0x01010101u);          /* isspacep */
+}
+END_TEST
+
+/* ---- atomics ------------------------------------------------------------------------------- */
+
+/* one thread: each operation's old value and the word it leaves */
+static const char atom_one[] = KHEAD
+    "\t.shared .align 8 .b8 sm[128];\n"
+    "\tld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd3];\n"
+    "\tld.global.v2.u64 {%rd5, %rd6}, [%rd3+16];\n"
+    "\tld.global.f32 %f1, [%rd3+32];\n"
+    "\tld.global.f64 %fd1, [%rd3+40];\n"
+    "\tld.global.u32 %r5, [%rd3+48];\n"
+    /* global: r1 = 7, r2 = -5, r3 = 0x0ff0, r4 = 100 */
+    "\tatom.global.add.u32 %r10, [%rd4], %r1;\n"
+    "\tatom.global.min.s32 %r11, [%rd4+4], %r2;\n"
+    "\tatom.global.max.u32 %r12, [%rd4+8], %r2;\n"
+    "\tatom.global.inc.u32 %r13, [%rd4+12], %r4;\n"
+    "\tatom.global.dec.u32 %r14, [%rd4+16], %r4;\n"
+    "\tatom.global.and.b32 %r15, [%rd4+20], %r3;\n"
+    "\tatom.global.or.b32 %r16, [%rd4+24], %r3;\n"
+    "\tatom.global.xor.b32 %r17, [%rd4+28], %r3;\n"
+    "\tatom.global.exch.b32 %r18, [%rd4+32], %r1;\n"
+    "\tatom.global.cas.b32 %r19, [%rd4+36], %r5, %r4;\n"
+    "\tatom.global.cas.b32 %r20, [%rd4+40], 1, 2;\n"
+    "\tatom.global.add.u64 %rd10, [%rd4+48], %rd5;\n"
+    "\tatom.global.max.s64 %rd11, [%rd4+56], %rd6;\n"
+    "\tatom.global.cas.b64 %rd12, [%rd4+64], %rd5, %rd6;\n"
+    "\tatom.global.add.f32 %f2, [%rd4+72], %f1;\n"
+    "\tatom.global.add.f64 %fd2, [%rd4+80], %fd1;\n"
+    "\tatom.global.add.noftz.f16x2 %r21, [%rd4+88], 0x3c004000;\n"
+    "\tred.global.add.u32 [%rd4+92], %r4;\n"
+    "\tatom.global.add.u32 _, [%rd4+96], %r1;\n"
+    "\tred.global.min.s64 [%rd4+104], %rd6;\n"
+    "\tatom.acq_rel.gpu.global.exch.b64 %rd13, [%rd4+112], %rd6;\n"
+    "\tatom.global.sys.add.u32 %r22, [%rd4+120], 1;\n"
+    "\tatom.global.cta.add.f32 %f3, [%rd4+124], 0f3F800000;\n"
+    /* generic on global */
+    "\tatom.add.u32 %r23, [%rd2+128], %r4;\n"
+    "\tatom.cas.b32 %r24, [%rd2+132], %r5, %r1;\n"
+    "\tred.add.f32 [%rd2+136], %f1;\n"
+    "\tatom.add.u64 %rd14, [%rd2+144], %rd5;\n"
+    /* shared: natives and loops, then copied out */
+    "\tst.shared.v4.u32 [sm], {%r1, %r2, %r3, %r4};\n"
+    "\tst.shared.v2.u64 [sm+16], {%rd5, %rd6};\n"
+    "\tst.shared.f32 [sm+32], %f1;\n"
+    "\tst.shared.f64 [sm+40], %fd1;\n"
+    "\tatom.shared.add.u32 %r25, [sm], %r4;\n"
+    "\tatom.shared.min.s32 %r26, [sm+4], %r1;\n"
+    "\tatom.shared.cas.b32 %r27, [sm+8], %r3, %r1;\n"
+    "\tatom.shared.add.f32 %f4, [sm+32], %f1;\n"
+    "\tatom.shared.add.u64 %rd15, [sm+16], %rd6;\n"
+    "\tatom.shared.min.s64 %rd16, [sm+24], %rd5;\n"
+    "\tatom.shared.max.u64 %rd17, [sm+24], %rd5;\n"
+    "\tatom.shared.add.f64 %fd3, [sm+40], %fd1;\n"
+    "\tatom.shared.exch.b64 %rd18, [sm+48], %rd5;\n"
+    "\tred.shared.xor.b64 [sm+48], %rd6;\n"
+    "\tred.shared.add.u32 [sm+12], 1;\n"
+    "\tcvta.shared.u64 %rd19, sm;\n"
+    "\tatom.add.u32 %r28, [%rd19+12], %r1;\n"
+    "\tatom.add.f32 %f5, [%rd19+32], %f1;\n"
+    "\tld.shared.v4.u32 {%r30, %r31, %r32, %r33}, [sm];\n"
+    "\tst.global.v4.u32 [%rd4+160], {%r30, %r31, %r32, %r33};\n"
+    "\tld.shared.v2.u64 {%rd20, %rd21}, [sm+16];\n"
+    "\tst.global.v2.u64 [%rd4+176], {%rd20, %rd21};\n"
+    "\tld.shared.v2.u32 {%r30, %r31}, [sm+32];\n"
+    "\tst.global.v2.u32 [%rd4+192], {%r30, %r31};\n"
+    "\tld.shared.u64 %rd20, [sm+40];\n"
+    "\tld.shared.u64 %rd21, [sm+48];\n"
+    "\tst.global.v2.u64 [%rd4+208], {%rd20, %rd21};\n"
+    /* the old values */
+    "\tst.global.v4.u32 [%rd4+256], {%r10, %r11, %r12, %r13};\n"
+    "\tst.global.v4.u32 [%rd4+272], {%r14, %r15, %r16, %r17};\n"
+    "\tst.global.v4.u32 [%rd4+288], {%r18, %r19, %r20, %r21};\n"
+    "\tst.global.v2.u64 [%rd4+304], {%rd10, %rd11};\n"
+    "\tst.global.v2.u64 [%rd4+320], {%rd12, %rd13};\n"
+    "\tst.global.v2.f32 [%rd4+336], {%f2, %f3};\n"
+    "\tst.global.f64 [%rd4+344], %fd2;\n"
+    "\tst.global.v4.u32 [%rd4+352], {%r22, %r23, %r24, %r25};\n"
+    "\tst.global.v2.u32 [%rd4+368], {%r26, %r27};\n"
+    "\tst.global.v2.f32 [%rd4+376], {%f4, %f5};\n"
+    "\tst.global.v2.u64 [%rd4+384], {%rd14, %rd15};\n"
+    "\tst.global.v2.u64 [%rd4+400], {%rd16, %rd17};\n"
+    "\tst.global.u64 [%rd4+416], %rd18;\n"
+    "\tst.global.f64 [%rd4+424], %fd3;\n"
+    "\tst.global.u32 [%rd4+432], %r28;\n"
+    KTAIL;
+
+static uint64_t
+rd64(const uint8_t *b, unsigned off)
+{
+	uint64_t v;
+
+	memcpy(&v, b + off, 8);
+	return v;
+}
+
+static void
+wr32(uint8_t *b, unsigned off, uint32_t v)
+{
+	memcpy(b + off, &v, 4);
+}
+
+static void
+wr64(uint8_t *b, unsigned off, uint64_t v)
+{
+	memcpy(b + off, &v, 8);
+}
+
+static float
+f32_at(const uint8_t *b, unsigned off)
+{
+	float f;
+
+	memcpy(&f, b + off, 4);
+	return f;
+}
+
+static double
+f64_at(const uint8_t *b, unsigned off)
+{
+	double d;
+
+	memcpy(&d, b + off, 8);
+	return d;
+}
+
+START_TEST(test_run_atomics)
+{
+	uint8_t in[56] = {0}, out[448];
+	const uint64_t a5 = 0x00000001fffffff0ull, a6 = 0xfffffffffffffff0ull;  /* rd5, rd6 (-16) */
+
+	wr32(in, 0, 7);
+	wr32(in, 4, (uint32_t)-5);
+	wr32(in, 8, 0x0ff0);
+	wr32(in, 12, 100);
+	wr64(in, 16, a5);
+	wr64(in, 24, a6);
+	memcpy(in + 32, &(float){ 1.5f }, 4);
+	memcpy(in + 40, &(double){ 0.25 }, 8);
+	wr32(in, 48, 0x1234);
+	memset(out, 0, sizeof out);
+	wr32(out, 0, 10);
+	wr32(out, 4, 3);
+	wr32(out, 8, 3);
+	wr32(out, 12, 100);                 /* inc: 100 >= 100 -> 0 */
+	wr32(out, 16, 0);                   /* dec: 0 -> 100 */
+	wr32(out, 20, 0xffff);
+	wr32(out, 24, 0x000f);
+	wr32(out, 28, 0x00ff);
+	wr32(out, 32, 0xdead);
+	wr32(out, 36, 0x1234);              /* cas: equal -> 100 */
+	wr32(out, 40, 5);                   /* cas 1, 2: unequal */
+	wr64(out, 48, 0x00000000ffffffffull);
+	wr64(out, 56, (uint64_t)-100);
+	wr64(out, 64, a5);
+	memcpy(out + 72, &(float){ 2.0f }, 4);
+	memcpy(out + 80, &(double){ 1.0 }, 8);
+	wr32(out, 88, 0x3c003c00);          /* f16x2 {1, 1} + {2, 1} */
+	wr32(out, 92, 1);
+	wr32(out, 96, 2);
+	wr64(out, 104, 5);
+	wr64(out, 112, 77);
+	wr32(out, 120, 9);
+	memcpy(out + 124, &(float){ -1.0f }, 4);
+	wr32(out, 128, 1000);
+	wr32(out, 132, 0x1234);
+	memcpy(out + 136, &(float){ 0.5f }, 4);
+	wr64(out, 144, 1);
+	run_io(atom_one, _i, 1, in, sizeof in, out, sizeof out);
+	/* new words */
+	ck_assert_uint_eq(rd32(out, 0), 17);
+	ck_assert_uint_eq(rd32(out, 4), (uint32_t)-5);
+	ck_assert_uint_eq(rd32(out, 8), (uint32_t)-5);
+	ck_assert_uint_eq(rd32(out, 12), 0);
+	ck_assert_uint_eq(rd32(out, 16), 100);
+	ck_assert_uint_eq(rd32(out, 20), 0x0ff0);
+	ck_assert_uint_eq(rd32(out, 24), 0x0fff);
+	ck_assert_uint_eq(rd32(out, 28), 0x0f0f);
+	ck_assert_uint_eq(rd32(out, 32), 7);
+	ck_assert_uint_eq(rd32(out, 36), 100);
+	ck_assert_uint_eq(rd32(out, 40), 5);
+	ck_assert_uint_eq(rd64(out, 48), 0x00000000ffffffffull + a5);
+	ck_assert_uint_eq(rd64(out, 56), (uint64_t)-16);
+	ck_assert_uint_eq(rd64(out, 64), a6);
+	ck_assert(f32_at(out, 72) == 3.5f);
+	ck_assert(f64_at(out, 80) == 1.25);
+	/* {1, 1} + {2 (low half), 1}: {3, 2} */
+	ck_assert_uint_eq(rd32(out, 88), 0x40004200);
+	ck_assert_uint_eq(rd32(out, 92), 101);
+	ck_assert_uint_eq(rd32(out, 96), 9);
+	ck_assert_uint_eq(rd64(out, 104), (uint64_t)-16);
+	ck_assert_uint_eq(rd64(out, 112), a6);
+	ck_assert_uint_eq(rd32(out, 120), 10);
+	ck_assert(f32_at(out, 124) == 0.0f);
+	ck_assert_uint_eq(rd32(out, 128), 1100);
+	ck_assert_uint_eq(rd32(out, 132), 7);
+	ck_assert(f32_at(out, 136) == 2.0f);
+	ck_assert_uint_eq(rd64(out, 144), 1 + a5);
+	/* shared words after the operations */
+	ck_assert_uint_eq(rd32(out, 160), 107);                 /* 7 + 100 */
+	ck_assert_uint_eq(rd32(out, 164), (uint32_t)-5);        /* min(-5, 7) */
+	ck_assert_uint_eq(rd32(out, 168), 7);                   /* cas 0x0ff0 == 0x0ff0 */
+	ck_assert_uint_eq(rd32(out, 172), 100 + 1 + 7);         /* red +1, generic +7 */
+	ck_assert_uint_eq(rd64(out, 176), a5 + a6);
+	/* a6 = -16: min.s64 keeps it (signed), max.u64 keeps it (unsigned) */
+	ck_assert_uint_eq(rd64(out, 184), a6);
+	ck_assert(f32_at(out, 192) == 4.5f);                    /* 1.5 + 1.5 + 1.5 (generic) */
+	ck_assert_uint_eq(rd64(out, 208), (uint64_t)0x3fe0000000000000ull);  /* 0.5 */
+	ck_assert_uint_eq(rd64(out, 216), a5 ^ a6);
+	/* old values */
+	ck_assert_uint_eq(rd32(out, 256), 10);
+	ck_assert_uint_eq(rd32(out, 260), 3);
+	ck_assert_uint_eq(rd32(out, 264), 3);
+	ck_assert_uint_eq(rd32(out, 268), 100);
+	ck_assert_uint_eq(rd32(out, 272), 0);
+	ck_assert_uint_eq(rd32(out, 276), 0xffff);
+	ck_assert_uint_eq(rd32(out, 280), 0x000f);
+	ck_assert_uint_eq(rd32(out, 284), 0x00ff);
+	ck_assert_uint_eq(rd32(out, 288), 0xdead);
+	ck_assert_uint_eq(rd32(out, 292), 0x1234);
+	ck_assert_uint_eq(rd32(out, 296), 5);
+	ck_assert_uint_eq(rd32(out, 300), 0x3c003c00);
+	ck_assert_uint_eq(rd64(out, 304), 0x00000000ffffffffull);
+	ck_assert_uint_eq(rd64(out, 312), (uint64_t)-100);
+	ck_assert_uint_eq(rd64(out, 320), a5);
+	ck_assert_uint_eq(rd64(out, 328), 77);
+	ck_assert(f32_at(out, 336) == 2.0f);
+	ck_assert(f32_at(out, 340) == -1.0f);
+	ck_assert(f64_at(out, 344) == 1.0);
+	ck_assert_uint_eq(rd32(out, 352), 9);
+	ck_assert_uint_eq(rd32(out, 356), 1000);
+	ck_assert_uint_eq(rd32(out, 360), 0x1234);
+	ck_assert_uint_eq(rd32(out, 364), 7);
+	ck_assert_uint_eq(rd32(out, 368), (uint32_t)-5);
+	ck_assert_uint_eq(rd32(out, 372), 0x0ff0);
+	ck_assert(f32_at(out, 376) == 1.5f);
+	ck_assert(f32_at(out, 380) == 3.0f);
+	ck_assert_uint_eq(rd64(out, 384), 1);
+	ck_assert_uint_eq(rd64(out, 392), a5);
+	ck_assert_uint_eq(rd64(out, 400), a6);                  /* min.s64 old */
+	ck_assert_uint_eq(rd64(out, 408), a6);                  /* max.u64 old */
+	ck_assert_uint_eq(rd64(out, 416), 0);
+	ck_assert(f64_at(out, 424) == 0.25);
+	ck_assert_uint_eq(rd32(out, 432), 101);
+}
+END_TEST
+
+/* a warp's 32 threads on one word each of global and shared (one warp: no barrier needed) */
+static const char atom_many[] = KHEAD
+    "\t.shared .align 8 .b8 sm[64];\n"
+    "\tst.shared.v2.u32 [sm], {0, 0};\n"
+    "\tst.shared.u64 [sm+8], 0;\n"
+    "\tatom.global.add.u32 %r1, [%rd4], 1;\n"
+    "\tred.global.add.u64 [%rd4+8], 3;\n"
+    "\tred.global.add.f32 [%rd4+16], 0f3F000000;\n"
+    "\tatom.shared.add.f32 %f1, [sm], 0f3F800000;\n"
+    "\tatom.shared.inc.u32 %r2, [sm+4], 40;\n"
+    "\tatom.shared.add.u64 %rd5, [sm+8], 0x100000000;\n"
+    "\tld.shared.v2.u32 {%r3, %r4}, [sm];\n"
+    "\tld.shared.u64 %rd6, [sm+8];\n"
+    "\tst.global.v2.u32 [%rd4+24], {%r3, %r4};\n"
+    "\tst.global.u64 [%rd4+32], %rd6;\n"
+    KTAIL;
+
+START_TEST(test_run_atomics_contended)
+{
+	uint8_t in[4] = {0}, out[40] = {0};
+
+	run_io(atom_many, _i, 32, in, sizeof in, out, sizeof out);
+	ck_assert_uint_eq(rd32(out, 0), 32);
+	ck_assert_uint_eq(rd64(out, 8), 96);
+	ck_assert(f32_at(out, 16) == 16.0f);
+	ck_assert(f32_at(out, 24) == 32.0f);
+	ck_assert_uint_eq(rd32(out, 28), 32 % 41);   /* inc wraps past 40: 32 increments from 0 */
+	ck_assert_uint_eq(rd64(out, 32), 32ull << 32);
+}
+END_TEST
+
 Suite *
 ptx_mem_suite(void)
 {
@@ -500,6 +950,9 @@ ptx_mem_suite(void)
 
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_ldst_global, 0, 2);
+	tcase_add_loop_test(run_, test_run_spaces, 0, 2);
+	tcase_add_loop_test(run_, test_run_atomics, 0, 2);
+	tcase_add_loop_test(run_, test_run_atomics_contended, 0, 2);
 	suite_add_tcase(s, run_);
 	return s;
 }
