@@ -942,6 +942,127 @@ START_TEST(test_run_atomics_contended)
 }
 END_TEST
 
+/* ---- cp.async and the sm_80 mbarrier -------------------------------------------------------- */
+
+static const char async_k[] = KHEAD
+    "\t.shared .align 16 .b8 sm[256];\n"
+    "\t.reg .b32 %n;\n"
+    "\tld.global.u32 %n, [%rd3+64];\n"                 /* 6 */
+    "\tcp.async.cg.shared.global [sm], [%rd3], 16;\n"
+    "\tcp.async.ca.shared.global [sm+16], [%rd3+16], 8;\n"
+    "\tcp.async.ca.shared.global.L2::128B [sm+24], [%rd3+24], 4;\n"
+    "\tcp.async.commit_group;\n"
+    "\tcp.async.ca.shared.global [sm+32], [%rd3], 16, 5;\n"     /* 5 bytes, 11 zeros */
+    "\tcp.async.ca.shared.global [sm+48], [%rd3+16], 8, 0;\n"   /* zeros */
+    "\tcp.async.cg.shared.global [sm+64], [%rd3+32], 16, %n;\n" /* 6 bytes, 10 zeros */
+    "\tisspacep.shared %p1, %rd4;\n"                     /* false: a global address */
+    "\tcp.async.ca.shared.global [sm+80], [%rd3+48], 16, %p1;\n" /* copied: p1 false */
+    "\tcp.async.commit_group;\n"
+    "\tcp.async.wait_group 1;\n"
+    "\tcp.async.wait_all;\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm];\n"
+    "\tst.global.v4.u32 [%rd4], {%r1, %r2, %r3, %r4};\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm+16];\n"
+    "\tst.global.v4.u32 [%rd4+16], {%r1, %r2, %r3, %r4};\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm+32];\n"
+    "\tst.global.v4.u32 [%rd4+32], {%r1, %r2, %r3, %r4};\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm+48];\n"
+    "\tst.global.v4.u32 [%rd4+48], {%r1, %r2, %r3, %r4};\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm+64];\n"
+    "\tst.global.v4.u32 [%rd4+64], {%r1, %r2, %r3, %r4};\n"
+    "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [sm+80];\n"
+    "\tst.global.v4.u32 [%rd4+80], {%r1, %r2, %r3, %r4};\n"
+    KTAIL;
+
+START_TEST(test_run_cp_async)
+{
+	uint8_t in[68], out[96], z[16] = {0};
+
+	for (unsigned k = 0; k < 64; k++)
+		in[k] = (uint8_t)(k + 1);
+	wr32(in, 64, 6);
+	memset(out, 0xcc, sizeof out);
+	run_io(async_k, _i, 1, in, sizeof in, out, sizeof out);
+	ck_assert_int_eq(memcmp(out, in, 28), 0);
+	ck_assert_int_eq(memcmp(out + 32, in, 5), 0);
+	ck_assert_int_eq(memcmp(out + 37, z, 11), 0);
+	ck_assert_int_eq(memcmp(out + 48, z, 8), 0);
+	ck_assert_int_eq(memcmp(out + 64, in + 32, 6), 0);
+	ck_assert_int_eq(memcmp(out + 70, z, 10), 0);
+	ck_assert_int_eq(memcmp(out + 80, in + 48, 16), 0);
+}
+END_TEST
+
+/* 32 threads of one warp on two barriers: init for 64, one arrival each (phase 0 incomplete),
+ * arrive_drop (the phase completes; 32 expected from now on), test_wait on the first state and
+ * by parity, pending_count, the barrier's words; a second barrier completed by cp.async's
+ * arrivals (.noinc: 32 of 32) */
+static const char mbar_k[] = KHEAD
+    "\t.shared .align 8 .b8 bar[16];\n"
+    "\tmbarrier.init.shared.b64 [bar], 64;\n"
+    "\tmov.u32 %r1, bar;\n"
+    "\tmov.u32 %r2, 32;\n"
+    "\tmbarrier.init.shared::cta.b64 [%r1+8], %r2;\n"
+    "\tmbarrier.arrive.shared.b64 %rd5, [bar];\n"
+    "\tmbarrier.test_wait.shared.b64 %p1, [bar], %rd5;\n"
+    "\tmbarrier.pending_count.b64 %r3, %rd5;\n"
+    "\tmbarrier.arrive_drop.shared.b64 %rd6, [%r1];\n"
+    "\tmbarrier.test_wait.shared.b64 %p2, [bar], %rd5;\n"
+    "\tmbarrier.test_wait.parity.shared.b64 %p3, [bar], 0;\n"
+    "\tmbarrier.test_wait.parity.shared.b64 %p4, [bar], 1;\n"
+    "\tcp.async.ca.shared.global [bar+16], [%rd3], 4;\n"
+    "\tcp.async.mbarrier.arrive.noinc.shared.b64 [%r1+8];\n"
+    "\tmbarrier.test_wait.parity.shared.b64 %p5, [%r1+8], 0;\n"
+    "\tld.shared.v2.u32 {%r4, %r5}, [bar];\n"
+    "\tld.shared.v2.u32 {%r6, %r7}, [bar+8];\n"
+    "\tst.global.v4.u32 [%rd4], {%r3, %r4, %r5, 0};\n"
+    "\tst.global.v2.u32 [%rd4+16], {%r6, %r7};\n"
+    "\t@%p1 st.global.u8 [%rd4+24], 1;\n"
+    "\t@%p2 st.global.u8 [%rd4+25], 1;\n"
+    "\t@%p3 st.global.u8 [%rd4+26], 1;\n"
+    "\t@%p4 st.global.u8 [%rd4+27], 1;\n"
+    "\t@%p5 st.global.u8 [%rd4+28], 1;\n"
+    "\tmbarrier.inval.shared.b64 [bar];\n"
+    "\tfence.acq_rel.gpu;\n"
+    "\tfence.sc.cta;\n"
+    "\tmembar.sys;\n"
+    KTAIL;
+
+START_TEST(test_run_mbarrier)
+{
+	uint8_t in[4] = {0}, out[32] = {0};
+
+	run_io(mbar_k, _i, 32, in, sizeof in, out, sizeof out);
+	/* the state of the last lane's arrival: 31 arrivals before it, 64 - 31 pending */
+	ck_assert_uint_eq(rd32(out, 0), 64 - 31);
+	/* word 0: 0x40000000 - 32 after the drops; word 1: phase 1, 32 pending */
+	ck_assert_uint_eq(rd32(out, 4), 0x40000000u - 32);
+	ck_assert_uint_eq(rd32(out, 8), 0x80000000u | (0x80000000u - 32));
+	ck_assert_uint_eq(rd32(out, 16), 0x40000000u - 32);
+	ck_assert_uint_eq(rd32(out, 20), 0x80000000u | (0x80000000u - 32));
+	ck_assert_uint_eq(out[24], 0);            /* 32 of 64: not complete */
+	ck_assert_uint_eq(out[25], 1);            /* after the drops: complete */
+	ck_assert_uint_eq(out[26], 1);            /* phase 0 (parity 0) completed */
+	ck_assert_uint_eq(out[27], 0);            /* phase 1 not */
+	ck_assert_uint_eq(out[28], 1);            /* the cp.async arrivals completed phase 0 */
+}
+END_TEST
+
+/* timing mode: the control bits that ctrl-bits writes over the lowered text leave no hazard */
+START_TEST(test_run_timed)
+{
+	uint8_t in[68], out[160];
+
+	for (unsigned k = 0; k < sizeof in; k++)
+		in[k] = (uint8_t)(k * 37 + 0x85);
+	wr32(in, 64, 6);
+	run_io_timed(ldst_global, _i, 32, in, sizeof in, out, sizeof out);
+	ck_assert_uint_eq(rd32(out, 16), rd32(in, 4));
+	run_io_timed(async_k, _i, 1, in, sizeof in, out, 96);
+	ck_assert_int_eq(memcmp(out, in, 28), 0);
+}
+END_TEST
+
 Suite *
 ptx_mem_suite(void)
 {
@@ -953,6 +1074,9 @@ ptx_mem_suite(void)
 	tcase_add_loop_test(run_, test_run_spaces, 0, 2);
 	tcase_add_loop_test(run_, test_run_atomics, 0, 2);
 	tcase_add_loop_test(run_, test_run_atomics_contended, 0, 2);
+	tcase_add_loop_test(run_, test_run_cp_async, 0, 2);
+	tcase_add_loop_test(run_, test_run_mbarrier, 0, 2);
+	tcase_add_loop_test(run_, test_run_timed, 0, 2);
 	suite_add_tcase(s, run_);
 	return s;
 }
