@@ -531,6 +531,8 @@ sel_ld_space(Lw *w, int space, int ldu)
 		return lw_error(w, "a load with a third operand");
 	if (bits < 8 || (n > 1 && n != 2 && n != 4) || tot > 128 || tot < 8 || !strcmp(t, "pred"))
 		return lw_error(w, "a load of %d x %d bits", n, bits);
+	if (lw_has(w, "nc") && space != PsGlobal)
+		return lw_error(w, ".nc needs the .global space");
 	if (space == PsConst)
 		return ld_const(w, bits, n, sgn);
 	switch (space) {

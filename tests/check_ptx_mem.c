@@ -78,6 +78,7 @@ kernel(const char *body, int sm)
 {
 	static const char fmt[] =
 	    ".version 8.5\n.target sm_%d\n.address_size 64\n"
+	    ".const .align 4 .b8 cst[16];\n"
 	    ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1, .param .u32 k_param_2)\n"
 	    "{\n"
 	    "\t.reg .pred %%p<8>;\n\t.reg .b16 %%rs<16>;\n\t.reg .b32 %%r<32>;\n\t.reg .f32 %%f<16>;\n"
@@ -1063,12 +1064,242 @@ START_TEST(test_run_timed)
 }
 END_TEST
 
+/* ---- the SASS of each form (ptxas's for the same PTX, docs/isel-mem.md) ---------------------- */
+
+START_TEST(test_isel_ld_st)
+{
+	/* sizes, sign, vectors, cache and order qualifiers; desc[UR4] on sm_90 */
+	expect_isel("ld.global.s8 %r1, [%rd1+1];\n"
+	            "ld.global.nc.v4.f32 {%f1, %f2, _, %f4}, [%rd1+16];\n"
+	            "ld.global.nc.L1::no_allocate.u32 %r2, [%rd1];\n"
+	            "ld.global.L2::128B.v2.u32 {%r3, %r4}, [%rd1];\n"
+	            "ld.global.ca.u16 %rs1, [%rd1];\n"
+	            "ld.global.lu.u32 %r5, [%rd1];\n"
+	            "ld.volatile.global.u32 %r6, [%rd1];\n"
+	            "ld.acquire.gpu.u32 %r7, [%rd1+8];\n"
+	            "ld.relaxed.cta.global.u64 %rd2, [%rd1];\n"
+	            "ld.mmio.relaxed.sys.global.u32 %r8, [%rd1+16];\n"
+	            "ld.global.u32 %rd3, [%rd1+-4];\n"
+	            "st.global.cs.u32 [%rd1], %r1;\n"
+	            "st.global.wb.u32 [%rd1], %r1;\n"
+	            "st.release.gpu.global.u32 [%rd1], %r1;\n"
+	            "st.release.cta.u32 [%rd1], %r1;\n"
+	            "st.global.v2.f32 [%rd1], {%f1, 0f3F800000};\n"
+	            "st.shared.u32 [sm+8], 0;\n", 80,
+	            "LDG.E.S8 %r1, [%rd1.64+0x1] ;\n"
+	            "LDG.E.128.CONSTANT %$x0, [%rd1.64+0x10] ;\n"
+	            "MOV %f1, %$x0 ;\nMOV %f2, %$x0[1] ;\nMOV %f4, %$x0[3] ;\n"
+	            "LDG.E.NA.CONSTANT %r2, [%rd1.64] ;\n"
+	            "LDG.E.LTC128B.64 %$w1, [%rd1.64] ;\n"
+	            "LDG.E.U16.STRONG.SM %rs1, [%rd1.64] ;\n"
+	            "LDG.E.LU %r5, [%rd1.64] ;\n"
+	            "LDG.E.STRONG.SYS %r6, [%rd1.64] ;\n"
+	            "LD.E.STRONG.GPU %r7, [%rd1.64+0x8] ;\nCCTL.IVALL ;\n"
+	            "LDG.E.64.STRONG.SM %rd2, [%rd1.64] ;\n"
+	            "LDG.E.MMIO.SYS %r8, [%rd1.64+0x10] ;\n"
+	            "LDG.E %rd3, [%rd1.64+-0x4] ;\nMOV %rd3[1], RZ ;\n"
+	            "STG.E.EF [%rd1.64], %r1 ;\n"
+	            "STG.E.STRONG.SM [%rd1.64], %r1 ;\n"
+	            "MEMBAR.ALL.GPU ;\nERRBAR ;\nSTG.E.STRONG.GPU [%rd1.64], %r1 ;\n"
+	            "MEMBAR.ALL.CTA ;\nST.E.STRONG.SM [%rd1.64], %r1 ;\n"
+	            "MOV %$w2[1], 0x3f800000 ;\nSTG.E.64 [%rd1.64], %$w2 ;\n"
+	            "STS [0x8], RZ ;");
+	expect_isel("ld.global.u32 %r1, [%rd1];\n"
+	            "st.release.sys.global.u32 [%rd1], %r1;\n"
+	            "ld.u32 %r2, [%rd1];\n", 90,
+	            "LDC R1, c[0x0][0x28] ;\nULDC.64 UR4, c[0x0][0x208] ;\n"
+	            "LDG.E %r1, desc[UR4][%rd1.64] ;\n"
+	            "MEMBAR.ALL.SYS ;\nERRBAR ;\nCGAERRBAR ;\nSTG.E.STRONG.SYS desc[UR4][%rd1.64], %r1 ;\n"
+	            "LD.E %r2, desc[UR4][%rd1.64] ;");
+	/* byte and half vectors: PRMT out and in */
+	expect_isel("ld.global.v4.s8 {%rs1, %rs2, %rs3, %rs4}, [%rd1];\n"
+	            "st.shared.v2.u16 [%r1], {%rs1, %rs2};\n"
+	            "st.local.v4.u8 [%r1+4], {%rs1, %rs2, %rs3, %rs4};\n", 80,
+	            "LDG.E %$t0, [%rd1.64] ;\n"
+	            "PRMT %rs1, %$t0, 0x8880, RZ ;\nPRMT %rs2, %$t0, 0x9991, RZ ;\n"
+	            "PRMT %rs4, %$t0, 0xbbb3, RZ ;\n"
+	            "PRMT %$t1, %rs1, 0x5410, %rs2 ;\nSTS [%r1], %$t1 ;\n"
+	            "PRMT %$t3, %rs1, 0x7740, %rs2 ;\nPRMT %$t4, %rs3, 0x7740, %rs4 ;\n"
+	            "PRMT %$t2, %$t3, 0x5410, %$t4 ;\nSTL [%r1+0x4], %$t2 ;");
+	/* the frame of the .local variables, and addresses into it */
+	expect_isel("mov.u64 %SPL, __local_depot0;\n"
+	            "ld.local.u32 %r1, [%SPL+4];\n"
+	            "st.local.u32 [__local_depot0+8], %r1;\n"
+	            "cvta.local.u64 %SP, %SPL;\n", 80,
+	            "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\nIADD3 R1, R1, -0x28, RZ ;\n"
+	            "MOV %SPL, R1 ;\nMOV %SPL[1], RZ ;\n"
+	            "LDL %r1, [%SPL+0x4] ;\nSTL [R1+0x8], %r1 ;\n"
+	            "IADD3 %SP, %$q0, %SPL, c[0x0][0x20], RZ ;\n"
+	            "IADD3.X %SP[1], RZ, c[0x0][0x24], RZ, %$q0, !PT ;");
+	expect_isel("mov.u64 %SPL, __local_depot0;\n", 90,
+	            "LDC R1, c[0x0][0x28] ;\nVIADD R1, R1, 0xffffffd8 ;");
+	{
+		char *t = isel_of("mov.u64 %SPL, __local_depot0;\n", 80);
+		/* EIATTR_FRAME_SIZE: the 40 bytes rounded up to 8 */
+		ck_assert_ptr_nonnull(strstr(t, "EIATTR_FRAME_SIZE"));
+		ck_assert_ptr_nonnull(strstr(strstr(t, "EIATTR_FRAME_SIZE"), ".word 0x00000028"));
+		free(t);
+	}
+	/* constant bank 3 */
+	expect_isel("ld.const.u32 %r1, [%rd1+8];\nld.const.v2.s16 {%r2, %r3}, [16];\n", 80,
+	            "LDC %r1, c[0x3][%rd1+0x8] ;\nLDC.S16 %r2, c[0x3][0x10] ;\nLDC.S16 %r3, c[0x3][0x12] ;");
+}
+END_TEST
+
+START_TEST(test_isel_cvta_misc)
+{
+	expect_isel("cvta.to.global.u64 %rd2, %rd1;\n"
+	            "cvta.shared.u64 %rd3, %rd2;\n"
+	            "cvta.to.shared.u64 %rd4, %rd3;\n"
+	            "cvta.to.local.u64 %rd5, %rd3;\n"
+	            "isspacep.global %p1, %rd3;\n"
+	            "prefetch.global.L1 [%rd1];\nprefetch.global.L2::evict_last [%rd1+128];\n"
+	            "prefetch.local.L2 [%r1];\ndiscard.global.L2 [%rd1], 128;\n", 80,
+	            "MOV %rd2, %rd1 ;\nMOV %rd2[1], %rd1[1] ;\n"
+	            "IADD3 %rd3, %$q0, %rd2, c[0x0][0x18], RZ ;\n"
+	            "IADD3.X %rd3[1], RZ, c[0x0][0x1c], RZ, %$q0, !PT ;\n"
+	            "IADD3 %rd4, %rd3, -c[0x0][0x18], RZ ;\nMOV %rd4[1], RZ ;\n"
+	            "IADD3 %rd5, %rd3, -c[0x0][0x20], RZ ;\n"
+	            "QSPC.E.G %p1, RZ, [%rd3.64] ;\n"
+	            "CCTL.E.PF1 [%rd1.64] ;\nCCTL.E.PML2 [%rd1.64+0x80] ;\nCCTLL.PF2 [%r1] ;\n"
+	            "CCTL.E.RML2 [%rd1.64] ;");
+	/* sm_90: the shared window's high word from SR_SWINHI, constants through LDC */
+	expect_isel("cvta.shared.u64 %rd3, %rd2;\ncvta.to.shared.u64 %rd4, %rd3;\n"
+	            "cvta.local.u64 %rd5, %rd2;\n", 90,
+	            "MOV %rd3, %rd2 ;\nS2R %rd3[1], SR_SWINHI ;\nMOV %rd4, %rd3 ;\nMOV %rd4[1], RZ ;\n"
+	            "LDC %$t1, c[0x0][0x20] ;\nLDC %$t2, c[0x0][0x24] ;\n"
+	            "IADD3 %rd5, %$q0, %rd2, %$t1, RZ ;\nIADD3.X %rd5[1], RZ, %$t2, RZ, %$q0, !PT ;");
+}
+END_TEST
+
+START_TEST(test_isel_atomics)
+{
+	expect_isel("atom.global.add.s32 %r1, [%rd1], %r2;\n"
+	            "atom.global.max.u64 %rd2, [%rd1+8], %rd3;\n"
+	            "atom.global.cas.b32 %r3, [%rd1+4], %r1, %r2;\n"
+	            "atom.global.add.f32 %f1, [%rd1], 0f3F800000;\n"
+	            "atom.acquire.gpu.global.exch.b32 %r4, [%rd1], %r1;\n"
+	            "atom.release.cta.global.add.u32 %r5, [%rd1], %r1;\n"
+	            "atom.global.sys.add.f64 %fd1, [%rd1], %fd2;\n"
+	            "atom.global.add.u32 _, [%rd1], %r1;\n"
+	            "red.global.min.s64 [%rd1], %rd3;\n"
+	            "atom.shared.inc.u32 %r6, [%r1], %r2;\n"
+	            "red.shared.and.b32 [%r1+4], %r2;\n"
+	            "atom.shared.cas.b64 %rd4, [sm], %rd3, %rd2;\n"
+	            "atom.add.noftz.f16x2 %r7, [%rd1], %r2;\n"
+	            "red.add.u32 [%rd1], %r2;\n", 80,
+	            "ATOMG.E.ADD.S32.STRONG.GPU PT, %r1, [%rd1.64], %r2 ;\n"
+	            "ATOMG.E.MAX.64.STRONG.GPU PT, %rd2, [%rd1.64+0x8], %rd3 ;\n"
+	            "ATOMG.E.CAS.STRONG.GPU PT, %r3, [%rd1.64+0x4], %r1, %r2 ;\n"
+	            "MOV %$t0, 0x3f800000 ;\nATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT, %f1, [%rd1.64], %$t0 ;\n"
+	            "ATOMG.E.EXCH.STRONG.GPU PT, %r4, [%rd1.64], %r1 ;\nCCTL.IVALL ;\n"
+	            "MEMBAR.ALL.CTA ;\nATOMG.E.ADD.STRONG.SM PT, %r5, [%rd1.64], %r1 ;\n"
+	            "ATOMG.E.ADD.F64.RN.STRONG.SYS PT, %fd1, [%rd1.64], %fd2 ;\n"
+	            "RED.E.ADD.STRONG.GPU [%rd1.64], %r1 ;\n"
+	            "RED.E.MIN.S64.STRONG.GPU [%rd1.64], %rd3 ;\n"
+	            "ATOMS.INC %r6, [%r1], %r2 ;\n"
+	            "ATOMS.AND RZ, [%r1+0x4], %r2 ;\n"
+	            "ATOMS.CAS.64 %rd4, [0x0], %rd3, %rd2 ;\n"
+	            "ATOM.E.ADD.F16x2.RN.STRONG.GPU PT, %r7, [%rd1.64], %r2 ;\n"
+	            "ATOM.E.ADD.STRONG.GPU PT, RZ, [%rd1.64], %r2 ;");
+	/* sm_90: REDG for global reductions, desc[] but not on CAS */
+	expect_isel("red.global.add.u32 [%rd1], %r2;\n"
+	            "atom.global.cas.b64 %rd2, [%rd1], %rd3, %rd4;\n"
+	            "atom.global.v4.f32.add {%f1, %f2, %f3, %f4}, [%rd1], {%f5, %f6, %f7, %f8};\n", 90,
+	            "REDG.E.ADD.STRONG.GPU desc[UR4][%rd1.64], %r2 ;\n"
+	            "ATOMG.E.CAS.64.STRONG.GPU PT, %rd2, [%rd1.64], %rd3, %rd4 ;\n"
+	            "MOV %$x1[3], %f8 ;\n"
+	            "ATOMG.E.ADD.F32x4.FTZ.RN.STRONG.GPU PT, %$x0, desc[UR4][%rd1.64], %$x1 ;\n"
+	            "MOV %f4, %$x0[3] ;");
+	/* a guarded shared loop: skipped whole when the guard is false */
+	expect_isel("@%p1 atom.shared.add.f32 %f1, [%r1], %f2;\n", 80,
+	            "@!%p1 BRA `(.L_p0) ;\n.L_p1:\nLDS %$t0, [%r1] ;\nFADD %$t1, %$t0, %f2 ;\n"
+	            "ATOMS.CAST.SPIN %$t2, [%r1], %$t0, %$t1 ;\n"
+	            "ISETP.EQ.U32.AND %$q3, PT, %$t2, 0x1, PT ;\n@!%$q3 BRA `(.L_p1) ;\n"
+	            "MOV %f1, %$t0 ;\n.L_p0:");
+}
+END_TEST
+
+START_TEST(test_isel_async)
+{
+	expect_isel("cp.async.cg.shared.global.L2::256B [%r1], [%rd1], 16;\n"
+	            "cp.async.ca.shared.global [%r1+4], [%rd1+8], 8, 4;\n"
+	            "cp.async.ca.shared.global.L2::64B [%r1+16], [%rd1+16], 16, 0;\n"
+	            "cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;\n"
+	            "cp.async.cg.shared.global [%r1+48], [%rd1+48], 16, %r2;\n"
+	            "cp.async.commit_group;\ncp.async.wait_group 3;\ncp.async.wait_all;\n"
+	            "cp.async.mbarrier.arrive.shared.b64 [%r3];\n", 80,
+	            "LDGSTS.E.BYPASS.LTC256B.128 [%r1], [%rd1.64] ;\n"
+	            "LDGSTS.E.64.ZFILL [%r1+0x4], [%rd1.64+0xc] ;\n"
+	            "LDGSTS.E.LTC64B.128 [%r1+0x10], [%rd1.64+0x10], !PT ;\n"
+	            "LDGSTS.E [%r1], [%rd1.64], !%p1 ;\n"
+	            "IADD3 %$t0, -%r2, 0x10, RZ ;\nLOP3.LUT %$t0, %$t0, 0xf, RZ, 0xc0, !PT ;\n"
+	            "IADD3 %$w1, %$q3, %$t0, %rd1, RZ ;\nIADD3.X %$w1[1], RZ, %rd1[1], RZ, %$q3, !PT ;\n"
+	            "ISETP.NE.U32.AND %$q2, PT, %r2, RZ, PT ;\n"
+	            "LDGSTS.E.BYPASS.128.ZFILL [%r1+0x30], [%$w1.64+0x30], %$q2 ;\n"
+	            "LDGDEPBAR ;\nDEPBAR.LE SB0, 0x3 ;\nLDGDEPBAR ;\nDEPBAR.LE SB0, 0x0 ;\n"
+	            "ATOMS.ADD RZ, [%r3+0x4], %$t4 ;\nARRIVES.LDGSTSBAR.64 [%r3] ;");
+	expect_isel("mbarrier.init.shared.b64 [%r1], %r2;\n"
+	            "mbarrier.arrive.shared.b64 %rd1, [%r1];\n"
+	            "mbarrier.arrive_drop.shared.b64 _, [%r1];\n"
+	            "mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n"
+	            "mbarrier.try_wait.parity.shared.b64 %p2, [%r1], %r3;\n"
+	            "mbarrier.arrive.noComplete.shared.b64 %rd2, [%r1], 2;\n"
+	            "mbarrier.arrive.b64 %rd3, [%rd4];\n", 80,
+	            "IADD3 %$w0, -%r2, 0x40000000, RZ ;\nIADD3 %$w0[1], -%r2, -0x80000000, RZ ;\n"
+	            "STS.64 [%r1], %$w0 ;\n"
+	            "MEMBAR.ALL.CTA ;\nATOMS.ARRIVE.64 %rd1, [%r1] ;\n"
+	            "MEMBAR.ALL.CTA ;\nATOMS.POPC.INC.32 RZ, [%r1] ;\nATOMS.ARRIVE.64 RZ, [%r1] ;\n"
+	            "LDS %$t1, [%r1+0x4] ;\nLOP3.LUT %p1, RZ, %$t1, 0x80000000, %rd1[1], 0x48, !PT ;\n"
+	            "SHF.L.U32 %$t2, %r3, 0x1f, RZ ;\nLDS %$t3, [%r1+0x4] ;\n"
+	            "LOP3.LUT %p2, RZ, %$t3, 0x80000000, %$t2, 0x48, !PT ;\n"
+	            "MEMBAR.ALL.CTA ;\nATOMS.ADD %rd2[1], [%r1+0x4], %$t4 ;\nMOV %rd2, %rd2[1] ;\n"
+	            "IADD3 %$t5, %rd4, -c[0x0][0x18], RZ ;\nMEMBAR.ALL.CTA ;\n"
+	            "ATOMS.ARRIVE.64 %rd3, [%$t5] ;");
+	expect_isel("fence.sc.cta;\nfence.acq_rel.gpu;\nmembar.sys;\nfence.proxy.async.shared::cta;\n", 90,
+	            "MEMBAR.SC.CTA ;\nMEMBAR.ALL.GPU ;\nERRBAR ;\nCGAERRBAR ;\nCCTL.IVALL ;\n"
+	            "MEMBAR.SC.SYS ;\nERRBAR ;\nCGAERRBAR ;\nCCTL.IVALL ;\n"
+	            "MEMBAR.ALL.CTA ;\nFENCE.VIEW.ASYNC.S ;");
+}
+END_TEST
+
+/* forms that are not selected: located errors, never silent */
+START_TEST(test_isel_errors)
+{
+	expect_error("ld.shared::cluster.u32 %r1, [%r2];", ".shared::cluster");
+	expect_error("st.param.b32 [k_param_2], %r1;", "call ABI");
+	expect_error("st.const.u32 [%rd1], %r1;", "the .const space");
+	expect_error("ld.global.nc.u32 %r1, [%rd1]; ld.shared.nc.u32 %r1, [%r2];", ".nc needs the .global");
+	expect_error("ld.global.u32 %r1, [%r2];", "64-bit register");
+	expect_error("atom.global.inc.u64 %rd1, [%rd2], %rd3;", "atom.inc of .u64");
+	expect_error("atom.global.cas.b16 %rs1, [%rd2], %rs2, %rs3;", "atom.cas of .b16");
+	expect_error("atom.local.add.u32 %r1, [%r2], %r3;", "the .local space");
+	expect_error("red.global.exch.b32 [%rd2], %r3;", "red.exch");
+	expect_error("cp.async.cg.shared.global [%r1], [%rd1], 8;", "8 bytes with .cg");
+	expect_error("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];",
+	             "bulk and tensor");
+	expect_error("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r1], %r2;", "transaction-count");
+	expect_error("cvta.param.u64 %rd1, %rd2;", "cvta of the .param space");
+	expect_error("isspacep.const %p1, %rd1;", "isspacep of the .const");
+	expect_error("ld.const.u32 %r1, [cst];", "constant bank 3 is not laid out");
+	expect_error("ld.global.v4.f64 {%fd1, %fd2, %fd3, %fd4}, [%rd1];", "a load of 4 x 64 bits");
+}
+END_TEST
+
 Suite *
 ptx_mem_suite(void)
 {
 	Suite *s = suite_create("ptx_mem");
 	TCase *run_ = tcase_create("run");
 
+	TCase *isel = tcase_create("isel");
+
+	tcase_add_test(isel, test_isel_ld_st);
+	tcase_add_test(isel, test_isel_cvta_misc);
+	tcase_add_test(isel, test_isel_atomics);
+	tcase_add_test(isel, test_isel_async);
+	tcase_add_test(isel, test_isel_errors);
+	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_ldst_global, 0, 2);
 	tcase_add_loop_test(run_, test_run_spaces, 0, 2);
