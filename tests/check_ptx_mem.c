@@ -370,7 +370,7 @@ run(const char *ptx, const char *arch, PrRun *r, PrArg *a, unsigned n)
 	if (rc == 0 || !strstr(r->err, "unknown pass"))
 		return rc;
 	/* the stand-in: the lowered text, pinned, through cfg and ctrl-bits */
-	char dir[] = "/tmp/ptxmemXXXXXX", pinned[64], script[64], err[4096];
+	char dir[] = "/tmp/ptxmemXXXXXX", pinned[64], script[64], err[3000];
 	const char *fiberc = getenv("FIBERC") ? getenv("FIBERC") : "build/bin/fiberc";
 	char *low = lower(ptx, !strcmp(arch, "sm_90") ? 90 : 80, err, sizeof err);
 	char *pt = low ? pin_regs(low) : NULL;
