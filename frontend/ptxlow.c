@@ -34,6 +34,8 @@ struct LwPriv {
 	Place *shared;     /* shared variables the function names */
 	uint32_t nshared, cshared;
 	uint32_t shared_size; /* bytes of static shared memory */
+	Place *local;      /* .local variables of the function, placed in its frame */
+	uint32_t nlocal, clocal;
 	int compact;       /* registers named by colour (ptx_compact): a large function */
 	uint32_t ncolour[5]; /* compact: colours used per LwKind */
 	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
@@ -774,6 +776,13 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 			snprintf(buf, n, "0x%llx", (unsigned long long)(so + off));
 			return 0;
 		}
+		if (b->decl->space == PsLocal && space == PsLocal) {
+			int lo = lw_local_offset(w, b->atom);
+			if (lo < 0)
+				return lw_error_opnd(w, k, "local variable not placed");
+			snprintf(buf, n, "R1+0x%llx", (unsigned long long)(lo + off));
+			return 0;
+		}
 		return lw_error_opnd(w, k, "addressing a .%s variable by name in a .%s access",
 		                     ptx_space_name(b->decl->space) + 1,
 		                     space == PsNoSpace ? "generic" : ptx_space_name(space) + 1);
@@ -899,6 +908,41 @@ lw_shared_offset(const Lw *w, uint32_t name)
 	return -1;
 }
 
+int
+lw_local_offset(const Lw *w, uint32_t name)
+{
+	for (uint32_t k = 0; k < w->priv->nlocal; k++)
+		if (w->priv->local[k].name == name)
+			return (int)w->priv->local[k].off;
+	return -1;
+}
+
+/* the function's .local variables (nvcc's __local_depot<N>) in declaration order from offset 0 of
+ * its frame; the frame is their size rounded up to 8 bytes, as nvcc's */
+static void
+place_local(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t off = 0;
+
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind != PsDecl)
+			continue;
+		for (uint32_t k = 0; k < st->nvar; k++) {
+			const PtxVar *var = &st->var[k];
+			uint32_t a = var_align(w, var), sz = var_size(w, var);
+			if (var->space != PsLocal || lw_local_offset(w, var->name) >= 0)
+				continue;
+			off = (off + a - 1) / a * a;
+			vgrow(&v->local, &v->clocal, v->nlocal + 1, sizeof *v->local);
+			v->local[v->nlocal++] = (Place){ var->name, off, sz };
+			off += sz;
+		}
+	}
+	w->frame_size = (off + 7) / 8 * 8;
+}
+
 static void
 place_params(Lw *w)
 {
@@ -1018,9 +1062,10 @@ global_info(Lw *w, LwBuf *b, const char *fn)
 	snprintf(w0, sizeof w0, ".word\tindex@(%s)", fn);
 	snprintf(w1, sizeof w1, ".word\t0x00000000");
 	attr_words(b, "EIATTR_REGCOUNT", 0x2f, ws, 2);
+	snprintf(w1, sizeof w1, ".word\t0x%08x", (unsigned)w->frame_size);
 	attr_words(b, "EIATTR_FRAME_SIZE", 0x11, ws, 2);
+	snprintf(w1, sizeof w1, ".word\t0x00000000");
 	attr_words(b, "EIATTR_MIN_STACK_SIZE", 0x12, ws, 2);
-	(void)w;
 }
 
 static void
@@ -1417,6 +1462,7 @@ priv_free(struct LwPriv *v)
 	free(v->names);
 	free(v->param);
 	free(v->shared);
+	free(v->local);
 	free(v->tmpdecl.s);
 	free(v->tmppred.s);
 }
@@ -1441,12 +1487,18 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.exit0 = cnt->exit;
 	place_params(&w);
 	place_shared(&w);
+	place_local(&w);
 	plan_regs(&w);
 	if (fn->entry) {
 		if (sm >= 90)
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x28]");
 		else
 			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
+		/* the frame of the .local variables below the stack top, as nvcc's prologue */
+		if (w.frame_size && sm >= 90)
+			lw_emit_ng(&w, "VIADD R1, R1, 0x%x", (unsigned)-w.frame_size);
+		else if (w.frame_size)
+			lw_emit_ng(&w, "IADD3 R1, R1, -0x%x, RZ", (unsigned)w.frame_size);
 		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
 	}
 	rc = lw_lower_stmts(&w, fn);

@@ -60,6 +60,8 @@ struct Lw {
 	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
 	                      * 0x210 sm_90+ */
+	uint32_t frame_size; /* bytes of the function's .local variables (its frame at R1, which the
+	                      * kernel's prologue lowers by this much): EIATTR_FRAME_SIZE */
 	LwBuf code;        /* the function's instructions and labels, in order */
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
@@ -176,6 +178,8 @@ int lw_cvt_f2i(Lw *w);
 int lw_param_offset(const Lw *w, uint32_t name);
 /* the byte offset of a .shared variable in the function's shared window, -1 if not one */
 int lw_shared_offset(const Lw *w, uint32_t name);
+/* the byte offset of a .local variable of the function in its frame (from R1), -1 if not one */
+int lw_local_offset(const Lw *w, uint32_t name);
 
 /* ---- the selection tables ----------------------------------------------------------------
  * Each family file exports one table of SelRow, ended by a row with op NULL; ptxsel.c searches

@@ -103,6 +103,19 @@ sel_mov(Lw *w)
 			lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
 		return 0;
 	}
+	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsLocal) {
+		/* mov.u64 %SPL, __local_depot0: the variable's local address, R1 + its offset */
+		int off = lw_local_offset(w, s->atom);
+		if (off < 0)
+			return lw_error_opnd(w, 1, "local variable not placed");
+		if (off)
+			lw_emit(w, "IADD3 %s, R1, 0x%x, RZ", lw_reg(w, 0), (unsigned)off);
+		else
+			lw_emit(w, "MOV %s, R1", lw_reg(w, 0));
+		if (bits == 64)
+			lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
+		return 0;
+	}
 	if (s->kind == PoName && s->what == PwVar)
 		return lw_error_opnd(w, 1, "the address of a .%s variable", ptx_space_name(s->decl ?
 		                     s->decl->space : 0) + 1);
