@@ -337,7 +337,7 @@ lw_veclen(const Lw *w, int k)
 {
 	const PtxOpnd *o = lw_opnd(w, k);
 
-	return o && o->kind == PoVec ? o->nsub : 1;
+	return o && (o->kind == PoVec || o->kind == PoPair) ? o->nsub : 1;
 }
 
 /* ---- registers ---------------------------------------------------------------------------- */
@@ -547,7 +547,7 @@ lw_vec(Lw *w, int k, int e)
 {
 	const PtxOpnd *o = lw_opnd(w, k);
 
-	if (o && o->kind == PoVec) {
+	if (o && (o->kind == PoVec || o->kind == PoPair)) {
 		if (e >= o->nsub) {
 			lw_error_opnd(w, k, "vector element %d missing", e);
 			return "RZ";

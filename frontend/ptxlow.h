@@ -113,8 +113,8 @@ const PtxOpnd *lw_opnd(const Lw *w, int k);  /* operand k of w->ins */
  * lw_rsrc: the same, always a register: an immediate is first moved into a temporary
  *   (`IMAD.MOV.U32 %$tN, RZ, RZ, imm` / `MOV`).
  * lw_imm: operand k's integer value (0 with an error if it is not an immediate).
- * lw_vec: element e of a vector operand {a, b, c, d} (or the operand itself when e == 0 and it
- *   is not a vector), as lw_reg; "RZ" for `_`.
+ * lw_vec: element e of a vector operand {a, b, c, d} or of a pair d|p (shfl, setp), or the
+ *   operand itself when e == 0 and it is neither, as lw_reg; "RZ" for `_`.
  */
 const char *lw_reg(Lw *w, int k);
 const char *lw_lo(Lw *w, int k);
@@ -126,7 +126,7 @@ const char *lw_isrc(Lw *w, int k);           /* lw_src, but an immediate as its 
                                                 ("0x3f800000" for 0f3F800000): MOV, LOP3, PRMT */
 int lw_isimm(const Lw *w, int k);            /* PoImm, PoF32, PoF64 or PoFDec */
 const char *lw_vec(Lw *w, int k, int e);
-int lw_veclen(const Lw *w, int k);           /* elements of a PoVec, 1 otherwise */
+int lw_veclen(const Lw *w, int k);           /* elements of a PoVec or PoPair, 1 otherwise */
 /* the register of a PoName operand k as an LwReg (NULL if it is not a register) */
 const LwReg *lw_regof(Lw *w, int k);
 
