@@ -43,6 +43,7 @@ typedef struct Options {
 	int emit_isel;            /* --emit=isel: a .ptx input lowered, before register allocation */
 	int ptx;                  /* the input is PTX (a .ptx name, or --emit=ptx/isel) */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
+	int maxrreg;              /* --maxrregcount: register limit of regalloc (0: .maxnreg/255) */
 } Options;
 
 static int is_ptx_name(const char *path);
@@ -87,6 +88,8 @@ usage(FILE *out)
 	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
 	    "  --fiber-grid=N        most CTAs the kernels are launched with: lets the phases pass\n"
 	    "                        predict a gain from SETFIBERNUM (default: unknown, no split)\n"
+	    "  --maxrregcount=N      at most N registers per thread for the pass regalloc (spills\n"
+	    "                        to local memory past it; 16..255, default 255 or .maxnreg)\n"
 	    "  --stats               instruction, block, value counts, registers live at most\n"
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
@@ -254,6 +257,10 @@ parse_args(int argc, char **argv, Options *o)
 			o->grid = int_arg(v);
 			if (o->grid < 1)
 				usage_error("--fiber-grid must be a CTA count >= 1, not '%s'", v);
+		} else if ((v = optval(argc, argv, &k, "--maxrregcount"))) {
+			o->maxrreg = int_arg(v);
+			if (o->maxrreg < 16 || o->maxrreg > 255)
+				usage_error("--maxrregcount must be 16..255, not '%s'", v);
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = 1;
 		} else if (a[0] == '-' && a[1]) {
@@ -521,6 +528,8 @@ main(int argc, char **argv)
 		if (o.kernel && strcmp(mstr(m, f->name), o.kernel) != 0)
 			continue;
 		found = 1;
+		if (o.maxrreg && (f->info.maxreg <= 0 || f->info.maxreg > o.maxrreg))
+			f->info.maxreg = o.maxrreg;   /* the lower of --maxrregcount and .maxnreg */
 		if (o.mode) {
 			FPlan *p = fplan_new(f, o.mode);
 			if (o.contexts)

@@ -173,7 +173,10 @@ lw_ptxlabel(Lw *w, uint32_t atom)
 {
 	char *s = ring(w);
 
-	snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
+	if (w->inl)
+		snprintf(s, LwStr, "%s$i%" PRIu32, ptx_str(w->p, atom), w->inl);
+	else
+		snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
 	return s;
 }
 
@@ -821,6 +824,17 @@ tmp_make(Lw *w, const char *pfx, int size, int pred)
 	return s;
 }
 
+const char *
+lw_newvreg(Lw *w, int size)
+{
+	struct LwPriv *v = w->priv;
+	char *s = ring(w);
+
+	snprintf(s, LwStr, "%%$s%" PRIu32, w->nvreg++);
+	decl_item(&v->tmpdecl, ".vreg", s, size);
+	return s;
+}
+
 const char *lw_tmp(Lw *w) { return tmp_make(w, "t", 1, 0); }
 const char *lw_tmp64(Lw *w) { return tmp_make(w, "w", 2, 0); }
 const char *lw_tmp128(Lw *w) { return tmp_make(w, "x", 4, 0); }
@@ -1292,15 +1306,20 @@ set_guard(Lw *w, const PtxIns *i)
 	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "", reg_text(w, r));
 }
 
-static int
-lower_body(Lw *w)
+int
+lw_lower_stmts(Lw *w, const PtxFunc *fn)
 {
 	int rc = 0;
+	const PtxFunc *outer = w->fn;
+	const PtxIns *oins = w->ins;
+	char oguard[sizeof w->guard];
 
-	for (uint32_t s = 0; s < w->fn->nst; s++) {
-		const PtxStmt *st = &w->fn->st[s];
+	memcpy(oguard, w->guard, sizeof oguard);
+	w->fn = fn;
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxStmt *st = &fn->st[s];
 		if (st->kind == PsLabel) {
-			lw_label_here(w, ptx_str(w->p, st->atom));
+			lw_label_here(w, lw_ptxlabel(w, st->atom));
 			continue;
 		}
 		if (st->kind != PsIns)
@@ -1327,7 +1346,9 @@ lower_body(Lw *w)
 		if (w->d->nerr >= (w->d->maxerr ? w->d->maxerr : MaxErrors))
 			break;
 	}
-	w->ins = NULL;
+	w->fn = outer;
+	w->ins = oins;
+	memcpy(w->guard, oguard, sizeof oguard);
 	return rc;
 }
 
@@ -1414,7 +1435,8 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
 		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
 	}
-	rc = lower_body(&w);
+	rc = lw_lower_stmts(&w, fn);
+	w.ins = NULL;
 	if (rc == 0) {
 		/* the end: a branch to itself stops the fetch, as nvcc writes */
 		buf_printf(&w.code, ".L_stop%" PRIu32 ":\n", cnt->fn);
@@ -1446,6 +1468,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	}
 	cnt->exit += w.nexit;
 	cnt->fn++;
+	lw_call_free(&w);
 	free(w.code.s);
 	priv_free(&priv);
 	return rc;
@@ -1470,7 +1493,7 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 	cnt = &c;
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
-		if (fn->body && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
+		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
 			rc = -1;
 	}
 	if (rc == 0) {

@@ -63,9 +63,13 @@ struct Lw {
 	LwBuf code;        /* the function's instructions and labels, in order */
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
+	uint32_t nvreg;    /* lw_newvreg registers made (%$s0, ...) */
 	uint32_t nlabel;   /* labels made so far (.L_p0, ...) */
 	uint32_t nexit;    /* EXIT instructions written: each has a label lw_exit_label() */
 	uint32_t exit0;    /* number of this function's first exit label */
+	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
+	                    * a `$i<N>` suffix), 0 in the kernel's own body */
+	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -113,8 +117,8 @@ const PtxOpnd *lw_opnd(const Lw *w, int k);  /* operand k of w->ins */
  * lw_rsrc: the same, always a register: an immediate is first moved into a temporary
  *   (`IMAD.MOV.U32 %$tN, RZ, RZ, imm` / `MOV`).
  * lw_imm: operand k's integer value (0 with an error if it is not an immediate).
- * lw_vec: element e of a vector operand {a, b, c, d} or of a pair d|p (shfl, setp), or the
- *   operand itself when e == 0 and it is neither, as lw_reg; "RZ" for `_`.
+ * lw_vec: element e of a vector operand {a, b, c, d} or of a pair p|q of setp (or the operand
+ *   itself when e == 0 and it is neither), as lw_reg; "RZ" for `_`.
  */
 const char *lw_reg(Lw *w, int k);
 const char *lw_lo(Lw *w, int k);
@@ -144,10 +148,24 @@ const char *lw_tmp64(Lw *w);                 /* a fresh aligned pair "%$wN" (ele
 const char *lw_tmp128(Lw *w);                /* a fresh aligned quad "%$xN" */
 const char *lw_ptmp(Lw *w);                  /* a fresh virtual predicate "%$qN" */
 const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; k 0: reg */
+/* a fresh virtual register tuple of size 1, 2, 4, 8 ("%$sN") that lives across instructions
+ * (temporaries live within one instruction's selection and may be reused by the next) */
+const char *lw_newvreg(Lw *w, int size);
 
-/* ld.param of a kernel parameter or of a device function's (w->ins is the ld): the move
- * family's selection, called by the mem family's ld for the .param space */
+/* ptxcall.c: ld.param and st.param (w->ins is the instruction; the mem family's ld and st call
+ * them for the .param space): a kernel parameter is read from constant bank 0; the .param
+ * variables of call sequences and of device functions are virtual registers (slots); call
+ * inlines the callee's body (docs/ptx-codegen.md, "Device functions") */
 int lw_ld_param(Lw *w);
+int lw_st_param(Lw *w);
+int lw_call(Lw *w);
+int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inlined body */
+void lw_call_free(Lw *w);
+/* lower the statements of fn (the kernel, or a device function being inlined) */
+int lw_lower_stmts(Lw *w, const PtxFunc *fn);
+/* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
+ * family's selection (F2I), for the int family's cvt row */
+int lw_cvt_f2i(Lw *w);
 
 /* ---- module facts ------------------------------------------------------------------------ */
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1

@@ -1,6 +1,5 @@
 /* ptxsel_ctrl.c: instruction selection of control flow (ptxsel.h): branches, the end of a
- * kernel. Device-function calls (call, ret in a .func) are selected here too once the ABI is
- * written (docs/ptx-isel.md). */
+ * kernel; call inlines the callee (ptxcall.c). */
 #include "ptxlow.h"
 
 #include <string.h>
@@ -17,20 +16,19 @@ sel_bra(Lw *w)
 	return 0;
 }
 
-/* exit, and ret of a kernel: EXIT, with the label EIATTR_EXIT_INSTR_OFFSETS names */
+/* exit: EXIT, with the label EIATTR_EXIT_INSTR_OFFSETS names */
 static int
 sel_exit(Lw *w)
 {
-	if (!w->fn->entry)
-		return lw_error(w, "ret/exit in a device function (the call ABI is not written yet)");
 	lw_label_here(w, lw_exit_label(w));
 	lw_emit(w, "EXIT");
 	return 0;
 }
 
 const SelRow ptxsel_ctrl[] = {
-	{ "bra", TcAny, sel_bra, "BRA `(L)" },
-	{ "ret", TcAny, sel_exit, "EXIT (kernel)" },
+	{ "bra", TcAny, sel_bra, "BRA (L)" },
+	{ "ret", TcAny, lw_ret, "EXIT (kernel); BRA to the end of an inlined device function" },
+	{ "call", TcAny, lw_call, "the callee inlined (ptxcall.c)" },
 	{ "exit", TcAny, sel_exit, "EXIT" },
 	{ NULL, 0, NULL, NULL },
 };

@@ -29,7 +29,16 @@ sel_ld(Lw *w)
 	return lw_error(w, "ld outside the .param space is not selected yet");
 }
 
+static int
+sel_st(Lw *w)
+{
+	if (space_of(w) == PsParam)
+		return lw_st_param(w);
+	return lw_error(w, "st outside the .param space is not selected yet");
+}
+
 const SelRow ptxsel_mem[] = {
+	{ "st", TcAny, sel_st, "MOV slot, a (st.param)" },
 	{ "ld", TcAny, sel_ld, "MOV d, c[0x0][param] (ld.param)" },
 	{ NULL, 0, NULL, NULL },
 };

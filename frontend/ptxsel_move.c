@@ -1,6 +1,6 @@
 /* ptxsel_move.c: instruction selection of moves (ptxsel.h): mov between registers, of
  * immediates, of special registers and of symbol addresses; packing and unpacking of vectors
- * with mov.b32/mov.b64 {a, b}; ld.param of a kernel (constant bank 0). */
+ * with mov.b32/mov.b64 {a, b}. */
 #include "ptxlow.h"
 
 #include <string.h>
@@ -113,45 +113,6 @@ sel_mov(Lw *w)
 		return 0;
 	}
 	lw_emit(w, "MOV %s, %s", lw_reg(w, 0), lw_isrc(w, 1));
-	return 0;
-}
-
-int
-lw_ld_param(Lw *w)
-{
-	const PtxOpnd *a = lw_opnd(w, 1);
-	const char *t = lw_type(w);
-	int bits = lw_type_bits(t), n = lw_veclen(w, 0);
-	uint32_t off;
-
-	if (!w->fn->entry)
-		return lw_error(w, "ld.param in a device function (the call ABI is not written yet)");
-	if (!a || a->kind != PoAddr || !a->nsub || a->sub[0].kind != PoName)
-		return lw_error_opnd(w, 1, "ld.param takes [parameter] or [parameter+offset]");
-	int po = lw_param_offset(w, a->sub[0].atom);
-	if (po < 0)
-		return lw_error_opnd(w, 1, "'%s' is not a parameter of this kernel",
-		                     ptx_str(w->p, a->sub[0].atom));
-	off = w->param_base + (uint32_t)po + (uint32_t)(a->hasoff ? a->ival : 0);
-	for (int e = 0; e < n; e++) {
-		const char *d = lw_vec(w, 0, e);
-		uint32_t o = off + (uint32_t)e * (uint32_t)(bits > 32 ? 8 : bits > 16 ? 4 : bits / 8);
-		if (!strcmp(d, "RZ"))
-			continue;
-		if (bits == 64) {
-			lw_emit(w, "MOV %s, c[0x0][0x%x]", d, o);
-			lw_emit(w, "MOV %s, c[0x0][0x%x]", lw_elem(w, d, 1), o + 4);
-		} else if (bits == 32) {
-			lw_emit(w, "MOV %s, c[0x0][0x%x]", d, o);
-		} else {
-			/* 8/16-bit: the word holding it, its bits moved down (the upper bits of a
-			 * 16-bit register are undefined: ptxlow.h) */
-			uint32_t sh = (o & 3) * 8;
-			lw_emit(w, "MOV %s, c[0x0][0x%x]", d, o & ~3u);
-			if (sh)
-				lw_emit(w, "SHF.R.U32.HI %s, RZ, 0x%x, %s", d, sh, d);
-		}
-	}
 	return 0;
 }
 

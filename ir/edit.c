@@ -363,6 +363,113 @@ ins_delete(Fn *f, Blk *b, uint32_t at)
 	return 0;
 }
 
+/* b rebuilt in one go, as the ins_insert and ins_delete calls it stands for would leave it, in
+ * time linear in the block and the pins (a register allocator inserts spill code and deletes
+ * coalesced copies by the thousand: one call per instruction would be quadratic). Before old
+ * instruction k (k = 0..nins, nins: the end) go nadd[k] copies of add[k][0..), inserted as
+ * ins_insert inserts them; old instruction k goes where drop[k]. Labels and pins move as with
+ * those calls: what is inserted at the block's start takes its labels, elsewhere a label stays
+ * with its instruction; a dropped instruction's label goes to the next one. */
+int
+ins_splice(Fn *f, Blk *b, Ins *const *add, const uint32_t *nadd, const uint8_t *drop)
+{
+	uint32_t old = b->nins, n = 0, j = 0, *at, *first;
+	Ins *a, *src = b->ins;
+	Edit *e;
+
+	if (!f->blk)
+		return -1;
+	for (uint32_t k = 0; k <= old; k++) {
+		n += nadd ? nadd[k] : 0;
+		n += k < old && !(drop && drop[k]);
+	}
+	for (uint32_t k = 0; drop && k < old; k++) {
+		const Ins *i = &src[k];
+		for (unsigned q = 0; drop[k] && f->in_ssa && q < i->nslot; q++)
+			for (unsigned m = 0; i->slot[q].kind == SDef && i->slot[q].v && m < i->slot[q].n; m++) {
+				uint32_t v = i->slot[q].v[m];
+				if (v && v < f->nval && f->val[v].nuse)
+					return -1;   /* a value it defines is still read */
+			}
+	}
+	e = edit_begin(f);
+	a = arena_alloc(f->mod->arena, (n + 1) * sizeof *a);
+	at = xmalloc((old + 1) * sizeof *at);     /* new index of old k (dropped: what follows) */
+	first = xmalloc((old + 1) * sizeof *first); /* new index of the first insert before k */
+	for (uint32_t k = 0; k <= old; k++) {
+		first[k] = j;
+		for (uint32_t q = 0; nadd && q < nadd[k]; q++) {
+			if (make_ins(f, &a[j], &add[k][q]) < 0) {
+				free(at);
+				free(first);
+				return -1;   /* nothing is linked yet: the arena keeps the copies */
+			}
+			a[j].flags |= IInserted;
+			j++;
+		}
+		at[k] = j;
+		if (k < old && !(drop && drop[k])) {
+			a[j] = src[k];
+			moved(f, &src[k], &a[j]);
+			j++;
+		}
+	}
+	for (uint32_t k = 0; k < old; k++) {
+		if (!(drop && drop[k]))
+			continue;
+		drop_uses(f, &src[k]);
+		for (unsigned q = 0; f->in_ssa && q < src[k].nslot; q++)
+			for (unsigned m = 0; src[k].slot[q].kind == SDef && src[k].slot[q].v &&
+			     m < src[k].slot[q].n; m++)
+				if (src[k].slot[q].v[m] && src[k].slot[q].v[m] < f->nval)
+					f->val[src[k].slot[q].v[m]].def = NULL;
+	}
+	for (uint32_t q = 0; q < n; q++)
+		for (unsigned s = 0; f->in_ssa && (a[q].flags & IInserted) && s < a[q].nslot; s++)
+			for (unsigned m = 0; a[q].slot[s].kind == SDef && a[q].slot[s].v && m < a[q].slot[s].n; m++)
+				if (a[q].slot[s].v[m])
+					f->val[a[q].slot[s].v[m]].def = &a[q];
+	/* the labels of the block's start name what is inserted there */
+	if (nadd && nadd[0] && n > nadd[0] && old && !(drop && drop[0])) {
+		a[0].label = a[at[0]].label;
+		a[0].flags |= a[at[0]].flags & IExtraLabel;
+		a[at[0]].label = 0;
+		a[at[0]].flags &= (uint8_t)~IExtraLabel;
+	}
+	for (uint32_t k = 0; k < old; k++) {
+		uint32_t to = at[k];
+		if (!(drop && drop[k]) || !src[k].label)
+			continue;
+		/* a dropped instruction's label: to the next instruction, or an extra label there */
+		if (k == 0 && nadd && nadd[0])
+			to = first[0];
+		if (to < n && !a[to].label)
+			a[to].label = src[k].label;
+		else
+			pin_add(e, PinXlabel, (Pin){.blk = b->id, .pos = to, .atom = src[k].label});
+	}
+	for (int kind = 0; kind < NPinKind; kind++)
+		for (uint32_t q = 0; q < e->npin[kind]; q++) {
+			Pin *p = &e->pin[kind][q];
+			if (p->blk != b->id || p->pos == UINT32_MAX)
+				continue;
+			if (p->pos >= old)
+				p->pos = p->pos == old ? n : p->pos;
+			else if (kind == PinIdent)
+				p->pos = drop && drop[p->pos] ? UINT32_MAX : at[p->pos];
+			else if (p->pos > 0 || !(nadd && nadd[0]))
+				p->pos = at[p->pos];
+			/* else: at the block's start, before what is inserted there */
+		}
+	free(at);
+	free(first);
+	e->own[b->id] = a;
+	e->cap[b->id] = n + 1;
+	b->ins = a;
+	b->nins = n;
+	return 0;
+}
+
 Ins *
 ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto)
 {

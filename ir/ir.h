@@ -833,6 +833,9 @@ Blk *cfg_callee(const Fn *f, const Blk *b); /* b ends in a CALL of an internal s
 Ins *ins_insert(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* a copy of proto at position
                                      at (0..nins) of b; NULL if op_slots refuses it */
 int ins_delete(Fn *f, Blk *b, uint32_t at); /* -1 if a value it defines is still read */
+int ins_splice(Fn *f, Blk *b, Ins *const *add, const uint32_t *nadd, const uint8_t *drop);
+                                  /* many inserts (nadd[k] before old instruction k, k = 0..nins)
+                                     and deletes (drop[k]) at once, in linear time; -1 as those */
 Ins *ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* NULL if a value the old one
                                      defines is still read and the new one does not define it */
 uint32_t ins_newdef(Fn *f, Ins *i, unsigned slot, unsigned m); /* a new value for register m of

@@ -299,6 +299,13 @@ delay(Cx *c, Blk *b, uint32_t k, unsigned d, int32_t lo)
 		p->ctrl.stall = e + add;
 		p->flags |= ICtrlSet;
 		d -= add;
+		/* what issued after p issues add cycles later: so do its results and reads */
+		for (unsigned u = 0; u < NU; u++) {
+			if (c->w.rpos[u] > j)
+				c->w.rdy[u] += add;
+			if (c->w.wpos[u] > j)
+				c->w.warok[u] += add;
+		}
 	}
 	if (d)
 		c->nop[base + k] = (uint8_t)MIN(c->nop[base + k] + d, 255);
@@ -641,6 +648,8 @@ pass_ctrl_bits(Fn *f, Diag *d)
 			c.crets[x->id] = 1;   /* looked at: no RET */
 	}
 	for (uint32_t k = 0; k < f->nins; k++) {
+		if (!f->ins[k].slot)
+			op_slots(f, &f->ins[k]);   /* the front end leaves @P0 EXIT's guard to us */
 		c.orig[k] = f->ins[k].ctrl;
 		c.isnew[k] = (f->ins[k].flags & IInserted) || !f->ins[k].ctrl.has;
 	}

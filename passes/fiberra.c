@@ -409,69 +409,6 @@ fix_setfibernum(RA *ra)
 		}
 }
 
-/* the window size into the listing: EIATTR_REGCOUNT of .nv.info (`.word index@(fn)`, then
- * `.word N`) and `.sectioninfo @"SHI_REGISTERS=N"`; the .vreg directives go */
-static void
-fix_listing(Fn *f, int n)
-{
-	Module *m = f->mod;
-	char buf[64];
-
-	for (uint32_t k = 0; k < m->nsec; k++) {
-		Section *s = m->sec[k];
-		int inreg = 0;
-		if (s->kind != SecInfo)
-			continue;
-		for (uint32_t j = 0; j < s->nitem; j++) {
-			Item *it = &s->item[j];
-			if (it->kind == INvinfo) {
-				inreg = strcmp(mstr(m, it->name), "EIATTR_REGCOUNT") == 0;
-				continue;
-			}
-			if (!inreg || it->kind != IDir || strcmp(mstr(m, it->name), ".word") != 0 ||
-			    it->narg != 1 || it->arg[0]->kind != EFunc || !it->arg[0]->a ||
-			    it->arg[0]->a->kind != ESym || it->arg[0]->a->atom != f->name)
-				continue;
-			for (uint32_t q = j + 1; q < s->nitem; q++) {
-				Item *w = &s->item[q];
-				if (w->kind == IDir && strcmp(mstr(m, w->name), ".word") == 0 && w->narg == 1
-				    && w->arg[0]->kind == ENum) {
-					Expr *e = arena_alloc(m->arena, sizeof *e);
-					*e = *w->arg[0];
-					e->num = n;
-					w->arg[0] = e;
-					break;
-				}
-				if (w->kind != ILabel)
-					break;
-			}
-		}
-	}
-	if (!f->text)
-		return;
-	for (uint32_t j = 0; j < f->text->nitem; j++) {
-		Item *it = &f->text->item[j];
-		const char *t;
-		if (it->kind != IDir)
-			continue;
-		if (strcmp(mstr(m, it->name), ".vreg") == 0) {
-			memmove(it, it + 1, (f->text->nitem - j - 1) * sizeof *it);
-			f->text->nitem--;
-			j--;
-			continue;
-		}
-		if (strcmp(mstr(m, it->name), ".sectioninfo") == 0 && it->narg == 1 &&
-		    it->arg[0]->kind == EAttr && (t = mstr(m, it->arg[0]->atom)) &&
-		    strstr(t, "SHI_REGISTERS=")) {
-			Expr *e = arena_alloc(m->arena, sizeof *e);
-			*e = *it->arg[0];
-			snprintf(buf, sizeof buf, "SHI_REGISTERS=%d", n);
-			e->atom = mintern(m, buf);
-			it->arg[0] = e;
-		}
-	}
-}
-
 /* windows and pools of every slice fit it: the most wefts the kernel can have (.maxfibers,
  * the launch bound, SETFIBERNUM counts), a quarter of them per slice */
 static int
@@ -548,8 +485,8 @@ pass_fiber_ra(Fn *f, Diag *d)
 	    rewrite(&ra, top, has_sfn) < 0)
 		goto out;
 	fix_setfibernum(&ra);
-	fix_listing(f, top);
-	f->info.regcount = top;
+	kinfo_drop_vregs(f);
+	kinfo_regcount(f, top);
 	f->plan->window = top;
 	for (uint32_t v = 0; v < ra.nv; v++)
 		f->plan->vregs += ra.used[v];

@@ -1,0 +1,436 @@
+/* rawrite.c: the second half of regalloc (regalloc.c chose the registers): every virtual
+ * register and predicate replaced by its register, the spill code around the instructions that
+ * name a spilled one, identity copies (MOV R3, R3) deleted, the frame grown for the spill area,
+ * and the register count and frame written where the listing states them (kinfo.c).
+ *
+ * Spill code, as nvcc writes it: `LDL[.64|.128] Rt, [R1+off]` before an instruction that reads a
+ * spilled R value (or writes part of it under a guard), `STL[.64|.128] [R1+off], Rt` after one
+ * that writes it; a spilled predicate lives in an R register h: `ISETP.NE.AND Pt, PT, Rh, RZ,
+ * PT` before a read, `SEL Rh, RZ, 0x1, !Pt` after a write (h itself may be in memory: LDL/STL
+ * around those). Offsets are from R1 after the prologue: the spill area follows the frame the
+ * text already has; `IADD3 R1, R1, -FRAME, RZ` goes right after the stack pointer's
+ * initialisation `MOV R1, c[0x0][0x28]` (added at the entry of a kernel that has none).
+ */
+#include "regalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct W {
+	RA *ra;
+	Fn *f;
+	Ins *pv;           /* inserted instructions of the block, by position */
+	uint32_t *pos;     /* before which old instruction each goes */
+	uint32_t npv, cpv, cpos;
+	int base;          /* spill area offset from R1 */
+	uint32_t a_ldl, a_stl, a_64, a_128, a_isetp, a_ne, a_and, a_sel, a_iadd3, a_imad, a_mov,
+	         a_u32;
+} W;
+
+static Opnd
+reg_op(Reg r)
+{
+	Opnd o = {0};
+
+	o.kind = OReg;
+	o.r[0] = r;
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static Opnd
+imm_op(int64_t v)
+{
+	Opnd o = {0};
+
+	o.kind = OImm;
+	o.flags = FHex;
+	o.imm = v;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+static Opnd
+mem_op(int off)
+{
+	Opnd o = {0};
+
+	o.kind = OMem;
+	o.flags = FHex;
+	o.imm = off;
+	o.r[0] = REG(RR, 1);
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* an instruction to insert before old instruction at: opcode name, modifiers, operands */
+static void
+put(W *w, uint32_t at, uint32_t name, const uint32_t *mod, unsigned nmod, const Opnd *op,
+    unsigned nop, Loc loc)
+{
+	Module *m = w->f->mod;
+	Ins *i;
+
+	vgrow(&w->pv, &w->cpv, w->npv + 1, sizeof *w->pv);
+	vgrow(&w->pos, &w->cpos, w->npv + 1, sizeof *w->pos);
+	i = &w->pv[w->npv];
+	memset(i, 0, sizeof *i);
+	i->name = name;
+	i->op = (uint16_t)op_lookup(mstr(m, name), atomlen(m->atoms, name));
+	i->mod = arena_alloc(m->arena, (nmod + 1) * sizeof *i->mod);
+	memcpy(i->mod, mod, nmod * sizeof *mod);
+	i->nmod = (uint8_t)nmod;
+	i->opnd = arena_alloc(m->arena, (nop + 1) * sizeof *i->opnd);
+	memcpy(i->opnd, op, nop * sizeof *op);
+	i->nopnd = (uint8_t)nop;
+	i->addr = -1;
+	i->loc = loc;
+	w->pos[w->npv++] = at;
+}
+
+/* LDL/STL of registers first..first+n-1 (n 1, 2, 4) at offset off */
+static void
+ldst(W *w, uint32_t at, int store, Reg first, unsigned n, int off, Loc loc)
+{
+	uint32_t mod = n == 4 ? w->a_128 : w->a_64;
+	Opnd op[2];
+
+	if (store) {
+		op[0] = mem_op(off);
+		op[1] = reg_op(first);
+	} else {
+		op[0] = reg_op(first);
+		op[1] = mem_op(off);
+	}
+	put(w, at, store ? w->a_stl : w->a_ldl, &mod, n > 1, op, 2, loc);
+}
+
+/* the elements set in mask (of a node of size n, aligned al) loaded or stored in the widest
+ * aligned pieces: register t + e <-> [R1 + off + 4e] */
+static void
+pieces(W *w, uint32_t at, int store, const uint64_t *mask, unsigned n, unsigned al, Reg t,
+       int off, Loc loc)
+{
+	for (unsigned e = 0; e < n;) {
+		unsigned width = 1;
+		if (!((mask[e >> 6] >> (e & 63)) & 1)) {
+			e++;
+			continue;
+		}
+		for (unsigned cand = al; cand > 1; cand /= 2) {
+			unsigned k = 0;
+			if (e % cand || e + cand > n)
+				continue;
+			while (k < cand && ((mask[(e + k) >> 6] >> ((e + k) & 63)) & 1))
+				k++;
+			if (k == cand) {
+				width = cand;
+				break;
+			}
+		}
+		ldst(w, at, store, reg_next(t, e), width, off + 4 * (int)e, loc);
+		e += width;
+	}
+}
+
+/* the register of node x's element e at instruction g */
+static Reg
+where(const RA *ra, const RaNode *x, unsigned e, uint32_t g)
+{
+	if (x->spilled) {
+		int r = ra_refs_at(ra, x, g);
+		const RaNode *t = &ra->node[ra->ref[r].temp];
+		return REG(x->cls, (unsigned)t->col + e);
+	}
+	return REG(x->cls, (unsigned)x->col + e);
+}
+
+/* the spill code of instruction g (old index k of its block): loads and predicate reloads
+ * before it, stores after it */
+static void
+spill_code(W *w, uint32_t g, uint32_t k, const Ins *i)
+{
+	RA *ra = w->ra;
+	uint32_t seen[256], nseen = 0;
+
+	for (unsigned j = 0; j < i->nslot; j++) {
+		int u = ra_unit(ra, i->slot[j].reg);
+		uint32_t n;
+		if (u < 0 || (uint32_t)u < RaVirt)
+			continue;
+		n = ra->unode[u];
+		if (!ra->node[n].spilled)
+			continue;
+		unsigned q = 0;
+		while (q < nseen && seen[q] != n)
+			q++;
+		if (q < nseen)
+			continue;
+		seen[nseen++] = n;
+	}
+	for (int post = 0; post < 2; post++)
+		for (unsigned q = 0; q < nseen; q++) {
+			const RaNode *x = &ra->node[seen[q]];
+			const RaRef *r = &ra->ref[ra_refs_at(ra, x, g)];
+			uint64_t ld[2] = {0}, st[2] = {0};
+			for (unsigned j = 0; j < i->nslot; j++) {
+				const Slot *s = &i->slot[j];
+				int u = ra_unit(ra, s->reg);
+				if (u < 0 || (uint32_t)u < RaVirt || ra->unode[u] != seen[q])
+					continue;
+				for (unsigned m = 0; m < s->n; m++) {
+					unsigned e = (unsigned)u - x->unit + m;
+					if (s->kind == SDef)
+						st[e >> 6] |= (uint64_t)1 << (e & 63);
+					if (s->kind != SDef)
+						ld[e >> 6] |= (uint64_t)1 << (e & 63);
+				}
+			}
+			if (x->cls == RR) {
+				Reg t = where(ra, x, 0, g);
+				if (!post)
+					pieces(w, k, 0, ld, x->size, x->align, t, w->base + x->slot, i->loc);
+				else
+					pieces(w, k + 1, 1, st, x->size, x->align, t, w->base + x->slot, i->loc);
+				continue;
+			}
+			/* a predicate through its home h: ISETP before a read, SEL after a write */
+			const RaNode *h = &ra->node[x->home];
+			Reg rh = where(ra, h, 0, g), pt = where(ra, x, 0, g);
+			if (!post && (r->fl & (RfUse | RfOld))) {
+				uint32_t mods[2] = { w->a_ne, w->a_and };
+				Opnd op[5] = { reg_op(pt), reg_op(REG(RP, RegPT)), reg_op(rh),
+				               reg_op(REG(RR, RegRZ)), reg_op(REG(RP, RegPT)) };
+				if (h->spilled)
+					ldst(w, k, 0, rh, 1, w->base + h->slot, i->loc);
+				put(w, k, w->a_isetp, mods, 2, op, 5, i->loc);
+			}
+			if (post && (r->fl & RfDef)) {
+				Opnd op[4] = { reg_op(rh), reg_op(REG(RR, RegRZ)), imm_op(1), reg_op(pt) };
+				op[3].flags = FLNot;
+				put(w, k + 1, w->a_sel, NULL, 0, op, 4, i->loc);
+				if (h->spilled)
+					ldst(w, k + 1, 1, rh, 1, w->base + h->slot, i->loc);
+			}
+		}
+}
+
+/* the registers of instruction g */
+static void
+rewrite_ins(W *w, uint32_t g, Ins *i)
+{
+	RA *ra = w->ra;
+	int any = 0;
+
+	for (unsigned j = 0; j < i->nopnd; j++)
+		for (int fl = 0; fl < 3; fl++) {
+			Opnd *o = &i->opnd[j];
+			int u;
+			if (o->kind == ONone || (u = ra_unit(ra, o->r[fl])) < 0 || (uint32_t)u < RaVirt)
+				continue;
+			const RaNode *x = &ra->node[ra->unode[u]];
+			o->r[fl] = where(ra, x, (unsigned)u - x->unit, g);
+			any = 1;
+		}
+	if (i->guarded) {
+		int u = ra_unit(ra, i->guard.r[0]);
+		if (u >= 0 && (uint32_t)u >= RaVirt) {
+			const RaNode *x = &ra->node[ra->unode[u]];
+			i->guard.r[0] = where(ra, x, 0, g);
+			any = 1;
+		}
+	}
+	if (any) {
+		i->slot = NULL;
+		i->nslot = 0;
+		op_slots(w->f, i);
+	}
+}
+
+/* the frame: where the stack pointer is set in the entry block; the spill area's offset from
+ * R1 (after what the text's frame has) and the new frame size. -1 after an error */
+static int
+frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, int *size)
+{
+	RA *ra = w->ra;
+	Fn *f = w->f;
+	int f0 = f->info.frame_size > 0 ? f->info.frame_size : 0;
+
+	*init = *adj = UINT32_MAX;
+	for (uint32_t k = 0; k < e->nins; k++) {
+		const Ins *i = &e->ins[k];
+		int def = 0, use = 0;
+		for (unsigned j = 0; j < i->nslot; j++)
+			if (i->slot[j].reg == REG(RR, 1)) {
+				def |= i->slot[j].kind == SDef;
+				use |= i->slot[j].kind != SDef;
+			}
+		if (*init == UINT32_MAX) {
+			if (def)
+				*init = k;
+			continue;
+		}
+		if (!def && !use)
+			continue;
+		/* the first instruction after the initialisation that touches R1: the frame? */
+		if (def && i->op == OIADD3 && i->nopnd == 4 && i->opnd[0].kind == OReg &&
+		    i->opnd[1].kind == OReg && i->opnd[1].r[0] == REG(RR, 1) &&
+		    i->opnd[2].kind == OImm && i->opnd[2].imm <= 0 && !i->guarded &&
+		    i->opnd[3].kind == OReg && i->opnd[3].r[0] == REG(RR, RegRZ)) {
+			*adj = k;
+			if (-i->opnd[2].imm > f0)
+				f0 = (int)-i->opnd[2].imm;
+		}
+		break;
+	}
+	if (f0 > 0 && *adj == UINT32_MAX) {
+		error_at(ra->d, f->loc, "regalloc: the function has a frame of %d bytes but no "
+		         "`IADD3 R1, R1, -%d, RZ` after its stack pointer is set: no room for spills",
+		         f0, f0);
+		return -1;
+	}
+	if (*init == UINT32_MAX && !f->info.is_entry) {
+		error_at(ra->d, f->loc, "regalloc: spilling in a device function that does not set "
+		         "its stack pointer (R1) is not supported");
+		return -1;
+	}
+	w->base = (f0 + 15) / 16 * 16;
+	*size = (w->base + ra->frame + 15) / 16 * 16;
+	/* nothing to spill before R1 is set */
+	for (uint32_t n = 0; n < ra->nnode; n++) {
+		const RaNode *x = &ra->node[n];
+		uint32_t lim = ra->gblk[e->id] + (*init == UINT32_MAX ? 0 : *init + 1);
+		if (!x->spilled || x->cls != RR || !x->nref || ra->ref[x->ref].ins >= lim ||
+		    ra->ref[x->ref].ins < ra->gblk[e->id])
+			continue;
+		error_at(ra->d, ra->ins[ra->ref[x->ref].ins]->loc, "regalloc: a spilled register "
+		         "is used before the stack pointer (R1) is set");
+		return -1;
+	}
+	return 0;
+}
+
+/* the frame instructions at position at of the entry block: the stack pointer when the text
+ * sets none, then IADD3 R1, R1, -size, RZ */
+static void
+frame_code(W *w, uint32_t at, int need_init, int size, Loc loc)
+{
+	Opnd op[4];
+
+	if (need_init) {
+		Opnd cb = {0};
+		cb.kind = OCBank;
+		cb.flags = FHex;
+		cb.imm = 0x28;
+		cb.imm2 = 0;
+		cb.r[0] = cb.r[1] = cb.r[2] = RNone;
+		uint32_t mods[2] = { w->a_mov, w->a_u32 };
+		op[0] = reg_op(REG(RR, 1));
+		op[1] = op[2] = reg_op(REG(RR, RegRZ));
+		op[3] = cb;
+		put(w, at, w->a_imad, mods, 2, op, 4, loc);
+	}
+	op[0] = reg_op(REG(RR, 1));
+	op[1] = reg_op(REG(RR, 1));
+	op[2] = imm_op(-size);
+	op[3] = reg_op(REG(RR, RegRZ));
+	put(w, at, w->a_iadd3, NULL, 0, op, 4, loc);
+}
+
+int
+ra_rewrite(RA *ra, int *copies)
+{
+	Fn *f = ra->f;
+	Module *m = f->mod;
+	W w = { .ra = ra, .f = f };
+	Blk *entry = f->nrpo ? f->rpo[0] : f->blk[0];
+	uint32_t init = UINT32_MAX, adj = UINT32_MAX;
+	int size = 0, rc = 0, hi = 1;
+	Ins **add = NULL;
+	uint32_t *nadd = NULL, cadd = 0, cnadd = 0, cdrop = 0;
+	uint8_t *drop = NULL;
+
+	w.a_ldl = mintern(m, "LDL");
+	w.a_stl = mintern(m, "STL");
+	w.a_64 = mintern(m, "64");
+	w.a_128 = mintern(m, "128");
+	w.a_isetp = mintern(m, "ISETP");
+	w.a_ne = mintern(m, "NE");
+	w.a_and = mintern(m, "AND");
+	w.a_sel = mintern(m, "SEL");
+	w.a_iadd3 = mintern(m, "IADD3");
+	w.a_imad = mintern(m, "IMAD");
+	w.a_mov = mintern(m, "MOV");
+	w.a_u32 = mintern(m, "U32");
+	*copies = 0;
+	if (ra->frame && frame(&w, entry, &init, &adj, &size) < 0)
+		return -1;
+	kinfo_drop_vregs(f);   /* before any edit: edit.c pins the text's items by index */
+	for (uint32_t b = 0; b < f->nblk && rc == 0; b++) {
+		Blk *x = f->blk[b];
+		uint32_t g0 = ra->gblk[b], kept = x->nins, fpos = init == UINT32_MAX ? 0 : init + 1;
+		w.npv = 0;
+		vgrow(&drop, &cdrop, x->nins + 1, sizeof *drop);
+		memset(drop, 0, x->nins + 1);
+		for (uint32_t k = 0; k < x->nins; k++) {
+			Ins *i = &x->ins[k];
+			Reg d, s;
+			if (x == entry && ra->frame && k == fpos)
+				frame_code(&w, k, init == UINT32_MAX, size, i->loc);
+			if (x == entry && k == adj)
+				drop[k] = 1, kept--;
+			spill_code(&w, g0 + k, k, i);
+			rewrite_ins(&w, g0 + k, i);
+			if (!drop[k] && ra_copy_of(f, i, &d, &s) && d == s && kept > 1) {
+				drop[k] = 1;
+				kept--;
+				(*copies)++;
+			}
+			if (w.npv && w.pos[w.npv - 1] == k + 1 && cfg_ends_block(f, i)) {
+				error_at(ra->d, i->loc, "regalloc: a spilled register is written by an "
+				         "instruction that ends its block");
+				rc = -1;
+			}
+		}
+		if (x == entry && ra->frame && fpos == x->nins)
+			frame_code(&w, fpos, init == UINT32_MAX, size, f->loc);
+		vgrow(&add, &cadd, x->nins + 1, sizeof *add);
+		vgrow(&nadd, &cnadd, x->nins + 1, sizeof *nadd);
+		memset(nadd, 0, (x->nins + 1) * sizeof *nadd);
+		for (uint32_t q = 0; q < w.npv; q++) {
+			if (!nadd[w.pos[q]])
+				add[w.pos[q]] = &w.pv[q];
+			nadd[w.pos[q]]++;
+		}
+		if ((w.npv || kept != x->nins) && ins_splice(f, x, add, nadd, drop) < 0) {
+			error_at(ra->d, f->loc, "regalloc: internal: spill code refused by op_slots");
+			rc = -1;
+		}
+	}
+	free(add);
+	free(nadd);
+	free(drop);
+	free(w.pv);
+	free(w.pos);
+	if (rc < 0)
+		return -1;
+	if (ra->frame) {
+		int old = f->info.frame_size > 0 ? f->info.frame_size : 0;
+		int ms = f->info.min_stack_size >= 0 ? f->info.min_stack_size + (size - old) : size;
+		if (kinfo_frame(f, size, ms) < 0)
+			warn_at(ra->d, f->loc, "regalloc: no .nv.info section to state the frame of %d "
+			        "bytes the spills need", size);
+	}
+	/* the register count, as ptxas states it: the highest R used + 1, + 2 */
+	for (uint32_t r = 0; r < RaPhysR; r++)
+		if ((ra->physr[r >> 6] >> (r & 63)) & 1)
+			hi = (int)r > hi ? (int)r : hi;
+	for (uint32_t n = 0; n < ra->nnode; n++) {
+		const RaNode *x = &ra->node[n];
+		if (x->cls == RR && !x->spilled && x->col >= 0 && (x->nref || x->kind != NkDecl) &&
+		    x->col + x->size - 1 > hi)
+			hi = x->col + x->size - 1;
+	}
+	kinfo_regcount(f, hi + 3 > 255 ? 255 : hi + 3);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/* regalloc.h: the state shared by the register allocator's two files: regalloc.c (live
+ * ranges, colouring, spill decisions) and rawrite.c (the rewrite: registers, spill code, the
+ * frame, the listing). docs/pass-regalloc.md describes the method.
+ *
+ * Points: instruction g (layout order over the blocks) has two, 2g where it reads (its sources
+ * and what lives across it) and 2g+1 where it writes (its results and what lives across it).
+ * A value occupies a register over segments of points; two values may share a register when
+ * their segments of it never meet.
+ */
+#ifndef FIBER_REGALLOC_H
+#define FIBER_REGALLOC_H
+
+#include "passes.h"
+
+enum {
+	RaPhysR = 255,     /* units 0..254: R0..R254 named by the text */
+	RaPhysP = 255,     /* units 255..261: P0..P6 */
+	RaVirt = 262,      /* the first unit of the virtual registers, then of the predicates */
+	RaChunk = 64,      /* points per occupancy chunk */
+};
+
+typedef struct RaSeg { uint32_t from, to; } RaSeg;   /* points, both included */
+
+enum RaKind {
+	NkDecl,            /* a .vreg or .vpred declaration */
+	NkHome,            /* the R register a spilled predicate lives in */
+	NkTemp,            /* a spill temporary at one instruction */
+};
+
+enum RaRefFlag {
+	RfUse = 1,         /* the instruction reads it */
+	RfDef = 2,         /* writes it */
+	RfOld = 4,         /* writes it conditionally (a guard): the old value is read too */
+	RfWide = 8,        /* a wide (2+ register) result: overlaps none of the sources */
+};
+
+/* one instruction's use of a node */
+typedef struct RaRef {
+	uint32_t ins;      /* instruction, global index in layout order */
+	uint8_t fl;        /* RaRefFlag */
+	uint32_t temp;     /* the node spilled: its temporary here */
+} RaRef;
+
+typedef struct RaNode {
+	uint8_t cls;       /* RR or RP */
+	uint8_t kind;      /* RaKind */
+	uint8_t spilled;   /* spilled: its references go through temporaries */
+	uint8_t failed;    /* found no register this round */
+	uint16_t size;     /* registers */
+	uint16_t align;    /* its first register is a multiple of this */
+	int col;           /* first register, -1 none */
+	uint32_t unit;     /* NkDecl: first unit; NkHome: its predicate's unit */
+	RaSeg tseg;        /* NkTemp: the points it occupies */
+	uint32_t start;    /* first point occupied, UINT32_MAX none */
+	uint32_t len;      /* points occupied (spill choice) */
+	uint32_t ref, nref; /* its references: RA.ref[ref .. ref + nref), by instruction */
+	uint32_t home;     /* a spilled predicate: its NkHome node */
+	int32_t slot;      /* a spilled R node: byte offset in the spill area */
+	uint32_t decl;     /* NkDecl: index in Fn.vreg */
+} RaNode;
+
+/* the occupancy of one register class over the points: per point a mask of the registers
+ * taken, per chunk of RaChunk points the union (any) and what is taken over all of it (full) */
+typedef struct RaOcc {
+	unsigned w;        /* words per mask: 4 (R) or 1 (P) */
+	uint32_t npt;      /* points */
+	uint32_t nch;      /* chunks */
+	uint64_t *pt, *any, *full;
+} RaOcc;
+
+typedef struct RA {
+	Fn *f;
+	Diag *d;
+	int maxreg;        /* register count limit: highest R at most maxreg - 3 */
+	int top;           /* highest R a virtual register may take */
+	uint32_t nins;     /* instructions (all blocks) */
+	Ins **ins;         /* nins: instruction g */
+	uint32_t *gblk;    /* nblk: global index of each block's first instruction */
+	uint32_t nrv;      /* virtual R numbers used (RegVirt .. RegVirt + nrv) */
+	uint32_t npv;      /* virtual P numbers used */
+	uint32_t nunit;    /* RaVirt + nrv + npv */
+	uint32_t *unode;   /* nunit: node of a virtual unit, UINT32_MAX none */
+	RaSeg *seg;        /* segments by unit: useg[u] .. useg[u + 1] */
+	uint32_t nseg;
+	uint32_t *useg;    /* nunit + 1 */
+	RaNode *node;
+	uint32_t nnode, cnode;
+	RaRef *ref;
+	uint32_t nref, cref;
+	uint32_t *pair;    /* copies: triples (node, elem, partner unit) by node */
+	uint32_t npair, cpair;
+	uint32_t *pairof;  /* nnode + 1 at colouring: first triple of node n */
+	uint32_t *clob;    /* points where everything is clobbered (calls out of the function) */
+	uint32_t nclob, cclob;
+	RaOcc occ[2];      /* R, P */
+	uint64_t physr[4]; /* R registers the text names */
+	int frame;         /* bytes of spill area */
+	int nspill;        /* nodes spilled */
+	int rounds;        /* colouring rounds */
+} RA;
+
+/* regalloc.c */
+int ra_unit(const RA *ra, Reg r);     /* the unit of register r; -1: RZ, PT, another class */
+int ra_copy_of(const Fn *f, const Ins *i, Reg *d, Reg *s); /* a plain copy of one R register:
+                                         MOV d, s or IMAD.MOV.U32 d, RZ, RZ, s (unguarded) */
+int ra_refs_at(const RA *ra, const RaNode *v, uint32_t g); /* index in RA.ref of v's reference
+                                                         at instruction g, -1 none */
+/* rawrite.c */
+int ra_rewrite(RA *ra, int *copies);  /* registers and spill code into the function; -1 after
+                                         a located error */
+
+#endif
