@@ -13,40 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx.h"
-#include "ptxlow.h"
 #include "ptxrun.h"
+#include "ptxsel_test.h"
 
 static const char *const arches[] = { "sm_80", "sm_90" };
 
-/* ---- lowering in process ------------------------------------------------------------------ */
-
-/* the lowered text of ptx for sm (malloc'd), or NULL; *msgs (malloc'd) the diagnostics */
-static char *
-lower(const char *ptx, int sm, char **msgs)
-{
-	size_t n = 0;
-	FILE *out = open_memstream(msgs, &n);
-	Src *src = src_new("k.ptx", ptx, strlen(ptx));
-	Diag d;
-	Ptx *p;
-	Src *l = NULL;
-	char *s = NULL;
-
-	diag_init(&d, src, out);
-	p = ptx_parse(src, &d);
-	if (p)
-		l = ptx_lower_text(p, sm, 0, &d);
-	if (l) {
-		s = strdup(l->text);
-		src_free(l);
-	}
-	fclose(out);
-	if (p)
-		ptx_free(p);
-	src_free(src);
-	return s;
-}
+/* ---- selected SASS and errors ------------------------------------------------------------ */
 
 /* a kernel k(.param .u32 k_param_0) with registers %r0..%r63, %rd0..%rd15, %p0..%p7 whose body
  * is `body` after %r1 = k_param_0 and %r2 = %tid.x */
@@ -67,45 +39,24 @@ small_kernel(int sm, const char *body)
 	return s;
 }
 
-/* body lowers for sm and the text has every line of want (SASS lines without ';', separated by
- * '\n') in that order */
+/* body (in small_kernel) lowers for sm to the lines of want, in order */
 static void
 lowers_to(int sm, const char *body, const char *want)
 {
-	char *msgs = NULL, *ptx = small_kernel(sm, body);
-	char *text = lower(ptx, sm, &msgs);
-	const char *at, *w = want;
+	char *ptx = small_kernel(sm, body);
 
-	ck_assert_msg(text != NULL, "lowering failed:\n%s\n%s", msgs, body);
-	at = text;
-	while (*w) {
-		const char *e = strchr(w, '\n');
-		size_t len = e ? (size_t)(e - w) : strlen(w);
-		char line[256];
-		snprintf(line, sizeof line, " %.*s ;\n", (int)len, w);
-		const char *hit = strstr(at, line);
-		ck_assert_msg(hit != NULL, "'%.*s' missing (or out of order) in:\n%s", (int)len, w,
-		              strstr(text, ".text.k:") ? strstr(text, ".text.k:") : text);
-		at = hit + strlen(line);
-		w += len + (e ? 1 : 0);
-	}
-	free(text);
-	free(msgs);
+	psel_lowers_to(ptx, sm, want);
 	free(ptx);
 }
 
-/* body does not lower for sm: the message is located at `where` (the body starts on line 14 of
- * the kernel text) and contains `why` */
+/* body does not lower for sm: the message contains `where` (the body starts on line 14 of the
+ * kernel text) and `why` */
 static void
 fails_with(int sm, const char *body, const char *where, const char *why)
 {
-	char *msgs = NULL, *ptx = small_kernel(sm, body);
-	char *text = lower(ptx, sm, &msgs);
+	char *ptx = small_kernel(sm, body);
 
-	ck_assert_msg(text == NULL, "lowered, but should not have:\n%s", body);
-	ck_assert_msg(strstr(msgs, where) != NULL, "no '%s' in:\n%s", where, msgs);
-	ck_assert_msg(strstr(msgs, why) != NULL, "no '%s' in:\n%s", why, msgs);
-	free(msgs);
+	psel_fails(ptx, sm, where, why);
 	free(ptx);
 }
 
