@@ -1,5 +1,6 @@
 /* ptxsel_tensor.c: instruction selection of the tensor family (ptxsel.h, ptxlow.h): mma.sync
- * (HMMA for f16, bf16 and tf32 inputs, IMMA for s8/u8/s4/u4, BMMA for b1, DMMA for f64),
+ * (HMMA for f16, bf16 and tf32 inputs, IMMA for s8/u8/s4/u4, QMMA for fp8, BMMA for b1, DMMA
+ * for f64),
  * ldmatrix (LDSM), stmatrix (STSM, sm_90) and movmatrix (MOVM). docs/isel-tensor.md has the
  * sequences and the reasons.
  *
@@ -81,7 +82,7 @@ want_len(Lw *w, int k, int n, const char *what)
 /* ---- mma.sync ------------------------------------------------------------------------------ */
 
 /* the input families */
-enum { InF16, InBf16, InTf32, InI8, InI4, InB1, InF64 };
+enum { InF16, InBf16, InTf32, InI8, InI4, InB1, InF64, InF8 };
 
 /* the modifiers mma.sync takes here (besides its shape and types) */
 static const char *const mma_mods[] = {
@@ -92,7 +93,8 @@ static int
 is_type_word(const char *s)
 {
 	static const char *const t[] = {
-		"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", NULL,
+		"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "e4m3", "e5m2",
+		NULL,
 	};
 	for (int k = 0; t[k]; k++)
 		if (!strcmp(s, t[k]))
@@ -100,10 +102,22 @@ is_type_word(const char *s)
 	return 0;
 }
 
+/* s in capitals ("e4m3" -> "E4M3") */
+static void
+upper(const char *s, char *buf, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < n && s[k]; k++)
+		buf[k] = (char)(s[k] >= 'a' && s[k] <= 'z' ? s[k] - 'a' + 'A' : s[k]);
+	buf[k] = 0;
+}
+
 /* mma.sync.aligned.mMnNkK.row.col[.satfinite].dtype.atype.btype.ctype[.xor|.and.popc]
  *   d, a, b, c: MOVs of the fragments into tuples, then
  *   HMMA.<MNK>.F32|F16[.BF16|.TF32] D, A, B, C     (f16, bf16, tf32 inputs)
  *   IMMA.<MNK>.<A>.<B>[.SAT] D, A.ROW, B.COL, C     (s8, u8, s4, u4)
+ *   QMMA.16832.F32.<A>.<B> D, A.ROW, B.COL, C       (e4m3, e5m2: sm_89 on)
  *   BMMA.<MNK>.AND|XOR.POPC D, A.ROW, B.COL, C      (b1)
  *   DMMA.884 | DMMA.8x8x4 D, A, B, C                (f64 m8n8k4, sm_8x | sm_90 spelling)
  * and MOVs of the result tuple to d. */
@@ -139,7 +153,9 @@ sel_mma(Lw *w)
 		return lw_error(w, "mma takes four types .dtype.atype.btype.ctype");
 	if (strcmp(at, bt) && !((!strcmp(at, "s8") || !strcmp(at, "u8")) &&
 	                        (!strcmp(bt, "s8") || !strcmp(bt, "u8"))) &&
-	    !((!strcmp(at, "s4") || !strcmp(at, "u4")) && (!strcmp(bt, "s4") || !strcmp(bt, "u4"))))
+	    !((!strcmp(at, "s4") || !strcmp(at, "u4")) && (!strcmp(bt, "s4") || !strcmp(bt, "u4"))) &&
+	    !((!strcmp(at, "e4m3") || !strcmp(at, "e5m2")) &&
+	      (!strcmp(bt, "e4m3") || !strcmp(bt, "e5m2"))))
 		return lw_error(w, "mma with .%s and .%s inputs", at, bt);
 	if (!strcmp(at, "f16"))
 		in = InF16;
@@ -155,13 +171,15 @@ sel_mma(Lw *w)
 		in = InB1;
 	else if (!strcmp(at, "f64"))
 		in = InF64;
+	else if (!strcmp(at, "e4m3") || !strcmp(at, "e5m2"))
+		in = InF8;
 	else
 		return lw_error(w, "mma with .%s inputs", at);
 	if (strcmp(dt, ct))
 		return lw_error(w, "mma with a .%s result and a .%s accumulator", dt, ct);
 	if (lw_has(w, "satfinite") && in != InI8 && in != InI4)
 		return lw_error(w, "mma .satfinite with .%s inputs", at);
-	abits = in == InF64 ? 64 : in == InTf32 ? 32 : in == InI8 ? 8 : in == InI4 ? 4 :
+	abits = in == InF64 ? 64 : in == InTf32 ? 32 : in == InI8 || in == InF8 ? 8 : in == InI4 ? 4 :
 	        in == InB1 ? 1 : 16;
 	/* the shapes the tensor cores run (the PTX ISA's mma shape table), K from the input
 	 * width: 128 or 256 bits per row of A */
@@ -178,6 +196,10 @@ sel_mma(Lw *w)
 		return lw_error(w, "mma with .%s inputs and a .%s accumulator", at, dt);
 	if (in >= InI8 && in <= InB1 && strcmp(dt, "s32"))
 		return lw_error(w, "integer mma with a .%s accumulator", dt);
+	if (in == InF8 && (M != 16 || K != 32 || strcmp(dt, "f32")))
+		return lw_error(w, "mma with .%s inputs other than m16n8k32 with a .f32 accumulator", at);
+	if (in == InF8 && w->sm < 89)
+		return lw_error(w, "mma with .%s inputs needs sm_89 or later", at);
 	if (in == InF64 && strcmp(dt, "f64"))
 		return lw_error(w, "mma .f64 with a .%s accumulator", dt);
 	if (in == InB1 && (!lw_has(w, "popc") || lw_has(w, "xor") == lw_has(w, "and")))
@@ -214,15 +236,15 @@ sel_mma(Lw *w)
 		         in == InBf16 ? ".BF16" : in == InTf32 ? ".TF32" : "");
 		break;
 	case InI8:
-	case InI4: {
-		char ua[4], ub[4];
-		for (int j = 0; j < 3; j++) {
-			ua[j] = (char)(at[j] >= 'a' && at[j] <= 'z' ? at[j] - 32 : at[j]);
-			ub[j] = (char)(bt[j] >= 'a' && bt[j] <= 'z' ? bt[j] - 32 : bt[j]);
-		}
-		ua[3] = ub[3] = 0;
-		snprintf(op, sizeof op, "IMMA.%s.%s.%s%s", shape, ua, ub,
-		         lw_has(w, "satfinite") ? ".SAT" : "");
+	case InI4:
+	case InF8: {
+		char ua[8], ub[8];
+		upper(at, ua, sizeof ua);
+		upper(bt, ub, sizeof ub);
+		snprintf(op, sizeof op, "%s.%s.%s%s.%s", in == InF8 ? "QMMA" : "IMMA", shape,
+		         in == InF8 ? "F32." : "", ua, ub);
+		if (lw_has(w, "satfinite"))
+			strcat(op, ".SAT");
 		break;
 	}
 	case InB1:
@@ -236,7 +258,7 @@ sel_mma(Lw *w)
 	const char *a = frag_in(w, 1, na, wide);
 	const char *b = frag_in(w, 2, nb, wide);
 	const char *c = frag_in(w, 3, nc, wide);      /* nc >= 2: a tuple, which D shares */
-	int rc = in == InI8 || in == InI4 || in == InB1;
+	int rc = in == InI8 || in == InI4 || in == InB1 || in == InF8;
 	lw_emit(w, "%s %s, %s%s, %s%s, %s", op, c, a, rc ? ".ROW" : "", b, rc ? ".COL" : "", c);
 	frag_out(w, 0, wide, c);
 	return 0;

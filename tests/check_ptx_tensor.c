@@ -109,6 +109,10 @@ START_TEST(isel_mma)
 	                     "MOV %$x0[3], %fd6[1]\nDMMA.8x8x4 %$x0, %fd3, %fd4, %$x0\nMOV %fd1, %$x0\n"
 	                     "MOV %fd1[1], %$x0[1]\nMOV %fd2, %$x0[2]\nMOV %fd2[1], %$x0[3]"
 	                   : "DMMA.884 %$x0, %fd3, %fd4, %$x0");
+	if (sm == 90)
+		lowers_to(sm, MMA "m16n8k32.row.col.f32.e5m2.e4m3.f32 {%f1,%f2,%f3,%f4}, "
+		          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4};\n",
+		          "QMMA.16832.F32.E5M2.E4M3 %$x2, %$x0.ROW, %$w1.COL, %$x2");
 	if (sm == 80) {
 		lowers_to(sm, MMA "m16n8k64.row.col.s32.s4.s4.s32 {%r10,%r11,%r12,%r13}, "
 		          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r10,%r11,%r12,%r13};\n",
@@ -167,6 +171,13 @@ START_TEST(isel_errors)
 	fails_with(80, MMA "m16n8k16.row.col.f32.f16.f16.f32.satfinite {%f1,%f2,%f3,%f4}, "
 	           "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};\n", "k.ptx:13:2: error:",
 	           ".satfinite");
+	fails_with(80, MMA "m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+	           "{%r5,%r6}, {%f1,%f2,%f3,%f4};\n", "k.ptx:13:2: error:", "sm_89");
+	fails_with(90, MMA "m16n8k16.row.col.f32.e4m3.e4m3.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r5}, "
+	           "{%f1,%f2,%f3,%f4};\n", "k.ptx:13:2: error:", "m16n8k32");
+	fails_with(90, "\tmma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, "
+	           "{%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%f1,%f2,%f3,%f4}, %r9, 0x0;\n",
+	           "k.ptx:13:2: error:", ".sp");
 	fails_with(80, "\tldmatrix.sync.aligned.m8n8.x4.b16 {%r20,%r21,%r22,%r23}, [%rd1];\n",
 	           "k.ptx:13:2: error: 'ldmatrix.sync.aligned.m8n8.x4.b16' is not supported yet",
 	           "generic");
@@ -288,6 +299,24 @@ f16_bits(double x)
 	return s | (uint32_t)(e - 127 + 15) << 10 | (u >> 13 & 0x3ff);
 }
 
+/* an fp8 value x (exact: a small integer or half of one) with ebits exponent and mbits mantissa
+ * bits, bias 2^(ebits-1) - 1 */
+static uint32_t
+fp8_bits(double x, int ebits, int mbits)
+{
+	int bias = (1 << (ebits - 1)) - 1, e;
+	double m = frexp(fabs(x), &e);   /* |x| = m 2^e, m in [0.5, 1) */
+	uint32_t s = x < 0 ? 0x80u : 0;
+
+	if (x == 0)
+		return s;
+	e -= 1;                          /* |x| = (2m) 2^e, 2m in [1, 2) */
+	ck_assert_msg(e + bias >= 1 && e + bias < (1 << ebits) - 1, "%g out of range", x);
+	uint32_t mant = (uint32_t)ldexp(2 * m - 1, mbits);
+	ck_assert_msg(ldexp(2 * m - 1, mbits) == (double)mant, "%g not exact in fp8", x);
+	return s | (uint32_t)(e + bias) << mbits | mant;
+}
+
 static double
 f16_val(uint32_t h)
 {
@@ -300,11 +329,11 @@ f16_val(uint32_t h)
 /* ---- mma ----------------------------------------------------------------------------------- */
 
 /* element types of a shape */
-enum { TF16, TBf16, TTf32, TS8, TU8, TS4, TU4, TB1, TF64, TF32, TS32 };
+enum { TF16, TBf16, TTf32, TS8, TU8, TS4, TU4, TB1, TF64, TF32, TS32, TE4m3, TE5m2 };
 
-static const int tbits[] = { 16, 16, 32, 8, 8, 4, 4, 1, 64, 32, 32 };
+static const int tbits[] = { 16, 16, 32, 8, 8, 4, 4, 1, 64, 32, 32, 8, 8 };
 static const char *const tname[] = {
-	"f16", "bf16", "tf32", "s8", "u8", "s4", "u4", "b1", "f64", "f32", "s32",
+	"f16", "bf16", "tf32", "s8", "u8", "s4", "u4", "b1", "f64", "f32", "s32", "e4m3", "e5m2",
 };
 
 typedef struct Mma {
@@ -313,7 +342,7 @@ typedef struct Mma {
 	const char *extra; /* modifiers after the types (".and.popc") or before (.satfinite) */
 	int sat;           /* .satfinite */
 	int xor;           /* b1: .xor.popc (else .and) */
-	int sm90;          /* runs on sm_90 too */
+	int sm90;          /* runs on sm_90 too; 2: on sm_90 only (fp8: sm_89 on) */
 } Mma;
 
 static const Mma mmas[] = {
@@ -340,6 +369,9 @@ static const Mma mmas[] = {
 	{ 16, 8, 128, TB1, TB1, TS32, ".xor.popc", 0, 1, 0 },
 	{ 8, 8, 128, TB1, TB1, TS32, ".xor.popc", 0, 1, 0 },
 	{ 8, 8, 4, TF64, TF64, TF64, "", 0, 0, 1 },
+	{ 16, 8, 32, TE4m3, TE4m3, TF32, "", 0, 0, 2 },
+	{ 16, 8, 32, TE5m2, TE4m3, TF32, "", 0, 0, 2 },
+	{ 16, 8, 32, TE4m3, TE5m2, TF32, "", 0, 0, 2 },
 };
 enum { NMma = sizeof mmas / sizeof mmas[0] };
 
@@ -413,7 +445,8 @@ pick(int ty, unsigned seed)
 	case TB1: return h % 3 != 0;
 	case TF64: return ((int)(h % 17) - 8) * 0.25;
 	case TF32: return ((int)(h % 41) - 20) * 0.5;
-	case TF16 + 100: return 0;
+	case TE4m3: return ((int)(h % 17) - 8) * (h & 0x100 ? 0.5 : 1.0);
+	case TE5m2: return ((int)(h % 9) - 4) * (h & 0x100 ? 0.5 : 1.0);
 	default: return (int)(h % 2001) - 1000;   /* s32 */
 	}
 }
@@ -429,6 +462,8 @@ ebits(int ty, double v)
 	case TS8: case TU8: return (uint32_t)(int32_t)v & 0xff;
 	case TS4: case TU4: return (uint32_t)(int32_t)v & 0xf;
 	case TB1: return (uint32_t)v & 1;
+	case TE4m3: return fp8_bits(v, 4, 3);
+	case TE5m2: return fp8_bits(v, 5, 2);
 	default: return (uint32_t)(int32_t)v;
 	}
 }
@@ -620,7 +655,7 @@ START_TEST(run_mma)
 
 	RUN_OR_SKIP();
 	for (int k = 0; k < NMma; k++) {
-		if (_i && !mmas[k].sm90)
+		if (_i ? !mmas[k].sm90 : mmas[k].sm90 == 2)
 			continue;
 		mma_case(arch, &mmas[k], 0, 0);
 		mma_case(arch, &mmas[k], 1, 1);
