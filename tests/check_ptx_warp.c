@@ -618,6 +618,27 @@ START_TEST(run_elect)
 }
 END_TEST
 
+/* cluster barriers (sm_90; every CTA is alone in its cluster): two warps, twice, through
+ * shared memory */
+START_TEST(run_cluster)
+{
+	uint32_t in[NIn], out[NOut];
+
+	RUN_OR_SKIP();
+	for (int l = 0; l < NIn; l++)
+		in[l] = 11u * (uint32_t)l;
+	run_ok("sm_90", 64, shared_decl, "\tmov.u32 %r20, sm;\n\tshl.b32 %r21, %r1, 2;\n"
+	       "\tadd.s32 %r22, %r20, %r21;\n\tst.shared.u32 [%r22], %r2;\n"
+	       "\tbarrier.cluster.arrive;\n\tbarrier.cluster.wait;\n"
+	       "\txor.b32 %r23, %r21, 128;\n\tadd.s32 %r24, %r20, %r23;\n"
+	       "\tld.shared.u32 %r50, [%r24];\n"
+	       "\tbarrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n",
+	       in, out);
+	for (int t = 0; t < 64; t++)
+		ck_assert_msg(out[t] == 11u * (uint32_t)(t ^ 32), "thread %d: %u", t, out[t]);
+}
+END_TEST
+
 START_TEST(run_misc)
 {
 	const char *arch = arches[_i];
@@ -666,6 +687,7 @@ ptx_warp_suite(void)
 	tcase_add_loop_test(r, run_bar_red, 0, 2);
 	tcase_add_loop_test(r, run_bar_arrive, 0, 2);
 	tcase_add_test(r, run_elect);
+	tcase_add_test(r, run_cluster);
 	tcase_add_loop_test(r, run_misc, 0, 2);
 	suite_add_tcase(s, r);
 	return s;
