@@ -198,8 +198,7 @@ sel_bar(Lw *w)
 		lw_emit(w, "BAR.ARV %s, %s", id, bar_count(w, 1, cb, sizeof cb));
 		return 0;
 	}
-	if (lw_has(w, "sync") || (!lw_has(w, "arrive") && !lw_has(w, "red") &&
-	                          !strcmp(ptx_str(w->p, w->ins->op), "bar"))) {
+	if (lw_has(w, "sync")) {
 		if (n != 1 && n != 2)
 			return lw_error(w, "bar.sync takes a barrier and an optional thread count");
 		const char *id = bar_id(w, 0, ib, sizeof ib);

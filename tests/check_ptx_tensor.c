@@ -73,7 +73,8 @@ START_TEST(isel_mma)
 	          "MOV %$x2[2], %f7\nMOV %$x2[3], %f8\nHMMA.16816.F32 %$x2, %$x0, %$w1, %$x2\n"
 	          "MOV %f1, %$x2\nMOV %f2, %$x2[1]\nMOV %f3, %$x2[2]\nMOV %f4, %$x2[3]");
 	lowers_to(sm, MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r7,%r8}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
-	          "{%r7,%r8};\n", "HMMA.16816.F16 %$w2, %$x0, %$w1, %$w2\nMOV %r7, %$w2\nMOV %r8, %$w2[1]");
+	          "{%r7,%r8};\n",
+	          "HMMA.16816.F16 %$w2, %$x0, %$w1, %$w2\nMOV %r7, %$w2\nMOV %r8, %$w2[1]");
 	lowers_to(sm, MMA "m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r5}, "
 	          "{%f1,%f2,%f3,%f4};\n", "MOV %$w0, %r1\nMOV %$w0[1], %r2\n"
 	          "HMMA.1688.F32 %$x1, %$w0, %r5, %$x1");
@@ -377,11 +378,22 @@ enum { NMma = sizeof mmas / sizeof mmas[0] };
 
 /* 32-bit registers per lane of A, B, C */
 static int
-nregs_a(const Mma *m) { return m->at == TF64 ? 2 : (int)(m->M * m->K * (unsigned)tbits[m->at] / 1024); }
+nregs_a(const Mma *m)
+{
+	return m->at == TF64 ? 2 : (int)(m->M * m->K * (unsigned)tbits[m->at] / 1024);
+}
+
 static int
-nregs_b(const Mma *m) { return m->at == TF64 ? 2 : (int)(m->N * m->K * (unsigned)tbits[m->bt] / 1024); }
+nregs_b(const Mma *m)
+{
+	return m->at == TF64 ? 2 : (int)(m->N * m->K * (unsigned)tbits[m->bt] / 1024);
+}
+
 static int
-nregs_c(const Mma *m) { return m->ct == TF64 ? 4 : (int)(m->M * m->N * (unsigned)tbits[m->ct] / 1024); }
+nregs_c(const Mma *m)
+{
+	return m->ct == TF64 ? 4 : (int)(m->M * m->N * (unsigned)tbits[m->ct] / 1024);
+}
 
 /* The fragment layouts (PTX ISA, mma fragments; g = lane >> 2, t = lane % 4, epr = elements
  * per 32-bit register): A register r, element e: M = 16: row g + 8 (r & 1), column
@@ -468,7 +480,8 @@ ebits(int ty, double v)
 	}
 }
 
-/* the matrices of case c, variant v; *sat: C near the int32 limits to make the saturation show */
+/* the matrices of case m, variant v (v 1: an integer C near the int32 limits, so that the sums
+ * saturate or wrap) */
 static void
 matrices(const Mma *m, int v, double a[16][256], double b[256][8], double c[16][8])
 {

@@ -598,7 +598,7 @@ START_TEST(run_bar_arrive)
 }
 END_TEST
 
-/* ---- elect, nanosleep, pmevent, trap ---------------------------------------------------------- */
+/* ---- elect, cluster barriers, nanosleep, pmevent, trap ------------------------------------ */
 
 START_TEST(run_elect)
 {
