@@ -69,13 +69,20 @@ frag_out(Lw *w, int k, int wide, const char *t)
 	}
 }
 
-/* operand k must be a vector of n registers (a lone register counts as one) */
+/* operand k must be a vector of n registers of the kind (LwKind: Lk32, Lk64 for f64) (a lone
+ * register counts as one) */
 static int
-want_len(Lw *w, int k, int n, const char *what)
+want_len(Lw *w, int k, int n, int kind, const char *what)
 {
-	if (lw_veclen(w, k) != n)
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (lw_veclen(w, k) != n || (o && o->kind == PoPair))
 		return lw_error_opnd(w, k, "%s needs %d register%s, %d given", what, n, n == 1 ? "" : "s",
 		                     lw_veclen(w, k));
+	for (int e = 0; e < n; e++)
+		if (lw_vkind(w, k, e) != kind)
+			return lw_error_opnd(w, k, "%s needs %d-bit registers", what,
+			                     kind == Lk64 ? 64 : 32);
 	return 0;
 }
 
@@ -220,8 +227,9 @@ sel_mma(Lw *w)
 	}
 	if (w->ins->nopnd != 4)
 		return lw_error(w, "mma takes d, a, b, c");
-	if (want_len(w, 0, wide ? nc / 2 : nc, "d") || want_len(w, 1, wide ? na / 2 : na, "a") ||
-	    want_len(w, 2, wide ? nb / 2 : nb, "b") || want_len(w, 3, wide ? nc / 2 : nc, "c"))
+	int kd = wide ? Lk64 : Lk32;
+	if (want_len(w, 0, wide ? nc / 2 : nc, kd, "d") || want_len(w, 1, wide ? na / 2 : na, kd, "a") ||
+	    want_len(w, 2, wide ? nb / 2 : nb, kd, "b") || want_len(w, 3, wide ? nc / 2 : nc, kd, "c"))
 		return -1;
 
 	if (M == 16)
@@ -312,7 +320,7 @@ sel_ldmatrix(Lw *w)
 
 	if (nm <= 0)
 		return -1;
-	if (w->ins->nopnd != 2 || want_len(w, 0, nm, "ldmatrix's d"))
+	if (w->ins->nopnd != 2 || want_len(w, 0, nm, Lk32, "ldmatrix's d"))
 		return w->ins->nopnd != 2 ? lw_error(w, "ldmatrix takes d, [p]") : -1;
 	if (lw_addr(w, 1, PsShared, addr, sizeof addr, NULL, 0) != 0)
 		return -1;
@@ -335,7 +343,7 @@ sel_stmatrix(Lw *w)
 		return lw_error(w, "stmatrix needs sm_90 or later");
 	if ((nm = matrix_form(w, sfx, sizeof sfx)) <= 0)
 		return -1;
-	if (w->ins->nopnd != 2 || want_len(w, 1, nm, "stmatrix's r"))
+	if (w->ins->nopnd != 2 || want_len(w, 1, nm, Lk32, "stmatrix's r"))
 		return w->ins->nopnd != 2 ? lw_error(w, "stmatrix takes [p], r") : -1;
 	if (lw_addr(w, 0, PsShared, addr, sizeof addr, NULL, 0) != 0)
 		return -1;
@@ -350,6 +358,9 @@ sel_movmatrix(Lw *w)
 {
 	if (!lw_has(w, "trans") || !lw_has(w, "m8n8") || !lw_has(w, "b16"))
 		return lw_error(w, "movmatrix forms other than .m8n8.trans.b16");
+	if (want_len(w, 0, 1, Lk32, "movmatrix's d") ||
+	    (!lw_isimm(w, 1) && want_len(w, 1, 1, Lk32, "movmatrix's a")))
+		return -1;
 	lw_emit(w, "MOVM.16.MT88 %s, %s", lw_reg(w, 0), lw_rsrc(w, 1));
 	return 0;
 }

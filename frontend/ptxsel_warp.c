@@ -17,6 +17,55 @@
  * scratch of this family, live only between the two instructions of one PTX instruction */
 #define ScratchUR "UR10"
 
+/* operand kinds for want(): K(LwKind), and */
+#define K(kind) (1u << (kind))
+enum {
+	KImm = 1 << 8,         /* an immediate (element 0 only) */
+	KSink = 1 << 9,        /* `_` */
+	KPair = 1 << 10,       /* the operand may be a pair d|p */
+};
+
+/* element e of operand k is one of the kinds of mask, else a located error ("operand 1 must be
+ * a 32-bit register or an immediate"); vectors are no operand of this family */
+static int
+want(Lw *w, int k, int e, unsigned mask, const char *what)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+	int kd = lw_vkind(w, k, e);
+
+	if (o && (o->kind == PoVec || (o->kind == PoPair && !(mask & KPair))))
+		kd = -2;
+	if ((kd >= 0 && (mask >> kd & 1)) || (kd == -1 && (mask & KSink)) ||
+	    (kd == -2 && !e && (mask & KImm) && lw_isimm(w, k)))
+		return 0;
+	return lw_error_opnd(w, k, "operand %d must be %s", k, what);
+}
+
+/* the usual checks: a 32-bit source (register or immediate), a 32-bit destination, a predicate
+ * destination (or `_`) */
+static int
+want_src32(Lw *w, int k)
+{
+	return want(w, k, 0, K(Lk32) | KImm, "a 32-bit register or an immediate");
+}
+
+static int
+want_dst32(Lw *w, int k)
+{
+	return want(w, k, 0, K(Lk32), "a 32-bit register");
+}
+
+/* operand k a d|p pair whose p is a predicate or `_` (or no pair when optional) */
+static int
+want_pair(Lw *w, int k, int optional)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (o && o->kind != PoPair)
+		return optional ? 0 : lw_error_opnd(w, k, "operand %d must be a pair d|p", k);
+	return want(w, k, 1, K(LkPred) | KSink | KPair, "a pair d|p with a predicate p");
+}
+
 /* operand k as a predicate source: "%p3", "!%p3" (in buf), "PT" (1 or `_`), "!PT" (0) */
 static const char *
 pred_src(Lw *w, int k, char *buf, size_t n)
@@ -65,16 +114,19 @@ imm_or_reg(Lw *w, int k, uint32_t mask, char *buf, size_t n)
 }
 
 /* the membermask operand k: nothing for 0xffffffff, else WARPSYNC mask */
-static void
+static int
 member_sync(Lw *w, int k)
 {
+	if (want_src32(w, k))
+		return -1;
 	if (lw_isimm(w, k)) {
 		uint32_t m = (uint32_t)lw_imm(w, k);
 		if (m != 0xffffffffu)
 			lw_emit(w, "WARPSYNC 0x%x", (unsigned)m);
-		return;
+		return 0;
 	}
 	lw_emit(w, "WARPSYNC %s", lw_reg(w, k));
+	return 0;
 }
 
 /* the .sync forms only: sm_70 and later have no other */
@@ -96,6 +148,8 @@ sel_warpsync(Lw *w)
 
 	if (w->ins->nopnd != 1)
 		return lw_error(w, "bar.warp.sync takes one membermask");
+	if (want_src32(w, 0))
+		return -1;
 	lw_emit(w, "WARPSYNC %s", imm_or_reg(w, 0, 0xffffffffu, b, sizeof b));
 	return 0;
 }
@@ -131,6 +185,8 @@ sel_cluster(Lw *w)
 static const char *
 bar_id(Lw *w, int k, char *buf, size_t n)
 {
+	if (want_src32(w, k))
+		return "0x0";
 	if (lw_isimm(w, k) && (uint64_t)lw_imm(w, k) > 15) {
 		lw_error_opnd(w, k, "barrier id %lld is past 15", (long long)lw_imm(w, k));
 		return "0x0";
@@ -142,6 +198,8 @@ bar_id(Lw *w, int k, char *buf, size_t n)
 static const char *
 bar_count(Lw *w, int k, char *buf, size_t n)
 {
+	if (want_src32(w, k))
+		return "0x20";
 	if (lw_isimm(w, k)) {
 		int64_t v = lw_imm(w, k);
 		if (v <= 0 || v % 32 || v > 1024) {
@@ -178,6 +236,8 @@ sel_bar(Lw *w)
 			                op[0] == 'P' ? "u32" : "pred");
 		if (n != 3 && n != 4)
 			return lw_error(w, "bar.red takes d, a{, b}, c");
+		if (op[0] == 'P' ? want_dst32(w, 0) : want(w, 0, 0, K(LkPred), "a predicate"))
+			return -1;
 		const char *id = bar_id(w, 1, ib, sizeof ib);
 		const char *cnt = n == 4 ? bar_count(w, 2, cb, sizeof cb) : NULL;
 		const char *c = pred_src(w, n - 1, pb, sizeof pb);
@@ -236,11 +296,15 @@ sel_shfl(Lw *w)
 		return lw_error(w, "shfl.sync takes .b32 only");
 	if (w->ins->nopnd != 5)
 		return lw_error(w, "shfl.sync takes d{|p}, a, b, c, membermask");
+	if (want(w, 0, 0, K(Lk32) | KPair, "a 32-bit register or a pair d|p") || want_pair(w, 0, 1) ||
+	    want_src32(w, 1) || want_src32(w, 2) || want_src32(w, 3))
+		return -1;
 	const char *d = lw_vec(w, 0, 0), *p = pred_dst(w, 0, 1);
 	const char *a = lw_rsrc(w, 1);
 	const char *b = imm_or_reg(w, 2, 0x1f, bb, sizeof bb);
 	const char *c = imm_or_reg(w, 3, 0x1f1f, cb, sizeof cb);
-	member_sync(w, 4);
+	if (member_sync(w, 4))
+		return -1;
 	lw_emit(w, "SHFL.%s %s, %s, %s, %s, %s", m, p, d, a, b, c);
 	return 0;
 }
@@ -264,10 +328,13 @@ sel_vote(Lw *w)
 		                ballot ? "b32" : "pred");
 	if (w->ins->nopnd != 3)
 		return lw_error(w, "vote.sync takes d, a, membermask");
+	if (ballot ? want_dst32(w, 0) : want(w, 0, 0, K(LkPred), "a predicate"))
+		return -1;
 	const char *d = ballot ? lw_reg(w, 0) : pred_dst(w, 0, 0);
 	char pb[LwStr + 1];
 	const char *a = pred_src(w, 1, pb, sizeof pb);
-	member_sync(w, 2);
+	if (member_sync(w, 2))
+		return -1;
 	if (ballot)
 		lw_emit(w, "VOTE.ANY %s, PT, %s", d, a);
 	else
@@ -303,11 +370,16 @@ sel_match(Lw *w)
 		return lw_error(w, "match.sync takes .b32 or .b64");
 	if (w->ins->nopnd != 3)
 		return lw_error(w, "match.sync takes d, a, membermask");
-	if (!all && lw_veclen(w, 0) > 1)
+	if (!all && lw_opnd(w, 0)->kind == PoPair)
 		return lw_error_opnd(w, 0, "match.any has no predicate destination");
+	if (want(w, 0, 0, K(Lk32) | KPair, "a 32-bit register or a pair d|p") || want_pair(w, 0, 1) ||
+	    want(w, 1, 0, K(wide ? Lk64 : Lk32) | KImm, wide ? "a 64-bit register or an immediate" :
+	         "a 32-bit register or an immediate"))
+		return -1;
 	const char *d = lw_vec(w, 0, 0), *p = pred_dst(w, 0, 1);
 	const char *a = wide ? pair_src(w, 1) : lw_rsrc(w, 1);
-	member_sync(w, 2);
+	if (member_sync(w, 2))
+		return -1;
 	if (all)
 		lw_emit(w, "MATCH.ALL%s %s, %s, %s", wide ? ".U64" : "", p, d, a);
 	else
@@ -342,9 +414,12 @@ sel_redux(Lw *w)
 		                "the arithmetic ones take .u32 or .s32");
 	if (w->ins->nopnd != 3)
 		return lw_error(w, "redux.sync takes d, a, membermask");
+	if (want_dst32(w, 0) || want_src32(w, 1))
+		return -1;
 	const char *d = lw_reg(w, 0), *a = lw_rsrc(w, 1);
 	int sg = !strcmp(t, "s32") && (op[1] == 'M');
-	member_sync(w, 2);
+	if (member_sync(w, 2))
+		return -1;
 	lw_emit(w, "REDUX%s%s %s, %s", op, sg ? ".S32" : "", ScratchUR, a);
 	lw_emit(w, "MOV %s, %s", d, ScratchUR);
 	return 0;
@@ -354,6 +429,8 @@ sel_redux(Lw *w)
 static int
 sel_activemask(Lw *w)
 {
+	if (want_dst32(w, 0))
+		return -1;
 	lw_emit(w, "VOTE.ANY %s, PT, PT", lw_reg(w, 0));
 	return 0;
 }
@@ -369,9 +446,12 @@ sel_elect(Lw *w)
 		return -1;
 	if (w->ins->nopnd != 2)
 		return lw_error(w, "elect.sync takes d|p, membermask");
+	if (want(w, 0, 0, K(Lk32) | KSink | KPair, "a pair d|p") || want_pair(w, 0, 0))
+		return -1;
 	const char *d = lw_vec(w, 0, 0), *p = pred_dst(w, 0, 1);
 	int keep = strcmp(d, "RZ") != 0;
-	member_sync(w, 1);
+	if (member_sync(w, 1))
+		return -1;
 	lw_emit(w, "ELECT %s, %s, PT", p, keep ? ScratchUR : "URZ");
 	if (keep)
 		lw_emit(w, "MOV %s, %s", d, ScratchUR);
@@ -386,6 +466,8 @@ sel_nanosleep(Lw *w)
 {
 	char b[16];
 
+	if (want_src32(w, 0))
+		return -1;
 	lw_emit(w, "NANOSLEEP %s", imm_or_reg(w, 0, 0xffffffffu, b, sizeof b));
 	return 0;
 }

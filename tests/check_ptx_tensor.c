@@ -186,6 +186,12 @@ START_TEST(isel_errors)
 	           "k.ptx:13:", "needs 4 registers");
 	fails_with(80, "\tstmatrix.sync.aligned.m8n8.x1.shared.b16 [%r1], {%r2};\n",
 	           "k.ptx:13:2: error:", "sm_90");
+	fails_with(80, MMA "m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%rd1,%r3,%r4}, "
+	           "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n", "k.ptx:13:", "a needs 32-bit registers");
+	fails_with(80, MMA "m8n8k4.row.col.f64.f64.f64.f64 {%fd1,%fd2}, {%r1}, {%fd4}, {%fd5,%fd6};\n",
+	           "k.ptx:13:", "a needs 64-bit registers");
+	fails_with(80, "\tmovmatrix.sync.aligned.m8n8.trans.b16 %fd1, %r1;\n", "k.ptx:13:",
+	           "needs 32-bit registers");
 }
 END_TEST
 

@@ -144,6 +144,19 @@ START_TEST(isel_errors)
 	fails_with(80, "\tbar.red.popc.u32 %r3, 0, %r2;\n", "k.ptx:14:", "must be a predicate");
 	fails_with(80, "\tmatch.any.sync.b32 %r3|%p1, %r2, -1;\n", "k.ptx:14:", "no predicate");
 	fails_with(90, "\tredux.sync.add.b32 %r3, %r2, -1;\n", "k.ptx:14:2: error:", ".u32 or .s32");
+	/* operands of the wrong kind */
+	fails_with(80, "\tshfl.sync.idx.b32 %r3, %p1, 1, 31, -1;\n", "k.ptx:14:25: error:",
+	           "operand 1 must be a 32-bit register or an immediate");
+	fails_with(80, "\tshfl.sync.idx.b32 %r3|%r4, %r2, 1, 31, -1;\n", "k.ptx:14:20: error:",
+	           "a pair d|p with a predicate p");
+	fails_with(80, "\tvote.sync.all.pred %r3, %p1, -1;\n", "k.ptx:14:21: error:",
+	           "operand 0 must be a predicate");
+	fails_with(80, "\tmatch.any.sync.b64 %r3, %r2, -1;\n", "k.ptx:14:26: error:",
+	           "operand 1 must be a 64-bit register");
+	fails_with(80, "\tbar.sync %p1;\n", "k.ptx:14:11: error:", "32-bit register or an immediate");
+	fails_with(80, "\tbar.warp.sync %rd1;\n", "k.ptx:14:16: error:", "32-bit register");
+	fails_with(80, "\tshfl.sync.idx.b32 %r3, %r2, 1, 31, %p1;\n", "k.ptx:14:37: error:",
+	           "operand 4 must be a 32-bit register");
 }
 END_TEST
 
