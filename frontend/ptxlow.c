@@ -366,6 +366,22 @@ kind_of(const char *t)
 	return Lk32;
 }
 
+int
+lw_vkind(const Lw *w, int k, int e)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (o && (o->kind == PoVec || o->kind == PoPair))
+		o = e < o->nsub ? &o->sub[e] : NULL;
+	else if (e)
+		o = NULL;
+	if (o && o->kind == PoSink)
+		return -1;
+	if (!o || o->kind != PoName || o->what != PwReg || !o->decl)
+		return -2;
+	return kind_of(ptx_str(w->p, o->decl->type));
+}
+
 static uint32_t
 hash_ptr(const void *p, uint32_t idx)
 {

@@ -133,6 +133,9 @@ const char *lw_isrc(Lw *w, int k);           /* lw_src, but an immediate as its 
 int lw_isimm(const Lw *w, int k);            /* PoImm, PoF32, PoF64 or PoFDec */
 const char *lw_vec(Lw *w, int k, int e);
 int lw_veclen(const Lw *w, int k);           /* elements of a PoVec or PoPair, 1 otherwise */
+/* the LwKind of element e of operand k (the register itself for e == 0, or an element of a
+ * vector or pair), -1 for `_`, -2 for anything else (an immediate, an address, no element e) */
+int lw_vkind(const Lw *w, int k, int e);
 /* the register of a PoName operand k as an LwReg (NULL if it is not a register) */
 const LwReg *lw_regof(Lw *w, int k);
 
