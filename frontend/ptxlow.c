@@ -51,8 +51,17 @@ typedef struct LwCount {
 	uint32_t label;    /* .L_p<N>: lw_newlabel */
 	uint32_t exit;     /* .L_exit<N> */
 	uint32_t fn;       /* functions lowered: .L_end<N>, .L_stop<N> */
+	/* module variables (.global in .nv.global[.init], .const in .nv.constant3) */
+	struct MVar {
+		const PtxVar *v;
+		uint32_t off;    /* offset in its section or bank */
+		uint32_t size;
+		int c4;          /* .global: its address's slot in .nv.constant4 (x8), -1 none */
+	} *mv;
+	uint32_t nmv, cmv, nc4;
 } LwCount;
 static LwCount *cnt;           /* the current listing's (ptx_lower sets it) */
+static struct MVar *mvar(const PtxVar *v);
 
 /* ---- text buffers ------------------------------------------------------------------------- */
 
@@ -799,6 +808,20 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 			snprintf(buf, n, "R1+0x%llx", (unsigned long long)(lo + off));
 			return 0;
 		}
+		if (b->decl->space == PsConst && space == PsConst && lw_const_offset(w, b->decl) >= 0) {
+			snprintf(buf, n, "0x%llx", (unsigned long long)(lw_const_offset(w, b->decl) + off));
+			return 0;
+		}
+		if (b->decl->space == PsGlobal && (space == PsGlobal || space == PsNoSpace) &&
+		    mvar(b->decl)) {
+			const char *lo, *hi, *t = lw_tmp64(w);
+			if (lw_global_addr(w, b->decl, &lo, &hi) < 0)
+				return -1;
+			lw_emit(w, "MOV %s, %s", t, lo);
+			lw_emit(w, "MOV %s, %s", lw_elem(w, t, 1), hi);
+			snprintf(buf, n, "%s.64%s", t, offs);
+			return 0;
+		}
 		return lw_error_opnd(w, k, "addressing a .%s variable by name in a .%s access",
 		                     ptx_space_name(b->decl->space) + 1,
 		                     space == PsNoSpace ? "generic" : ptx_space_name(space) + 1);
@@ -957,6 +980,41 @@ place_local(Lw *w)
 		}
 	}
 	w->frame_size = (off + 7) / 8 * 8;
+}
+
+static struct MVar *
+mvar(const PtxVar *v)
+{
+	for (uint32_t k = 0; cnt && k < cnt->nmv; k++)
+		if (cnt->mv[k].v == v)
+			return &cnt->mv[k];
+	return NULL;
+}
+
+int
+lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi)
+{
+	struct MVar *m = mvar(v);
+	char *a = ring(w), *b = ring(w);
+
+	if (!m || v->space != PsGlobal)
+		return lw_error(w, "'%s' is not a module .global variable", ptx_str(w->p, v->name));
+	if (m->c4 < 0)
+		m->c4 = (int)cnt->nc4++;
+	snprintf(a, LwStr, "c[0x4][0x%x]", (unsigned)m->c4 * 8);
+	snprintf(b, LwStr, "c[0x4][0x%x]", (unsigned)m->c4 * 8 + 4);
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+int
+lw_const_offset(const Lw *w, const PtxVar *v)
+{
+	struct MVar *m = mvar(v);
+
+	(void)w;
+	return m && v->space == PsConst ? (int)m->off : -1;
 }
 
 static void
@@ -1358,6 +1416,148 @@ plan_regs(Lw *w)
 	free(occ);
 }
 
+/* ---- module variables ------------------------------------------------------------------- */
+
+static void
+collect_mvars(const Ptx *p)
+{
+	uint32_t off[3] = {0, 0, 0};   /* .nv.global.init, .nv.global, .nv.constant3 */
+
+	for (uint32_t t = 0; t < p->ntop; t++) {
+		const PtxTop *tp = &p->top[t];
+		if (tp->kind != PtVar)
+			continue;
+		for (uint32_t k = 0; k < tp->nvar; k++) {
+			const PtxVar *v = &tp->var[k];
+			if ((v->space != PsGlobal && v->space != PsConst) || (v->link & PlExtern))
+				continue;
+			Lw tmp = { .p = p };
+			uint32_t a = var_align(&tmp, v), sz = var_size(&tmp, v);
+			int sec = v->space == PsConst ? 2 : v->init ? 0 : 1;
+			off[sec] = (off[sec] + a - 1) / a * a;
+			vgrow(&cnt->mv, &cnt->cmv, cnt->nmv + 1, sizeof *cnt->mv);
+			cnt->mv[cnt->nmv++] = (struct MVar){ v, off[sec], sz, -1 };
+			off[sec] += sz;
+		}
+	}
+}
+
+/* the initialiser's elements, flattened */
+static void
+flatten(const PtxExpr *e, const PtxExpr **out, uint32_t *n, uint32_t max)
+{
+	if (!e)
+		return;
+	if (e->kind == PeList) {
+		for (uint32_t k = 0; k < e->nsub; k++)
+			flatten(e->sub[k], out, n, max);
+	} else if (*n < max) {
+		out[(*n)++] = e;
+	}
+}
+
+static int
+emit_init(const Ptx *p, LwBuf *b, const PtxVar *v, uint32_t size, Diag *d)
+{
+	Lw tmp = { .p = p };
+	const char *ty = ptx_str(p, v->type);
+	uint32_t esz = (uint32_t)(lw_type_bits(ty) + 7) / 8, n = 0, done = 0;
+	const PtxExpr **el = xmalloc((size + 1) * sizeof *el);
+
+	(void)tmp;
+	flatten(v->init, el, &n, size + 1);
+	for (uint32_t k = 0; k < n && done + esz <= size; k++, done += esz) {
+		const PtxExpr *e = el[k];
+		uint64_t bits = 0;
+		if (e->kind == PeSym || e->kind == PeGeneric) {
+			if (esz != 8) {
+				error_at(d, e->loc, "a symbol's address in a %u-byte element", esz);
+				free(el);
+				return -1;
+			}
+			buf_printf(b, "\t.dword\t%s\n", ptx_str(p, e->atom));
+			continue;
+		}
+		if (e->kind == PeInt || e->kind == PeF32 || e->kind == PeF64) {
+			bits = (uint64_t)e->ival;
+			if (e->kind == PeF32 && esz == 8) {
+				union { uint32_t u; float f; } a = { (uint32_t)bits };
+				union { double d; uint64_t u; } c = { .d = a.f };
+				bits = c.u;
+			} else if (e->kind == PeF64 && esz == 4) {
+				union { uint64_t u; double d; } a = { bits };
+				union { float f; uint32_t u; } c = { .f = (float)a.d };
+				bits = c.u;
+			}
+		} else if (e->kind == PeFDec) {
+			if (esz == 8) {
+				union { double d; uint64_t u; } c = { .d = e->fval };
+				bits = c.u;
+			} else {
+				union { float f; uint32_t u; } c = { .f = (float)e->fval };
+				bits = c.u;
+			}
+		} else {
+			error_at(d, e->loc, "this initialiser is not supported yet");
+			free(el);
+			return -1;
+		}
+		buf_printf(b, "\t.byte\t");
+		for (uint32_t j = 0; j < esz; j++)
+			buf_printf(b, "%s0x%02x", j ? ", " : "", (unsigned)(bits >> (8 * j)) & 0xff);
+		buf_printf(b, "\n");
+	}
+	if (done < size)
+		buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(size - done));
+	free(el);
+	return 0;
+}
+
+/* .nv.constant3, .nv.constant4 (the addresses of the .global variables named by code),
+ * .nv.global.init, .nv.global */
+static int
+emit_mvars(const Ptx *p, LwBuf *b, Diag *d)
+{
+	static const char *const secname[3] = { ".nv.global.init", ".nv.global", ".nv.constant3" };
+	static const char *const secflags[3] = { "\"aw\",@progbits", "\"aw\",@nobits", "\"a\",@progbits" };
+
+	for (int sec = 2; sec >= 0; sec--) {
+		uint32_t at = 0;
+		int any = 0;
+		for (uint32_t k = 0; k < cnt->nmv; k++) {
+			const struct MVar *m = &cnt->mv[k];
+			int ms = m->v->space == PsConst ? 2 : m->v->init ? 0 : 1;
+			if (ms != sec)
+				continue;
+			if (!any)
+				buf_printf(b, "\n\n//--------------------- %s --------------------------\n"
+				           "\t.section\t%s,%s\n\t.align\t8\n%s:\n", secname[sec], secname[sec],
+				           secflags[sec], secname[sec]);
+			any = 1;
+			if (m->off > at)
+				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(m->off - at));
+			const char *nm = ptx_str(p, m->v->name);
+			buf_printf(b, "\t.type\t\t%s,@object\n\t.size\t\t%s,(.L_g%u - %s)\n%s:\n", nm, nm,
+			           (unsigned)k, nm, nm);
+			if (sec == 1 || !m->v->init)
+				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)m->size);
+			else if (emit_init(p, b, m->v, m->size, d) < 0)
+				return -1;
+			buf_printf(b, ".L_g%u:\n", (unsigned)k);
+			at = m->off + m->size;
+		}
+		if (sec == 2 && cnt->nc4) {
+			buf_printf(b, "\n\n//--------------------- .nv.constant4 --------------------------\n"
+			           "\t.section\t.nv.constant4,\"a\",@progbits\n\t.align\t8\n.nv.constant4:\n");
+			for (uint32_t c = 0; c < cnt->nc4; c++)
+				for (uint32_t k = 0; k < cnt->nmv; k++)
+					if (cnt->mv[k].c4 == (int)c)
+						buf_printf(b, "\t.dword\t%s\n", ptx_str(p, cnt->mv[k].v->name));
+		}
+	}
+	return 0;
+}
+
 /* ---- statements --------------------------------------------------------------------------- */
 
 static void
@@ -1573,6 +1773,7 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		sm = p->sm ? p->sm : 80;
 	LwCount c = {0};
 	cnt = &c;
+	collect_mvars(p);
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
 		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
@@ -1586,7 +1787,10 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
 		buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
 		buf_add(&out, text.s ? text.s : "", text.len);
+		if (emit_mvars(p, &out, d) < 0)
+			rc = -1;
 	}
+	free(c.mv);
 	cnt = NULL;
 	free(ginfo.s);
 	free(kinfo.s);

@@ -179,6 +179,11 @@ int lw_cvt_f2i(Lw *w);
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1
  * if it is not one */
 int lw_param_offset(const Lw *w, uint32_t name);
+/* a module .global variable's address, as two constant-bank operands (its low and high words in
+ * .nv.constant4, which the loader fills); -1 after an error */
+int lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi);
+/* a .const variable's offset in constant bank 3, -1 if not one */
+int lw_const_offset(const Lw *w, const PtxVar *v);
 /* the byte offset of a .shared variable in the function's shared window, -1 if not one */
 int lw_shared_offset(const Lw *w, uint32_t name);
 /* the byte offset of a .local variable of the function in its frame (from R1), -1 if not one */

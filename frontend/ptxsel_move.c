@@ -116,6 +116,15 @@ sel_mov(Lw *w)
 			lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
 		return 0;
 	}
+	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsGlobal &&
+	    bits == 64) {
+		const char *lo, *hi, *r = lw_reg(w, 0);
+		if (lw_global_addr(w, s->decl, &lo, &hi) < 0)
+			return -1;
+		lw_emit(w, "MOV %s, %s", r, lo);
+		lw_emit(w, "MOV %s, %s", lw_elem(w, r, 1), hi);
+		return 0;
+	}
 	if (s->kind == PoName && s->what == PwVar)
 		return lw_error_opnd(w, 1, "the address of a .%s variable", ptx_space_name(s->decl ?
 		                     s->decl->space : 0) + 1);
