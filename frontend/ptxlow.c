@@ -414,7 +414,7 @@ take_name(Lw *w, const char *want)
 	uint32_t a;
 	unsigned n = 0;
 
-	snprintf(buf, sizeof buf, "%s", want);
+	snprintf(buf, sizeof buf, "%.200s", want);
 	for (;;) {
 		a = atomz(w->p->atoms, buf);
 		if (v->nnames * 2 + 2 > v->ncap) {
@@ -438,7 +438,7 @@ take_name(Lw *w, const char *want)
 			v->nnames++;
 			return a;
 		}
-		snprintf(buf, sizeof buf, "%s$%u", want, ++n);
+		snprintf(buf, sizeof buf, "%.200s$%u", want, ++n);
 	}
 }
 
