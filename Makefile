@@ -238,6 +238,13 @@ demo: deps
 	  set -- $$run; $(FIBERSIM) run $$1 --config $$2 --kernel bias_silu_f32 --grid 4 --block 128 \
 	  --arg buf:$(B)/demo.x.bin --arg zeros:16384 --arg zeros:65536 --out 2:$(B)/$$3.bin 2>&1 | sed -n 1,2p; done
 	@cmp -s $(B)/demo.y1.bin $(B)/demo.y2.bin && echo '   outputs identical' || { echo '   outputs DIFFER'; exit 1; }
+	@echo '== fiberc compiles PTX: examples/bias_silu from nvcc -ptx output, run beside nvcc'"'"'s SASS'
+	@$(FIBERC) examples/bias_silu/bias_silu.sm_80.ptx --arch=sm_80 -o $(B)/demo.ptx.sass
+	@$(FIBERC) examples/bias_silu/bias_silu.sm_80.ptx --emit=isel | sed -n '/^\.text\.bias/,/^\/\/ 5[5-9]:/p' | head -24
+	@for run in "examples/bias_silu/bias_silu.sm_80.sass nvcc demo.y1" "$(B)/demo.ptx.sass fiberc demo.y3"; do \
+	  set -- $$run; echo "   $$2:"; $(FIBERSIM) run $$1 --config a100 --kernel bias_silu_f32 --grid 4 --block 128 \
+	  --arg buf:$(B)/demo.x.bin --arg zeros:16384 --arg zeros:65536 --out 2:$(B)/$$3.bin 2>&1 | sed -n 1,2p; done
+	@cmp -s $(B)/demo.y1.bin $(B)/demo.y3.bin && echo '   outputs identical' || { echo '   outputs DIFFER'; exit 1; }
 
 # the include graph must follow the layering (docs/architecture.md). The compiler enforces it (each
 # layer is built with only its own include paths, INC_* above); this target also refuses relative or
