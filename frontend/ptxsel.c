@@ -91,6 +91,11 @@ ptxsel_list(FILE *out)
 	fprintf(out, "| family | PTX | type | SASS |\n|---|---|---|---|\n");
 	for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
 		for (const SelRow *r = families[f].rows; r->op; r++)
-			fprintf(out, "| %s | `%s` | %s | `%s` |\n", families[f].name, r->op,
-			        tclass_name[r->tclass], r->doc);
+		{
+			/* a '|' of the text would end the table cell: escaped */
+			fprintf(out, "| %s | `%s` | %s | `", families[f].name, r->op, tclass_name[r->tclass]);
+			for (const char *c = r->doc; *c; c++)
+				fputs(*c == '|' ? "\\|" : *c == '`' ? "'" : (char[2]){ *c, 0 }, out);
+			fputs("` |\n", out);
+		}
 }
