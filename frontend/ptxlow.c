@@ -698,6 +698,11 @@ lw_hi(Lw *w, int k)
 
 	if (lw_isimm(w, k))
 		return int_text(w, (uint32_t)(imm_bits(o, 64) >> 32));
+	const LwReg *r = opnd_reg(w, o);
+	if (r && r->kind != Lk64 && r->kind != Lk128) {
+		lw_error_opnd(w, k, "operand %d must be a 64-bit register here", k);
+		return "RZ";
+	}
 	return lw_elem(w, lw_reg(w, k), 1);
 }
 
