@@ -319,6 +319,27 @@ delay(Cx *c, Blk *b, uint32_t k, unsigned d, int32_t lo)
 		c->nop[base + k] = (uint8_t)MIN(c->nop[base + k] + d, 255);
 }
 
+enum {
+	RewriteWindow = 12,    /* instructions looked ahead for a write of a load's sources */
+	RsbFree = 3,           /* free SBs (besides the load's own) needed to spend one on its read */
+};
+
+/* does an instruction of b within RewriteWindow after position k write a source unit of x? */
+static int
+rewritten_soon(const Blk *b, uint32_t k, const Units *x)
+{
+	Units y;
+
+	for (uint32_t j = k + 1; j < b->nins && j <= k + RewriteWindow; j++) {
+		units_of(&b->ins[j], &y);
+		for (unsigned d = 0; d < y.ndef; d++)
+			for (unsigned u = 0; u < x->nuse; u++)
+				if (y.def[d] == x->use[u])
+					return 1;
+	}
+	return 0;
+}
+
 /* one block from its entry state to its exit state, setting the bits of its instructions */
 static void
 scan(Cx *c, Blk *b)
@@ -366,6 +387,17 @@ scan(Cx *c, Blk *b)
 			if (x.ndef) {
 				retire(w, W);
 				wsb = free_sb(w, 0);
+				/* a memory instruction whose sources are written again soon gets a read SB
+				 * of its own when one is free, as nvcc gives it: that write then waits for
+				 * the read, not for the load's data (an SB spent otherwise would make later
+				 * loads wait for free ones) */
+				if (lat_late_read(i) && x.nuse && rewritten_soon(b, k, &x)) {
+					unsigned q = free_sb(w, 1u << wsb), nfree = 0;
+					for (unsigned t = 0; t < NSb; t++)
+						nfree += t != wsb && w->ev[t] == w->ret[t];
+					if (q != wsb && nfree >= RsbFree)
+						rsb = q;
+				}
 			} else if (lat_late_read(i) && x.nuse) {
 				retire(w, W);
 				rsb = free_sb(w, 0);
