@@ -39,9 +39,6 @@ struct Edit {
 	uint32_t nlabel;   /* labels made by relayout, for unique names */
 	uint32_t *ren;     /* pairs (old label, new label or 0 if its instruction was deleted) */
 	uint32_t nren, cren;
-	uint32_t *lset;    /* the module's label atoms (open addressing), made by the first
-	                    * fresh_label: labels made since are added */
-	uint32_t lcap, lcount;
 };
 
 static void
@@ -558,7 +555,7 @@ fn_renames(const Fn *f, const uint32_t **pairs)
 }
 
 static void
-lset_add(Edit *e, uint32_t a)
+lset_add(Module *e, uint32_t a)
 {
 	if (2 * (e->lcount + 1) > e->lcap) {
 		uint32_t oc = e->lcap, *old = e->lset;
@@ -580,7 +577,7 @@ lset_add(Edit *e, uint32_t a)
 }
 
 static int
-lset_has(const Edit *e, uint32_t a)
+lset_has(const Module *e, uint32_t a)
 {
 	uint32_t h = (a * 2654435761u) & (e->lcap - 1);
 
@@ -592,10 +589,11 @@ lset_has(const Edit *e, uint32_t a)
 	return 0;
 }
 
-/* every label of the module (labels are the listing's, not a function's) into e's set; the
- * blocks of a function are read when it has them: they are current during edits */
+/* every label of the module (labels are the listing's, not a function's) into its set; the
+ * blocks of a function are read when it has them: they are current during edits. The set is
+ * the module's, so that the edits of two functions never make the same name */
 static void
-lset_build(Edit *e, const Module *m)
+lset_build(Module *e, const Module *m)
 {
 	lset_add(e, UINT32_MAX);   /* makes the table */
 	for (uint32_t n = 0; n < m->nfn; n++) {
@@ -629,12 +627,12 @@ fresh_label(Fn *f, Edit *e)
 	char buf[48];
 	uint32_t a;
 
-	if (!e->lset)
-		lset_build(e, f->mod);
+	if (!f->mod->lset)
+		lset_build(f->mod, f->mod);
 	do
 		snprintf(buf, sizeof buf, ".L_x_e%u", e->nlabel++);
-	while (lset_has(e, a = mintern(f->mod, buf)));
-	lset_add(e, a);
+	while (lset_has(f->mod, a = mintern(f->mod, buf)));
+	lset_add(f->mod, a);
 	return a;
 }
 
@@ -811,7 +809,6 @@ edit_free(Fn *f)
 	free(e->own);
 	free(e->cap);
 	free(e->ren);
-	free(e->lset);
 	free(e);
 	f->edit = NULL;
 }

@@ -710,8 +710,9 @@ static const struct {
 	{ 80, "add.rz.f16 %h4, %h1, %h2;", "error: 'add.rz.f16' is not supported yet: half-precision "
 	  "arithmetic rounds to nearest" },
 	{ 90, "fma.rn.f32.f16 %f5, %h1, %h2, %f1;", "is not supported yet: the mixed-precision form" },
-	{ 80, "add.f16x2 %r4, %h1, %r2;", "t.ptx:32:16: error: 'add.f16x2' is not supported yet: a "
-	  "packed pair operand must be a 32-bit register" },
+	/* operands of the wrong size: the PTX check's error, before selection */
+	{ 80, "add.f16x2 %r4, %h1, %r2;", "t.ptx:32:16: error: '%h1' is a 16-bit register; "
+	  "'add.f16x2' takes 32-bit operands" },
 	{ 80, "add.f16 %h4, %h1, 0f3F800000;", "error: 'add.f16' is not supported yet: a float literal" },
 	{ 80, "add.ftz.bf16 %h4, %h1, %h2;", "error: 'add.ftz.bf16' is not supported yet: .ftz and .sat "
 	  "are f16 modifiers" },
@@ -723,8 +724,8 @@ static const struct {
 	  "comparison writes a pair p|q" },
 	{ 80, "min.f16 %h4, %h1, %h2, %h3;", "t.ptx:32:1: error: 'min.f16' is not supported yet: this "
 	  "form takes 3 operands, not 4" },
-	{ 80, "add.f16 %r4, %h1, %h2;", "t.ptx:32:9: error: 'add.f16' is not supported yet: the "
-	  "destination must be a 16-bit register" },
+	{ 80, "add.f16 %r4, %h1, %h2;", "t.ptx:32:9: error: '%r4' is a 32-bit register; 'add.f16' "
+	  "takes 16-bit operands" },
 };
 
 START_TEST(test_half_errors)
