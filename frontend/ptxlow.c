@@ -1787,6 +1787,14 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 	if (!sm)
 		sm = p->sm ? p->sm : 80;
 	LwCount c = {0};
+	uint32_t nentry = 0;
+	for (uint32_t k = 0; k < p->nfn; k++)
+		nentry += p->fn[k]->body && p->fn[k]->entry;
+	if (!nentry) {
+		error_at(d, p->tloc.end > p->tloc.start ? p->tloc : p->vloc,
+		         "no kernel in the module: nothing to compile (.entry with a body)");
+		return NULL;
+	}
 	cnt = &c;
 	collect_mvars(p);
 	for (uint32_t k = 0; k < p->nfn; k++) {
