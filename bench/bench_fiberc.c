@@ -20,6 +20,7 @@
 #include "ir.h"
 #include "frontend.h"
 #include "passes.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <spawn.h>
@@ -162,22 +163,8 @@ run_fiberc(const char *fiberc, const char *path, double *cpu)
 	char *argv[] = {(char *)fiberc, (char *)path,
 	                mode_arg[0] ? mode_arg : (char *)"--emit=sass", (char *)"-o",
 	                (char *)"/dev/null", NULL};
-	double t0 = now_seconds();
-	pid_t pid;
-	int st;
-	struct rusage ru;
 
-	if (posix_spawn(&pid, fiberc, NULL, NULL, argv, environ) != 0) {
-		fprintf(stderr, "bench_fiberc: cannot run %s\n", fiberc);
-		return -1;
-	}
-	if (wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "bench_fiberc: %s %s failed\n", fiberc, path);
-		return -1;
-	}
-	*cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-	       ru.ru_stime.tv_usec * 1e-6;
-	return now_seconds() - t0;
+	return spawn_timed(argv, cpu);
 }
 
 static const char *

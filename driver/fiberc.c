@@ -13,7 +13,7 @@
 #include "passes.h"
 #include "outfile.h"
 #include "fstats.h"
-#include "ptx.h"
+#include "ptxlow.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -40,9 +40,13 @@ typedef struct Options {
 	int emit_pressure;        /* --emit=pressure: CSV of the register pressure */
 	const char *pressure_svg; /* --pressure-svg FILE */
 	int emit_ptx;             /* --emit=ptx: a .ptx input printed back (issue 11) */
+	int emit_isel;            /* --emit=isel: a .ptx input lowered, before register allocation */
+	int ptx;                  /* the input is PTX (a .ptx name, or --emit=ptx/isel) */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
 	int maxrreg;              /* --maxrregcount: register limit of regalloc (0: .maxnreg/255) */
 } Options;
+
+static int is_ptx_name(const char *path);
 
 /* the default pipelines of the FIBER modes (docs/fiberc.md) */
 static const char *const mode_passes[] = {
@@ -65,8 +69,9 @@ usage(FILE *out)
 	    "  --emit=pressure       output CSV: registers live before each instruction\n"
 	    "                        (docs/pass-liveness.md)\n"
 	    "  --pressure-svg FILE   draw each kernel's register pressure as an SVG\n"
-	    "  --emit=ptx            a .ptx input: parse, check and print it back (no PTX code\n"
-	    "                        generation yet)\n"
+	    "  --emit=ptx            a .ptx input: parse, check and print it back\n"
+	    "  --emit=isel           a .ptx input: the SASS that instruction selection writes,\n"
+	    "                        with virtual registers (before scheduling and allocation)\n"
 	    "  --arch=ARCH           sm_80, sm_86, sm_89, sm_90 or sm_90a (default: from the file)\n"
 	    "  --kernel=NAME         only this kernel\n"
 	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
@@ -88,6 +93,7 @@ usage(FILE *out)
 	    "  --stats               instruction, block, value counts, registers live at most\n"
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
+	    "  --list-isel           list the PTX instruction-selection rows (docs/ptx-isel.md)\n"
 	    "  --help                this text\n"
 	    "  --version             the version\n"
 	    "\n"
@@ -181,6 +187,9 @@ parse_args(int argc, char **argv, Options *o)
 		} else if (strcmp(a, "--list-passes") == 0) {
 			pass_list(stdout);
 			exit(ExitOk);
+		} else if (strcmp(a, "--list-isel") == 0) {
+			ptxsel_list(stdout);
+			exit(ExitOk);
 		} else if (strcmp(a, "-o") == 0) {
 			if (k + 1 >= argc)
 				usage_error("option '%s' needs a value", "-o");
@@ -197,8 +206,10 @@ parse_args(int argc, char **argv, Options *o)
 				o->emit_pressure = 1;
 			else if (strcmp(v, "ptx") == 0)
 				o->emit_ptx = 1;
+			else if (strcmp(v, "isel") == 0)
+				o->emit_isel = 1;
 			else
-				usage_error("unknown --emit kind '%s' (ir, sass, pressure or ptx)", v);
+				usage_error("unknown --emit kind '%s' (ir, sass, pressure, ptx or isel)", v);
 		} else if ((v = optval(argc, argv, &k, "--arch"))) {
 			static const char *const ok[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
 			int found = 0;
@@ -262,7 +273,13 @@ parse_args(int argc, char **argv, Options *o)
 	}
 	if (!o->input)
 		usage_error("%s", "no input file");
-	if (!o->passes_given)
+	o->ptx = is_ptx_name(o->input) || o->emit_ptx || o->emit_isel;
+	if (o->ptx && o->mode == FModeFiber)
+		usage_error("%s", "--mode=fiber-native takes a .vfsass program; a PTX input compiles "
+		            "with --mode=cuda-native");
+	if (!o->passes_given && o->ptx && !o->emit_ptx && !o->emit_isel)
+		add_passes(o, o->mode ? PTX_CUDA_NATIVE_PASSES : PTX_PASSES);
+	else if (!o->passes_given && !o->ptx)
 		add_passes(o, o->mode ? mode_passes[o->mode] : "cfg,ssa,verify");
 	if (o->mode && !o->emit_given)
 		o->emit_ir = 0;
@@ -395,37 +412,53 @@ on_signal(int sig)
 	raise(sig);
 }
 
-/* issue 11, the front end only: a .ptx input is parsed and checked (frontend/ptx.y,
- * ptxcheck.c); --emit=ptx prints the AST back as PTX. Code generation from PTX is not written. */
-static int
-ptx_main(const Options *o, Src *src, Diag *d)
+/* a .ptx input: parsed and checked (frontend/ptx.y, ptxcheck.c), then lowered to SASS text with
+ * virtual registers (frontend/ptxlow.c), which main reads like any listing. --emit=ptx prints
+ * the AST back, --emit=isel the lowered text. Returns the lowered text (*src replaced), or NULL
+ * with *status set when nothing more is to be done. */
+static Src *
+ptx_main(const Options *o, Src *src, Diag *d, int *status)
 {
 	OutFile outf = {.slot = -1};
 	Ptx *p = ptx_parse(src, d);
-	int status = ExitUser;
+	Src *low = NULL;
+	int sm = 0, sfx = 0;
 
+	*status = ExitUser;
 	if (!p)
 		goto done;
+	if (o->arch && sm_of_string(o->arch, &sm, &sfx) < 0)
+		die("architecture table out of sync");
 	if (!o->emit_ptx) {
-		error_plain(d, "PTX code generation is not implemented yet (issue 11)");
-		goto done;
+		if (!(low = ptx_lower_text(p, sm, o->emit_isel, d)))
+			goto done;
+		if (!o->emit_isel) {
+			ptx_free(p);
+			src_free(src);
+			return low;
+		}
 	}
 	if (o->output && outfile_open(&outf, o->output) < 0) {
 		error_plain(d, "cannot write '%s': %s", o->output, strerror(errno));
 		goto done;
 	}
-	ptx_print(outf.fp ? outf.fp : stdout, p);
+	if (low)
+		fputs(low->text, outf.fp ? outf.fp : stdout);
+	else
+		ptx_print(outf.fp ? outf.fp : stdout, p);
 	if (outf.fp ? outfile_flush(&outf) < 0 || outfile_commit(&outf) < 0
 	            : fflush(stdout) != 0 || ferror(stdout)) {
 		error_plain(d, "cannot write the output: %s", strerror(errno));
 		goto done;
 	}
-	status = ExitOk;
+	*status = ExitOk;
 done:
 	outfile_abort(&outf);
 	ptx_free(p);
 	src_free(src);
-	return status;
+	if (low)
+		src_free(low);
+	return NULL;
 }
 
 static int
@@ -455,8 +488,12 @@ main(int argc, char **argv)
 	if (!(src = src_read(o.input, &d)))
 		return ExitUser;
 	d.src = src;
-	if (is_ptx_name(o.input) || o.emit_ptx)
-		return ptx_main(&o, src, &d);
+	if (o.ptx) {
+		int st;
+		if (!(src = ptx_main(&o, src, &d, &st)))
+			return st;
+		d.src = src;
+	}
 	t0 = now_seconds();
 	m = sass_parse(src, &d);
 	parse_s = now_seconds() - t0;

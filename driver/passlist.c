@@ -21,6 +21,8 @@ static const Pass pass_table[] = {
 	 PNeedCfg | PChanges, pass_mma_banks},
 	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
 	 PNeedCfg | PChanges, pass_fiber_ra},
+	{"sched", "list scheduling per block: latency hidden, live virtual registers kept under a "
+	 "limit (before regalloc)", PNeedCfg | PChanges, pass_sched},
 	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
 	 PNeedCfg | PChanges, pass_ctrl_bits},
 	{"remote-writes", "FIBER: V<n> destinations rewritten as local writes + remote reads with "

@@ -9,6 +9,11 @@
 #define CUDA_NATIVE_PASSES "cfg,ssa,verify,liveness,phases,remote-writes,fiber-regs,out-of-ssa,mma-banks,ctrl-bits,fverify"
 #define FIBER_NATIVE_PASSES "cfg,fiber-ra,ssa,verify,liveness,remote-writes,out-of-ssa,mma-banks,ctrl-bits,fverify"
 
+/* a .ptx input (issue 11, docs/ptx-codegen.md): the lowered text is scheduled, allocated and
+ * given control bits; with --mode=cuda-native the FIBER passes follow the allocation */
+#define PTX_PASSES "cfg,sched,regalloc,ctrl-bits"
+#define PTX_CUDA_NATIVE_PASSES "cfg,sched,regalloc,ssa,verify,liveness,phases,remote-writes,fiber-regs,out-of-ssa,mma-banks,ctrl-bits,fverify"
+
 /* passlist.c */
 const Pass *pass_find(const char *name);
 void pass_list(FILE *out);

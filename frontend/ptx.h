@@ -308,5 +308,6 @@ int ptx_check(Ptx *p, Diag *d);
 int ptx_op_row(const char *name, size_t n);    /* row in the instruction table, -1 unknown */
 const char *ptx_op_name(int row);
 uint32_t ptx_nops(void);                       /* rows in the table */
+int ptx_op_writes_first(int row);              /* the row's first operand is a destination */
 
 #endif /* FIBER_PTX_H */

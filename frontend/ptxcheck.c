@@ -128,6 +128,12 @@ ptx_op_name(int row)
 	return row >= 0 && row < NPtxOp ? ptxrow[row].name : "";
 }
 
+int
+ptx_op_writes_first(int row)
+{
+	return row >= 0 && row < NPtxOp && (ptxrow[row].flags & Fd);
+}
+
 uint32_t
 ptx_nops(void)
 {
@@ -390,6 +396,65 @@ is_dest(const PtxOpnd *o)
 	return 0;
 }
 
+/* the bits of a type word: 16 for f16/b16/..., 32 for f16x2/bf16x2/f32/..., 64, 128; 0 for a
+ * word that is not one of these (pred, 8-bit types, fp8, sub-byte) */
+static int
+type_bits(const char *t)
+{
+	static const struct { const char *w; int bits; } tab[] = {
+		{"b16", 16}, {"u16", 16}, {"s16", 16}, {"f16", 16}, {"bf16", 16},
+		{"b32", 32}, {"u32", 32}, {"s32", 32}, {"f32", 32}, {"f16x2", 32}, {"bf16x2", 32},
+		{"tf32", 32}, {"b64", 64}, {"u64", 64}, {"s64", 64}, {"f64", 64}, {"b128", 128},
+	};
+
+	for (size_t k = 0; k < sizeof tab / sizeof tab[0]; k++)
+		if (strcmp(t, tab[k].w) == 0)
+			return tab[k].bits;
+	return 0;
+}
+
+/* PTX's operand size rule for the instructions whose register operands all have the size of the
+ * instruction type (add.f64 needs 64-bit registers; .b32 registers serve .f32 and .u32 alike):
+ * a register of another size is an error here, before anything is selected for it */
+static void
+check_sizes(Ck *c, const PtxIns *i)
+{
+	static const char *const same[] = {
+		"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem", "and", "or",
+		"xor", "not", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos",
+		"tanh", "selp", "mov", "setp", NULL
+	};
+	const char *op = ptx_str(c->p, i->op), *ty = NULL;
+	int bits = 0, k, ntypes = 0;
+
+	for (k = 0; same[k] && strcmp(same[k], op) != 0; k++)
+		;
+	if (!same[k])
+		return;
+	for (uint32_t m = 0; m < i->nmod; m++) {
+		const char *w = ptx_str(c->p, i->mod[m]);
+		if (!strcmp(w, "wide"))
+			return;      /* mul.wide, mad.wide: a wider destination */
+		if (type_bits(w) || !strcmp(w, "pred") || !strcmp(w, "b8") || !strcmp(w, "u8") ||
+		    !strcmp(w, "s8")) {
+			ty = w;
+			ntypes++;
+		}
+	}
+	/* one type: a mixed-precision form (fma.rn.f32.f16) has its own rules */
+	if (!ty || ntypes != 1 || !(bits = type_bits(ty)))
+		return;
+	for (uint32_t n = 0; n < i->nopnd; n++) {
+		const PtxOpnd *o = &i->opnd[n];
+		if (!is_reg(o) || !o->decl)
+			continue;
+		int rb = type_bits(ptx_str(c->p, o->decl->type));
+		if (rb && rb != bits)
+			error_at(c->d, o->loc, "'%s' is a %d-bit register; '%s.%s' takes %d-bit operands",
+			         ptx_str(c->p, o->atom), rb, op, ty, bits);
+	}
+}
+
 static Loc
 modloc(const PtxIns *i, uint32_t k, const char *w)
 {
@@ -462,6 +527,7 @@ check_ins(Ck *c, PtxIns *i)
 		if (!(o->kind == PoName && (o->what == PwLabel || o->what == PwReg)))
 			error_at(c->d, o->loc, "branch target of '%s' must be a label", r->name);
 	}
+	check_sizes(c, i);
 }
 
 /* ---- functions and the module --------------------------------------------------------------- */

@@ -57,13 +57,23 @@ struct Lw {
 	const PtxIns *ins; /* the instruction being selected */
 	Diag *d;           /* errors go here (located on the PTX text) */
 	int sm;            /* 80, 86, 89, 90, 100 */
+	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
 	                      * 0x210 sm_90+ */
+	uint32_t frame_size; /* bytes of the function's .local variables (its frame at R1, which the
+	                      * kernel's prologue lowers by this much): EIATTR_FRAME_SIZE */
 	LwBuf code;        /* the function's instructions and labels, in order */
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
+	uint32_t nvreg;    /* lw_newvreg registers made (%$s0, ...) */
 	uint32_t nlabel;   /* labels made so far (.L_p0, ...) */
-	uint32_t nexit;    /* EXIT instructions written (each gets a label .L_exit<N>) */
+	uint32_t nexit;    /* EXIT instructions written: each has a label lw_exit_label() */
+	uint32_t exit0;    /* number of this function's first exit label */
+	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
+	                    * a `$i<N>` suffix), 0 in the kernel's own body */
+	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
+	const PtxIns *tins; /* lw_type's cache: the instruction ... */
+	const char *tcache; /* ... and its type */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -78,6 +88,9 @@ void lw_emit(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lw_emit_ng(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lw_label_here(Lw *w, const char *name);
 const char *lw_newlabel(Lw *w);              /* a fresh label name ".L_pN" */
+/* the label an EXIT must carry (EIATTR_EXIT_INSTR_OFFSETS names it): call once per EXIT,
+ * lw_label_here(w, lw_exit_label(w)) then lw_emit(w, "EXIT") */
+const char *lw_exit_label(Lw *w);
 const char *lw_ptxlabel(Lw *w, uint32_t atom); /* the SASS name of a PTX label ("$L__BB0_2") */
 /* a located error on the current PTX instruction: "'div.rn.f64' is not supported yet: WHY" */
 int lw_error(Lw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -108,8 +121,8 @@ const PtxOpnd *lw_opnd(const Lw *w, int k);  /* operand k of w->ins */
  * lw_rsrc: the same, always a register: an immediate is first moved into a temporary
  *   (`IMAD.MOV.U32 %$tN, RZ, RZ, imm` / `MOV`).
  * lw_imm: operand k's integer value (0 with an error if it is not an immediate).
- * lw_vec: element e of a vector operand {a, b, c, d} (or the operand itself when e == 0 and it
- *   is not a vector), as lw_reg; "RZ" for `_`.
+ * lw_vec: element e of a vector operand {a, b, c, d} or of a pair p|q of setp (or the operand
+ *   itself when e == 0 and it is neither), as lw_reg; "RZ" for `_`.
  */
 const char *lw_reg(Lw *w, int k);
 const char *lw_lo(Lw *w, int k);
@@ -117,9 +130,14 @@ const char *lw_hi(Lw *w, int k);
 const char *lw_src(Lw *w, int k);
 const char *lw_rsrc(Lw *w, int k);
 int64_t lw_imm(Lw *w, int k);
+const char *lw_isrc(Lw *w, int k);           /* lw_src, but an immediate as its 32 integer bits
+                                                ("0x3f800000" for 0f3F800000): MOV, LOP3, PRMT */
 int lw_isimm(const Lw *w, int k);            /* PoImm, PoF32, PoF64 or PoFDec */
 const char *lw_vec(Lw *w, int k, int e);
-int lw_veclen(const Lw *w, int k);           /* elements of a PoVec, 1 otherwise */
+int lw_veclen(const Lw *w, int k);           /* elements of a PoVec or PoPair, 1 otherwise */
+/* the LwKind of element e of operand k (the register itself for e == 0, or an element of a
+ * vector or pair), -1 for `_`, -2 for anything else (an immediate, an address, no element e) */
+int lw_vkind(const Lw *w, int k, int e);
 /* the register of a PoName operand k as an LwReg (NULL if it is not a register) */
 const LwReg *lw_regof(Lw *w, int k);
 
@@ -137,13 +155,41 @@ const char *lw_tmp64(Lw *w);                 /* a fresh aligned pair "%$wN" (ele
 const char *lw_tmp128(Lw *w);                /* a fresh aligned quad "%$xN" */
 const char *lw_ptmp(Lw *w);                  /* a fresh virtual predicate "%$qN" */
 const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; k 0: reg */
+/* a fresh virtual register tuple of size 1, 2, 4, 8 ("%$sN") that lives across instructions
+ * (temporaries live within one instruction's selection and may be reused by the next) */
+const char *lw_newvreg(Lw *w, int size);
+/* the virtual predicate of the function's carry flag CC.CF (add.cc, addc, sub.cc, subc, mad.cc,
+ * madc), declared on first use; it lives across instructions */
+const char *lw_carry(Lw *w);
+
+/* ptxcall.c: ld.param and st.param (w->ins is the instruction; the mem family's ld and st call
+ * them for the .param space): a kernel parameter is read from constant bank 0; the .param
+ * variables of call sequences and of device functions are virtual registers (slots); call
+ * inlines the callee's body (docs/ptx-codegen.md, "Device functions") */
+int lw_ld_param(Lw *w);
+int lw_st_param(Lw *w);
+int lw_call(Lw *w);
+int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inlined body */
+void lw_call_free(Lw *w);
+/* lower the statements of fn (the kernel, or a device function being inlined) */
+int lw_lower_stmts(Lw *w, const PtxFunc *fn);
+/* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
+ * family's selection (F2I), for the int family's cvt row */
+int lw_cvt_f2i(Lw *w);
 
 /* ---- module facts ------------------------------------------------------------------------ */
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1
  * if it is not one */
 int lw_param_offset(const Lw *w, uint32_t name);
+/* a module .global variable's address, as two constant-bank operands (its low and high words in
+ * .nv.constant4, which the loader fills); -1 after an error */
+int lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi);
+/* a .const variable's offset in constant bank 3, -1 if not one */
+int lw_const_offset(const Lw *w, const PtxVar *v);
 /* the byte offset of a .shared variable in the function's shared window, -1 if not one */
 int lw_shared_offset(const Lw *w, uint32_t name);
+/* the byte offset of a .local variable of the function in its frame (from R1), -1 if not one */
+int lw_local_offset(const Lw *w, uint32_t name);
 
 /* ---- the selection tables ----------------------------------------------------------------
  * Each family file exports one table of SelRow, ended by a row with op NULL; ptxsel.c searches
@@ -178,5 +224,8 @@ void ptxsel_list(FILE *out);                  /* every row, as the table of docs
  * .nv.shared, EIATTR_EXIT_INSTR_OFFSETS labels), so that after register allocation it loads in
  * fibersim like nvcc's output. */
 Src *ptx_lower(const Ptx *p, int sm, Diag *d);
+/* the same, with comments 1: each PTX instruction as a `// LINE: text` comment before its SASS
+ * (fiberc --emit=isel) */
+Src *ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d);
 
 #endif /* FIBER_PTXLOW_H */

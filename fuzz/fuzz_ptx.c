@@ -2,11 +2,14 @@
  * ptxcheck.c, ptxprint.c). Each input is parsed without and with the semantic check; when it
  * parses, the printed text must parse again and print to the same text (the round trip of
  * tests/check_ptx.c), else the target aborts. Seeds: the committed .ptx files cut into pieces
- * (scripts/fuzz-seed-ptx.sh). Build: make fuzz (build/fuzz/fuzz_ptx).
+ * (scripts/fuzz-seed-ptx.sh). An input that passes the check is also lowered to SASS
+ * (frontend/ptxlow.c): the lowering reports or succeeds, and what it writes must parse and pass
+ * the SASS checks (a selection writing bad SASS aborts). Build: make fuzz (build/fuzz/fuzz_ptx).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "ir.h"
-#include "ptx.h"
+#include "ptxlow.h"
+#include "frontend.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -50,7 +53,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	diag_init(&d, src, devnull());
 	p = ptx_parse_only(src, &d);
 	if (p) {
-		ptx_check(p, &d);    /* for crashes: the round trip below does not need it */
+		int checked = ptx_check(p, &d) == 0;
+		if (checked) {
+			Diag dl;
+			diag_init(&dl, src, devnull());
+			Src *low = ptx_lower(p, 0, &dl);
+			if (low) {
+				Diag ds;
+				diag_init(&ds, low, stderr);
+				Module *m = sass_parse(low, &ds);
+				if (!m || sass_check(m, &ds) < 0) {
+					fprintf(stderr, "fuzz_ptx: the lowered SASS does not read back:\n%s\n",
+					        low->text);
+					abort();
+				}
+				module_free(m);
+				src_free(low);
+			}
+		}
 		t1 = print_ptx(p, &n1);
 		s2 = src_new("again.ptx", t1, n1);
 		diag_init(&d2, s2, stderr);

@@ -287,6 +287,9 @@ struct Module {
 	Fn **fn;           /* functions in listing order */
 	uint32_t nfn;      /* number of functions */
 	int has_ssa;       /* the module text carried SSA annotations (IR text) */
+	uint32_t *lset;    /* edit.c: the module's label atoms (open addressing), made when an edit
+	                    * first needs a fresh label; labels edit.c makes are added */
+	uint32_t lcap, lcount;
 };
 
 /* ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ module_free(Module *m)
 {
 	if (!m)
 		return;
+	free(m->lset);
 	for (uint32_t i = 0; i < m->nfn; i++) {
 		Fn *f = m->fn[i];
 		cfg_free(f);

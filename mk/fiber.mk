@@ -8,8 +8,14 @@
 #
 # Rules (each writes its output through a temporary file, so a failed step leaves nothing behind):
 #	%.cubin: %.cu       $(NVCC) $(NVCCFLAGS) -cubin -arch=$(NVCC_ARCH)
+#	%.ptx:   %.cu       $(NVCC) $(NVCCFLAGS) -ptx -arch=$(NVCC_ARCH)
 #	%.sass:  %.cubin    $(NVDISASM) -hex          (-hex keeps the two encoding words of each
 #	                                               instruction, which fiberc re-emits)
+#	%.sass:  %.ptx      FIBER_BACKEND=fiberc: $(FIBERC) $(FIBERCFLAGS) --arch=$(NVCC_ARCH), fiber's
+#	                    own code generator (docs/ptx-codegen.md); FIBER_BACKEND=nvdisasm (the
+#	                    default): $(PTXAS) -arch=$(NVCC_ARCH) to a cubin, then $(NVDISASM) -hex.
+#	                    From a .cu, FIBER_BACKEND=fiberc goes .cu -> .ptx -> .sass and nvdisasm
+#	                    .cu -> .cubin -> .sass.
 #	%.fsass: %.sass     $(FIBERC) $(FIBERCFLAGS) --mode=$(FIBERC_MODE)   FIBER-native SASS
 #	                    (FIBERC_MODE: cuda-native, the default, runs the FIBER passes on nvcc's
 #	                    SASS; none re-emits the SASS as it came in: --emit=sass)
@@ -20,13 +26,13 @@
 # chain keeps its intermediates: `make saxpy.fsass` leaves saxpy.cubin and saxpy.sass in place.
 #
 # Variables (set them before the include or on the command line; all have ?= defaults):
-#	FIBERC_MODE (cuda-native; or none)
+#	FIBERC_MODE (cuda-native; or none)  FIBER_BACKEND (nvdisasm; or fiberc)  PTXAS (ptxas)
 #	NVCC (nvcc)  NVCC_ARCH (sm_80)  NVCCFLAGS (-O3 -lineinfo)  NVDISASM (nvdisasm)
 #	FIBERC (the fiberc of the prefix this file was installed to; in a fiber source tree,
 #	build/bin/fiberc of that tree)  FIBERCFLAGS (empty; e.g. --passes=... --stats)
 # FIBER_PREFIX is worked out from where this file is: $(FIBER_PREFIX)/share/fiber/fiber.mk.
-# The recipes are also available as canned sequences (fiber_cubin, fiber_disasm, fiber_fsass,
-# fiber_ir) for rules that write elsewhere, e.g. `out/%.fsass: src/%.sass $(FIBERC_DEP)`.
+# The recipes are also available as canned sequences (fiber_cubin, fiber_ptx, fiber_disasm,
+# fiber_ptx_sass, fiber_ptxas_sass, fiber_fsass, fiber_ir) for rules that write elsewhere, e.g. `out/%.fsass: src/%.sass $(FIBERC_DEP)`.
 
 ifndef FIBER_MK_INCLUDED
 FIBER_MK_INCLUDED := 1
@@ -48,6 +54,8 @@ NVCC        ?= nvcc
 NVCC_ARCH   ?= sm_80
 NVCCFLAGS   ?= -O3 -lineinfo
 NVDISASM    ?= nvdisasm
+PTXAS       ?= ptxas
+FIBER_BACKEND ?= nvdisasm
 FIBERCFLAGS ?=
 FIBERC_MODE ?= cuda-native
 
@@ -79,6 +87,31 @@ $(NVDISASM) -hex $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef
 
+define fiber_ptx
+@mkdir -p $(@D)
+$(call fiber_need,$(NVCC),$(FIBER_NVCC_HELP))
+$(NVCC) $(NVCCFLAGS) -ptx -arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+# .ptx -> .sass with fiberc's code generator
+define fiber_ptx_sass
+@mkdir -p $(@D)
+$(FIBERC) $(FIBERCFLAGS) --arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+# .ptx -> .sass with NVIDIA's: ptxas, then nvdisasm
+define fiber_ptxas_sass
+@mkdir -p $(@D)
+$(call fiber_need,$(PTXAS),$(FIBER_NVCC_HELP))
+$(call fiber_need,$(NVDISASM),$(FIBER_NVDISASM_HELP))
+$(PTXAS) -arch=$(NVCC_ARCH) -o $@.cubin.tmp $< || { rm -f $@.cubin.tmp; exit 1; }
+$(NVDISASM) -hex $@.cubin.tmp > $@.tmp || { rm -f $@.tmp $@.cubin.tmp; exit 1; }
+@rm -f $@.cubin.tmp
+@mv -f $@.tmp $@
+endef
+
 define fiber_fsass
 @mkdir -p $(@D)
 $(FIBERC) $(FIBERCFLAGS) $(if $(filter none,$(FIBERC_MODE)),--emit=sass,--mode=$(FIBERC_MODE)) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
@@ -100,8 +133,23 @@ endef
 %.cubin: %.cu
 	$(fiber_cubin)
 
+%.ptx: %.cu
+	$(fiber_ptx)
+
+# the backend chosen first: make takes the first rule whose chain it can build
+ifeq ($(FIBER_BACKEND),fiberc)
+%.sass: %.ptx $(FIBERC_DEP)
+	$(fiber_ptx_sass)
+
 %.sass: %.cubin
 	$(fiber_disasm)
+else
+%.sass: %.cubin
+	$(fiber_disasm)
+
+%.sass: %.ptx
+	$(fiber_ptxas_sass)
+endif
 
 %.fsass: %.sass $(FIBERC_DEP)
 	$(fiber_fsass)
@@ -113,6 +161,6 @@ endef
 	$(fiber_ir)
 
 # keep the intermediates of the chain .cu -> .cubin -> .sass
-.PRECIOUS: %.cubin %.sass
+.PRECIOUS: %.cubin %.sass %.ptx
 
 endif # FIBER_MK_INCLUDED

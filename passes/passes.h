@@ -120,8 +120,33 @@ void ctrl_bits_dump(FILE *out, Fn *f); /* its --print-after dump */
 int ctrl_bits_str(char *buf, size_t n, const Ctrl *c); /* "[B------:R-:W-:Y:S04]" */
 int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> destinations
                                      rewritten as local writes + remote reads */
+int pass_sched(Fn *f, Diag *d);       /* sched (sched.c): list scheduling per block */
 int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
                                      write an error */
+
+/* ---------------------------------------------------------------------------------------------
+ * sched.c: the list scheduler (docs/pass-sched.md).
+ */
+typedef struct SchedOpts {
+	int max_live;      /* live virtual R registers the pressure guard allows; 0: no guard */
+	int always;        /* keep the list schedule even where the estimate is not lower (tests) */
+} SchedOpts;
+
+typedef struct SchedStats {
+	uint32_t blocks;   /* blocks of two or more instructions looked at */
+	uint32_t changed;  /* blocks given a new order */
+	uint32_t moved;    /* instructions at a new position */
+	uint64_t est_before; /* the model's cycles of those blocks, summed: in the original order */
+	uint64_t est_after;  /* and in the order kept */
+	int peak_before;   /* most live virtual R registers at one point of a block: before */
+	int peak_live;     /* and after */
+	int cleared;       /* the function's control bits were cleared (ctrl-bits must run) */
+} SchedStats;
+
+void sched_opts_default(SchedOpts *o);        /* max_live 200 */
+void sched_set_opts(const SchedOpts *o);      /* what pass_sched uses (fiberc) */
+int sched_fn(Fn *f, const SchedOpts *o, SchedStats *st, Diag *d); /* pass_sched with options
+                                     and figures (st may be NULL) */
 
 /* ---------------------------------------------------------------------------------------------
  * weftset.c: which wefts (fiber ID / 32) can execute each block and instruction, from the

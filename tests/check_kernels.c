@@ -295,6 +295,7 @@ END_TEST
  * The kernels on the simulator, through the runtime library (runtime/fiber.h).
  */
 #include "fiber.h"
+#include "ptxrun.h"
 
 typedef struct Dev {
 	fiberDevice dev;   /* a fresh device per case: a100 for sm_80, h100 or b200 for sm_90 */
@@ -328,6 +329,51 @@ dev_open(Dev *v, const char *dir, const char *sfx, const char *what, int arch,
 		fprintf(stderr, "kernels: %s: %s\n%.1024s\n", v->what,
 		        fiberGetLastErrorMessage(v->dev), fiberGetLastErrorLog(v->dev));
 	ck_assert_msg(st == FIBER_SUCCESS, "%s: loading %s: %s", v->what, path,
+	              fiberGetLastErrorMessage(v->dev));
+}
+
+/* the same for the listing fiberc compiles from examples/<dir>/<dir>.sm_<arch>.ptx (issue 11),
+ * run in mode (functional or timing) */
+static void
+dev_open_ptx(Dev *v, const char *dir, const char *what, int arch, const char *config,
+             fiberSimMode mode)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char path[512], arch_s[16], *ptx, *sass;
+	PrRun r = {0};
+	FILE *f;
+	long n;
+
+	memset(v, 0, sizeof *v);
+	v->arch = arch;
+	v->config = config;
+	v->verbose = getenv("FIBER_KERNELS_VERBOSE") && *getenv("FIBER_KERNELS_VERBOSE") != '0';
+	snprintf(v->what, sizeof v->what, "%s sm_%d from PTX on %s (%s)", what, arch, config,
+	         mode == FIBER_MODE_FUNCTIONAL ? "functional" : "timing");
+	snprintf(path, sizeof path, "%s/examples/%s/%s.sm_%d.ptx", root ? root : ".", dir, dir, arch);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: cannot read %s", v->what, path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	ptx = malloc((size_t)n + 1);
+	ptx[fread(ptx, 1, (size_t)n, f)] = 0;
+	fclose(f);
+	snprintf(arch_s, sizeof arch_s, "sm_%d", arch);
+	r.arch = arch_s;
+	sass = pr_compile(ptx, &r);
+	free(ptx);
+	if (!sass)
+		fprintf(stderr, "kernels: %s: %.2048s\n", v->what, r.err);
+	ck_assert_msg(sass != NULL, "%s: fiberc failed (messages on stderr)", v->what);
+	ck_assert(fiberDeviceCreate(&v->dev, config) == FIBER_SUCCESS);
+	fiberDeviceSetMode(v->dev, mode);
+	fiberStatus st = fiberModuleLoadData(&v->mod, v->dev, sass, strlen(sass), path);
+	if (st != FIBER_SUCCESS)
+		fprintf(stderr, "kernels: %s: %s\n%.1024s\n", v->what,
+		        fiberGetLastErrorMessage(v->dev), fiberGetLastErrorLog(v->dev));
+	free(sass);
+	ck_assert_msg(st == FIBER_SUCCESS, "%s: loading fiberc's listing: %s", v->what,
 	              fiberGetLastErrorMessage(v->dev));
 }
 
@@ -904,6 +950,36 @@ START_TEST(test_kernel)
 }
 END_TEST
 
+/* every example compiled from its PTX by fiberc (issue 11), on sm_80 (a100) and sm_90 (h100), in
+ * functional and timing mode: the same references and tolerances as nvcc's listings, and in
+ * timing mode no hazard (fiberc's control bits cover the model's latencies) */
+static struct {
+	uint8_t c, arch;
+	uint8_t timing;
+} prow[4 * NELEM(kcase)];
+
+START_TEST(test_kernel_ptx)
+{
+	Dev v;
+	int c = prow[_i].c, arch = prow[_i].arch;
+
+	dev_open_ptx(&v, kcase[c].dir, kcase[c].what, arch, arch == 80 ? "a100" : "h100",
+	             prow[_i].timing ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL);
+	kcase[c].run(&v, kcase[c].variant);
+	if (!prow[_i].timing) {
+		/* dev_close's cycle and hazard checks are the timing mode's */
+		size_t bad = v.nbad;
+		char what[96];
+		memcpy(what, v.what, sizeof what);
+		fiberDeviceDestroy(v.dev);
+		ck_assert_msg(bad == 0, "%s: %zu output elements out of tolerance (details on stderr)",
+		              what, bad);
+	} else {
+		dev_done(&v);
+	}
+}
+END_TEST
+
 /* ---------------------------------------------------------------------------------------------
  * The hazard corpus (tests/corpus/latency/, the tensor-core kernels of tests/corpus/mma.cu and
  * examples/microbench/mma_shapes.cu):
@@ -1083,6 +1159,19 @@ kernels_add_run(Suite *s)
 				}
 			}
 	tcase_add_loop_test(tc, test_kernel, 0, n);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("from PTX");
+	n = 0;
+	for (size_t c = 0; c < NELEM(kcase); c++)
+		for (int a = 0; a < 2; a++)
+			for (int t = 0; t < 2; t++)
+				if ((kcase[c].archs & (1 << a)) && !kcase[c].sfx[0]) {
+					prow[n].c = (uint8_t)c;
+					prow[n].arch = a ? 90 : 80;
+					prow[n++].timing = (uint8_t)t;
+				}
+	tcase_add_loop_test(tc, test_kernel_ptx, 0, n);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hazard corpus");

@@ -75,7 +75,7 @@ static const char small[] =
     "\t} // callseq 0\n"
     "\t{ .reg .b32 t; mov.b32 t, 0x7FU; and.b32 %r6, %r5, t; }\n"
     "\tmov.b64 \t%rd3, {%r5, %r6};\n"
-    "\tmov.b32 \t{_, %r7}, %rd3;\n"
+    "\tmov.b64 \t{_, %r7}, %rd3;\n"
     "$L__BB1_3:\n"
     "\tret;\n"
     "}\n"
@@ -287,7 +287,7 @@ START_TEST(test_ptx_operand_forms)
 	ck_assert_int_eq(i->opnd[1].hex, 1);
 	ck_assert_int_eq(i->opnd[1].usfx, 1);
 	ck_assert_int_eq(i->opnd[1].ival, 0x7f);
-	/* mov.b32 {_, %r7}, %rd3 */
+	/* mov.b64 {_, %r7}, %rd3 */
 	o = &nth_ins(k, 23)->opnd[0];
 	ck_assert_int_eq(o->sub[0].kind, PoSink);
 	ptx_free(p);
