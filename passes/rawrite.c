@@ -78,7 +78,8 @@ put(W *w, uint32_t at, uint32_t name, const uint32_t *mod, unsigned nmod, const 
 	i->name = name;
 	i->op = (uint16_t)op_lookup(mstr(m, name), atomlen(m->atoms, name));
 	i->mod = arena_alloc(m->arena, (nmod + 1) * sizeof *i->mod);
-	memcpy(i->mod, mod, nmod * sizeof *mod);
+	if (nmod)
+		memcpy(i->mod, mod, nmod * sizeof *mod);
 	i->nmod = (uint8_t)nmod;
 	i->opnd = arena_alloc(m->arena, (nop + 1) * sizeof *i->opnd);
 	memcpy(i->opnd, op, nop * sizeof *op);

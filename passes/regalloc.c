@@ -288,7 +288,8 @@ index_pairs(RA *ra)
 		uint32_t at = cnt[ra->pair[4 * p]]++;
 		memcpy(srt + 4 * at, ra->pair + 4 * p, 4 * sizeof *srt);
 	}
-	memcpy(ra->pair, srt, 4 * ra->npair * sizeof *srt);
+	if (ra->npair)
+		memcpy(ra->pair, srt, 4 * ra->npair * sizeof *srt);
 	free(srt);
 	free(cnt);
 }
@@ -375,12 +376,7 @@ spill(RA *ra, uint32_t n)
 
 	x->spilled = 1;
 	ra->nspill++;
-	if (x->cls == RR) {
-		int al = 4 * x->align;
-		ra->frame = (ra->frame + al - 1) / al * al;
-		x->slot = ra->frame;
-		ra->frame += 4 * x->size;
-	} else {
+	if (x->cls == RP) {     /* an R node gets its slot at the end (slots) */
 		uint32_t h = ra_new_node(ra), r0 = ra->nref;
 		x = &ra->node[n];
 		RaNode *y = &ra->node[h];
@@ -438,43 +434,65 @@ spill_score(const RA *ra, const RaNode *x, uint32_t g, uint32_t next)
 	return dist / (double)(x->nref + 1);
 }
 
-/* does node x occupy point p (some element)? */
+/* the temporaries that found no register (t[0..nt), by point): for each, the node to spill
+ * instead (best[k], RaNone none), among those of its class that hold a register at its points
+ * and have no reference at its instruction, the best for spill_score. One pass over every
+ * node's segments, each looking up the temporaries inside it (binary search): linear in the
+ * segments and in the (temporary, node) pairs that meet */
+static const RA *tsort_ra;
+
 static int
-occupies(const RA *ra, const RaNode *x, uint32_t p)
+by_tpoint(const void *a, const void *b)
 {
-	for (uint32_t e = 0; e < x->size; e++) {
-		uint32_t n;
-		const RaSeg *s = node_segs(ra, x, e, &n);
-		for (uint32_t k = 0; k < n; k++)
-			if (s[k].from <= p && p <= s[k].to)
-				return 1;
-	}
-	return 0;
+	const RaNode *x = &tsort_ra->node[*(const uint32_t *)a];
+	const RaNode *y = &tsort_ra->node[*(const uint32_t *)b];
+
+	return x->tseg.from < y->tseg.from ? -1 : x->tseg.from > y->tseg.from;
 }
 
-/* a temporary found no register: the node to spill instead, among those of its class that
- * occupy its point and have no reference there (the longest for its references); RaNone */
-static uint32_t
-victim(const RA *ra, const RaNode *t)
+static void
+victims(const RA *ra, uint32_t *t, uint32_t nt, uint32_t *best)
 {
-	uint32_t best = RaNone, g = t->tseg.from / 2;
-	double score = -1;
+	double *score = xmalloc((nt + 1) * sizeof *score);
 
+	tsort_ra = ra;
+	qsort(t, nt, sizeof *t, by_tpoint);
+	for (uint32_t k = 0; k < nt; k++)
+		best[k] = RaNone, score[k] = -1;
 	for (uint32_t n = 0; n < ra->nnode; n++) {
 		const RaNode *x = &ra->node[n];
-		if (x->kind == NkTemp || x->spilled || x->cls != t->cls || x->col < 0 ||
-		    ra_refs_at(ra, x, g) >= 0)
+		if (x->kind == NkTemp || x->spilled || x->col < 0)
 			continue;
-		if (!occupies(ra, x, t->tseg.from) && !occupies(ra, x, t->tseg.to))
-			continue;
-		int now;
-		double sc = spill_score(ra, x, g, next_ref(ra, x, g, &now));
-		if (sc > score) {
-			score = sc;
-			best = n;
+		for (uint32_t e = 0; e < x->size; e++) {
+			uint32_t ns;
+			const RaSeg *sg = node_segs(ra, x, e, &ns);
+			for (uint32_t q = 0; q < ns; q++) {
+				/* the first temporary whose points reach into [from, to] */
+				uint32_t lo = 0, hi = nt;
+				while (lo < hi) {
+					uint32_t mid = (lo + hi) / 2;
+					if (ra->node[t[mid]].tseg.to < sg[q].from)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				for (uint32_t k = lo; k < nt && ra->node[t[k]].tseg.from <= sg[q].to; k++) {
+					const RaNode *y = &ra->node[t[k]];
+					uint32_t g = y->tseg.from / 2;
+					int now;
+					double sc;
+					if (y->cls != x->cls || y->tseg.to < sg[q].from || best[k] == n)
+						continue;
+					sc = spill_score(ra, x, g, next_ref(ra, x, g, &now));
+					if (!now && sc > score[k]) {
+						score[k] = sc;
+						best[k] = n;
+					}
+				}
+			}
 		}
 	}
-	return best;
+	free(score);
 }
 
 typedef struct Sweep {
@@ -678,26 +696,119 @@ presspill(RA *ra)
 	free(w.nlive);
 }
 
+/* the spill slots: spilled R nodes whose spans (first point to last) do not meet share one;
+ * by first point, each takes a slot of its size that is free again (a heap by the point it
+ * frees at, per size), else a new one at the end of the area */
+typedef struct Slot2 { uint32_t end; int32_t off; } Slot2;
+
+static void
+heap_push(Slot2 *h, uint32_t *n, Slot2 v)
+{
+	uint32_t k = (*n)++;
+
+	while (k && h[(k - 1) / 2].end > v.end) {
+		h[k] = h[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	h[k] = v;
+}
+
+static Slot2
+heap_pop(Slot2 *h, uint32_t *n)
+{
+	Slot2 top = h[0], v = h[--*n];
+	uint32_t k = 0;
+
+	for (;;) {
+		uint32_t c = 2 * k + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1].end < h[c].end)
+			c++;
+		if (h[c].end >= v.end)
+			break;
+		h[k] = h[c];
+		k = c;
+	}
+	if (*n)
+		h[k] = v;
+	return top;
+}
+
+static void
+slots(RA *ra)
+{
+	uint32_t *ord = xmalloc((ra->nnode + 1) * sizeof *ord), n = 0, *end;
+	Slot2 *heap[8] = {0};
+	uint32_t nh[8] = {0};
+
+	end = xmalloc((ra->nnode + 1) * sizeof *end);
+	for (uint32_t k = 0; k < ra->nnode; k++) {
+		RaNode *x = &ra->node[k];
+		if (!x->spilled || x->cls != RR)
+			continue;
+		end[k] = 0;
+		for (uint32_t e = 0; e < x->size; e++) {
+			uint32_t ns;
+			const RaSeg *sg = node_segs(ra, x, e, &ns);
+			for (uint32_t q = 0; q < ns; q++)
+				end[k] = sg[q].to > end[k] ? sg[q].to : end[k];
+		}
+		if (x->start == RaNone)
+			x->start = 0;
+		ord[n++] = k;
+	}
+	sort_nodes(ra, ord, n);
+	for (uint32_t k = 0; k < n; k++) {
+		RaNode *x = &ra->node[ord[k]];
+		unsigned c = (unsigned)__builtin_ctz(x->size);     /* sizes are powers of two */
+		int al = 4 * x->align;
+		if (c < 8 && nh[c] && heap[c][0].end < x->start) {
+			Slot2 v = heap_pop(heap[c], &nh[c]);
+			x->slot = v.off;
+		} else {
+			ra->frame = (ra->frame + al - 1) / al * al;
+			x->slot = ra->frame;
+			ra->frame += 4 * x->size;
+		}
+		if (c < 8) {
+			if (!heap[c])
+				heap[c] = xmalloc((n + 1) * sizeof *heap[c]);
+			heap_push(heap[c], &nh[c], (Slot2){ end[ord[k]], x->slot });
+		}
+	}
+	for (int c = 0; c < 8; c++)
+		free(heap[c]);
+	free(ord);
+	free(end);
+}
+
 /* colour, spill what does not fit, again; -1 after an error */
 static int
 allocate(RA *ra)
 {
 	for (;;) {
-		uint32_t nfail = colour(ra), nn = ra->nnode, done = 0;
+		uint32_t nfail = colour(ra), nn = ra->nnode, done = 0, nt = 0, *t, *best;
 		if (!nfail)
 			return 0;
-		for (uint32_t n = 0; n < nn; n++) {
-			RaNode *x = &ra->node[n];
-			uint32_t v = n;
-			if (!x->failed)
-				continue;
-			if (x->kind == NkTemp && (v = victim(ra, x)) == RaNone)
-				continue;
-			if (!ra->node[v].spilled) {
-				spill(ra, v);
+		t = xmalloc((nfail + 1) * sizeof *t);
+		best = xmalloc((nfail + 1) * sizeof *best);
+		for (uint32_t n = 0; n < nn; n++)
+			if (ra->node[n].failed && ra->node[n].kind == NkTemp)
+				t[nt++] = n;
+		victims(ra, t, nt, best);
+		for (uint32_t n = 0; n < nn; n++)       /* a node that found none: itself */
+			if (ra->node[n].failed && ra->node[n].kind != NkTemp && !ra->node[n].spilled) {
+				spill(ra, n);
 				done++;
 			}
-		}
+		for (uint32_t k = 0; k < nt; k++)        /* a temporary: the best to make room */
+			if (best[k] != RaNone && !ra->node[best[k]].spilled) {
+				spill(ra, best[k]);
+				done++;
+			}
+		free(t);
+		free(best);
 		if (!done) {
 			for (uint32_t n = 0; n < nn; n++)
 				if (ra->node[n].failed) {
@@ -801,7 +912,10 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 	occ_init(&ra.occ[1], 1, 2 * ra.nins + 2);
 	if (ra.maxlive[0] > ra.top || ra.maxlive[1] > 7 || ra.nclob)
 		presspill(&ra);     /* else the sweep would find room everywhere */
-	if (allocate(&ra) < 0 || ra_rewrite(&ra, &copies) < 0)
+	if (allocate(&ra) < 0)
+		goto out;
+	slots(&ra);
+	if (ra_rewrite(&ra, &copies) < 0)
 		goto out;
 	if (st) {
 		st->regs = f->info.regcount;
