@@ -16,30 +16,72 @@
  */
 #include "backend.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* the labels of f and the instruction each names, sorted by atom (earlier in label_index's
+ * order of precedence first): one lookup per label operand is then a binary search, not a walk
+ * over the function (a lowered PTX kernel has thousands of branches) */
+typedef struct LabIdx { uint32_t atom, seq; int64_t at; } LabIdx;
+
+typedef struct Labels { LabIdx *v; uint32_t n; } Labels;
+
+static int
+lab_cmp(const void *a, const void *b)
+{
+	const LabIdx *x = a, *y = b;
+
+	if (x->atom != y->atom)
+		return x->atom < y->atom ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void
+lab_add(Labels *L, uint32_t atom, int64_t at)
+{
+	L->v[L->n] = (LabIdx){ atom, L->n, at };
+	L->n++;
+}
+
+static void
+labels_build(const Fn *f, Labels *L)
+{
+	uint32_t n = 2 + f->nins + f->nxlabel + (f->text ? f->text->nitem : 0);
+
+	L->v = xmalloc((n + 1) * sizeof *L->v);
+	L->n = 0;
+	if (f->endlabel)
+		lab_add(L, f->endlabel, f->nins);
+	for (uint32_t q = 0; q < f->nins; q++)
+		if (f->ins[q].label)
+			lab_add(L, f->ins[q].label, q);
+	for (uint32_t q = 0; q < f->nxlabel; q++)
+		lab_add(L, f->xlabel[2 * q + 1], f->xlabel[2 * q]);
+	for (uint32_t q = 0; f->text && q < f->text->nitem; q++) {
+		const Item *it = &f->text->item[q];
+		if (it->kind == ILabel)
+			lab_add(L, it->name, it->off > 0 ? it->off : 0);
+	}
+	lab_add(L, f->name, 0);
+	qsort(L->v, L->n, sizeof *L->v, lab_cmp);
+}
 
 /* instruction index of label a of f: nins for the end label, -1 if f does not define it */
 static int64_t
-label_index(const Fn *f, uint32_t a)
+label_index(const Labels *L, uint32_t a)
 {
+	uint32_t lo = 0, hi = L->n;
+
 	if (!a)
 		return -1;
-	if (a == f->endlabel)
-		return f->nins;
-	for (uint32_t k = 0; k < f->nins; k++)
-		if (f->ins[k].label == a)
-			return k;
-	for (uint32_t k = 0; k < f->nxlabel; k++)
-		if (f->xlabel[2 * k + 1] == a)
-			return f->xlabel[2 * k];
-	for (uint32_t k = 0; f->text && k < f->text->nitem; k++) {
-		const Item *it = &f->text->item[k];
-		if (it->kind == ILabel && it->name == a)
-			return it->off > 0 ? it->off : 0;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (L->v[mid].atom < a)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (a == f->name)
-		return 0;
-	return -1;
+	return lo < L->n && L->v[lo].atom == a ? L->v[lo].at : -1;
 }
 
 /* the label of an instruction offset `.L@srel` in e, or NULL */
@@ -59,7 +101,7 @@ srel_label(const Module *m, Expr *e)
 
 /* rename the instruction offsets of one .nv.info section; the exit offsets of f to exits */
 static int
-relocate_info(Fn *f, Section *s, Diag *d)
+relocate_info(Fn *f, const Labels *L, Section *s, Diag *d)
 {
 	Module *m = f->mod;
 	const uint32_t *ren;
@@ -93,7 +135,7 @@ relocate_info(Fn *f, Section *s, Diag *d)
 					}
 			nth++;
 			if (own && strcmp(attr, "EIATTR_EXIT_INSTR_OFFSETS") == 0 && nexit < f->info.nexit) {
-				int64_t at = label_index(f, l->atom);
+				int64_t at = label_index(L, l->atom);
 				if (at >= 0)
 					f->info.exit_off[nexit] = (uint32_t)(16 * at);
 				nexit++;
@@ -107,16 +149,18 @@ int
 layout_fn(Fn *f, Diag *d)
 {
 	Module *m = f->mod;
+	Labels L;
 	int rc = 0;
 
 	if (!fn_edited(f))
 		return 0;
 	fn_relayout(f);
+	labels_build(f, &L);
 	for (uint32_t k = 0; k < f->nins; k++) {
 		Ins *i = &f->ins[k];
 		for (int j = 0; j < i->nopnd; j++) {
 			int64_t at;
-			if (i->opnd[j].kind != OLabel || (at = label_index(f, i->opnd[j].atom)) < 0)
+			if (i->opnd[j].kind != OLabel || (at = label_index(&L, i->opnd[j].atom)) < 0)
 				continue;
 			if (i->opnd[j].atom != f->name || i->op != ORET)
 				i->opnd[j].imm = 16 * at;
@@ -124,7 +168,7 @@ layout_fn(Fn *f, Diag *d)
 	}
 	for (uint32_t k = 0; k < m->nsec; k++) {
 		Section *s = m->sec[k];
-		if (s->kind == SecInfo && relocate_info(f, s, d) < 0)
+		if (s->kind == SecInfo && relocate_info(f, &L, s, d) < 0)
 			rc = -1;
 		for (uint32_t j = 0; j < s->nitem; j++) {
 			Item *it = &s->item[j];
@@ -134,5 +178,6 @@ layout_fn(Fn *f, Diag *d)
 				it->arg[1]->num = 16 * (int64_t)f->nins;
 		}
 	}
+	free(L.v);
 	return rc;
 }

@@ -21,8 +21,6 @@ static const Pass pass_table[] = {
 	 PNeedCfg | PChanges, pass_mma_banks},
 	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
 	 PNeedCfg | PChanges, pass_fiber_ra},
-	{"regalloc", "PTX code generation: virtual registers and predicates onto R0..R254 and P0..P6, "
-	 "spilling to local memory past the register limit", PNeedCfg | PChanges, pass_regalloc},
 	{"sched", "list scheduling per block: latency hidden, live virtual registers kept under a "
 	 "limit (before regalloc)", PNeedCfg | PChanges, pass_sched},
 	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",
@@ -35,6 +33,8 @@ static const Pass pass_table[] = {
 	 PNeedCfg | PNeedSsa | PChanges, pass_phases},
 	{"fiber-regs", "FIBER: register windows, .maxfibers and SETFIBERNUM's nreg", PNeedCfg,
 	 pass_fiber_regs},
+	{"regalloc", "PTX code generation: virtual registers and predicates onto R0..R254 and P0..P6, "
+	 "spilling to local memory past the register limit", PNeedCfg | PChanges, pass_regalloc},
 };
 
 const Pass *

@@ -229,9 +229,12 @@ vreg_tuples(Fn *f, Ins *i, Diag *d)
 		Loc at = i->loc;
 		if (!v || s->kind == SOld)
 			continue;
+		int remote = s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote) && s->kind == SDef;
+		if (!remote && e + s->n <= v->size && !(al > 1 && e % al))
+			continue;          /* fine: the name and place are for the messages only */
 		vreg_spell(f, s->reg, name, sizeof name);
 		at = text_loc(f->mod, i, name);
-		if (s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote) && s->kind == SDef) {
+		if (remote) {
 			error_at(d, at, "'%s@%lld' is a destination: a remote write (another weft's "
 			         "register); a remote read is a source only", name,
 			         (long long)i->opnd[s->opnd].imm);

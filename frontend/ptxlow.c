@@ -34,6 +34,8 @@ struct LwPriv {
 	Place *shared;     /* shared variables the function names */
 	uint32_t nshared, cshared;
 	uint32_t shared_size; /* bytes of static shared memory */
+	Place *local;      /* .local variables of the function, placed in its frame */
+	uint32_t nlocal, clocal;
 	int compact;       /* registers named by colour (ptx_compact): a large function */
 	uint32_t ncolour[5]; /* compact: colours used per LwKind */
 	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
@@ -49,8 +51,17 @@ typedef struct LwCount {
 	uint32_t label;    /* .L_p<N>: lw_newlabel */
 	uint32_t exit;     /* .L_exit<N> */
 	uint32_t fn;       /* functions lowered: .L_end<N>, .L_stop<N> */
+	/* module variables (.global in .nv.global[.init], .const in .nv.constant3) */
+	struct MVar {
+		const PtxVar *v;
+		uint32_t off;    /* offset in its section or bank */
+		uint32_t size;
+		int c4;          /* .global: its address's slot in .nv.constant4 (x8), -1 none */
+	} *mv;
+	uint32_t nmv, cmv, nc4;
 } LwCount;
 static LwCount *cnt;           /* the current listing's (ptx_lower sets it) */
+static struct MVar *mvar(const PtxVar *v);
 
 /* ---- text buffers ------------------------------------------------------------------------- */
 
@@ -244,6 +255,11 @@ static const char *const type_words[] = {
 static int
 is_type(const char *s)
 {
+	size_t n = strlen(s);
+
+	/* every type word but pred ends in a digit: most modifiers are rejected at once */
+	if (!n || n > 6 || ((s[n - 1] < '0' || s[n - 1] > '9') && strcmp(s, "pred") != 0))
+		return 0;
 	for (int k = 0; type_words[k]; k++)
 		if (strcmp(s, type_words[k]) == 0)
 			return 1;
@@ -266,11 +282,16 @@ lw_type(const Lw *w)
 {
 	const char *t = "";
 
+	if (w->tins == w->ins && w->tcache)
+		return w->tcache;
+
 	for (unsigned k = 0; k < w->ins->nmod; k++) {
 		const char *m = ptx_str(w->p, w->ins->mod[k]);
 		if (is_type(m))
 			t = m;
 	}
+	((Lw *)w)->tins = w->ins;     /* a cache, not a change of w */
+	((Lw *)w)->tcache = t;
 	return t;
 }
 
@@ -364,6 +385,22 @@ kind_of(const char *t)
 	return Lk32;
 }
 
+int
+lw_vkind(const Lw *w, int k, int e)
+{
+	const PtxOpnd *o = lw_opnd(w, k);
+
+	if (o && (o->kind == PoVec || o->kind == PoPair))
+		o = e < o->nsub ? &o->sub[e] : NULL;
+	else if (e)
+		o = NULL;
+	if (o && o->kind == PoSink)
+		return -1;
+	if (!o || o->kind != PoName || o->what != PwReg || !o->decl)
+		return -2;
+	return kind_of(ptx_str(w->p, o->decl->type));
+}
+
 static uint32_t
 hash_ptr(const void *p, uint32_t idx)
 {
@@ -387,7 +424,7 @@ take_name(Lw *w, const char *want)
 	uint32_t a;
 	unsigned n = 0;
 
-	snprintf(buf, sizeof buf, "%s", want);
+	snprintf(buf, sizeof buf, "%.200s", want);
 	for (;;) {
 		a = atomz(w->p->atoms, buf);
 		if (v->nnames * 2 + 2 > v->ncap) {
@@ -411,7 +448,7 @@ take_name(Lw *w, const char *want)
 			v->nnames++;
 			return a;
 		}
-		snprintf(buf, sizeof buf, "%s$%u", want, ++n);
+		snprintf(buf, sizeof buf, "%.200s$%u", want, ++n);
 	}
 }
 
@@ -661,6 +698,11 @@ lw_hi(Lw *w, int k)
 
 	if (lw_isimm(w, k))
 		return int_text(w, (uint32_t)(imm_bits(o, 64) >> 32));
+	const LwReg *r = opnd_reg(w, o);
+	if (r && r->kind != Lk64 && r->kind != Lk128) {
+		lw_error_opnd(w, k, "operand %d must be a 64-bit register here", k);
+		return "RZ";
+	}
 	return lw_elem(w, lw_reg(w, k), 1);
 }
 
@@ -772,6 +814,27 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 			if (so < 0)
 				return lw_error_opnd(w, k, "shared variable not placed");
 			snprintf(buf, n, "0x%llx", (unsigned long long)(so + off));
+			return 0;
+		}
+		if (b->decl->space == PsLocal && space == PsLocal) {
+			int lo = lw_local_offset(w, b->atom);
+			if (lo < 0)
+				return lw_error_opnd(w, k, "local variable not placed");
+			snprintf(buf, n, "R1+0x%llx", (unsigned long long)(lo + off));
+			return 0;
+		}
+		if (b->decl->space == PsConst && space == PsConst && lw_const_offset(w, b->decl) >= 0) {
+			snprintf(buf, n, "0x%llx", (unsigned long long)(lw_const_offset(w, b->decl) + off));
+			return 0;
+		}
+		if (b->decl->space == PsGlobal && (space == PsGlobal || space == PsNoSpace) &&
+		    mvar(b->decl)) {
+			const char *lo, *hi, *t = lw_tmp64(w);
+			if (lw_global_addr(w, b->decl, &lo, &hi) < 0)
+				return -1;
+			lw_emit(w, "MOV %s, %s", t, lo);
+			lw_emit(w, "MOV %s, %s", lw_elem(w, t, 1), hi);
+			snprintf(buf, n, "%s.64%s", t, offs);
 			return 0;
 		}
 		return lw_error_opnd(w, k, "addressing a .%s variable by name in a .%s access",
@@ -899,6 +962,76 @@ lw_shared_offset(const Lw *w, uint32_t name)
 	return -1;
 }
 
+int
+lw_local_offset(const Lw *w, uint32_t name)
+{
+	for (uint32_t k = 0; k < w->priv->nlocal; k++)
+		if (w->priv->local[k].name == name)
+			return (int)w->priv->local[k].off;
+	return -1;
+}
+
+/* the function's .local variables (nvcc's __local_depot<N>) in declaration order from offset 0 of
+ * its frame; the frame is their size rounded up to 8 bytes, as nvcc's */
+static void
+place_local(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+	uint32_t off = 0;
+
+	for (uint32_t s = 0; s < w->fn->nst; s++) {
+		const PtxStmt *st = &w->fn->st[s];
+		if (st->kind != PsDecl)
+			continue;
+		for (uint32_t k = 0; k < st->nvar; k++) {
+			const PtxVar *var = &st->var[k];
+			uint32_t a = var_align(w, var), sz = var_size(w, var);
+			if (var->space != PsLocal || lw_local_offset(w, var->name) >= 0)
+				continue;
+			off = (off + a - 1) / a * a;
+			vgrow(&v->local, &v->clocal, v->nlocal + 1, sizeof *v->local);
+			v->local[v->nlocal++] = (Place){ var->name, off, sz };
+			off += sz;
+		}
+	}
+	w->frame_size = (off + 7) / 8 * 8;
+}
+
+static struct MVar *
+mvar(const PtxVar *v)
+{
+	for (uint32_t k = 0; cnt && k < cnt->nmv; k++)
+		if (cnt->mv[k].v == v)
+			return &cnt->mv[k];
+	return NULL;
+}
+
+int
+lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi)
+{
+	struct MVar *m = mvar(v);
+	char *a = ring(w), *b = ring(w);
+
+	if (!m || v->space != PsGlobal)
+		return lw_error(w, "'%s' is not a module .global variable", ptx_str(w->p, v->name));
+	if (m->c4 < 0)
+		m->c4 = (int)cnt->nc4++;
+	snprintf(a, LwStr, "c[0x4][0x%x]", (unsigned)m->c4 * 8);
+	snprintf(b, LwStr, "c[0x4][0x%x]", (unsigned)m->c4 * 8 + 4);
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+int
+lw_const_offset(const Lw *w, const PtxVar *v)
+{
+	struct MVar *m = mvar(v);
+
+	(void)w;
+	return m && v->space == PsConst ? (int)m->off : -1;
+}
+
 static void
 place_params(Lw *w)
 {
@@ -1018,9 +1151,10 @@ global_info(Lw *w, LwBuf *b, const char *fn)
 	snprintf(w0, sizeof w0, ".word\tindex@(%s)", fn);
 	snprintf(w1, sizeof w1, ".word\t0x00000000");
 	attr_words(b, "EIATTR_REGCOUNT", 0x2f, ws, 2);
+	snprintf(w1, sizeof w1, ".word\t0x%08x", (unsigned)w->frame_size);
 	attr_words(b, "EIATTR_FRAME_SIZE", 0x11, ws, 2);
+	snprintf(w1, sizeof w1, ".word\t0x00000000");
 	attr_words(b, "EIATTR_MIN_STACK_SIZE", 0x12, ws, 2);
-	(void)w;
 }
 
 static void
@@ -1297,6 +1431,148 @@ plan_regs(Lw *w)
 	free(occ);
 }
 
+/* ---- module variables ------------------------------------------------------------------- */
+
+static void
+collect_mvars(const Ptx *p)
+{
+	uint32_t off[3] = {0, 0, 0};   /* .nv.global.init, .nv.global, .nv.constant3 */
+
+	for (uint32_t t = 0; t < p->ntop; t++) {
+		const PtxTop *tp = &p->top[t];
+		if (tp->kind != PtVar)
+			continue;
+		for (uint32_t k = 0; k < tp->nvar; k++) {
+			const PtxVar *v = &tp->var[k];
+			if ((v->space != PsGlobal && v->space != PsConst) || (v->link & PlExtern))
+				continue;
+			Lw tmp = { .p = p };
+			uint32_t a = var_align(&tmp, v), sz = var_size(&tmp, v);
+			int sec = v->space == PsConst ? 2 : v->init ? 0 : 1;
+			off[sec] = (off[sec] + a - 1) / a * a;
+			vgrow(&cnt->mv, &cnt->cmv, cnt->nmv + 1, sizeof *cnt->mv);
+			cnt->mv[cnt->nmv++] = (struct MVar){ v, off[sec], sz, -1 };
+			off[sec] += sz;
+		}
+	}
+}
+
+/* the initialiser's elements, flattened */
+static void
+flatten(const PtxExpr *e, const PtxExpr **out, uint32_t *n, uint32_t max)
+{
+	if (!e)
+		return;
+	if (e->kind == PeList) {
+		for (uint32_t k = 0; k < e->nsub; k++)
+			flatten(e->sub[k], out, n, max);
+	} else if (*n < max) {
+		out[(*n)++] = e;
+	}
+}
+
+static int
+emit_init(const Ptx *p, LwBuf *b, const PtxVar *v, uint32_t size, Diag *d)
+{
+	Lw tmp = { .p = p };
+	const char *ty = ptx_str(p, v->type);
+	uint32_t esz = (uint32_t)(lw_type_bits(ty) + 7) / 8, n = 0, done = 0;
+	const PtxExpr **el = xmalloc((size + 1) * sizeof *el);
+
+	(void)tmp;
+	flatten(v->init, el, &n, size + 1);
+	for (uint32_t k = 0; k < n && done + esz <= size; k++, done += esz) {
+		const PtxExpr *e = el[k];
+		uint64_t bits = 0;
+		if (e->kind == PeSym || e->kind == PeGeneric) {
+			if (esz != 8) {
+				error_at(d, e->loc, "a symbol's address in a %u-byte element", esz);
+				free(el);
+				return -1;
+			}
+			buf_printf(b, "\t.dword\t%s\n", ptx_str(p, e->atom));
+			continue;
+		}
+		if (e->kind == PeInt || e->kind == PeF32 || e->kind == PeF64) {
+			bits = (uint64_t)e->ival;
+			if (e->kind == PeF32 && esz == 8) {
+				union { uint32_t u; float f; } a = { (uint32_t)bits };
+				union { double d; uint64_t u; } c = { .d = a.f };
+				bits = c.u;
+			} else if (e->kind == PeF64 && esz == 4) {
+				union { uint64_t u; double d; } a = { bits };
+				union { float f; uint32_t u; } c = { .f = (float)a.d };
+				bits = c.u;
+			}
+		} else if (e->kind == PeFDec) {
+			if (esz == 8) {
+				union { double d; uint64_t u; } c = { .d = e->fval };
+				bits = c.u;
+			} else {
+				union { float f; uint32_t u; } c = { .f = (float)e->fval };
+				bits = c.u;
+			}
+		} else {
+			error_at(d, e->loc, "this initialiser is not supported yet");
+			free(el);
+			return -1;
+		}
+		buf_printf(b, "\t.byte\t");
+		for (uint32_t j = 0; j < esz; j++)
+			buf_printf(b, "%s0x%02x", j ? ", " : "", (unsigned)(bits >> (8 * j)) & 0xff);
+		buf_printf(b, "\n");
+	}
+	if (done < size)
+		buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(size - done));
+	free(el);
+	return 0;
+}
+
+/* .nv.constant3, .nv.constant4 (the addresses of the .global variables named by code),
+ * .nv.global.init, .nv.global */
+static int
+emit_mvars(const Ptx *p, LwBuf *b, Diag *d)
+{
+	static const char *const secname[3] = { ".nv.global.init", ".nv.global", ".nv.constant3" };
+	static const char *const secflags[3] = { "\"aw\",@progbits", "\"aw\",@nobits", "\"a\",@progbits" };
+
+	for (int sec = 2; sec >= 0; sec--) {
+		uint32_t at = 0;
+		int any = 0;
+		for (uint32_t k = 0; k < cnt->nmv; k++) {
+			const struct MVar *m = &cnt->mv[k];
+			int ms = m->v->space == PsConst ? 2 : m->v->init ? 0 : 1;
+			if (ms != sec)
+				continue;
+			if (!any)
+				buf_printf(b, "\n\n//--------------------- %s --------------------------\n"
+				           "\t.section\t%s,%s\n\t.align\t8\n%s:\n", secname[sec], secname[sec],
+				           secflags[sec], secname[sec]);
+			any = 1;
+			if (m->off > at)
+				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(m->off - at));
+			const char *nm = ptx_str(p, m->v->name);
+			buf_printf(b, "\t.type\t\t%s,@object\n\t.size\t\t%s,(.L_g%u - %s)\n%s:\n", nm, nm,
+			           (unsigned)k, nm, nm);
+			if (sec == 1 || !m->v->init)
+				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)m->size);
+			else if (emit_init(p, b, m->v, m->size, d) < 0)
+				return -1;
+			buf_printf(b, ".L_g%u:\n", (unsigned)k);
+			at = m->off + m->size;
+		}
+		if (sec == 2 && cnt->nc4) {
+			buf_printf(b, "\n\n//--------------------- .nv.constant4 --------------------------\n"
+			           "\t.section\t.nv.constant4,\"a\",@progbits\n\t.align\t8\n.nv.constant4:\n");
+			for (uint32_t c = 0; c < cnt->nc4; c++)
+				for (uint32_t k = 0; k < cnt->nmv; k++)
+					if (cnt->mv[k].c4 == (int)c)
+						buf_printf(b, "\t.dword\t%s\n", ptx_str(p, cnt->mv[k].v->name));
+		}
+	}
+	return 0;
+}
+
 /* ---- statements --------------------------------------------------------------------------- */
 
 static void
@@ -1417,6 +1693,7 @@ priv_free(struct LwPriv *v)
 	free(v->names);
 	free(v->param);
 	free(v->shared);
+	free(v->local);
 	free(v->tmpdecl.s);
 	free(v->tmppred.s);
 }
@@ -1441,12 +1718,18 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.exit0 = cnt->exit;
 	place_params(&w);
 	place_shared(&w);
+	place_local(&w);
 	plan_regs(&w);
 	if (fn->entry) {
 		if (sm >= 90)
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x28]");
 		else
 			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
+		/* the frame of the .local variables below the stack top, as nvcc's prologue */
+		if (w.frame_size && sm >= 90)
+			lw_emit_ng(&w, "VIADD R1, R1, 0x%x", (unsigned)-w.frame_size);
+		else if (w.frame_size)
+			lw_emit_ng(&w, "IADD3 R1, R1, -0x%x, RZ", (unsigned)w.frame_size);
 		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
 	}
 	rc = lw_lower_stmts(&w, fn);
@@ -1505,6 +1788,7 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		sm = p->sm ? p->sm : 80;
 	LwCount c = {0};
 	cnt = &c;
+	collect_mvars(p);
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
 		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
@@ -1518,7 +1802,10 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
 		buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
 		buf_add(&out, text.s ? text.s : "", text.len);
+		if (emit_mvars(p, &out, d) < 0)
+			rc = -1;
 	}
+	free(c.mv);
 	cnt = NULL;
 	free(ginfo.s);
 	free(kinfo.s);

@@ -60,6 +60,8 @@ struct Lw {
 	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
 	                      * 0x210 sm_90+ */
+	uint32_t frame_size; /* bytes of the function's .local variables (its frame at R1, which the
+	                      * kernel's prologue lowers by this much): EIATTR_FRAME_SIZE */
 	LwBuf code;        /* the function's instructions and labels, in order */
 	char guard[48];    /* "@%p3 " or "@!%p3 " for the instruction being selected, else "" */
 	uint32_t ntmp;     /* temporaries made so far (names %$t0, %$w0, %$q0, ...) */
@@ -70,6 +72,8 @@ struct Lw {
 	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
 	                    * a `$i<N>` suffix), 0 in the kernel's own body */
 	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
+	const PtxIns *tins; /* lw_type's cache: the instruction ... */
+	const char *tcache; /* ... and its type */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -131,6 +135,9 @@ const char *lw_isrc(Lw *w, int k);           /* lw_src, but an immediate as its 
 int lw_isimm(const Lw *w, int k);            /* PoImm, PoF32, PoF64 or PoFDec */
 const char *lw_vec(Lw *w, int k, int e);
 int lw_veclen(const Lw *w, int k);           /* elements of a PoVec or PoPair, 1 otherwise */
+/* the LwKind of element e of operand k (the register itself for e == 0, or an element of a
+ * vector or pair), -1 for `_`, -2 for anything else (an immediate, an address, no element e) */
+int lw_vkind(const Lw *w, int k, int e);
 /* the register of a PoName operand k as an LwReg (NULL if it is not a register) */
 const LwReg *lw_regof(Lw *w, int k);
 
@@ -174,8 +181,15 @@ int lw_cvt_f2i(Lw *w);
 /* the byte offset in the parameter block of PTX parameter `name` of the current function, -1
  * if it is not one */
 int lw_param_offset(const Lw *w, uint32_t name);
+/* a module .global variable's address, as two constant-bank operands (its low and high words in
+ * .nv.constant4, which the loader fills); -1 after an error */
+int lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi);
+/* a .const variable's offset in constant bank 3, -1 if not one */
+int lw_const_offset(const Lw *w, const PtxVar *v);
 /* the byte offset of a .shared variable in the function's shared window, -1 if not one */
 int lw_shared_offset(const Lw *w, uint32_t name);
+/* the byte offset of a .local variable of the function in its frame (from R1), -1 if not one */
+int lw_local_offset(const Lw *w, uint32_t name);
 
 /* ---- the selection tables ----------------------------------------------------------------
  * Each family file exports one table of SelRow, ended by a row with op NULL; ptxsel.c searches

@@ -257,6 +257,8 @@ fs_cvt_int(Lw *w)
 	const char *ir = irnd(w, &hi);
 	FSeq s = {0};
 
+	if (!st[0] || lw_type_n(w, 2)[0])
+		return lw_error(w, "cvt takes a destination and a source type");
 	if (!ds)
 		return lw_error(w, "cvt to .%s", dt);
 	if (!strcmp(st, "f32"))

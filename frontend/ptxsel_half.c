@@ -154,6 +154,15 @@ frnd(const Lw *w)
 
 static const char *const rmod[4] = { "", ".RZ", ".RM", ".RP" };
 
+/* the instruction has n operands (the checker allows some opcodes more than a half form takes) */
+static int
+nops(Lw *w, int n)
+{
+	if (w->ins->nopnd != n)
+		return lw_error(w, "this form takes %d operands, not %d", n, w->ins->nopnd);
+	return 0;
+}
+
 /* the form of mixed precision (add.f32.f16, fma.rn.f32.bf16: sm_100) is not selected */
 static int
 mixed(Lw *w)
@@ -175,7 +184,7 @@ sel_addmul(Lw *w)
 	int bf, x2, err = 0, sub = op[0] == 's', mul = op[0] == 'm', rm = frnd(w);
 	char m[32] = "";
 
-	if (mixed(w) < 0 || htype(w, lw_type(w), &bf, &x2) < 0)
+	if (mixed(w) < 0 || htype(w, lw_type(w), &bf, &x2) < 0 || nops(w, 3) < 0)
 		return -1;
 	if (rm > 0)
 		return lw_error(w, "half-precision arithmetic rounds to nearest (.rn) only");
@@ -209,7 +218,7 @@ sel_fma(Lw *w)
 	const char *d, *a, *b, *c;
 	int bf, x2, err = 0, sat = lw_has(w, "sat"), relu = lw_has(w, "relu"), ftz = lw_has(w, "ftz");
 
-	if (mixed(w) < 0 || htype(w, lw_type(w), &bf, &x2) < 0)
+	if (mixed(w) < 0 || htype(w, lw_type(w), &bf, &x2) < 0 || nops(w, 4) < 0)
 		return -1;
 	if (frnd(w) != 0)
 		return lw_error(w, "fma on halves needs .rn (the only rounding it has)");
@@ -240,7 +249,7 @@ sel_negabs(Lw *w)
 	const char *op = ptx_str(w->p, w->ins->op), *d, *a;
 	int bf, x2, err = 0, neg = op[0] == 'n', ftz = lw_has(w, "ftz");
 
-	if (htype(w, lw_type(w), &bf, &x2) < 0)
+	if (htype(w, lw_type(w), &bf, &x2) < 0 || nops(w, 2) < 0)
 		return -1;
 	if (bf && ftz)
 		return lw_error(w, ".ftz is an f16 modifier, not a bf16 one");
@@ -263,7 +272,7 @@ sel_minmax(Lw *w)
 	const char *op = ptx_str(w->p, w->ins->op), *d, *a, *b;
 	int bf, x2, err = 0, ftz = lw_has(w, "ftz");
 
-	if (htype(w, lw_type(w), &bf, &x2) < 0)
+	if (htype(w, lw_type(w), &bf, &x2) < 0 || nops(w, 3) < 0)
 		return -1;
 	if (lw_has(w, "xorsign") || lw_has(w, "abs"))
 		return lw_error(w, ".xorsign.abs (sm_86) has no selection");
@@ -317,6 +326,10 @@ cmp_pred(Lw *w, int k)
 	const LwReg *g;
 	char *s;
 
+	if (w->ins->nopnd > k + 1) {
+		lw_error_opnd(w, k + 1, "one operand too many");
+		return NULL;
+	}
 	if (!bop) {
 		if (o)
 			lw_error_opnd(w, k, "a predicate operand without .and/.or/.xor");
@@ -359,7 +372,10 @@ sel_setp(Lw *w)
 		        ftz ? ".FTZ" : "", p[0], p[1], hfmt(ra, x2, 0, 0), hfmt(rb, x2, 0, 0), c);
 		return 0;
 	}
-	for (int e = 0; e < n; e++) {
+	/* both FSETPs read the old c: when c is p, q is written first */
+	int first = n == 2 && !strcmp(c + (c[0] == '!'), p[0]);
+	for (int k = 0; k < n; k++) {
+		int e = first ? 1 - k : k;
 		if (!strcmp(p[e], "PT"))
 			continue;
 		const char *ta = widen(w, ra, 1, e), *tb = widen(w, rb, 1, e);
@@ -429,7 +445,7 @@ sel_mufu(Lw *w)
 	const char *op = ptx_str(w->p, w->ins->op), *d, *a, *t[2] = { "RZ", "RZ" };
 	int bf, x2, err = 0, ex2 = op[0] == 'e';
 
-	if (htype(w, lw_type(w), &bf, &x2) < 0)
+	if (htype(w, lw_type(w), &bf, &x2) < 0 || nops(w, 2) < 0)
 		return -1;
 	if (!lw_has(w, "approx"))
 		return lw_error(w, "%s on halves needs .approx", op);
@@ -498,10 +514,10 @@ cvt_fp8(Lw *w, const char *dt, const char *st)
 	if (err)
 		return -1;
 	if (!strcmp(st, "f32")) {
-		if (!(hi = f32src(w, 1)) || !(lo = f32src(w, 2)))
+		if (nops(w, 3) < 0 || !(hi = f32src(w, 1)) || !(lo = f32src(w, 2)))
 			return -1;
 	} else if (!strcmp(st, "f16x2") || !strcmp(st, "bf16x2")) {
-		const char *a = hreg(w, 1, 1);
+		const char *a = nops(w, 2) < 0 ? NULL : hreg(w, 1, 1);
 		if (!a)
 			return -1;
 		lo = widen(w, a, st[0] == 'b', 0);
@@ -527,6 +543,8 @@ cvt_unpack(Lw *w, const char *st)
 		return lw_error(w, "fp8 conversions need sm_89 or later");
 	if (frnd(w) != 0)
 		return lw_error(w, "a conversion from fp8 needs .rn");
+	if (nops(w, 2) < 0)
+		return -1;
 	d = hdst(w, 1, &err);
 	if (err)
 		return -1;
@@ -590,6 +608,8 @@ sel_cvt(Lw *w)
 		return lw_error(w, "a packed .%s is made from two .f32 values", dt);
 	if (sat && (relu || satf || x2))
 		return lw_error(w, ".sat with .relu, .satfinite or a packed result");
+	if (nops(w, x2 ? 3 : 2) < 0)
+		return -1;
 	d = hdst_w(w, x2, 1, &err);
 	if (err)
 		return -1;

@@ -54,6 +54,12 @@ sel_mov(Lw *w)
 
 	if (s->kind == PoName && s->what == PwSreg)
 		return sel_sreg(w, s);
+	/* a 64-bit move reads and writes pairs: a scalar operand must be a 64-bit register */
+	for (int k = 0; k < 2 && bits == 64; k++) {
+		const LwReg *r = lw_opnd(w, k)->kind == PoName ? lw_regof(w, k) : NULL;
+		if (r && r->kind != Lk64)
+			return lw_error_opnd(w, k, "a .%s move needs a 64-bit register", t);
+	}
 	if (!strcmp(t, "pred")) {
 		if (lw_isimm(w, 1))
 			lw_emit(w, "PLOP3.LUT %s, PT, PT, PT, PT, 0x%x, 0x0", lw_reg(w, 0),
@@ -101,6 +107,28 @@ sel_mov(Lw *w)
 		lw_emit(w, "MOV %s, 0x%x", lw_reg(w, 0), (unsigned)off);
 		if (bits == 64)
 			lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
+		return 0;
+	}
+	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsLocal) {
+		/* mov.u64 %SPL, __local_depot0: the variable's local address, R1 + its offset */
+		int off = lw_local_offset(w, s->atom);
+		if (off < 0)
+			return lw_error_opnd(w, 1, "local variable not placed");
+		if (off)
+			lw_emit(w, "IADD3 %s, R1, 0x%x, RZ", lw_reg(w, 0), (unsigned)off);
+		else
+			lw_emit(w, "MOV %s, R1", lw_reg(w, 0));
+		if (bits == 64)
+			lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
+		return 0;
+	}
+	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsGlobal &&
+	    bits == 64) {
+		const char *lo, *hi, *r = lw_reg(w, 0);
+		if (lw_global_addr(w, s->decl, &lo, &hi) < 0)
+			return -1;
+		lw_emit(w, "MOV %s, %s", r, lo);
+		lw_emit(w, "MOV %s, %s", lw_elem(w, r, 1), hi);
 		return 0;
 	}
 	if (s->kind == PoName && s->what == PwVar)

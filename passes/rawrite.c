@@ -154,12 +154,8 @@ spill_code(W *w, uint32_t g, uint32_t k, const Ins *i)
 	uint32_t seen[256], nseen = 0;
 
 	for (unsigned j = 0; j < i->nslot; j++) {
-		int u = ra_unit(ra, i->slot[j].reg);
-		uint32_t n;
-		if (u < 0 || (uint32_t)u < RaVirt)
-			continue;
-		n = ra->unode[u];
-		if (!ra->node[n].spilled)
+		uint32_t n = ra->snode[ra->slot0[g] + j];
+		if (n == RaNone || !ra->node[n].spilled)
 			continue;
 		unsigned q = 0;
 		while (q < nseen && seen[q] != n)
@@ -176,7 +172,7 @@ spill_code(W *w, uint32_t g, uint32_t k, const Ins *i)
 			for (unsigned j = 0; j < i->nslot; j++) {
 				const Slot *s = &i->slot[j];
 				int u = ra_unit(ra, s->reg);
-				if (u < 0 || (uint32_t)u < RaVirt || ra->unode[u] != seen[q])
+				if (u < 0 || ra->snode[ra->slot0[g] + j] != seen[q])
 					continue;
 				for (unsigned m = 0; m < s->n; m++) {
 					unsigned e = (unsigned)u - x->unit + m;
@@ -215,36 +211,48 @@ spill_code(W *w, uint32_t g, uint32_t k, const Ins *i)
 		}
 }
 
-/* the registers of instruction g */
-static void
+/* the registers of instruction g, through its slots (each names an operand's register, and
+ * every operand the table reads or writes has one); -1 after an error: a virtual register left
+ * (an operand the table does not cover) or a remote read */
+static int
 rewrite_ins(W *w, uint32_t g, Ins *i)
 {
 	RA *ra = w->ra;
-	int any = 0;
 
-	for (unsigned j = 0; j < i->nopnd; j++)
+	for (unsigned j = 0; j < i->nslot; j++) {
+		Slot *s = &i->slot[j];
+		uint32_t n = ra->snode[ra->slot0[g] + j];
+		Reg *r;
+		if (s->opnd == SlotGuard)
+			r = &i->guard.r[0];
+		else if (s->opnd < i->nopnd && s->field < 3)
+			r = &i->opnd[s->opnd].r[s->field];
+		else
+			continue;
+		if (s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote) && reg_isvany(*r))
+			continue;               /* reported below */
+		if (n != RaNone && reg_isvany(*r)) {
+			const RaNode *x = &ra->node[n];
+			*r = where(ra, x, (unsigned)ra_unit(ra, *r) - x->unit, g);
+		}
+		s->reg = *r;
+	}
+	for (unsigned j = 0; j <= i->nopnd; j++)
 		for (int fl = 0; fl < 3; fl++) {
-			Opnd *o = &i->opnd[j];
-			int u;
-			if (o->kind == ONone || (u = ra_unit(ra, o->r[fl])) < 0 || (uint32_t)u < RaVirt)
+			Reg r = j < i->nopnd ? (i->opnd[j].kind != ONone ? i->opnd[j].r[fl] : RNone)
+			                     : (fl == 0 && i->guarded ? i->guard.r[0] : RNone);
+			if (!reg_isvany(r))
 				continue;
-			const RaNode *x = &ra->node[ra->unode[u]];
-			o->r[fl] = where(ra, x, (unsigned)u - x->unit, g);
-			any = 1;
+			if (j < i->nopnd && (i->opnd[j].flags & FVRemote))
+				error_at(ra->d, i->loc, "regalloc does not place remote reads (%%x@W): "
+				         "fiber-ra does");
+			else
+				error_at(ra->d, i->loc, "regalloc: operand %u of '%s' names a virtual "
+				         "register that the opcode table neither reads nor writes there",
+				         j + 1, mstr(w->f->mod, i->name));
+			return -1;
 		}
-	if (i->guarded) {
-		int u = ra_unit(ra, i->guard.r[0]);
-		if (u >= 0 && (uint32_t)u >= RaVirt) {
-			const RaNode *x = &ra->node[ra->unode[u]];
-			i->guard.r[0] = where(ra, x, 0, g);
-			any = 1;
-		}
-	}
-	if (any) {
-		i->slot = NULL;
-		i->nslot = 0;
-		op_slots(w->f, i);
-	}
+	return 0;
 }
 
 /* the frame: where the stack pointer is set in the entry block; the spill area's offset from
@@ -380,7 +388,10 @@ ra_rewrite(RA *ra, int *copies)
 			if (x == entry && k == adj)
 				drop[k] = 1, kept--;
 			spill_code(&w, g0 + k, k, i);
-			rewrite_ins(&w, g0 + k, i);
+			if (rewrite_ins(&w, g0 + k, i) < 0) {
+				rc = -1;
+				break;
+			}
 			if (!drop[k] && ra_copy_of(f, i, &d, &s) && d == s && kept > 1) {
 				drop[k] = 1;
 				kept--;
@@ -402,7 +413,7 @@ ra_rewrite(RA *ra, int *copies)
 				add[w.pos[q]] = &w.pv[q];
 			nadd[w.pos[q]]++;
 		}
-		if ((w.npv || kept != x->nins) && ins_splice(f, x, add, nadd, drop) < 0) {
+		if (rc == 0 && (w.npv || kept != x->nins) && ins_splice(f, x, add, nadd, drop) < 0) {
 			error_at(ra->d, f->loc, "regalloc: internal: spill code refused by op_slots");
 			rc = -1;
 		}

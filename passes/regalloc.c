@@ -1,25 +1,22 @@
 /* regalloc.c: the pass regalloc (docs/pass-regalloc.md): the virtual registers (.vreg) and
  * predicates (.vpred) of lowered PTX onto R0..R254 and P0..P6, with spills to local memory.
  *
- *   1. references: every slot that names a virtual register, per declaration (a node); the
- *      copies (MOV, IMAD.MOV.U32 d, RZ, RZ, s) as colouring preferences;
- *   2. liveness over units (R0..R254 and P0..P6 the text names: pre-coloured; one unit per
- *      register of each declaration), with live_solve and its internal-subroutine summaries;
- *      a forward "may be defined" pass drops what is live only as an undefined read;
- *   3. live ranges as segments of points (regalloc.h), from one backward walk per block;
- *   4. colouring: nodes by first point, each at a copy partner's register if that is free, else
+ *   1. raweb.c: live ranges as segments of points, split into webs (the nodes), references,
+ *      copies;
+ *   2. spill decisions by pressure: a sweep over the points; where more registers are taken
+ *      than there are, the node whose next reference is farthest for what spilling it costs
+ *      goes (to memory; a predicate to an R register, which may go to memory in turn); each of
+ *      its references then uses a temporary that lives at that instruction only;
+ *   3. colouring: nodes by first point, each at a copy partner's register if that is free, else
  *      the lowest free register aligned for its size (2: even, 4 and more: multiple of 4),
  *      against a per-point occupancy of the registers (exact for holes and tuples, and linear in
- *      the points a node occupies: chunks of RaChunk points carry their union);
- *   5. spilling: a node that finds no register within maxreg goes to memory (a predicate to an R
- *      register, which may go to memory in turn); each of its references then uses a
- *      temporary that lives at that instruction only; colour again (rounds) until all fit;
- *   6. rawrite.c writes the registers, the spill code (LDL/STL at [R1+off], ISETP/SEL for
- *      predicates), the frame and the register count.
+ *      the points a node occupies: chunks of RaChunk points carry their union); what still finds
+ *      no register (alignment, fragmentation) is spilled and all is coloured again (rounds);
+ *   4. rawrite.c writes the registers, the spill code, the frame and the register count.
  *
  * Preconditions: the CFG (cfg_build); not SSA; slots computable (op_slots). Physical R and P
- * registers the text names keep their place. A function without virtual registers is left as
- * it is.
+ * registers the text names keep their place; R1 (the stack pointer) is never given to a
+ * virtual register. A function without virtual registers is left as it is.
  */
 #include "regalloc.h"
 
@@ -30,187 +27,7 @@
 #define ADD(s, u) ((s)[(u) >> 6] |= (uint64_t)1 << ((u) & 63))
 #define DEL(s, u) ((s)[(u) >> 6] &= ~((uint64_t)1 << ((u) & 63)))
 
-/* ---- units --------------------------------------------------------------------------------- */
-
-int
-ra_unit(const RA *ra, Reg r)
-{
-	unsigned n = RNUM(r);
-
-	switch (RCLS(r)) {
-	case RR:
-		if (n < RaPhysR)
-			return (int)n;
-		if (n >= RegVirt && n - RegVirt < ra->nrv)
-			return (int)(RaVirt + n - RegVirt);
-		return -1;
-	case RP:
-		if (n < 7)
-			return (int)(RaPhysP + n);
-		if (n >= RegVirt && n - RegVirt < ra->npv)
-			return (int)(RaVirt + ra->nrv + n - RegVirt);
-		return -1;
-	default:
-		return -1;
-	}
-}
-
-static int
-isvirt_unit(uint32_t u)
-{
-	return u >= RaVirt;
-}
-
-static uint32_t
-new_node(RA *ra)
-{
-	vgrow(&ra->node, &ra->cnode, ra->nnode + 1, sizeof *ra->node);
-	memset(&ra->node[ra->nnode], 0, sizeof *ra->node);
-	ra->node[ra->nnode].col = -1;
-	ra->node[ra->nnode].slot = -1;
-	ra->node[ra->nnode].start = UINT32_MAX;
-	ra->node[ra->nnode].home = UINT32_MAX;
-	return ra->nnode++;
-}
-
-/* ---- 1. references and copies -------------------------------------------------------------- */
-
-int
-ra_copy_of(const Fn *f, const Ins *i, Reg *d, Reg *s)
-{
-	const Opnd *o = i->opnd;
-	int k;
-
-	if (i->guarded || !i->nopnd || o[0].kind != OReg || RCLS(o[0].r[0]) != RR)
-		return 0;
-	if (i->op == OMOV && i->nopnd == 2 && i->nmod == 0)
-		k = 1;
-	else if (i->op == OIMAD && i->nopnd == 4 && i->nmod >= 1 && i->nmod <= 2 &&
-	         ins_hasmod(i, f->mod, "MOV") && (i->nmod == 1 || ins_hasmod(i, f->mod, "U32")) &&
-	         o[1].kind == OReg && o[1].r[0] == REG(RR, RegRZ) && !o[1].flags &&
-	         o[2].kind == OReg && o[2].r[0] == REG(RR, RegRZ) && !o[2].flags)
-		k = 3;
-	else
-		return 0;
-	if (o[k].kind != OReg || RCLS(o[k].r[0]) != RR || reg_isconst(o[k].r[0]) ||
-	    (o[k].flags & ~FReuse) || o[k].sfx[0] || (o[0].flags & ~FReuse) || o[0].sfx[0])
-		return 0;
-	*d = o[0].r[0];
-	*s = o[k].r[0];
-	return 1;
-}
-
-/* the nodes of the declarations, their references (by node, in instruction order) and the copy
- * pairs; -1 after an error */
-static int
-refs(RA *ra)
-{
-	Fn *f = ra->f;
-	uint32_t *cnt, *at, nr = 0, scratch[256], sfl[256];
-	RaRef *tmp = NULL;
-	uint32_t ctmp = 0, *tnode = NULL, ctn = 0;
-
-	for (uint32_t k = 0; k < f->nvreg; k++) {
-		const FVReg *v = &f->vreg[k];
-		uint32_t n = new_node(ra);
-		RaNode *x = &ra->node[n];
-		x->cls = v->cls == RP ? RP : RR;
-		x->kind = NkDecl;
-		x->size = v->size;
-		x->align = v->size < 4 ? v->size : 4;
-		x->decl = k;
-		x->unit = (uint32_t)ra_unit(ra, REG(x->cls, v->base));
-		for (uint32_t e = 0; e < v->size; e++)
-			ra->unode[x->unit + e] = n;
-	}
-	for (uint32_t g = 0; g < ra->nins; g++) {
-		Ins *i = ra->ins[g];
-		unsigned ns = 0;
-		Reg cd, cs;
-		for (unsigned j = 0; j < i->nslot; j++) {
-			const Slot *s = &i->slot[j];
-			int u = ra_unit(ra, s->reg);
-			uint32_t n, fl;
-			if (u < 0 || !isvirt_unit((uint32_t)u))
-				continue;
-			if (s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote)) {
-				error_at(ra->d, i->loc, "regalloc does not place remote reads (%%x@W): "
-				         "fiber-ra does");
-				return -1;
-			}
-			n = ra->unode[u];
-			fl = s->kind == SUse ? RfUse : s->kind == SOld ? RfOld : RfDef;
-			if (s->kind == SDef && s->n > 1)
-				fl |= RfWide;
-			unsigned q = 0;
-			while (q < ns && scratch[q] != n)
-				q++;
-			if (q == ns) {
-				scratch[ns] = n;
-				sfl[ns++] = 0;
-			}
-			sfl[q] |= fl;
-		}
-		/* an operand the opcode table gives no slot (it neither reads nor writes it): still
-		 * rewritten, as a read */
-		for (unsigned j = 0; j <= i->nopnd; j++)
-			for (int fl = 0; fl < 3; fl++) {
-				Reg r = j < i->nopnd ? (i->opnd[j].kind != ONone ? i->opnd[j].r[fl] : RNone)
-				                     : (fl == 0 && i->guarded ? i->guard.r[0] : RNone);
-				int u = ra_unit(ra, r);
-				unsigned q = 0;
-				if (u < 0 || !isvirt_unit((uint32_t)u))
-					continue;
-				while (q < ns && scratch[q] != ra->unode[u])
-					q++;
-				if (q == ns && ns < 256) {
-					scratch[ns] = ra->unode[u];
-					sfl[ns++] = RfUse;
-				}
-			}
-		for (unsigned q = 0; q < ns; q++) {
-			vgrow(&tmp, &ctmp, nr + 1, sizeof *tmp);
-			vgrow(&tnode, &ctn, nr + 1, sizeof *tnode);
-			tmp[nr] = (RaRef){ .ins = g, .fl = (uint8_t)sfl[q], .temp = UINT32_MAX };
-			tnode[nr++] = scratch[q];
-		}
-		if (ra_copy_of(f, i, &cd, &cs)) {
-			int ud = ra_unit(ra, cd), us = ra_unit(ra, cs);
-			if (ud >= 0 && us >= 0 && (isvirt_unit((uint32_t)ud) || isvirt_unit((uint32_t)us))) {
-				for (int side = 0; side < 2; side++) {
-					uint32_t me = (uint32_t)(side ? us : ud), other = (uint32_t)(side ? ud : us);
-					if (!isvirt_unit(me))
-						continue;
-					vgrow(&ra->pair, &ra->cpair, ra->npair * 3 + 3, sizeof *ra->pair);
-					ra->pair[ra->npair * 3] = ra->unode[me];
-					ra->pair[ra->npair * 3 + 1] = me - ra->node[ra->unode[me]].unit;
-					ra->pair[ra->npair * 3 + 2] = other;
-					ra->npair++;
-				}
-			}
-		}
-	}
-	/* by node, keeping instruction order */
-	cnt = xmalloc((ra->nnode + 1) * sizeof *cnt);
-	at = xmalloc((ra->nnode + 1) * sizeof *at);
-	memset(cnt, 0, (ra->nnode + 1) * sizeof *cnt);
-	for (uint32_t k = 0; k < nr; k++)
-		cnt[tnode[k]]++;
-	for (uint32_t n = 0, sum = 0; n < ra->nnode; n++) {
-		ra->node[n].ref = at[n] = sum;
-		ra->node[n].nref = cnt[n];
-		sum += cnt[n];
-	}
-	vgrow(&ra->ref, &ra->cref, nr + 1, sizeof *ra->ref);
-	for (uint32_t k = 0; k < nr; k++)
-		ra->ref[at[tnode[k]]++] = tmp[k];
-	ra->nref = nr;
-	free(cnt);
-	free(at);
-	free(tmp);
-	free(tnode);
-	return 0;
-}
+#define HAS(s, u) (((s)[(u) >> 6] >> ((u) & 63)) & 1)
 
 int
 ra_refs_at(const RA *ra, const RaNode *v, uint32_t g)
@@ -225,208 +42,6 @@ ra_refs_at(const RA *ra, const RaNode *v, uint32_t g)
 			hi = mid;
 	}
 	return lo < v->ref + v->nref && ra->ref[lo].ins == g ? (int)lo : -1;
-}
-
-/* ---- 2. liveness ---------------------------------------------------------------------------- */
-
-/* gen (read before written) and kill (written) of every block; dk: written at all */
-static void
-block_sets(RA *ra, uint32_t nw, uint64_t *gen, uint64_t *kill)
-{
-	Fn *f = ra->f;
-
-	for (uint32_t b = 0; b < f->nblk; b++) {
-		Blk *x = f->blk[b];
-		uint64_t *g = gen + (size_t)b * nw, *kl = kill + (size_t)b * nw;
-		for (uint32_t k = x->nins; k-- > 0;) {
-			const Ins *i = &x->ins[k];
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *s = &i->slot[j];
-				int u = ra_unit(ra, s->reg);
-				if (s->kind != SDef || u < 0)
-					continue;
-				for (unsigned m = 0; m < s->n; m++)
-					DEL(g, (uint32_t)u + m), ADD(kl, (uint32_t)u + m);
-			}
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *s = &i->slot[j];
-				int u = ra_unit(ra, s->reg);
-				if (s->kind == SDef || u < 0)
-					continue;
-				for (unsigned m = 0; m < s->n; m++)
-					ADD(g, (uint32_t)u + m);
-			}
-		}
-	}
-}
-
-/* may be defined on entry to each block (forward, union over the predecessors): the entry
- * block has nothing virtual defined; a block without predecessors (a subroutine's entry, dead
- * code) and the return site of an internal call everything */
-static void
-maydef(RA *ra, uint32_t nw, const uint64_t *kill, uint64_t *din)
-{
-	Fn *f = ra->f;
-	Blk *entry = f->nrpo ? f->rpo[0] : NULL;
-	uint64_t *dout = xmalloc(((size_t)f->nblk * nw + 1) * sizeof *dout);
-	int changed = 1;
-
-	memset(din, 0xff, (size_t)f->nblk * nw * sizeof *din);
-	memset(dout, 0xff, (size_t)f->nblk * nw * sizeof *dout);
-	for (uint32_t r = 0; r < f->nrpo; r++) {
-		Blk *b = f->rpo[r];
-		if (b->npred || b == entry)
-			memset(din + (size_t)b->id * nw, 0, nw * sizeof *din);
-	}
-	for (uint32_t r = 0; r < f->nrpo; r++) {
-		Blk *b = f->rpo[r];
-		uint64_t *o = dout + (size_t)b->id * nw;
-		for (uint32_t w = 0; w < nw; w++)
-			o[w] = din[(size_t)b->id * nw + w] | kill[(size_t)b->id * nw + w];
-	}
-	while (changed) {
-		changed = 0;
-		for (uint32_t r = 0; r < f->nrpo; r++) {
-			Blk *b = f->rpo[r];
-			uint64_t *in = din + (size_t)b->id * nw, *o = dout + (size_t)b->id * nw;
-			if (!b->npred)
-				continue;
-			for (uint32_t w = 0; w < nw; w++) {
-				uint64_t x = in[w];
-				for (uint32_t p = 0; p < b->npred; p++)
-					x |= cfg_callee(f, b->pred[p]) ? ~(uint64_t)0 :
-					     dout[(size_t)b->pred[p]->id * nw + w];
-				if (x != in[w]) {
-					in[w] = x;
-					changed = 1;
-				}
-				x |= kill[(size_t)b->id * nw + w];
-				if (x != o[w]) {
-					o[w] = x;
-					changed = 1;
-				}
-			}
-		}
-	}
-	free(dout);
-}
-
-/* ---- 3. segments ----------------------------------------------------------------------------- */
-
-typedef struct USeg { uint32_t unit, from, to; } USeg;
-
-static void
-emit(USeg **s, uint32_t *n, uint32_t *cap, uint32_t u, uint32_t from, uint32_t to)
-{
-	vgrow(s, cap, *n + 1, sizeof **s);
-	(*s)[(*n)++] = (USeg){ u, from, to };
-}
-
-/* the segments of every unit, from one backward walk per block over the live sets; an
- * undefined stretch (a read that no write can reach) is dropped for virtual units */
-static int
-segments(RA *ra)
-{
-	Fn *f = ra->f;
-	uint32_t nw = (ra->nunit + 63) / 64, nb = f->nblk, ns = 0, cs = 0, *end, *cnt;
-	uint64_t *gen = xmalloc(((size_t)nb * nw + 1) * sizeof *gen);
-	uint64_t *kill = xmalloc(((size_t)nb * nw + 1) * sizeof *kill);
-	uint64_t *in = xmalloc(((size_t)nb * nw + 1) * sizeof *in);
-	uint64_t *out = xmalloc(((size_t)nb * nw + 1) * sizeof *out);
-	uint64_t *din = xmalloc(((size_t)nb * nw + 1) * sizeof *din);
-	uint64_t *live = xmalloc((nw + 1) * sizeof *live);
-	USeg *s = NULL;
-
-	block_sets(ra, nw, gen, kill);
-	live_solve(f, nw, gen, kill, in, out, 1);
-	maydef(ra, nw, kill, din);
-	end = xmalloc((ra->nunit + 1) * sizeof *end);
-	for (uint32_t b = 0; b < nb; b++) {
-		Blk *x = f->blk[b];
-		uint32_t g0 = ra->gblk[b], glast = g0 + x->nins - 1;
-		const uint64_t *di = din + (size_t)b * nw;
-		if (!x->nins)
-			continue;
-		memcpy(live, out + (size_t)b * nw, nw * sizeof *live);
-		for (uint32_t w = 0; w < nw; w++)
-			for (uint64_t y = live[w]; y; y &= y - 1)
-				end[w * 64 + (uint32_t)__builtin_ctzll(y)] = 2 * glast + 1;
-		for (uint32_t k = x->nins; k-- > 0;) {
-			const Ins *i = &x->ins[k];
-			uint32_t g = g0 + k;
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				int u = ra_unit(ra, sl->reg);
-				uint32_t dp = sl->n > 1 ? 2 * g : 2 * g + 1;
-				if (sl->kind != SDef || u < 0)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					uint32_t v = (uint32_t)u + m;
-					emit(&s, &ns, &cs, v, dp, HAS(live, v) ? end[v] : 2 * g + 1);
-					DEL(live, v);
-				}
-			}
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *sl = &i->slot[j];
-				int u = ra_unit(ra, sl->reg);
-				if (sl->kind == SDef || u < 0)
-					continue;
-				for (unsigned m = 0; m < sl->n; m++) {
-					uint32_t v = (uint32_t)u + m;
-					if (!HAS(live, v)) {
-						ADD(live, v);
-						end[v] = 2 * g;
-					}
-				}
-			}
-			if ((optab[i->op].flags & OFCall) && !(k + 1 == x->nins && cfg_callee(f, x))) {
-				vgrow(&ra->clob, &ra->cclob, ra->nclob + 1, sizeof *ra->clob);
-				ra->clob[ra->nclob++] = 2 * g + 1;
-			}
-		}
-		for (uint32_t w = 0; w < nw; w++)
-			for (uint64_t y = live[w]; y; y &= y - 1) {
-				uint32_t v = w * 64 + (uint32_t)__builtin_ctzll(y);
-				if (!isvirt_unit(v) || HAS(di, v))
-					emit(&s, &ns, &cs, v, 2 * g0, end[v]);
-			}
-	}
-	/* by unit (counting sort), each unit's segments by point */
-	cnt = xmalloc((ra->nunit + 2) * sizeof *cnt);
-	memset(cnt, 0, (ra->nunit + 2) * sizeof *cnt);
-	for (uint32_t k = 0; k < ns; k++)
-		cnt[s[k].unit + 1]++;
-	for (uint32_t u = 0; u < ra->nunit; u++)
-		cnt[u + 1] += cnt[u];
-	ra->useg = xmalloc((ra->nunit + 1) * sizeof *ra->useg);
-	memcpy(ra->useg, cnt, (ra->nunit + 1) * sizeof *ra->useg);
-	ra->seg = xmalloc((ns + 1) * sizeof *ra->seg);
-	ra->nseg = ns;
-	for (uint32_t k = ns; k-- > 0;)   /* the walk went backward: reversed, they ascend */
-		ra->seg[cnt[s[k].unit]++] = (RaSeg){ s[k].from, s[k].to };
-	/* the R registers the text names, and each node's first point and length */
-	for (uint32_t u = 0; u < RaPhysR; u++)
-		if (ra->useg[u + 1] > ra->useg[u])
-			ADD(ra->physr, u);
-	for (uint32_t n = 0; n < ra->nnode; n++) {
-		RaNode *x = &ra->node[n];
-		for (uint32_t e = 0; e < x->size; e++)
-			for (uint32_t q = ra->useg[x->unit + e]; q < ra->useg[x->unit + e + 1]; q++) {
-				if (ra->seg[q].from < x->start)
-					x->start = ra->seg[q].from;
-				x->len += ra->seg[q].to - ra->seg[q].from + 1;
-			}
-	}
-	free(cnt);
-	free(s);
-	free(end);
-	free(gen);
-	free(kill);
-	free(in);
-	free(out);
-	free(din);
-	free(live);
-	return 0;
 }
 
 /* ---- 4. occupancy and colouring ----------------------------------------------------------- */
@@ -463,24 +78,38 @@ static void
 occ_or(const RaOcc *o, uint32_t a, uint32_t b, uint64_t *F)
 {
 	unsigned w = o->w;
+	uint64_t f0 = F[0], f1 = 0, f2 = 0, f3 = 0;
 
+	if (w == 4)
+		f1 = F[1], f2 = F[2], f3 = F[3];
 	while (a <= b) {
 		uint32_t c = a / RaChunk, ce = c * RaChunk + RaChunk - 1;
+		const uint64_t *x;
 		if (a == c * RaChunk && ce <= b) {          /* the whole chunk */
-			for (unsigned q = 0; q < w; q++)
-				F[q] |= o->any[(size_t)c * w + q];
+			x = o->any + (size_t)c * w;
+			f0 |= x[0];
+			if (w == 4)
+				f1 |= x[1], f2 |= x[2], f3 |= x[3];
 		} else {
 			uint32_t e = ce < b ? ce : b;
-			for (unsigned q = 0; q < w; q++)
-				F[q] |= o->full[(size_t)c * w + q];
-			for (uint32_t p = a; p <= e; p++)
-				for (unsigned q = 0; q < w; q++)
-					F[q] |= o->pt[(size_t)p * w + q];
+			x = o->full + (size_t)c * w;
+			f0 |= x[0];
+			if (w == 4) {
+				f1 |= x[1], f2 |= x[2], f3 |= x[3];
+				for (x = o->pt + (size_t)a * 4; a <= e; a++, x += 4)
+					f0 |= x[0], f1 |= x[1], f2 |= x[2], f3 |= x[3];
+			} else {
+				for (x = o->pt + a; a <= e; a++, x++)
+					f0 |= x[0];
+			}
 		}
 		if (ce >= b)
 			break;
 		a = ce + 1;
 	}
+	F[0] = f0;
+	if (w == 4)
+		F[1] = f1, F[2] = f2, F[3] = f3;
 }
 
 /* register r taken over points [a, b] */
@@ -516,9 +145,9 @@ node_segs(const RA *ra, const RaNode *x, uint32_t e, uint32_t *n)
 		*n = 1;
 		return &x->tseg;
 	}
-	u = x->kind == NkHome ? x->unit : x->unit + e;
-	*n = ra->useg[u + 1] - ra->useg[u];
-	return ra->seg + ra->useg[u];
+	u = x->e0 + (x->kind == NkHome ? 0 : e);
+	*n = ra->eoff[u + 1] - ra->eoff[u];
+	return ra->seg + ra->eoff[u];
 }
 
 /* F >>= k (w words) */
@@ -541,21 +170,15 @@ forbidden(const RA *ra, const RaNode *x, uint64_t *F)
 {
 	const RaOcc *o = &ra->occ[x->cls == RP];
 	unsigned w = o->w;
-	uint64_t res[4] = {0}, Fe[4];
+	const uint64_t *res = ra->res[x->cls == RP];
+	uint64_t Fe[4];
 
-	if (x->cls == RR) {
-		res[0] = 2;                                     /* R1: the stack pointer */
-		for (unsigned r = (unsigned)ra->top + 1; r < 256; r++)
-			ADD(res, r);
-	} else {
-		res[0] = ~(uint64_t)0x7f;                       /* P0..P6 */
-	}
 	for (unsigned q = 0; q < w; q++)
 		F[q] = 0;
 	for (uint32_t e = 0; e < x->size; e++) {
 		uint32_t n;
 		const RaSeg *s = node_segs(ra, x, e, &n);
-		memcpy(Fe, res, sizeof Fe);
+		memcpy(Fe, res, w * sizeof *Fe);
 		for (uint32_t k = 0; k < n; k++)
 			occ_or(o, s[k].from, s[k].to, Fe);
 		shr(Fe, w, e);
@@ -576,19 +199,35 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 {
 	unsigned w = ra->occ[x->cls == RP].w;
 
-	for (uint32_t p = ra->pairof[n]; p < ra->pairof[n + 1]; p++) {
-		uint32_t e = ra->pair[3 * p + 1], pu = ra->pair[3 * p + 2];
-		int pc = -1;
-		if (!isvirt_unit(pu)) {
-			pc = (int)pu;
-		} else {
-			const RaNode *y = &ra->node[ra->unode[pu]];
-			if (y->col >= 0 && !y->spilled)
-				pc = y->col + (int)(pu - y->unit);
+	/* a copy partner's register; or, for a partner not coloured yet, where one of its own
+	 * partners would put it (the other side of a chain of copies, one step ahead) */
+	for (int depth = 0; depth < 2; depth++)
+		for (uint32_t p = ra->pairof[n]; p < ra->pairof[n + 1]; p++) {
+			uint32_t e = ra->pair[4 * p + 1], pn = ra->pair[4 * p + 2], pe = ra->pair[4 * p + 3];
+			int pc = -1;
+			if (pn == RaNone) {
+				pc = depth ? -1 : (int)pe;      /* a register of the text */
+			} else if (!depth) {
+				const RaNode *y = &ra->node[pn];
+				if (y->col >= 0 && !y->spilled)
+					pc = y->col + (int)pe;
+			} else if (ra->node[pn].col < 0 && pn < ra->nnode) {
+				for (uint32_t q = ra->pairof[pn]; q < ra->pairof[pn + 1] && pc < 0; q++) {
+					uint32_t e2 = ra->pair[4 * q + 1], qn = ra->pair[4 * q + 2];
+					int at = -1;
+					if (qn == n)
+						continue;
+					if (qn == RaNone)
+						at = (int)ra->pair[4 * q + 3];
+					else if (ra->node[qn].col >= 0 && !ra->node[qn].spilled)
+						at = ra->node[qn].col + (int)ra->pair[4 * q + 3];
+					if (at >= 0)
+						pc = at - (int)e2 + (int)pe;   /* pn's start, then its element pe */
+				}
+			}
+			if (pc >= 0 && fits(F, x, pc - (int)e))
+				return pc - (int)e;
 		}
-		if (pc >= 0 && fits(F, x, pc - (int)e))
-			return pc - (int)e;
-	}
 	for (unsigned q = 0; q < w; q++) {
 		uint64_t free_ = ~F[q];
 		if (x->align == 2)
@@ -601,18 +240,33 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 	return -1;
 }
 
-static const RA *sort_ra;
-
-static int
-by_start(const void *a, const void *b)
+/* the nodes to colour (ord[0..n)) by first point, larger first where they start together,
+ * else in node order: counting sorts (stable), by size then by start */
+static void
+sort_nodes(const RA *ra, uint32_t *ord, uint32_t n)
 {
-	const RaNode *x = &sort_ra->node[*(const uint32_t *)a], *y = &sort_ra->node[*(const uint32_t *)b];
+	uint32_t npt = 2 * ra->nins + 3, *cnt = xmalloc((npt + 1) * sizeof *cnt);
+	uint32_t *tmp = xmalloc((n + 1) * sizeof *tmp), bysz[130] = {0};
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->size != y->size)
-		return y->size - x->size;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	for (uint32_t k = 0; k < n; k++)
+		bysz[128 - (ra->node[ord[k]].size > 128 ? 128 : ra->node[ord[k]].size) + 1]++;
+	for (unsigned z = 0; z < 129; z++)
+		bysz[z + 1] += bysz[z];
+	for (uint32_t k = 0; k < n; k++)
+		tmp[bysz[128 - (ra->node[ord[k]].size > 128 ? 128 : ra->node[ord[k]].size)]++] = ord[k];
+	memset(cnt, 0, (npt + 1) * sizeof *cnt);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t st = ra->node[tmp[k]].start;
+		cnt[(st == RaNone ? npt - 1 : st) + 1]++;
+	}
+	for (uint32_t p = 0; p < npt; p++)
+		cnt[p + 1] += cnt[p];
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t st = ra->node[tmp[k]].start;
+		ord[cnt[st == RaNone ? npt - 1 : st]++] = tmp[k];
+	}
+	free(cnt);
+	free(tmp);
 }
 
 /* the copy pairs by node, for choose() */
@@ -623,18 +277,18 @@ index_pairs(RA *ra)
 
 	memset(cnt, 0, (ra->nnode + 2) * sizeof *cnt);
 	for (uint32_t p = 0; p < ra->npair; p++)
-		cnt[ra->pair[3 * p] + 1]++;
+		cnt[ra->pair[4 * p] + 1]++;
 	for (uint32_t n = 0; n < ra->nnode; n++)
 		cnt[n + 1] += cnt[n];
 	free(ra->pairof);
 	ra->pairof = xmalloc((ra->nnode + 1) * sizeof *ra->pairof);
 	memcpy(ra->pairof, cnt, (ra->nnode + 1) * sizeof *cnt);
-	srt = xmalloc((3 * ra->npair + 1) * sizeof *srt);
+	srt = xmalloc((4 * ra->npair + 1) * sizeof *srt);
 	for (uint32_t p = 0; p < ra->npair; p++) {
-		uint32_t at = cnt[ra->pair[3 * p]]++;
-		memcpy(srt + 3 * at, ra->pair + 3 * p, 3 * sizeof *srt);
+		uint32_t at = cnt[ra->pair[4 * p]]++;
+		memcpy(srt + 4 * at, ra->pair + 4 * p, 4 * sizeof *srt);
 	}
-	memcpy(ra->pair, srt, 3 * ra->npair * sizeof *srt);
+	memcpy(ra->pair, srt, 4 * ra->npair * sizeof *srt);
 	free(srt);
 	free(cnt);
 }
@@ -649,8 +303,8 @@ colour(RA *ra)
 	occ_clear(&ra->occ[0]);
 	occ_clear(&ra->occ[1]);
 	for (uint32_t u = 0; u < RaVirt; u++)           /* pre-coloured: the text's own registers */
-		for (uint32_t q = ra->useg[u]; q < ra->useg[u + 1]; q++)
-			occ_set(&ra->occ[u >= RaPhysP], ra->seg[q].from, ra->seg[q].to,
+		for (uint32_t q = ra->upseg[u]; q < ra->upseg[u + 1]; q++)
+			occ_set(&ra->occ[u >= RaPhysP], ra->pseg[q].from, ra->pseg[q].to,
 			        u >= RaPhysP ? u - RaPhysP : u);
 	for (uint32_t k = 0; k < ra->nclob; k++)       /* a call out of the function: all taken */
 		for (unsigned r = 0; r < 256; r++) {
@@ -666,12 +320,11 @@ colour(RA *ra)
 		if (!x->spilled && (x->nref || x->kind != NkDecl))
 			ord[n++] = k;
 	}
-	sort_ra = ra;
-	qsort(ord, n, sizeof *ord, by_start);
+	sort_nodes(ra, ord, n);
 	for (uint32_t k = 0; k < n; k++) {
 		RaNode *x = &ra->node[ord[k]];
 		int c;
-		if (x->start == UINT32_MAX) {
+		if (x->start == RaNone) {
 			x->col = 0;             /* only read, never written: any register (undefined) */
 			continue;
 		}
@@ -700,7 +353,7 @@ colour(RA *ra)
 static uint32_t
 new_temp(RA *ra, uint8_t cls, uint16_t size, uint16_t align, uint32_t g, uint8_t fl)
 {
-	uint32_t t = new_node(ra);
+	uint32_t t = ra_new_node(ra);
 	RaNode *x = &ra->node[t];
 
 	x->cls = cls;
@@ -728,13 +381,14 @@ spill(RA *ra, uint32_t n)
 		x->slot = ra->frame;
 		ra->frame += 4 * x->size;
 	} else {
-		uint32_t h = new_node(ra), r0 = ra->nref;
+		uint32_t h = ra_new_node(ra), r0 = ra->nref;
 		x = &ra->node[n];
 		RaNode *y = &ra->node[h];
 		y->cls = RR;
 		y->kind = NkHome;
 		y->size = y->align = 1;
 		y->unit = x->unit;
+		y->e0 = x->e0;
 		y->start = x->start;
 		y->len = x->len;
 		vgrow(&ra->ref, &ra->cref, ra->nref + x->nref + 1, sizeof *ra->ref);
@@ -742,7 +396,7 @@ spill(RA *ra, uint32_t n)
 			const RaRef *r = &ra->ref[x->ref + k];
 			uint8_t fl = (uint8_t)(((r->fl & (RfUse | RfOld)) ? RfUse : 0) |
 			                       ((r->fl & RfDef) ? RfDef : 0));
-			ra->ref[ra->nref++] = (RaRef){ .ins = r->ins, .fl = fl, .temp = UINT32_MAX };
+			ra->ref[ra->nref++] = (RaRef){ .ins = r->ins, .fl = fl, .temp = RaNone };
 		}
 		y->ref = r0;
 		y->nref = x->nref;
@@ -756,7 +410,7 @@ spill(RA *ra, uint32_t n)
 	}
 }
 
-/* the next reference of node x after instruction g (UINT32_MAX none); *now: one at g */
+/* the next reference of node x after instruction g (RaNone none); *now: one at g */
 static uint32_t
 next_ref(const RA *ra, const RaNode *x, uint32_t g, int *now)
 {
@@ -771,7 +425,7 @@ next_ref(const RA *ra, const RaNode *x, uint32_t g, int *now)
 	}
 	*now = lo < x->ref + x->nref && ra->ref[lo].ins == g;
 	lo += (uint32_t)*now;
-	return lo < x->ref + x->nref ? ra->ref[lo].ins : UINT32_MAX;
+	return lo < x->ref + x->nref ? ra->ref[lo].ins : RaNone;
 }
 
 /* how good a choice spilling x at instruction g is: the distance to its next reference (Belady)
@@ -779,7 +433,7 @@ next_ref(const RA *ra, const RaNode *x, uint32_t g, int *now)
 static double
 spill_score(const RA *ra, const RaNode *x, uint32_t g, uint32_t next)
 {
-	double dist = next == UINT32_MAX ? (double)(ra->nins + 1 - g) : (double)(next - g);
+	double dist = next == RaNone ? (double)(ra->nins + 1 - g) : (double)(next - g);
 
 	return dist / (double)(x->nref + 1);
 }
@@ -799,11 +453,11 @@ occupies(const RA *ra, const RaNode *x, uint32_t p)
 }
 
 /* a temporary found no register: the node to spill instead, among those of its class that
- * occupy its point and have no reference there (the longest for its references); UINT32_MAX */
+ * occupy its point and have no reference there (the longest for its references); RaNone */
 static uint32_t
 victim(const RA *ra, const RaNode *t)
 {
-	uint32_t best = UINT32_MAX, g = t->tseg.from / 2;
+	uint32_t best = RaNone, g = t->tseg.from / 2;
 	double score = -1;
 
 	for (uint32_t n = 0; n < ra->nnode; n++) {
@@ -824,14 +478,14 @@ victim(const RA *ra, const RaNode *t)
 }
 
 typedef struct Sweep {
-	uint32_t *owner;   /* nunit: the node a virtual unit's register belongs to now */
-	uint32_t *ucnt;    /* nunit: segments of the unit open at the point */
+	uint32_t *owner;   /* per node: the node its register belongs to now (a spilled predicate's:
+	                      its home) */
+	uint32_t *nlive;   /* per node: its segments open at the point */
+	uint32_t *apos;    /* per node: its place in act + 1, 0 out */
+	uint32_t cn;       /* per-node arrays' room */
 	int32_t *td[2];    /* per point: change of the temporaries' pressure (R, P) */
 	uint32_t *act;     /* nodes holding a register at the point */
 	uint32_t nact, cact;
-	uint32_t *apos;    /* per node: its place in act + 1, 0 out */
-	uint32_t *nlive;   /* per node: its units open */
-	uint32_t cn;       /* per-node arrays' room */
 	int pr[2];         /* registers taken at the point: R, P */
 } Sweep;
 
@@ -844,8 +498,11 @@ sw_room(RA *ra, Sweep *w)
 	w->cn = ra->nnode * 2 + 16;
 	w->apos = xrealloc(w->apos, w->cn * sizeof *w->apos);
 	w->nlive = xrealloc(w->nlive, w->cn * sizeof *w->nlive);
+	w->owner = xrealloc(w->owner, w->cn * sizeof *w->owner);
 	memset(w->apos + old, 0, (w->cn - old) * sizeof *w->apos);
 	memset(w->nlive + old, 0, (w->cn - old) * sizeof *w->nlive);
+	for (uint32_t n = old; n < w->cn; n++)
+		w->owner[n] = n;
 }
 
 static void
@@ -882,21 +539,17 @@ sw_spill(RA *ra, Sweep *w, uint32_t n, uint32_t p)
 	sw_room(ra, w);
 	sw_leave(w, n);
 	if (cls == RP) {
-		uint32_t h = ra->node[n].home, u = ra->node[n].unit;
-		w->owner[u] = h;
-		if (w->ucnt[u]) {
-			w->pr[1]--;
-			w->pr[0]++;
-			w->nlive[h] = 1;
+		uint32_t h = ra->node[n].home;
+		w->owner[n] = h;
+		w->pr[1] -= (int)w->nlive[n];
+		w->pr[0] += (int)w->nlive[n];
+		w->nlive[h] = w->nlive[n];
+		if (w->nlive[h])
 			sw_enter(w, h);
-		}
 	} else {
-		const RaNode *x = &ra->node[n];
-		uint32_t nu = x->kind == NkHome ? 1 : x->size;
-		for (uint32_t e = 0; e < nu; e++)
-			if (w->ucnt[x->unit + e])
-				w->pr[0]--;
+		w->pr[0] -= (int)w->nlive[n];
 	}
+	w->nlive[n] = 0;
 	for (uint32_t t = t0; t < ra->nnode; t++) {
 		const RaNode *x = &ra->node[t];
 		int c = x->cls == RP;
@@ -912,35 +565,53 @@ sw_spill(RA *ra, Sweep *w, uint32_t n, uint32_t p)
 
 /* spill decisions before colouring, by pressure: a sweep over the points keeps the registers
  * taken (the text's own, the nodes', the temporaries'); where more are taken than there are
- * (R: R0..top without R1; P: P0..P6), the node whose next reference is farthest goes (Belady),
- * not one referenced at this very instruction if another will do */
+ * (R: R0..top without R1; P: P0..P6), the node whose next reference is farthest for what
+ * spilling it costs goes (Belady, weighed), not one referenced at this very instruction if
+ * another will do */
 static void
 presspill(RA *ra)
 {
-	uint32_t npt = 2 * ra->nins + 2, *cnt, *ev;
+	uint32_t npt = 2 * ra->nins + 2, *cnt, *ev, *segnode, *psunit, nn = ra->nnode;
+	uint32_t nps = ra->upseg[RaVirt];
 	int cap[2] = { ra->top, 7 };
 	Sweep w = {0};
 
+	/* events: a segment's start at its first point, its end after its last; id << 2 |
+	 * physical << 1 | start */
+	segnode = xmalloc((ra->nseg + 1) * sizeof *segnode);
+	psunit = xmalloc((nps + 1) * sizeof *psunit);
+	for (uint32_t n = 0; n < nn; n++)
+		if (ra->node[n].kind == NkDecl)
+			for (uint32_t q = ra->eoff[ra->node[n].e0];
+			     q < ra->eoff[ra->node[n].e0 + ra->node[n].size]; q++)
+				segnode[q] = n;
+	for (uint32_t u = 0; u < RaVirt; u++)
+		for (uint32_t q = ra->upseg[u]; q < ra->upseg[u + 1]; q++)
+			psunit[q] = u;
 	cnt = xmalloc((npt + 2) * sizeof *cnt);
 	memset(cnt, 0, (npt + 2) * sizeof *cnt);
-	for (uint32_t u = 0; u < ra->nunit; u++)
-		for (uint32_t q = ra->useg[u]; u != 1 && q < ra->useg[u + 1]; q++) {
-			cnt[ra->seg[q].from + 1]++;
-			cnt[ra->seg[q].to + 2]++;
+	for (uint32_t q = 0; q < ra->nseg; q++) {
+		cnt[ra->seg[q].from + 1]++;
+		cnt[ra->seg[q].to + 2]++;
+	}
+	for (uint32_t q = 0; q < nps; q++)
+		if (psunit[q] != 1) {
+			cnt[ra->pseg[q].from + 1]++;
+			cnt[ra->pseg[q].to + 2]++;
 		}
 	for (uint32_t p = 0; p <= npt; p++)
 		cnt[p + 1] += cnt[p];
-	ev = xmalloc((2 * (size_t)ra->nseg + 1) * sizeof *ev);  /* unit << 1 | start */
-	for (uint32_t u = 0; u < ra->nunit; u++)
-		for (uint32_t q = ra->useg[u]; u != 1 && q < ra->useg[u + 1]; q++) {
-			ev[cnt[ra->seg[q].from]++] = u << 1 | 1;
-			ev[cnt[ra->seg[q].to + 1]++] = u << 1;
+	ev = xmalloc((2 * (size_t)(ra->nseg + nps) + 1) * sizeof *ev);
+	for (uint32_t q = 0; q < ra->nseg; q++) {
+		ev[cnt[ra->seg[q].from]++] = q << 2 | 1;
+		ev[cnt[ra->seg[q].to + 1]++] = q << 2;
+	}
+	for (uint32_t q = 0; q < nps; q++)
+		if (psunit[q] != 1) {
+			ev[cnt[ra->pseg[q].from]++] = q << 2 | 3;
+			ev[cnt[ra->pseg[q].to + 1]++] = q << 2 | 2;
 		}
 	/* cnt[p] is now the end of point p's events, cnt[p - 1] their start */
-	w.owner = xmalloc((ra->nunit + 1) * sizeof *w.owner);
-	memcpy(w.owner, ra->unode, ra->nunit * sizeof *w.owner);
-	w.ucnt = xmalloc((ra->nunit + 1) * sizeof *w.ucnt);
-	memset(w.ucnt, 0, (ra->nunit + 1) * sizeof *w.ucnt);
 	for (int c = 0; c < 2; c++) {
 		w.td[c] = xmalloc((npt + 2) * sizeof *w.td[c]);
 		memset(w.td[c], 0, (npt + 2) * sizeof *w.td[c]);
@@ -950,27 +621,29 @@ presspill(RA *ra)
 		w.pr[0] += w.td[0][p];
 		w.pr[1] += w.td[1][p];
 		for (uint32_t q = p ? cnt[p - 1] : 0; q < cnt[p]; q++) {
-			uint32_t u = ev[q] >> 1, o = u < RaVirt ? UINT32_MAX : w.owner[u];
-			int c = o != UINT32_MAX ? ra->node[o].cls == RP : u >= RaPhysP;
-			if (o != UINT32_MAX && ra->node[o].spilled)
+			uint32_t id = ev[q] >> 2, o;
+			int start = ev[q] & 1, c;
+			if (ev[q] & 2) {
+				w.pr[psunit[id] >= RaPhysP] += start ? 1 : -1;
 				continue;
-			if (ev[q] & 1) {
-				if (w.ucnt[u]++)
-					continue;
+			}
+			o = w.owner[segnode[id]];
+			if (ra->node[o].spilled)
+				continue;
+			c = ra->node[o].cls == RP;
+			if (start) {
 				w.pr[c]++;
-				if (o != UINT32_MAX && !w.nlive[o]++)
+				if (!w.nlive[o]++)
 					sw_enter(&w, o);
-			} else {
-				if (!w.ucnt[u] || --w.ucnt[u])
-					continue;
+			} else if (w.nlive[o]) {
 				w.pr[c]--;
-				if (o != UINT32_MAX && !--w.nlive[o])
+				if (!--w.nlive[o])
 					sw_leave(&w, o);
 			}
 		}
 		for (int c = 0; c < 2; c++)
 			while (w.pr[c] > cap[c]) {
-				uint32_t best = UINT32_MAX, g = p / 2;
+				uint32_t best = RaNone, g = p / 2;
 				double bscore = -1;
 				int bnow = 1;
 				for (uint32_t k = 0; k < w.nact; k++) {
@@ -982,21 +655,22 @@ presspill(RA *ra)
 						continue;
 					nx = next_ref(ra, x, g, &now);
 					sc = spill_score(ra, x, g, nx);
-					if (best == UINT32_MAX || (bnow && !now) || (bnow == now && sc > bscore)) {
+					if (best == RaNone || (bnow && !now) || (bnow == now && sc > bscore)) {
 						best = w.act[k];
 						bscore = sc;
 						bnow = now;
 					}
 				}
-				if (best == UINT32_MAX)
+				if (best == RaNone)
 					break;
 				sw_spill(ra, &w, best, p);
 			}
 	}
 	free(cnt);
 	free(ev);
+	free(segnode);
+	free(psunit);
 	free(w.owner);
-	free(w.ucnt);
 	free(w.td[0]);
 	free(w.td[1]);
 	free(w.act);
@@ -1017,7 +691,7 @@ allocate(RA *ra)
 			uint32_t v = n;
 			if (!x->failed)
 				continue;
-			if (x->kind == NkTemp && (v = victim(ra, x)) == UINT32_MAX)
+			if (x->kind == NkTemp && (v = victim(ra, x)) == RaNone)
 				continue;
 			if (!ra->node[v].spilled) {
 				spill(ra, v);
@@ -1028,10 +702,14 @@ allocate(RA *ra)
 			for (uint32_t n = 0; n < nn; n++)
 				if (ra->node[n].failed) {
 					const RaNode *x = &ra->node[n];
-					error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
-					         "instruction needs more %s registers than --maxrregcount=%d "
-					         "leaves (R0..R%d without R1)", x->cls == RP ? "P" : "R",
-					         ra->maxreg, ra->top);
+					if (x->cls == RP)
+						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						         "instruction needs more predicates than P0..P6");
+					else
+						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						         "instruction needs more registers than a limit of %d "
+						         "(--maxrregcount, .maxnreg) leaves: R0..R%d without R1",
+						         ra->maxreg, ra->top);
 					return -1;
 				}
 			return -1;
@@ -1046,9 +724,14 @@ ra_free(RA *ra)
 {
 	free(ra->ins);
 	free(ra->gblk);
-	free(ra->unode);
+	free(ra->udecl);
+	free(ra->slot0);
+	free(ra->snode);
+	free(ra->sunit);
 	free(ra->seg);
-	free(ra->useg);
+	free(ra->eoff);
+	free(ra->pseg);
+	free(ra->upseg);
 	free(ra->node);
 	free(ra->ref);
 	free(ra->pair);
@@ -1080,6 +763,10 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 		return -1;
 	}
 	ra.top = maxreg - 3 > 254 ? 254 : maxreg - 3;
+	ra.res[0][0] = 2;                           /* R1: the stack pointer */
+	for (unsigned r = (unsigned)ra.top + 1; r < 256; r++)
+		ra.res[0][r >> 6] |= (uint64_t)1 << (r & 63);
+	ra.res[1][0] = ~(uint64_t)0x7f;             /* P0..P6 */
 	for (uint32_t k = 0; k < f->nvreg; k++) {
 		const FVReg *v = &f->vreg[k];
 		uint32_t *n = v->cls == RP ? &ra.npv : &ra.nrv;
@@ -1087,8 +774,14 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 			*n = (uint32_t)(v->base + v->size - RegVirt);
 	}
 	ra.nunit = RaVirt + ra.nrv + ra.npv;
-	ra.unode = xmalloc((ra.nunit + 1) * sizeof *ra.unode);
-	memset(ra.unode, 0xff, (ra.nunit + 1) * sizeof *ra.unode);
+	ra.udecl = xmalloc((ra.nunit + 1) * sizeof *ra.udecl);
+	memset(ra.udecl, 0xff, (ra.nunit + 1) * sizeof *ra.udecl);
+	for (uint32_t k = 0; k < f->nvreg; k++) {
+		const FVReg *v = &f->vreg[k];
+		int u = ra_unit(&ra, REG(v->cls == RP ? RP : RR, v->base));
+		for (uint32_t e = 0; u >= 0 && e < v->size; e++)
+			ra.udecl[(uint32_t)u + e] = k;
+	}
 	ra.gblk = xmalloc((f->nblk + 1) * sizeof *ra.gblk);
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		ra.gblk[b] = ra.nins;
@@ -1102,11 +795,12 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 				goto out;
 			ra.ins[g++] = i;
 		}
-	if (refs(&ra) < 0 || segments(&ra) < 0)
+	if (ra_build(&ra) < 0)
 		goto out;
 	occ_init(&ra.occ[0], 4, 2 * ra.nins + 2);
 	occ_init(&ra.occ[1], 1, 2 * ra.nins + 2);
-	presspill(&ra);
+	if (ra.maxlive[0] > ra.top || ra.maxlive[1] > 7 || ra.nclob)
+		presspill(&ra);     /* else the sweep would find room everywhere */
 	if (allocate(&ra) < 0 || ra_rewrite(&ra, &copies) < 0)
 		goto out;
 	if (st) {

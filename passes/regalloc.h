@@ -1,11 +1,13 @@
-/* regalloc.h: the state shared by the register allocator's two files: regalloc.c (live
- * ranges, colouring, spill decisions) and rawrite.c (the rewrite: registers, spill code, the
- * frame, the listing). docs/pass-regalloc.md describes the method.
+/* regalloc.h: the state shared by the register allocator's files: raweb.c (live ranges split
+ * into webs), regalloc.c (colouring, spill decisions, the pass) and rawrite.c (the rewrite:
+ * registers, spill code, the frame, the listing). docs/pass-regalloc.md describes the method.
  *
  * Points: instruction g (layout order over the blocks) has two, 2g where it reads (its sources
  * and what lives across it) and 2g+1 where it writes (its results and what lives across it).
  * A value occupies a register over segments of points; two values may share a register when
- * their segments of it never meet.
+ * their segments of it never meet. A web is what one register must hold as one: the segments
+ * of a declaration that definitions and uses connect (across block edges, a guarded write and
+ * the value it keeps, the registers of one tuple operand). Each web is a node to colour.
  */
 #ifndef FIBER_REGALLOC_H
 #define FIBER_REGALLOC_H
@@ -16,14 +18,15 @@ enum {
 	RaPhysR = 255,     /* units 0..254: R0..R254 named by the text */
 	RaPhysP = 255,     /* units 255..261: P0..P6 */
 	RaVirt = 262,      /* the first unit of the virtual registers, then of the predicates */
-	RaChunk = 64,      /* points per occupancy chunk */
+	RaChunk = 16,      /* points per occupancy chunk */
+	RaNone = 0xffffffffu,
 };
 
 typedef struct RaSeg { uint32_t from, to; } RaSeg;   /* points, both included */
 
 enum RaKind {
-	NkDecl,            /* a .vreg or .vpred declaration */
-	NkHome,            /* the R register a spilled predicate lives in */
+	NkDecl,            /* a web of a .vreg or .vpred declaration */
+	NkHome,            /* the R register a spilled predicate web lives in */
 	NkTemp,            /* a spill temporary at one instruction */
 };
 
@@ -49,14 +52,15 @@ typedef struct RaNode {
 	uint16_t size;     /* registers */
 	uint16_t align;    /* its first register is a multiple of this */
 	int col;           /* first register, -1 none */
-	uint32_t unit;     /* NkDecl: first unit; NkHome: its predicate's unit */
+	uint32_t unit;     /* NkDecl, NkHome: the first unit of the declaration */
+	uint32_t e0;       /* NkDecl, NkHome: its element e's segments are RA.seg[eoff[e0 + e] ..
+	                      eoff[e0 + e + 1]) */
 	RaSeg tseg;        /* NkTemp: the points it occupies */
-	uint32_t start;    /* first point occupied, UINT32_MAX none */
+	uint32_t start;    /* first point occupied, RaNone none */
 	uint32_t len;      /* points occupied (spill choice) */
 	uint32_t ref, nref; /* its references: RA.ref[ref .. ref + nref), by instruction */
 	uint32_t home;     /* a spilled predicate: its NkHome node */
 	int32_t slot;      /* a spilled R node: byte offset in the spill area */
-	uint32_t decl;     /* NkDecl: index in Fn.vreg */
 } RaNode;
 
 /* the occupancy of one register class over the points: per point a mask of the registers
@@ -79,30 +83,47 @@ typedef struct RA {
 	uint32_t nrv;      /* virtual R numbers used (RegVirt .. RegVirt + nrv) */
 	uint32_t npv;      /* virtual P numbers used */
 	uint32_t nunit;    /* RaVirt + nrv + npv */
-	uint32_t *unode;   /* nunit: node of a virtual unit, UINT32_MAX none */
-	RaSeg *seg;        /* segments by unit: useg[u] .. useg[u + 1] */
+	uint32_t *udecl;   /* nunit: declaration of a virtual unit, RaNone none */
+	uint32_t *slot0;   /* nins + 1: the first global slot index of instruction g */
+	uint32_t *snode;   /* per global slot: the node of its (first) virtual unit, RaNone */
+	int32_t *sunit;    /* per global slot: the unit of its first register, -1 none */
+	RaSeg *seg;        /* the nodes' segments, by node and element (RaNode.e0) */
 	uint32_t nseg;
-	uint32_t *useg;    /* nunit + 1 */
+	uint32_t *eoff;    /* segment ranges per (node, element) */
+	uint32_t neoff;
+	RaSeg *pseg;       /* the text's registers' segments by unit: upseg[u] .. upseg[u + 1] */
+	uint32_t *upseg;   /* RaVirt + 1 */
 	RaNode *node;
 	uint32_t nnode, cnode;
 	RaRef *ref;
 	uint32_t nref, cref;
-	uint32_t *pair;    /* copies: triples (node, elem, partner unit) by node */
+	uint32_t *pair;    /* copies: (node, elem, partner node or RaNone, partner elem or physical
+	                      register) quadruples, by node at colouring */
 	uint32_t npair, cpair;
-	uint32_t *pairof;  /* nnode + 1 at colouring: first triple of node n */
+	uint32_t *pairof;  /* nnode + 1 at colouring: first quadruple of node n */
 	uint32_t *clob;    /* points where everything is clobbered (calls out of the function) */
 	uint32_t nclob, cclob;
 	RaOcc occ[2];      /* R, P */
 	uint64_t physr[4]; /* R registers the text names */
+	uint64_t res[2][4]; /* registers no virtual one may take: R1, past top, RZ; past P6 */
+	int maxlive[2];    /* at most this many R (R1 aside) and P registers are live at a point
+	                      (an upper bound from raweb.c's walk) */
 	int frame;         /* bytes of spill area */
 	int nspill;        /* nodes spilled */
 	int rounds;        /* colouring rounds */
 } RA;
 
-/* regalloc.c */
+/* raweb.c */
 int ra_unit(const RA *ra, Reg r);     /* the unit of register r; -1: RZ, PT, another class */
 int ra_copy_of(const Fn *f, const Ins *i, Reg *d, Reg *s); /* a plain copy of one R register:
                                          MOV d, s or IMAD.MOV.U32 d, RZ, RZ, s (unguarded) */
+uint32_t ra_new_node(RA *ra);         /* a zeroed node: col -1, start RaNone */
+int ra_build(RA *ra);                 /* slots, liveness, webs, nodes, references, copies; -1
+                                         after a located error */
+uint32_t ra_opnd_node(const RA *ra, uint32_t g, unsigned j, int fl); /* the node operand j
+                                         (SlotGuard: the guard) field fl of instruction g names,
+                                         RaNone if none */
+/* regalloc.c */
 int ra_refs_at(const RA *ra, const RaNode *v, uint32_t g); /* index in RA.ref of v's reference
                                                          at instruction g, -1 none */
 /* rawrite.c */

@@ -1182,6 +1182,7 @@ sched_fn(Fn *f, const SchedOpts *o, SchedStats *st, Diag *d)
 	for (uint32_t k = 0; f->text && k < f->text->nitem; k++)
 		if (f->text->item[k].off >= 0 && (uint32_t)f->text->item[k].off < f->nins)
 			c.pin[f->text->item[k].off] = 1;
+
 	c.kstamp = xmalloc(NKey * sizeof *c.kstamp);
 	c.kdef = xmalloc(NKey * sizeof *c.kdef);
 	c.khead = xmalloc(NKey * sizeof *c.khead);

@@ -35,9 +35,11 @@ for f in "$work/nvcc/failures.txt" "$work/fiberc/failures.txt"; do
 done
 
 cycles() { sed -n 's/^  "cycles": \([0-9]*\),*$/\1/p' "$1" | head -1; }
-# regs LISTING KERNEL: SHI_REGISTERS of the kernel's text section
-regs() { awk -v s=".text.$2," 'index($0, s) { t = 1; next } t && /SHI_REGISTERS=/ {
-	sub(/.*SHI_REGISTERS=/, ""); sub(/".*/, ""); print; exit }' "$1"; }
+# regs LISTING KERNEL: the kernel's EIATTR_REGCOUNT (.nv.info: the word after index@(KERNEL))
+regs() { awk -v s="index@($2)" '/EIATTR_REGCOUNT/ { r = 1; next } /nvinfo :/ { r = 0 }
+	r && index($0, s) { getline; sub(/.*\.word[ \t]*0x/, ""); n = 0
+		for (i = 1; i <= length($0); i++) n = n * 16 + index("0123456789abcdef", substr($0, i, 1)) - 1
+		print n; exit }' "$1"; }
 # spills LISTING KERNEL: STL and LDL instructions in the kernel's text section
 spills() { awk -v s=".section\t.text.$2," 'index($0, s) { t = 1; next } t && /\.section/ { t = 0 }
 	t && /[^A-Z](STL|LDL)[. ]/ { n++ } END { print n + 0 }' "$1"; }

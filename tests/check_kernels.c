@@ -1171,9 +1171,7 @@ kernels_add_run(Suite *s)
 					prow[n].arch = a ? 90 : 80;
 					prow[n++].timing = (uint8_t)t;
 				}
-	/* TEMPORARY while the code generator is assembled (issue 11): FIBER_PTX_KERNELS=1 */
-	if (getenv("FIBER_PTX_KERNELS"))
-		tcase_add_loop_test(tc, test_kernel_ptx, 0, n);
+	tcase_add_loop_test(tc, test_kernel_ptx, 0, n);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hazard corpus");

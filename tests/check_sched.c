@@ -10,7 +10,9 @@
  * - examples: every kernel of examples/kernels.txt, nvcc's sm_80 listing on a100 and sm_90 on
  *   h100, through sched and ctrl-bits (with the default rule and with every list schedule
  *   kept): outputs identical to the unscheduled listing's, hazards 0 in timing mode.
- *   FIBER_SCHED_VERBOSE=1 prints the cycles before and after per kernel.
+ *   FIBER_SCHED_VERBOSE=1 prints the cycles per kernel: nvcc's bits, ctrl-bits alone (the bits
+ *   cleared, nothing moved), sched + ctrl-bits. And every function of tests/corpus with generic
+ *   arguments, every list schedule kept: the same status and buffers (functional mode).
  */
 #define _DEFAULT_SOURCE
 #include "ir.h"
@@ -461,6 +463,43 @@ START_TEST(test_sched_ssa)
 }
 END_TEST
 
+/* an internal call's return point moves with what is inserted before it: `MOV R2, 0x30` (the
+ * instruction after the CALL, with nvcc's encoding) becomes 0x40 after a NOP goes in front of
+ * the block; the same immediate elsewhere (the IADD3) is not an address and stays */
+static const char call_txt[] =
+	"\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+	"\t.section\t.text.k,\"ax\",@progbits\n"
+	"k:\n"
+	"        /*0000*/                   IADD3 R3, R3, 0x30, RZ ;\n"
+	"        /*0010*/                   MOV R2, 0x30 ;       /* 0x0000003000027802 */\n"
+	"                                                         /* 0x000fc60000000f00 */\n"
+	"        /*0020*/                   CALL.REL.NOINC `(sub) ;\n"
+	"        /*0030*/                   EXIT ;\n"
+	"sub:\n"
+	"        /*0040*/                   RET.REL.NODEC R2 `(k) ;\n";
+
+START_TEST(test_relayout_return_address)
+{
+	Lst l;
+	Ins nop;
+
+	lst_text(&l, "call", call_txt);
+	ck_assert_ptr_nonnull(cfg_callee(l.f, l.f->blk[0]));
+	memset(&nop, 0, sizeof nop);
+	nop.op = ONOP;
+	nop.name = mintern(l.m, "NOP");
+	nop.addr = -1;
+	ck_assert_ptr_nonnull(ins_insert(l.f, l.f->blk[0], 0, &nop));
+	fn_relayout(l.f);
+	ck_assert_int_eq(at(l.f, "CALL"), 3);
+	ck_assert_int_eq(l.f->ins[2].opnd[1].imm, 0x40);
+	ck_assert_uint_eq(GET_IMM32(l.f->ins[2].enc[0]), 0x40);
+	ck_assert_uint_eq(GET_OPCODE(l.f->ins[2].enc[0]), GET_OPCODE(0x0000003000027802ull));
+	ck_assert_int_eq(l.f->ins[1].opnd[2].imm, 0x30);
+	lst_close(&l);
+}
+END_TEST
+
 /* ---- speed --------------------------------------------------------------------------------- */
 
 /* 100,000 instructions in 100 loops of one block of 1,000: global loads, arithmetic on them,
@@ -517,7 +556,27 @@ END_TEST
 
 /* ---- the examples -------------------------------------------------------------------------- */
 
-/* the listing at path scheduled (o) and given control bits, in a temporary file (malloc'd) */
+/* what sched does to a function's control bits when something moved, but nothing moves: the
+ * baseline of ctrl-bits alone */
+static void
+clear_only(Fn *f)
+{
+	for (uint32_t k = 0; k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		memset(&i->ctrl, 0, sizeof i->ctrl);
+		for (unsigned j = 0; j < i->nopnd; j++)
+			i->opnd[j].flags &= (uint16_t)~FReuse;
+		if (i->nenc > 1) {
+			i->nenc = 1;
+			i->slot = NULL;
+			i->nslot = 0;
+			op_slots(f, i);
+		}
+	}
+}
+
+/* the listing at path scheduled (o; NULL: only its bits cleared) and given control bits, in a
+ * temporary file (malloc'd) */
 static char *
 scheduled_copy(const char *path, const SchedOpts *o, SchedStats *tot)
 {
@@ -546,10 +605,13 @@ scheduled_copy(const char *path, const SchedOpts *o, SchedStats *tot)
 	ck_assert_ptr_nonnull(l.m);
 	for (uint32_t k = 0; k < l.m->nfn; k++) {
 		Fn *f = l.m->fn[k];
-		SchedStats st;
+		SchedStats st = {0};
 		ck_assert_int_eq(cfg_build(f, &l.d), 0);
 		dom_build(f);
-		ck_assert_int_ge(sched_fn(f, o, &st, &l.d), 0);
+		if (o)
+			ck_assert_int_ge(sched_fn(f, o, &st, &l.d), 0);
+		else
+			clear_only(f);
 		ck_assert_int_eq(pass_ctrl_bits(f, &l.d), 0);
 		fn_relayout(f);
 		tot->blocks += st.blocks;
@@ -585,7 +647,7 @@ START_TEST(test_sched_examples)
 	int verbose = getenv("FIBER_SCHED_VERBOSE") && *getenv("FIBER_SCHED_VERBOSE") != '0';
 	char path[1024], dir[64];
 	int nlines;
-	uint64_t c0 = 0, c1 = 0, c2 = 0;
+	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
 	SchedStats dflt = {0}, all = {0};
 
 	snprintf(path, sizeof path, "%s/examples/kernels.txt", kr_root());
@@ -594,9 +656,9 @@ START_TEST(test_sched_examples)
 	for (int a = 0; a < 2; a++)
 		for (int k = 0; k < nlines; k++) {
 			SchedOpts o;
-			SchedStats s1 = {0}, s2 = {0};
-			char *p1, *p2;
-			KRun want, got, got2;
+			SchedStats s1 = {0}, s2 = {0}, s3 = {0};
+			char *p1, *p2, *p3;
+			KRun want, got, got2, base;
 			sscanf(lines[k], "%63s", dir);
 			snprintf(path, sizeof path, "%s/examples/%s/%s.%s.sass", kr_root(), dir, dir,
 			         arch[a].sfx);
@@ -604,8 +666,9 @@ START_TEST(test_sched_examples)
 			p1 = scheduled_copy(path, &o, &s1);
 			o.always = 1;
 			p2 = scheduled_copy(path, &o, &s2);
-			if (getenv("FIBER_SCHED_KEEP")) { fprintf(stderr, "kept %s\n", p2); char cp[1200]; snprintf(cp, sizeof cp, "cp %s /tmp/schedt/last.sass", p2); if (system(cp)) {} }
+			p3 = scheduled_copy(path, NULL, &s3);
 			want = run_line(path, arch[a].config, lines[k]);
+			base = run_line(p3, arch[a].config, lines[k]);
 			got = run_line(p1, arch[a].config, lines[k]);
 			got2 = run_line(p2, arch[a].config, lines[k]);
 			ck_assert_uint_eq(want.hazards, 0);
@@ -615,34 +678,98 @@ START_TEST(test_sched_examples)
 			              "after sched", lines[k], arch[a].sfx);
 			ck_assert_msg(memcmp(want.buf, got2.buf, want.n) == 0, "%s %s: other results "
 			              "after sched (every schedule kept)", lines[k], arch[a].sfx);
-			ck_assert_msg(got.hazards == 0 && got2.hazards == 0, "%s %s: hazards %llu, %llu",
-			              dir, arch[a].sfx, (unsigned long long)got.hazards,
-			              (unsigned long long)got2.hazards);
+			ck_assert_msg(memcmp(want.buf, base.buf, want.n) == 0, "%s %s: other results "
+			              "with the bits cleared", lines[k], arch[a].sfx);
+			ck_assert_msg(got.hazards == 0 && got2.hazards == 0 && base.hazards == 0,
+			              "%s %s: hazards %llu, %llu, %llu", dir, arch[a].sfx,
+			              (unsigned long long)got.hazards, (unsigned long long)got2.hazards,
+			              (unsigned long long)base.hazards);
 			if (verbose)
-				fprintf(stderr, "sched: %-15s %s: %3u/%3u blocks changed, %4u moved: cycles "
-				        "%7llu nvcc, %7llu sched (model %llu -> %llu); every schedule kept: "
-				        "%u moved, %7llu\n", dir, arch[a].sfx, s1.changed, s1.blocks,
-				        s1.moved, (unsigned long long)want.cycles,
-				        (unsigned long long)got.cycles, (unsigned long long)s1.est_before,
-				        (unsigned long long)s1.est_after, s2.moved,
-				        (unsigned long long)got2.cycles);
+				fprintf(stderr, "sched: %-15s %s: %3u/%3u blocks changed, %4u moved; cycles: "
+				        "nvcc %6llu, ctrl-bits alone %6llu, sched %6llu (model %llu -> %llu), "
+				        "every schedule kept %6llu (%u moved)\n", dir, arch[a].sfx,
+				        s1.changed, s1.blocks, s1.moved, (unsigned long long)want.cycles,
+				        (unsigned long long)base.cycles, (unsigned long long)got.cycles,
+				        (unsigned long long)s1.est_before, (unsigned long long)s1.est_after,
+				        (unsigned long long)got2.cycles, s2.moved);
 			c0 += want.cycles;
 			c1 += got.cycles;
 			c2 += got2.cycles;
+			c3 += base.cycles;
 			dflt.moved += s1.moved;
 			all.moved += s2.moved;
 			kr_free(&want);
 			kr_free(&got);
 			kr_free(&got2);
+			kr_free(&base);
 			unlink(p1);
 			unlink(p2);
+			unlink(p3);
 			free(p1);
 			free(p2);
+			free(p3);
 		}
 	if (verbose)
-		fprintf(stderr, "sched: cycles %llu nvcc, %llu sched, %llu every schedule kept\n",
-		        (unsigned long long)c0, (unsigned long long)c1, (unsigned long long)c2);
+		fprintf(stderr, "sched: cycles %llu nvcc, %llu ctrl-bits alone, %llu sched, %llu every "
+		        "schedule kept\n", (unsigned long long)c0, (unsigned long long)c3,
+		        (unsigned long long)c1, (unsigned long long)c2);
 	ck_assert_uint_gt(all.moved, 0);   /* the stress run moves instructions */
+}
+END_TEST
+
+/* every function of every corpus listing (tests/corpus, both architectures), run with
+ * kernrun's generic arguments in functional mode: the same status and buffers with every list
+ * schedule kept */
+START_TEST(test_sched_corpus)
+{
+	static const char *const sfx[] = {"sm_80", "sm_90"};
+	char cmd[1200], path[1024];
+	FILE *ls;
+	int nfn = 0;
+	uint32_t moved = 0;
+
+	snprintf(cmd, sizeof cmd, "ls %s/tests/corpus/*.sass", kr_root());
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof path, ls)) {
+		SchedOpts o;
+		SchedStats st = {0};
+		unsigned n = 0;
+		char *p;
+		int a = strstr(path, sfx[1]) != NULL;
+		path[strcspn(path, "\n")] = 0;
+		if (kr_function_count(path, a ? "h100" : "a100", &n) < 0)
+			continue;            /* what the runtime does not load (sm_89, sm_90a) */
+		sched_opts_default(&o);
+		o.always = 1;
+		p = scheduled_copy(path, &o, &st);
+		moved += st.moved;
+		if (getenv("FIBER_SCHED_VERBOSE"))
+			fprintf(stderr, "sched: %s: %u functions, %u instructions moved\n", path, n,
+			        st.moved);
+		for (unsigned k = 0; k < n; k++) {
+			char name[256];
+			KRun want, got;
+			ck_assert_int_eq(kr_run_generic(path, a ? "h100" : "a100", FIBER_MODE_FUNCTIONAL, k,
+			                                name, sizeof name, &want), 0);
+			ck_assert_int_eq(kr_run_generic(p, a ? "h100" : "a100", FIBER_MODE_FUNCTIONAL, k,
+			                                name, sizeof name, &got), 0);
+			ck_assert_msg(want.status == got.status, "%s %s: status %d, scheduled %d (%s)",
+			              path, name, want.status, got.status, got.err);
+			ck_assert_msg(want.n == got.n && memcmp(want.buf, got.buf, want.n) == 0,
+			              "%s %s: other results after sched", path, name);
+			kr_free(&want);
+			kr_free(&got);
+			nfn++;
+		}
+		unlink(p);
+		free(p);
+	}
+	pclose(ls);
+	if (getenv("FIBER_SCHED_VERBOSE"))
+		fprintf(stderr, "sched: corpus: %d functions, %u instructions moved\n", nfn, moved);
+	ck_assert_int_gt(nfn, 20);
+	ck_assert_uint_gt(moved, 0);
 }
 END_TEST
 
@@ -662,10 +789,12 @@ sched_suite(void)
 	tcase_add_test(o, test_sched_scoreboards);
 	tcase_add_test(o, test_sched_control_bits);
 	tcase_add_test(o, test_sched_ssa);
+	tcase_add_test(o, test_relayout_return_address);
 	tcase_set_timeout(sp, 120);
 	tcase_add_test(sp, test_sched_speed);
 	tcase_set_timeout(e, 900);
 	tcase_add_test(e, test_sched_examples);
+	tcase_add_test(e, test_sched_corpus);
 	suite_add_tcase(s, o);
 	suite_add_tcase(s, sp);
 	suite_add_tcase(s, e);
