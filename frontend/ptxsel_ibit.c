@@ -27,19 +27,19 @@ ix_sel_logic(Lw *w)
 		if (ix_op(w, "cnot"))
 			return lw_error(w, "cnot on .pred");
 		if (un)
-			lw_emit(w, "PLOP3.LUT %s, PT, %s, PT, PT, 0x0f, 0x0", lw_reg(w, 0), ix_pred(w, 1));
+			lw_emit(w, "PLOP3.LUT %s, PT, %s, PT, PT, 0x0f, 0x0", ix_dreg(w, 0, 1), ix_pred(w, 1));
 		else                    /* (a op b) & c with c = PT, as nvcc writes them */
-			lw_emit(w, "PLOP3.LUT %s, PT, %s, %s, PT, 0x%x, 0x0", lw_reg(w, 0), ix_pred(w, 1),
+			lw_emit(w, "PLOP3.LUT %s, PT, %s, %s, PT, 0x%x, 0x0", ix_dreg(w, 0, 1), ix_pred(w, 1),
 			        ix_pred(w, 2), logic_lut(w) & 0xaa);
 		return 0;
 	}
 	if (bits != 16 && bits != 32 && bits != 64)
 		return lw_error(w, "%s on .%s", ptx_str(w->p, w->ins->op), lw_type(w));
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, bits));
 	if (ix_op(w, "cnot")) {
 		const char *p = K(lw_ptmp(w));
 		if (bits == 64)
-			ix_lop3(w, 1, p, "RZ", lw_lo(w, 1), lw_hi(w, 1), "RZ", 0xfc, NULL);
+			ix_lop3(w, 1, p, "RZ", ix_lo(w, 1), ix_hi(w, 1), "RZ", 0xfc, NULL);
 		else if (bits == 16)
 			ix_lop3(w, 1, p, "RZ", ix_b(w, 1), "0xffff", "RZ", 0xc0, NULL);
 		else
@@ -51,12 +51,12 @@ ix_sel_logic(Lw *w)
 	}
 	for (int h = 0; h < (bits == 64 ? 2 : 1); h++) {
 		const char *dh = K(lw_elem(w, d, h));
-		const char *a = K(bits == 64 ? (h ? lw_hi(w, 1) : lw_lo(w, 1)) : ix_b(w, 1));
+		const char *a = K(bits == 64 ? (h ? ix_hi(w, 1) : ix_lo(w, 1)) : ix_b(w, 1));
 		if (ix_op(w, "not")) {
 			ix_lop3(w, 1, NULL, dh, "RZ", a, "RZ", 0x33, NULL);
 			continue;
 		}
-		const char *b = K(bits == 64 ? (h ? lw_hi(w, 2) : lw_lo(w, 2)) : ix_b(w, 2));
+		const char *b = K(bits == 64 ? (h ? ix_hi(w, 2) : ix_lo(w, 2)) : ix_b(w, 2));
 		ix_lop3(w, 1, NULL, dh, a, b, "RZ", logic_lut(w), NULL);
 	}
 	return 0;
@@ -74,7 +74,7 @@ ix_sel_shift(Lw *w)
 		return -1;
 	if (bits != 16 && bits != 32 && bits != 64)
 		return lw_error(w, "%s on .%s", left ? "shl" : "shr", lw_type(w));
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, bits));
 	int imm = ix_isimm(w, 2);
 	uint64_t n = imm ? (uint64_t)ix_immv(w, 2) & 0xffffffffu : 0;
 	if (bits == 64) {
@@ -147,7 +147,7 @@ ix_sel_shf(Lw *w)
 		return lw_error(w, "shf takes .l or .r, .wrap or .clamp and .b32");
 	const char *a = K(ix_a(w, 1)), *b = K(ix_a(w, 2)), *c = K(ix_b(w, 3));
 	lw_emit(w, "SHF.%s%s.U32%s %s, %s, %s, %s", left ? "L" : "R", wrap ? ".W" : "",
-	        left ? ".HI" : "", lw_reg(w, 0), a, c, b);
+	        left ? ".HI" : "", ix_dreg(w, 0, 32), a, c, b);
 	return 0;
 }
 
@@ -169,7 +169,7 @@ ix_sel_prmt(Lw *w)
 			m = mode;
 		}
 	const char *b = K(ix_isimm(w, 2) && ix_immv(w, 2) == 0 ? "RZ" : ix_a(w, 2));
-	lw_emit(w, "PRMT%s %s, %s, %s, %s", m, lw_reg(w, 0), ix_a(w, 1), ix_b(w, 3), b);
+	lw_emit(w, "PRMT%s %s, %s, %s, %s", m, ix_dreg(w, 0, 32), ix_a(w, 1), ix_b(w, 3), b);
 	return 0;
 }
 
@@ -217,7 +217,7 @@ ix_sel_bfe(Lw *w)
 		return -1;
 	if (bits != 32 && bits != 64)
 		return lw_error(w, "bfe on .%s", lw_type(w));
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, bits));
 	const char *pos = K(byte_of(w, 2, &pi, &pv)), *len = K(byte_of(w, 3, &li, &lv));
 	if (bits == 32) {
 		const char *a = K(ix_a(w, 1)), *t = K(lw_tmp(w));
@@ -263,12 +263,12 @@ ix_sel_bfi(Lw *w)
 		return -1;
 	if (bits != 32 && bits != 64)
 		return lw_error(w, "bfi on .%s", lw_type(w));
-	f = lw_reg(w, 0);
+	f = K(ix_dreg(w, 0, bits));
 	const char *pos = K(byte_of(w, 3, &pi, &pv)), *len = K(byte_of(w, 4, &li, &lv));
 	if ((li && lv == 0) || (pi && pv >= (unsigned)bits)) {     /* the result is b */
 		if (bits == 64) {
-			lw_emit(w, "MOV %s, %s", f, lw_lo(w, 2));
-			lw_emit(w, "MOV %s, %s", lw_elem(w, f, 1), lw_hi(w, 2));
+			lw_emit(w, "MOV %s, %s", f, ix_lo(w, 2));
+			lw_emit(w, "MOV %s, %s", lw_elem(w, f, 1), ix_hi(w, 2));
 		} else {
 			lw_emit(w, "MOV %s, %s", f, ix_b(w, 2));
 		}
@@ -306,8 +306,8 @@ ix_sel_bfi(Lw *w)
 	lw_emit(w, "IADD3.X %s, %s, -0x1, RZ, %s, !PT", lw_elem(w, m0, 1), lw_elem(w, m0, 1), p);
 	shl64(w, m, m0, pos);
 	shl64(w, s, a, pos);
-	ix_lop3(w, 1, NULL, f, s, m, lw_lo(w, 2), 0xe2, NULL);
-	ix_lop3(w, 1, NULL, lw_elem(w, f, 1), lw_elem(w, s, 1), lw_elem(w, m, 1), lw_hi(w, 2), 0xe2,
+	ix_lop3(w, 1, NULL, f, s, m, ix_lo(w, 2), 0xe2, NULL);
+	ix_lop3(w, 1, NULL, lw_elem(w, f, 1), lw_elem(w, s, 1), lw_elem(w, m, 1), ix_hi(w, 2), 0xe2,
 	        NULL);
 	return 0;
 }
@@ -325,7 +325,7 @@ ix_sel_lop3(Lw *w)
 	unsigned lut = (unsigned)ix_immv(w, 4) & 0xff;
 	const char *a = K(ix_b(w, 1)), *b = K(ix_b(w, 2)), *c = K(ix_b(w, 3));
 	if (!pr) {
-		ix_lop3(w, 1, NULL, lw_reg(w, 0), a, b, c, lut, NULL);
+		ix_lop3(w, 1, NULL, ix_dreg(w, 0, 32), a, b, c, lut, NULL);
 		return 0;
 	}
 	const char *d = K(lw_vec(w, 0, 0)), *p = K(ix_pdst(w, 0, 1)), *q = K(ix_pred(w, 5));
@@ -354,7 +354,7 @@ ix_sel_count(Lw *w)
 		return -1;
 	if (bits != 32 && bits != 64)
 		return lw_error(w, "%s on .%s", ptx_str(w->p, w->ins->op), lw_type(w));
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, 32));
 	if (bits == 32) {
 		const char *a = K(ix_b(w, 1));
 		if (popc) {
@@ -419,7 +419,7 @@ ix_sel_brev(Lw *w)
 		return -1;
 	if (bits != 32 && bits != 64)
 		return lw_error(w, "brev on .%s", lw_type(w));
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, bits));
 	if (bits == 32) {
 		lw_emit(w, "BREV %s, %s", d, ix_b(w, 1));
 		return 0;
@@ -441,7 +441,7 @@ ix_sel_bmsk(Lw *w)
 		return -1;
 	if (ix_bits(w) != 32 || wrap == lw_has(w, "clamp"))
 		return lw_error(w, "bmsk takes .clamp or .wrap and .b32");
-	lw_emit(w, "BMSK%s %s, %s, %s", wrap ? ".W" : "", lw_reg(w, 0), ix_a(w, 1), ix_b(w, 2));
+	lw_emit(w, "BMSK%s %s, %s, %s", wrap ? ".W" : "", ix_dreg(w, 0, 32), ix_a(w, 1), ix_b(w, 2));
 	return 0;
 }
 
@@ -455,7 +455,7 @@ ix_sel_szext(Lw *w)
 		return -1;
 	if (ix_bits(w) != 32 || wrap == lw_has(w, "clamp"))
 		return lw_error(w, "szext takes .clamp or .wrap and .u32 or .s32");
-	lw_emit(w, "SGXT%s%s %s, %s, %s", wrap ? ".W" : "", ix_sgn(w) ? "" : ".U32", lw_reg(w, 0),
+	lw_emit(w, "SGXT%s%s %s, %s, %s", wrap ? ".W" : "", ix_sgn(w) ? "" : ".U32", ix_dreg(w, 0, 32),
 	        ix_a(w, 1), ix_b(w, 2));
 	return 0;
 }

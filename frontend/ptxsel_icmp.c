@@ -94,7 +94,7 @@ ix_sel_set(Lw *w)
 		return lw_error(w, "set to .%s", dt);
 	if (icmp(w, 1, 2, p, "PT", bop, c) < 0)
 		return -1;
-	lw_emit(w, "SEL %s, RZ, %s, !%s", lw_reg(w, 0), dt[0] == 'f' ? "0x3f800000" : "0xffffffff", p);
+	lw_emit(w, "SEL %s, RZ, %s, !%s", ix_dreg(w, 0, 32), dt[0] == 'f' ? "0x3f800000" : "0xffffffff", p);
 	return 0;
 }
 
@@ -116,7 +116,7 @@ pnot(Lw *w, const char *p)
 static int
 sel_value(Lw *w, int bits, const char *c)
 {
-	const char *d = K(lw_reg(w, 0));
+	const char *d = K(ix_dreg(w, 0, bits));
 	int ka = 1, kb = 2;
 
 	if (ix_isimm(w, 1) && !ix_isimm(w, 2)) {      /* SEL takes the immediate in b */
@@ -221,7 +221,7 @@ cvt_pack(Lw *w)
 		return lw_error(w, "cvt.pack to .%s (.sat to u8, s8, u16, s16 from s32 only)", dt);
 	if (ix_nopnd(w, four ? 4 : 3) < 0)
 		return -1;
-	lw_emit(w, "I2IP.%c%d.S32.SAT %s, %s, %s, %s", dt[0] == 's' ? 'S' : 'U', db, lw_reg(w, 0),
+	lw_emit(w, "I2IP.%c%d.S32.SAT %s, %s, %s, %s", dt[0] == 's' ? 'S' : 'U', db, ix_dreg(w, 0, 32),
 	        ix_a(w, 1), ix_b(w, 2), four ? ix_a(w, 3) : "RZ");
 	return 0;
 }

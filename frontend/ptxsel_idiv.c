@@ -244,7 +244,7 @@ ix_sel_div(Lw *w)
 		return -1;
 	if (bits != 16 && bits != 32 && bits != 64)
 		return lw_error(w, "%s on .%s", rem ? "rem" : "div", lw_type(w));
-	d = K(lw_reg(w, 0));
+	d = K(ix_dreg(w, 0, bits));
 	if (bits == 64) {
 		const char *a = K(ix_pair(w, 1)), *b = K(ix_pair(w, 2));
 		if (sgn)

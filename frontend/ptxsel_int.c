@@ -79,11 +79,37 @@ ix_is_reg(const char *s)
 	return s[0] == '%' || !strcmp(s, "RZ");
 }
 
+/* operand k's register is of `kind` (or, for kind < 0, not a predicate): else an error */
+static int
+reg_kind_ok(Lw *w, int k, int kind)
+{
+	const LwReg *r = lw_regof(w, k);
+
+	if (!r)
+		return 1;
+	if (kind < 0 ? r->kind == LkPred : kind == Lk64 ? r->kind != Lk64 :
+	    kind == LkPred ? r->kind != LkPred : 0)
+		return !lw_error_opnd(w, k, "operand %d must be a %s register here", k,
+		                      kind == Lk64 ? "64-bit" : kind == LkPred ? "predicate" :
+		                      "value (not a predicate)");
+	return 1;
+}
+
+const char *
+ix_dreg(Lw *w, int k, int bits)
+{
+	if (!reg_kind_ok(w, k, bits == 64 ? Lk64 : bits == 1 ? LkPred : -1))
+		return bits == 1 ? "PT" : "RZ";
+	return lw_reg(w, k);
+}
+
 const char *
 ix_b(Lw *w, int k)
 {
 	if (ix_isimm(w, k))
 		return ix_imm(w, (uint32_t)ix_immv(w, k));
+	if (!reg_kind_ok(w, k, -1))
+		return "RZ";
 	return lw_src(w, k);
 }
 
@@ -145,7 +171,7 @@ const char *
 ix_pair(Lw *w, int k)
 {
 	if (!ix_isimm(w, k))
-		return lw_reg(w, k);
+		return reg_kind_ok(w, k, Lk64) ? lw_reg(w, k) : "RZ";
 	const char *t = K(lw_tmp64(w));
 	lw_emit(w, "MOV %s, %s", t, lw_lo(w, k));
 	lw_emit(w, "MOV %s, %s", lw_elem(w, t, 1), lw_hi(w, k));
@@ -155,12 +181,16 @@ ix_pair(Lw *w, int k)
 const char *
 ix_lo(Lw *w, int k)
 {
+	if (!ix_isimm(w, k) && !reg_kind_ok(w, k, Lk64))
+		return "RZ";
 	return lw_lo(w, k);
 }
 
 const char *
 ix_hi(Lw *w, int k)
 {
+	if (!ix_isimm(w, k) && !reg_kind_ok(w, k, Lk64))
+		return "RZ";
 	return lw_hi(w, k);
 }
 
@@ -168,7 +198,7 @@ const char *
 ix_hireg(Lw *w, int k)
 {
 	if (!ix_isimm(w, k))
-		return lw_hi(w, k);
+		return ix_hi(w, k);
 	const char *t = K(lw_tmp(w));
 	lw_emit(w, "MOV %s, %s", t, lw_hi(w, k));
 	return t;
@@ -184,6 +214,8 @@ ix_pred(Lw *w, int k)
 		snprintf(s, LwStr, "%s", lw_imm(w, k) ? "PT" : "!PT");
 		return s;
 	}
+	if (!reg_kind_ok(w, k, LkPred))
+		return "PT";
 	snprintf(s, LwStr, "%s%s", o && o->neg ? "!" : "", lw_reg(w, k));
 	return s;
 }
@@ -368,7 +400,7 @@ add_sat(Lw *w, const char *d, const char *a, const char *b, int sub)
 static int
 sel_carry(Lw *w, int sub)
 {
-	const char *cc = K(lw_carry(w)), *d = K(lw_reg(w, 0));
+	const char *cc = K(lw_carry(w)), *d = K(ix_dreg(w, 0, ix_bits(w)));
 	int in = ix_op(w, "addc") || ix_op(w, "subc"), out = lw_has(w, "cc"), bits = ix_bits(w);
 	const char *cin = in ? (sub ? "!" : "") : NULL;
 	char cin_s[LwStr];
@@ -437,10 +469,10 @@ sel_add(Lw *w)
 		} else {
 			lw_emit(w, "IADD3 %s, %s, %s, RZ", hi, ah, b);
 		}
-		lw_emit(w, "PRMT %s, %s, 0x7610, %s", lw_reg(w, 0), lo, hi);
+		lw_emit(w, "PRMT %s, %s, 0x7610, %s", ix_dreg(w, 0, 32), lo, hi);
 		return 0;
 	}
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, bits));
 	/* an immediate first operand: swapped (sub: -b + a) */
 	int ka = ix_isimm(w, 1) && !ix_isimm(w, 2) ? 2 : 1, kb = 3 - ka;
 	if (bits == 64) {
@@ -448,7 +480,7 @@ sel_add(Lw *w)
 			return lw_error(w, ".sat on .%s (s32 only)", lw_type(w));
 		if (ka == 2 && sub) {                 /* imm - b = -b + imm */
 			const char *n = K(lw_tmp64(w));
-			ix_neg64(w, 1, n, lw_reg(w, 2));
+			ix_neg64(w, 1, n, ix_pair(w, 2));
 			ix_add64(w, 1, d, n, ix_lo(w, 1), ix_hi(w, 1), 0);
 			return 0;
 		}
@@ -550,7 +582,7 @@ sel_mul(Lw *w)
 	if (lw_has(w, "sat") && !(hi && mad && !strcmp(lw_type(w), "s32")))
 		return lw_error(w, ".sat (mad.hi.sat.s32 only)");
 	int ka = ix_isimm(w, 1) && !ix_isimm(w, 2) ? 2 : 1, kb = 3 - ka;
-	d = lw_reg(w, 0);
+	d = K(ix_dreg(w, 0, wide ? 2 * bits : bits));
 	if (lw_has(w, "cc") || ix_op(w, "madc")) {   /* the carry chain: t = a*b part, + c */
 		const char *cc = K(lw_carry(w)), *t = K(lw_tmp(w));
 		int in = ix_op(w, "madc"), out = lw_has(w, "cc");
@@ -643,7 +675,7 @@ static int
 sel_mul24(Lw *w)
 {
 	int mad = ix_op(w, "mad24"), sgn = ix_sgn(w), hi = lw_has(w, "hi");
-	const char *d = K(lw_reg(w, 0));
+	const char *d = K(ix_dreg(w, 0, 32));
 
 	if (ix_nopnd(w, mad ? 4 : 3) < 0)
 		return -1;
@@ -679,7 +711,7 @@ static int
 sel_sad(Lw *w)
 {
 	int bits = ix_bits(w), sgn = ix_sgn(w);
-	const char *d = K(lw_reg(w, 0));
+	const char *d = K(ix_dreg(w, 0, bits));
 
 	if (ix_nopnd(w, 4) < 0)
 		return -1;
@@ -707,7 +739,7 @@ static int
 sel_absneg(Lw *w)
 {
 	int bits = ix_bits(w), abs = ix_op(w, "abs");
-	const char *d = K(lw_reg(w, 0));
+	const char *d = K(ix_dreg(w, 0, bits));
 
 	if (ix_nopnd(w, 2) < 0)
 		return -1;
@@ -740,7 +772,7 @@ static int
 sel_minmax(Lw *w)
 {
 	int bits = ix_bits(w), sgn = ix_sgn(w), mn = ix_op(w, "min"), relu = lw_has(w, "relu");
-	const char *t = K(lw_type(w)), *d = K(lw_reg(w, 0)), *u = sgn ? "" : ".U32";
+	const char *t = K(lw_type(w)), *d = K(ix_dreg(w, 0, bits == 64 ? 64 : 32)), *u = sgn ? "" : ".U32";
 	const char *op = w->sm >= 90 ? "VIMNMX" : "IMNMX", *pm = K(mn ? "PT" : "!PT");
 
 	if (ix_nopnd(w, 3) < 0)
@@ -807,7 +839,7 @@ sel_dp(Lw *w)
 		                two ? " and .lo or .hi" : "");
 	lw_emit(w, "IDP.%s%s.%s%s.%s8 %s, %s, %s, %s", two ? "2A" : "4A", two ? (hi ? ".HI" : ".LO") : "",
 	        lw_type_signed(ta) ? "S" : "U", two ? "16" : "8", lw_type_signed(tb) ? "S" : "U",
-	        lw_reg(w, 0), ix_a(w, 1), ix_b(w, 2), ix_a(w, 3));
+	        ix_dreg(w, 0, 32), ix_a(w, 1), ix_b(w, 2), ix_a(w, 3));
 	return 0;
 }
 
@@ -830,7 +862,7 @@ sel_vabsdiff4(Lw *w)
 		if (o && o->kind == PoName && o->sfx)
 			return lw_error_opnd(w, k, "a byte mask or selector on vabsdiff4");
 	}
-	lw_emit(w, "VABSDIFF4.%s8%s %s, %s, %s, %s", sgn ? "S" : "U", add ? ".ACC" : "", lw_reg(w, 0),
+	lw_emit(w, "VABSDIFF4.%s8%s %s, %s, %s, %s", sgn ? "S" : "U", add ? ".ACC" : "", ix_dreg(w, 0, 32),
 	        ix_a(w, 1), ix_a(w, 2), add ? ix_a(w, 3) : "RZ");
 	return 0;
 }

@@ -39,6 +39,8 @@ const char *ix_pair(Lw *w, int k);             /* 64-bit source as a register pa
 const char *ix_lo(Lw *w, int k);               /* low word for a b slot (lw_lo) */
 const char *ix_hi(Lw *w, int k);               /* high word for a b slot (lw_hi) */
 const char *ix_hireg(Lw *w, int k);            /* high word as a register */
+/* the destination register k of a `bits`-wide result (1: a predicate), its kind checked */
+const char *ix_dreg(Lw *w, int k, int bits);
 const char *ix_pred(Lw *w, int k);             /* predicate source: "%p1", "!%p1" */
 const char *ix_pdst(Lw *w, int k, int e);      /* predicate destination e of k (p or p|q); PT
                                                   for `_` */
