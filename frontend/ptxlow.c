@@ -1766,6 +1766,8 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	cnt->exit += w.nexit;
 	cnt->fn++;
 	lw_call_free(&w);
+	if (w.fam_free)
+		w.fam_free(&w);
 	free(w.code.s);
 	priv_free(&priv);
 	return rc;

@@ -74,6 +74,11 @@ struct Lw {
 	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
 	const PtxIns *tins; /* lw_type's cache: the instruction ... */
 	const char *tcache; /* ... and its type */
+	/* a selection family's state for the function (the float family's plan of mul/add
+	 * contractions): made on the family's first need, released by fam_free when the function
+	 * is done */
+	void *fam;
+	void (*fam_free)(Lw *w);
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];

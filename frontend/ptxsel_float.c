@@ -211,6 +211,8 @@ sel_arith32(Lw *w)
 
 	if (fs_mods(w, "rn rz rm rp ftz sat") < 0)
 		return -1;
+	if (fs_fma_folded(w) || fs_fma_add(w))
+		return 0;
 	int both = needs_tmp(w, 1) && needs_tmp(w, 2);
 	if (both)
 		fs_begin(w, &s);
@@ -239,6 +241,8 @@ sel_arith64(Lw *w)
 
 	if (fs_mods(w, "rn rz rm rp") < 0)
 		return -1;
+	if (fs_fma_folded(w) || fs_fma_add(w))
+		return 0;
 	fs_begin(w, &s);
 	const char *a = fs_f64src(w, 1, 1), *b = fs_f64src(w, 2, 1);
 	if (!fs_isreg(a) && !fs_isreg(b))

@@ -36,6 +36,12 @@ const char *fs_pred(Lw *w, int k);
 /* the binary64 value with these bits as a SASS literal: "1.5", "+INF", "-0", "+QNAN" */
 const char *fs_f64text(Lw *w, uint64_t bits);
 
+/* ptxsel_float_fma.c: ptxas's contraction of mul and add/sub without rounding modifiers
+ * (f32, f64) into FFMA/DFMA. fs_fma_folded: w->ins is a mul that an add below takes (write
+ * nothing); fs_fma_add: w->ins is an add/sub that takes a mul: FFMA/DFMA written, 1; else 0 */
+int fs_fma_folded(Lw *w);
+int fs_fma_add(Lw *w);
+
 /* ptxsel_fcvt.c */
 int fs_cvt(Lw *w);                           /* cvt to f32/f64 (and tf32) */
 int fs_cvt_int(Lw *w);                       /* cvt from f16..f64 to an integer (lw_cvt_f2i) */

@@ -129,6 +129,35 @@ static const struct {
 	/* a guarded sequence is branched around */
 	{ "@%pa sqrt.rn.f32 %fd, %fa", 80, "@!%pa BRA", NULL },
 	{ "@!%pa add.f32 %fd, %fa, %fb", 80, "@!%pa FADD %fd, %fa, %fb", "BRA `(.L_p" },
+	/* mul and add without rounding modifiers: one FFMA/DFMA (ptxas's contraction) */
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fc", 80, "FFMA %fd, %fa, %fb, %fc", "FMUL" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tsub.f32 %fd, %fc, %fe", 90, "FFMA %fd, -%fa, %fb, %fc", "FMUL" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tmul.f32 %fc, %fa, %fa;\n\tsub.f32 %fd, %fe, %fc", 80,
+	  "FFMA %fd, %fa, %fb, -%fc", "FMUL %fe" },         /* both qualify: a takes its mul */
+	{ "mul.ftz.f32 %fe, 0f40400000, %fa;\n\tadd.ftz.f32 %fd, %fb, %fe", 80,
+	  "FFMA.FTZ %fd, %fa, 3, %fb", "FMUL" },
+	{ "mul.f32 %fe, %fa, 0f40400000;\n\tadd.f32 %fd, %fe, 0f3F800000", 80,
+	  "FFMA %fd, %fa, 3, %$t", "FMUL" },
+	{ "mul.f64 %dc, %da, %db;\n\tadd.f64 %dd, %dc, %da", 80, "DFMA %dd, %da, %db, %da", "DMUL" },
+	{ "mul.f64 %dc, %da, %db;\n\tsub.f64 %dd, %dc, %da", 90, "DFMA %dd, %da, %db, -%da", "DMUL" },
+	/* a register reused: each value read once */
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fc;\n\tmul.f32 %fe, %fd, %fb;\n\t"
+	  "add.f32 %fd, %fe, %fc", 80, "FFMA %fd, %fd, %fb, %fc", "FMUL" },
+	/* not contracted */
+	{ "mul.rn.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.rn.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.ftz.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.sat.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fc;\n\tadd.f32 %fc, %fe, %fa", 80,
+	  "FMUL %fe", "FFMA" },                              /* read twice */
+	{ "mul.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fe;\n\tmov.f32 %fe, %fc", 80, "FMUL %fe",
+	  "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\tmov.f32 %fa, %fc;\n\tadd.f32 %fd, %fe, %fc", 80, "FMUL %fe",
+	  "FFMA" },                                          /* a source written between */
+	{ "mul.f32 %fe, %fa, %fb;\n$L_x:\n\tadd.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "@%pa mul.f32 %fe, %fa, %fb;\n\tadd.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fa, %fb;\n\t@%pa add.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
+	{ "mul.f32 %fe, %fe, %fb;\n\tadd.f32 %fd, %fe, %fc", 80, "FMUL %fe", "FFMA" },
 };
 enum { NForms = sizeof forms / sizeof forms[0] };
 
@@ -555,6 +584,86 @@ START_TEST(test_float_rounding)
 			ck_assert_msg((uint32_t)out[0] == c[k].want, "%s sm_%d (%#x, %#x): %#x, want %#x",
 			              c[k].ins, sms[s], c[k].a, c[k].b, (unsigned)out[0], c[k].want);
 		}
+}
+END_TEST
+
+/* mul and add/sub without rounding modifiers are one fused multiply-add (as ptxas contracts
+ * them): a rounded product would lose the low bits. By hand: (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24,
+ * whose product rounds (a tie, to even) to 1 + 2^-11; fused, minus 1 + 2^-11 leaves 2^-24.
+ * f64: (1 + 2^-23)^2 - (1 + 2^-22) = 2^-46 (the rounded product loses it). Every triple of some
+ * edge values against the host's fmaf/fma, each kernel the instruction once per triple (the
+ * registers reused); with .rn the two roundings stay. */
+static uint32_t
+r_fma(uint32_t a, uint32_t b, uint32_t c, int how)
+{
+	switch (how) {
+	case 0: return fbits(fmaf(bitsf(a), bitsf(b), bitsf(c)));
+	case 1: return fbits(fmaf(-bitsf(a), bitsf(b), bitsf(c)));
+	case 2: return ftz(fbits(fmaf(bitsf(ftz(a)), bitsf(ftz(b)), bitsf(ftz(c)))));
+	default: {
+		volatile float p = bitsf(a) * bitsf(b);
+		return fbits(p + bitsf(c));
+	}
+	}
+}
+
+START_TEST(test_float_contract)
+{
+	static const char *const ins[] = {
+		"mul.f32 %fe, %A, %B; add.f32 %D, %fe, %C",
+		"mul.f32 %fe, %A, %B; sub.f32 %D, %C, %fe",
+		"mul.ftz.f32 %fe, %A, %B; add.ftz.f32 %D, %fe, %C",
+		"mul.rn.f32 %fe, %A, %B; add.f32 %D, %fe, %C",
+	};
+	static const uint32_t cs[] = { 0xbf801000, 0x3f800000, 0x80000000, 0x00000001, 0x7f800000 };
+	uint64_t in[MaxRun][3], out[MaxRun];
+	int total = NEdge32 * NEdge32;
+
+	if (!codegen())
+		return;
+	for (int s = 0; s < 2; s++) {
+		/* by hand */
+		static const struct { int ins; uint32_t c, want; } h[] = {
+			{ 0, 0xbf801000, 0x33800000 }, { 1, 0x3f801000, 0xb3800000 },
+			{ 2, 0xbf801000, 0x33800000 }, { 3, 0xbf801000, 0x00000000 },
+		};
+		for (unsigned k = 0; k < sizeof h / sizeof h[0]; k++) {
+			in[0][0] = in[0][1] = 0x3f800800;
+			in[0][2] = h[k].c;
+			run(sms[s], ins[h[k].ins], "fff", 'f', 1, (const uint64_t (*)[3])in, out);
+			ck_assert_msg((uint32_t)out[0] == h[k].want, "%s sm_%d: %#x, want %#x",
+			              ins[h[k].ins], sms[s], (unsigned)out[0], h[k].want);
+		}
+		in[0][0] = in[0][1] = 0x3ff0000020000000ull;
+		in[0][2] = 0xbff0000040000000ull;
+		run(sms[s], "mul.f64 %dd, %A, %B; add.f64 %D, %dd, %C", "ddd", 'd', 1,
+		    (const uint64_t (*)[3])in, out);
+		ck_assert_msg(out[0] == 0x3d10000000000000ull, "mul.f64 + add.f64 sm_%d: %#llx", sms[s],
+		              (unsigned long long)out[0]);
+		in[0][2] = 0x3ff0000040000000ull;
+		run(sms[s], "mul.f64 %dd, %A, %B; sub.f64 %D, %C, %dd", "ddd", 'd', 1,
+		    (const uint64_t (*)[3])in, out);
+		ck_assert_msg(out[0] == 0xbd10000000000000ull, "mul.f64 + sub.f64 sm_%d: %#llx", sms[s],
+		              (unsigned long long)out[0]);
+		/* edge triples against the host */
+		for (unsigned v = 0; v < sizeof ins / sizeof ins[0]; v++)
+			for (int base = 0; base < total; base += MaxRun) {
+				int n = total - base < MaxRun ? total - base : MaxRun;
+				for (int k = 0; k < n; k++) {
+					in[k][0] = edge32[(base + k) / NEdge32];
+					in[k][1] = edge32[(base + k) % NEdge32];
+					in[k][2] = cs[(base + k) % 5];
+				}
+				run(sms[s], ins[v], "fff", 'f', n, (const uint64_t (*)[3])in, out);
+				for (int k = 0; k < n; k++) {
+					uint32_t want = r_fma((uint32_t)in[k][0], (uint32_t)in[k][1],
+					                      (uint32_t)in[k][2], (int)v);
+					ck_assert_msg(same32((uint32_t)out[k], want), "%s sm_%d (%#x, %#x, %#x): "
+					              "%#x, want %#x", ins[v], sms[s], (unsigned)in[k][0],
+					              (unsigned)in[k][1], (unsigned)in[k][2], (unsigned)out[k], want);
+				}
+			}
+	}
 }
 END_TEST
 
@@ -1013,6 +1122,7 @@ ptx_float_suite(void)
 	tcase_set_timeout(r, 300);
 	tcase_add_test(r, test_float_arith);
 	tcase_add_test(r, test_float_rounding);
+	tcase_add_test(r, test_float_contract);
 	tcase_add_test(r, test_float_div_rn);
 	tcase_add_test(r, test_float_rcp_sqrt_rn);
 	tcase_add_test(r, test_float_f64_ieee);
