@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NR = 4096, NF = 4096, NRD = 1024, NP = 256 };
+/* registers one tile uses of each kind */
+enum { RT = 40, FT = 24, RDT = 6, PT_ = 4 };
 
 static unsigned long lines;
 
@@ -32,13 +33,26 @@ line(FILE *out, const char *fmt, ...)
 	lines++;
 }
 
-/* one tile: about 60 lines, 48 instructions; t is its number */
+/* one tile: about 60 lines, 48 instructions; t is its number. Register numbers grow from tile
+ * to tile as nvcc's do (each PTX register written once, SSA-like), and a tile's inputs are the
+ * previous tile's results, so that values live from one tile to the next, not across the kernel */
 static void
 tile(FILE *out, unsigned t)
 {
-	unsigned r = (t * 40) % (NR - 64) + 1, f = (t * 24) % (NF - 64) + 1;
-	unsigned rd = (t * 6) % (NRD - 16) + 1, p = (t * 3) % (NP - 8) + 1;
+	unsigned r = t * RT + 1, f = t * FT + 1, rd = t * RDT + 1, p = t * PT_ + 1;
 
+	if (t == 0) {
+		line(out, "\tmov.u32 \t%%r%u, %%tid.x;", r);
+		line(out, "\tld.param.u64 \t%%rd%u, [big_param_0];", rd + 2);
+		for (unsigned k = 0; k < 4; k++)
+			line(out, "\tmov.f32 \t%%f%u, 0f00000000;", f + k);
+	} else {
+		unsigned r0 = r - RT, f0 = f - FT, rd0 = rd - RDT;
+		line(out, "\tadd.s32 \t%%r%u, %%r%u, %u;", r, r0 + 14, t);
+		line(out, "\tadd.s64 \t%%rd%u, %%rd%u, 64;", rd + 2, rd0 + 1);
+		for (unsigned k = 0; k < 4; k++)
+			line(out, "\tmov.f32 \t%%f%u, %%f%u;", f + k, f0 + 12 - (k & 1));
+	}
 	line(out, "\t.loc\t1 %u 5", 100 + t % 400);
 	line(out, "\tmul.wide.s32 \t%%rd%u, %%r%u, 4;", rd, r);
 	line(out, "\tadd.s64 \t%%rd%u, %%rd%u, %%rd%u;", rd + 1, rd + 2, rd);
@@ -138,9 +152,11 @@ main(int argc, char **argv)
 	line(out, ".visible .entry big(\n\t.param .u64 big_param_0,\n\t.param .u32 big_param_1\n)");
 	line(out, ".maxntid 128, 1, 1\n{");
 	line(out, "\t.shared .align 16 .b8 _ZZ3bigE2Qs[8192];");
-	line(out, "\t.reg .pred \t%%p<%d>;\n\t.reg .f32 \t%%f<%d>;", NP, NF);
-	line(out, "\t.reg .b32 \t%%r<%d>;\n\t.reg .b64 \t%%rd<%d>;", NR, NRD);
-	for (unsigned t = 0; lines + 80 < want; t++)
+	/* at least 50 lines a tile: the declarations cover the tiles that fit */
+	unsigned nt = (unsigned)(want > 200 ? (want - 100) / 50 + 1 : 1);
+	line(out, "\t.reg .pred \t%%p<%u>;\n\t.reg .f32 \t%%f<%u>;", nt * PT_ + 8, nt * FT + 8);
+	line(out, "\t.reg .b32 \t%%r<%u>;\n\t.reg .b64 \t%%rd<%u>;", nt * RT + 8, nt * RDT + 8);
+	for (unsigned t = 0; lines + 80 < want && t < nt; t++)
 		tile(out, t);
 	line(out, "\tret;\n}\n\t.file\t1 \"big.cu\"");
 	line(out, "\t.section\t.debug_str\n\t{\n$L__info_string0:\n.b8 102,0\n\t}");

@@ -255,6 +255,11 @@ static const char *const type_words[] = {
 static int
 is_type(const char *s)
 {
+	size_t n = strlen(s);
+
+	/* every type word but pred ends in a digit: most modifiers are rejected at once */
+	if (!n || n > 6 || ((s[n - 1] < '0' || s[n - 1] > '9') && strcmp(s, "pred") != 0))
+		return 0;
 	for (int k = 0; type_words[k]; k++)
 		if (strcmp(s, type_words[k]) == 0)
 			return 1;
@@ -277,11 +282,16 @@ lw_type(const Lw *w)
 {
 	const char *t = "";
 
+	if (w->tins == w->ins && w->tcache)
+		return w->tcache;
+
 	for (unsigned k = 0; k < w->ins->nmod; k++) {
 		const char *m = ptx_str(w->p, w->ins->mod[k]);
 		if (is_type(m))
 			t = m;
 	}
+	((Lw *)w)->tins = w->ins;     /* a cache, not a change of w */
+	((Lw *)w)->tcache = t;
 	return t;
 }
 
@@ -688,6 +698,11 @@ lw_hi(Lw *w, int k)
 
 	if (lw_isimm(w, k))
 		return int_text(w, (uint32_t)(imm_bits(o, 64) >> 32));
+	const LwReg *r = opnd_reg(w, o);
+	if (r && r->kind != Lk64 && r->kind != Lk128) {
+		lw_error_opnd(w, k, "operand %d must be a 64-bit register here", k);
+		return "RZ";
+	}
 	return lw_elem(w, lw_reg(w, k), 1);
 }
 

@@ -72,6 +72,8 @@ struct Lw {
 	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
 	                    * a `$i<N>` suffix), 0 in the kernel's own body */
 	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
+	const PtxIns *tins; /* lw_type's cache: the instruction ... */
+	const char *tcache; /* ... and its type */
 	/* state private to ptxlow.c */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];

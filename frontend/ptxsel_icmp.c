@@ -298,7 +298,7 @@ ix_sel_cvt(Lw *w)
 			else
 				lw_emit(w, "MOV %s, RZ", lw_elem(w, x, 1));
 		}
-		uint64_t lo = ds ? (uint64_t)-(int64_t)(1ull << (db - 1)) : 0;
+		uint64_t lo = ds ? 0 - (1ull << (db - 1)) : 0;
 		uint64_t hi = db == 64 ? (ds ? 0x7fffffffffffffffull : ~0ull) :
 		              ds ? (1ull << (db - 1)) - 1 : (1ull << db) - 1;
 		clamp64(w, r, x, ss, needlo, needhi, lo, hi);

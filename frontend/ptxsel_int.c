@@ -464,6 +464,8 @@ sel_add(Lw *w)
 	const char *a = K(ix_a(w, ka)), *b = K(ix_b(w, kb));
 	if (sub && ka == 2)
 		lw_emit(w, "IADD3 %s, -%s, %s, RZ", d, a, b);
+	else if (w->sm >= 90 && !ix_is_reg(b) && b[0] != 'c')   /* sm_90: a + immediate */
+		lw_emit(w, "VIADD %s, %s, %s", d, a, sub ? neg_text(w, b, 0) : b);
 	else
 		lw_emit(w, "IADD3 %s, %s, %s, RZ", d, a, sub ? neg_text(w, b, 0) : b);
 	return 0;
@@ -809,6 +811,30 @@ sel_dp(Lw *w)
 	return 0;
 }
 
+/* vabsdiff4.dtype.atype.btype[.add] d, a, b, c with the default mask and selectors: the four
+ * byte differences |a.k - b.k| packed (VABSDIFF4.U8 d, a, b, RZ), or with .add their sum plus c
+ * (VABSDIFF4.U8.ACC); signed types: .S8 */
+static int
+sel_vabsdiff4(Lw *w)
+{
+	const char *dt = lw_type_n(w, 0), *at = lw_type_n(w, 1), *bt = lw_type_n(w, 2);
+	int add = lw_has(w, "add"), sgn = lw_type_signed(at);
+
+	if (ix_nopnd(w, 4) < 0)
+		return -1;
+	if (lw_has(w, "sat") || lw_type_bits(dt) != 32 || strcmp(at, bt) || lw_type_bits(at) != 32 ||
+	    lw_type_float(at) || lw_type_n(w, 3)[0])
+		return lw_error(w, "vabsdiff4 takes one 32-bit integer type for a and b, no .sat");
+	for (int k = 0; k < 3; k++) {
+		const PtxOpnd *o = lw_opnd(w, k);
+		if (o && o->kind == PoName && o->sfx)
+			return lw_error_opnd(w, k, "a byte mask or selector on vabsdiff4");
+	}
+	lw_emit(w, "VABSDIFF4.%s8%s %s, %s, %s, %s", sgn ? "S" : "U", add ? ".ACC" : "", lw_reg(w, 0),
+	        ix_a(w, 1), ix_a(w, 2), add ? ix_a(w, 3) : "RZ");
+	return 0;
+}
+
 /* fns (find the n-th set bit): not written */
 static int
 sel_fns(Lw *w)
@@ -817,7 +843,7 @@ sel_fns(Lw *w)
 }
 
 const SelRow ptxsel_int[] = {
-	{ "add", TcInt, sel_add, "IADD3 d, a, b, RZ; 64-bit: IADD3 d, P, a, b, RZ + IADD3.X; .cc: carry predicate; .sat.s32: overflow check, SEL" },
+	{ "add", TcInt, sel_add, "IADD3 d, a, b, RZ (sm_90, b an immediate: VIADD d, a, b); 64-bit: IADD3 d, P, a, b, RZ + IADD3.X; .cc: carry predicate; .sat.s32: overflow check, SEL" },
 	{ "sub", TcInt, sel_add, "IADD3 d, a, -b, RZ; 64-bit: IADD3 d, P, a, -b, RZ + IADD3.X d.hi, a.hi, ~b.hi; .cc: borrow (PLOP3 inverts)" },
 	{ "addc", TcInt, sel_add, "IADD3.X d, [cc,] a, b, RZ, cc, !PT" },
 	{ "subc", TcInt, sel_add, "IADD3.X d, [cc,] a, ~b, RZ, !cc, !PT; PLOP3 (borrow out)" },
@@ -857,6 +883,7 @@ const SelRow ptxsel_int[] = {
 	{ "brev", TcInt, ix_sel_brev, "BREV d, a (64-bit: words swapped)" },
 	{ "bmsk", TcInt, ix_sel_bmsk, "BMSK[.W] d, a, b" },
 	{ "szext", TcInt, ix_sel_szext, "SGXT[.W][.U32] d, a, b" },
+	{ "vabsdiff4", TcInt, sel_vabsdiff4, "VABSDIFF4.{U8/S8}[.ACC] d, a, b, RZ/c (default mask and selectors)" },
 	{ "fns", TcInt, sel_fns, "(not selected: a located error)" },
 	{ "setp", TcInt, ix_sel_setp, "ISETP.cmp[.U32].bop p, q, a, b, c (64-bit: ISETP.U32 + ISETP.EX; 16-bit: extended)" },
 	{ "set", TcInt, ix_sel_set, "ISETP.cmp[.U32].bop p, PT, a, b, c; SEL d, RZ, 0xffffffff/1.0, !p" },

@@ -54,6 +54,12 @@ sel_mov(Lw *w)
 
 	if (s->kind == PoName && s->what == PwSreg)
 		return sel_sreg(w, s);
+	/* a 64-bit move reads and writes pairs: a scalar operand must be a 64-bit register */
+	for (int k = 0; k < 2 && bits == 64; k++) {
+		const LwReg *r = lw_opnd(w, k)->kind == PoName ? lw_regof(w, k) : NULL;
+		if (r && r->kind != Lk64)
+			return lw_error_opnd(w, k, "a .%s move needs a 64-bit register", t);
+	}
 	if (!strcmp(t, "pred")) {
 		if (lw_isimm(w, 1))
 			lw_emit(w, "PLOP3.LUT %s, PT, PT, PT, PT, 0x%x, 0x0", lw_reg(w, 0),

@@ -39,6 +39,9 @@ struct Edit {
 	uint32_t nlabel;   /* labels made by relayout, for unique names */
 	uint32_t *ren;     /* pairs (old label, new label or 0 if its instruction was deleted) */
 	uint32_t nren, cren;
+	uint32_t *lset;    /* the module's label atoms (open addressing), made by the first
+	                    * fresh_label: labels made since are added */
+	uint32_t lcap, lcount;
 };
 
 static void
@@ -554,34 +557,69 @@ fn_renames(const Fn *f, const uint32_t **pairs)
 	return f->edit ? f->edit->nren : 0;
 }
 
-/* is atom a a label anywhere in the module (labels are the listing's, not a function's)? The
- * blocks of a function are read when it has them: they are current during edits */
-static int
-label_taken(const Module *m, uint32_t a)
+static void
+lset_add(Edit *e, uint32_t a)
 {
+	if (2 * (e->lcount + 1) > e->lcap) {
+		uint32_t oc = e->lcap, *old = e->lset;
+		e->lcap = oc ? 2 * oc : 1024;
+		e->lset = xmalloc(e->lcap * sizeof *e->lset);
+		e->lcount = 0;
+		for (uint32_t k = 0; k < oc; k++)
+			if (old[k])
+				lset_add(e, old[k]);
+		free(old);
+	}
+	uint32_t h = (a * 2654435761u) & (e->lcap - 1);
+	while (e->lset[h] && e->lset[h] != a)
+		h = (h + 1) & (e->lcap - 1);
+	if (!e->lset[h]) {
+		e->lset[h] = a;
+		e->lcount++;
+	}
+}
+
+static int
+lset_has(const Edit *e, uint32_t a)
+{
+	uint32_t h = (a * 2654435761u) & (e->lcap - 1);
+
+	while (e->lset[h]) {
+		if (e->lset[h] == a)
+			return 1;
+		h = (h + 1) & (e->lcap - 1);
+	}
+	return 0;
+}
+
+/* every label of the module (labels are the listing's, not a function's) into e's set; the
+ * blocks of a function are read when it has them: they are current during edits */
+static void
+lset_build(Edit *e, const Module *m)
+{
+	lset_add(e, UINT32_MAX);   /* makes the table */
 	for (uint32_t n = 0; n < m->nfn; n++) {
 		const Fn *f = m->fn[n];
-		if (a == f->endlabel || a == f->name)
-			return 1;
+		if (f->endlabel)
+			lset_add(e, f->endlabel);
+		lset_add(e, f->name);
 		if (f->blk) {
 			for (uint32_t b = 0; b < f->nblk; b++)
 				for (uint32_t k = 0; k < f->blk[b]->nins; k++)
-					if (f->blk[b]->ins[k].label == a)
-						return 1;
+					if (f->blk[b]->ins[k].label)
+						lset_add(e, f->blk[b]->ins[k].label);
 		} else {
 			for (uint32_t k = 0; k < f->nins; k++)
-				if (f->ins[k].label == a)
-					return 1;
+				if (f->ins[k].label)
+					lset_add(e, f->ins[k].label);
 		}
 		for (uint32_t k = 0; k < f->nxlabel; k++)
-			if (f->xlabel[2 * k + 1] == a)
-				return 1;
+			lset_add(e, f->xlabel[2 * k + 1]);
 	}
 	for (uint32_t n = 0; n < m->nsec; n++)
 		for (uint32_t k = 0; k < m->sec[n]->nitem; k++)
-			if (m->sec[n]->item[k].kind == ILabel && m->sec[n]->item[k].name == a)
-				return 1;
-	return 0;
+			if (m->sec[n]->item[k].kind == ILabel)
+				lset_add(e, m->sec[n]->item[k].name);
 }
 
 /* a label name no one uses */
@@ -591,23 +629,13 @@ fresh_label(Fn *f, Edit *e)
 	char buf[48];
 	uint32_t a;
 
+	if (!e->lset)
+		lset_build(e, f->mod);
 	do
 		snprintf(buf, sizeof buf, ".L_x_e%u", e->nlabel++);
-	while (label_taken(f->mod, a = mintern(f->mod, buf)));
+	while (lset_has(e, a = mintern(f->mod, buf)));
+	lset_add(e, a);
 	return a;
-}
-
-/* instruction index of label a in Fn.ins, or -1 */
-static int64_t
-label_index(const Fn *f, uint32_t a)
-{
-	for (uint32_t k = 0; k < f->nins; k++)
-		if (f->ins[k].label == a)
-			return k;
-	for (uint32_t k = 0; k < f->nxlabel; k++)
-		if (f->xlabel[2 * k + 1] == a)
-			return f->xlabel[2 * k];
-	return -1;
 }
 
 /* a fresh label at instruction k: its primary label if it has none, else an extra one */
@@ -723,6 +751,7 @@ fn_relayout(Fn *f)
 		f->text->item[p->item].off = (int32_t)(base[p->blk] + p->pos);
 	}
 	/* a label that no longer names the instruction it named: a new label for the instruction */
+	uint32_t *lmap = NULL, lcap = 0;  /* label atom -> index + 1 pairs, made when first needed */
 	for (uint32_t k = 0; k < e->npin[PinIdent]; k++) {
 		const Pin *p = &e->pin[PinIdent][k];
 		if (p->pos == UINT32_MAX) {
@@ -731,9 +760,40 @@ fn_relayout(Fn *f)
 		}
 		uint32_t at = base[p->blk] + p->pos;
 		/* labels are unique: still on its instruction is the common case, O(1) */
-		if ((at >= n || f->ins[at].label != p->atom) && label_index(f, p->atom) != (int64_t)at)
+		if (at < n && f->ins[at].label == p->atom)
+			continue;
+		if (!lmap) {
+			lcap = 64;
+			while (lcap < 4 * (n + f->nxlabel + 1))
+				lcap *= 2;
+			lmap = xmalloc(2 * lcap * sizeof *lmap);
+			for (uint32_t j = 0; j < n + f->nxlabel; j++) {
+				uint32_t la = j < n ? f->ins[j].label : f->xlabel[2 * (j - n) + 1];
+				uint32_t idx = j < n ? j : f->xlabel[2 * (j - n)];
+				if (!la)
+					continue;
+				uint32_t h = (la * 2654435761u) & (lcap - 1);
+				while (lmap[2 * h] && lmap[2 * h] != la)
+					h = (h + 1) & (lcap - 1);
+				if (!lmap[2 * h]) {   /* the first: an instruction's label before an extra one */
+					lmap[2 * h] = la;
+					lmap[2 * h + 1] = idx + 1;
+				}
+			}
+		}
+		int64_t was = -1;
+		uint32_t h = (p->atom * 2654435761u) & (lcap - 1);
+		while (lmap[2 * h]) {
+			if (lmap[2 * h] == p->atom) {
+				was = (int64_t)lmap[2 * h + 1] - 1;
+				break;
+			}
+			h = (h + 1) & (lcap - 1);
+		}
+		if (was != (int64_t)at)
 			rename_add(e, p->atom, new_label(f, e, at));
 	}
+	free(lmap);
 	free(base);
 	e->active = 0;
 	return 1;
@@ -751,6 +811,7 @@ edit_free(Fn *f)
 	free(e->own);
 	free(e->cap);
 	free(e->ren);
+	free(e->lset);
 	free(e);
 	f->edit = NULL;
 }

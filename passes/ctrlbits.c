@@ -92,6 +92,10 @@ typedef struct Cx {
 	Blk ***rets;            /* per subroutine entry block id: its RET blocks */
 	uint32_t *nrets, *crets;
 	Wst w;
+	uint16_t act[NU];       /* the units some instruction of the function names, in order: the
+	                         * only ones whose state can differ from empty (the loops over units
+	                         * go over these; the others keep their empty values) */
+	unsigned nact;
 } Cx;
 
 static void
@@ -123,7 +127,7 @@ bst_top(Bst *s)
 
 /* a |= b; 1 if a changed */
 static int
-bst_merge(Bst *a, const Bst *b)
+bst_merge(const Cx *c, Bst *a, const Bst *b)
 {
 	int ch = 0;
 
@@ -136,7 +140,8 @@ bst_merge(Bst *a, const Bst *b)
 #define JOIN(x, y, op) do { uint8_t v_ = (uint8_t)op(x, y); ch |= v_ != (x); (x) = v_; } while (0)
 #define OR(x, y) ((x) | (y))
 	JOIN(a->fresh, b->fresh, OR);
-	for (unsigned u = 0; u < NU; u++) {
+	for (unsigned i = 0; i < c->nact; i++) {
+		unsigned u = c->act[i];
 		JOIN(a->rem[u], b->rem[u], MAX);
 		JOIN(a->rnew[u], b->rnew[u], OR);
 		JOIN(a->war[u], b->war[u], MAX);
@@ -161,7 +166,7 @@ bst_merge(Bst *a, const Bst *b)
 }
 
 static void
-w_load(Wst *w, const Bst *s)
+w_load(const Cx *c, Wst *w, const Bst *s)
 {
 	w->clk = 0;
 	w->fresh = s->fresh;
@@ -172,7 +177,8 @@ w_load(Wst *w, const Bst *s)
 		w->sbcls[q] = s->sbcls[q];
 		w->sblast[q] = 0;
 	}
-	for (unsigned u = 0; u < NU; u++) {
+	for (unsigned i = 0; i < c->nact; i++) {
+		unsigned u = c->act[i];
 		w->rdy[u] = s->rem[u];
 		w->rnew[u] = s->rnew[u];
 		w->warok[u] = s->war[u];
@@ -197,7 +203,7 @@ age_of(const Wst *w, unsigned q, int32_t idx)
 }
 
 static void
-w_store(const Wst *w, Bst *s)
+w_store(const Cx *c, const Wst *w, Bst *s)
 {
 	s->valid = 1;
 	s->fresh = w->fresh;
@@ -206,7 +212,8 @@ w_store(const Wst *w, Bst *s)
 		s->newage[q] = age_of(w, q, w->lastnew[q]);
 		s->sbcls[q] = s->cnt[q] ? w->sbcls[q] : ClsNone;
 	}
-	for (unsigned u = 0; u < NU; u++) {
+	for (unsigned i = 0; i < c->nact; i++) {
+		unsigned u = c->act[i];
 		s->rem[u] = (uint8_t)(w->rdy[u] > w->clk ? MIN(w->rdy[u] - w->clk, 255) : 0);
 		s->rnew[u] = s->rem[u] ? w->rnew[u] : 0;
 		s->war[u] = (uint8_t)(w->warok[u] > w->clk ? MIN(w->warok[u] - w->clk, 255) : 0);
@@ -395,7 +402,8 @@ delay(Cx *c, Blk *b, uint32_t k, unsigned d, int32_t lo)
 		p->flags |= ICtrlSet;
 		d -= add;
 		/* what issued after p issues add cycles later: so do its results and reads */
-		for (unsigned u = 0; u < NU; u++) {
+		for (unsigned i = 0; i < c->nact; i++) {
+			unsigned u = c->act[i];
 			if (c->w.rpos[u] > j)
 				c->w.rdy[u] += add;
 			if (c->w.wpos[u] > j)
@@ -406,6 +414,27 @@ delay(Cx *c, Blk *b, uint32_t k, unsigned d, int32_t lo)
 		c->nop[base + k] = (uint8_t)MIN(c->nop[base + k] + d, 255);
 }
 
+enum {
+	RewriteWindow = 12,    /* instructions looked ahead for a write of a load's sources */
+	RsbFree = 3,           /* free SBs (besides the load's own) needed to spend one on its read */
+};
+
+/* does an instruction of b within RewriteWindow after position k write a source unit of x? */
+static int
+rewritten_soon(const Blk *b, uint32_t k, const Units *x)
+{
+	Units y;
+
+	for (uint32_t j = k + 1; j < b->nins && j <= k + RewriteWindow; j++) {
+		units_of(&b->ins[j], &y);
+		for (unsigned d = 0; d < y.ndef; d++)
+			for (unsigned u = 0; u < x->nuse; u++)
+				if (y.def[d] == x->use[u])
+					return 1;
+	}
+	return 0;
+}
+
 /* one block from its entry state to its exit state, setting the bits of its instructions */
 static void
 scan(Cx *c, Blk *b)
@@ -414,7 +443,7 @@ scan(Cx *c, Blk *b)
 	uint32_t base = (uint32_t)(b->ins - c->f->ins);
 	Units x;
 
-	w_load(w, &c->in[b->id]);
+	w_load(c, w, &c->in[b->id]);
 	for (uint32_t k = 0; k < b->nins; k++) {
 		Ins *i = &b->ins[k];
 		uint32_t gi = base + k;
@@ -472,6 +501,17 @@ scan(Cx *c, Blk *b)
 			if (x.ndef) {
 				retire(w, W);
 				wsb = free_sb(w, 0);
+				/* a memory instruction whose sources are written again soon gets a read SB
+				 * of its own when one is free, as nvcc gives it: that write then waits for
+				 * the read, not for the load's data (an SB spent otherwise would make later
+				 * loads wait for free ones) */
+				if (lat_late_read(i) && x.nuse && rewritten_soon(b, k, &x)) {
+					unsigned q = free_sb(w, 1u << wsb), nfree = 0;
+					for (unsigned t = 0; t < NSb; t++)
+						nfree += t != wsb && w->ev[t] == w->ret[t];
+					if (q != wsb && nfree >= RsbFree)
+						rsb = q;
+				}
 			} else if (lat_late_read(i) && x.nuse) {
 				retire(w, W);
 				rsb = free_sb(w, 0);
@@ -582,7 +622,7 @@ scan(Cx *c, Blk *b)
 		w->fresh = eff(i->ctrl.stall) <= SbIncDelay ? (uint8_t)set : 0;
 		w->clk += eff(i->ctrl.stall);
 	}
-	w_store(w, &c->out[b->id]);
+	w_store(c, w, &c->out[b->id]);
 }
 
 /* the RET blocks of the subroutine entered at e (seen, stk: scratch of nblk entries) */
@@ -624,14 +664,14 @@ entry(Cx *c, Blk *b, Bst *e)
 	}
 	for (uint32_t p = 0; p < b->npred; p++) {
 		Blk *q = b->pred[p], *callee = c->callee[q->id];
-		bst_merge(e, &c->out[q->id]);
+		bst_merge(c, e, &c->out[q->id]);
 		any |= c->out[q->id].valid;
 		for (uint32_t r = 0; callee && r < c->nrets[callee->id]; r++)
-			bst_merge(e, &c->out[c->rets[callee->id][r]->id]);
+			bst_merge(c, e, &c->out[c->rets[callee->id][r]->id]);
 	}
 	for (uint32_t q = 0; q < c->ncall; q++)
 		if (c->callee[c->call[q]->id] == b) {
-			bst_merge(e, &c->out[c->call[q]->id]);
+			bst_merge(c, e, &c->out[c->call[q]->id]);
 			any = 1;
 		}
 	if (!any && !b->npred && b != f->blk[0])
@@ -787,13 +827,40 @@ pass_ctrl_bits(Fn *f, Diag *d)
 		c.orig[k] = f->ins[k].ctrl;
 		c.isnew[k] = (f->ins[k].flags & IInserted) || !f->ins[k].ctrl.has;
 	}
+	{
+		uint8_t used[NU] = {0};
+		Units x;
+		Bst z;
+		for (uint32_t k = 0; k < f->nins; k++) {
+			units_of(&f->ins[k], &x);
+			for (unsigned j = 0; j < x.nuse; j++)
+				used[x.use[j]] = 1;
+			for (unsigned j = 0; j < x.ndef; j++)
+				used[x.def[j]] = 1;
+		}
+		for (unsigned u = 0; u < NU; u++)
+			if (used[u])
+				c.act[c.nact++] = (uint16_t)u;
+		/* the state of the other units: empty, once */
+		unsigned na = c.nact;
+		c.nact = NU;
+		for (unsigned u = 0; u < NU; u++)
+			c.act[u] = (uint16_t)u;
+		bst_empty(&z);
+		w_load(&c, &c.w, &z);
+		c.nact = 0;
+		for (unsigned u = 0; u < NU; u++)
+			if (used[u])
+				c.act[c.nact++] = (uint16_t)u;
+		(void)na;
+	}
 	memset(todo, 1, f->nblk);
 	do {
 		changed = 0;
 		for (uint32_t bi = 0; bi < f->nblk; bi++) {
 			Blk *b = f->blk[bi];
 			entry(&c, b, &e);
-			if (bst_merge(&c.in[b->id], &e))
+			if (bst_merge(&c, &c.in[b->id], &e))
 				todo[b->id] = 1;
 			if (!todo[b->id])
 				continue;

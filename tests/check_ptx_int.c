@@ -655,6 +655,20 @@ REF(r_cvtpack)
 	o[2] = (u32)sat_range(SA, 16, 0) << 16 | (u32)sat_range(SB, 16, 0);
 }
 
+REF(r_vabsdiff4)
+{
+	u32 pu = 0, ps = 0, su = C, ss = C;
+	for (int k = 0; k < 4; k++) {
+		s32 x = (A >> (8 * k)) & 0xff, y = (B >> (8 * k)) & 0xff, xs = (int8_t)x, ys = (int8_t)y;
+		u32 du = (u32)(x > y ? x - y : y - x), ds = (u32)(xs > ys ? xs - ys : ys - xs);
+		pu |= (du & 0xff) << (8 * k);
+		ps |= (ds & 0xff) << (8 * k);
+		su += du;
+		ss += ds;
+	}
+	o[0] = pu; o[1] = su; o[2] = ps; o[3] = ss;
+}
+
 typedef struct ICase {
 	const char *name;
 	const char *body;  /* PTX lines after the loads */
@@ -818,6 +832,9 @@ static const ICase cases[] = {
 	  " cvt.sat.s64.u64 %rd4, %rd1; cvt.sat.u64.s32 %rd5, %r1; cvt.sat.u16.s64 %r6, %rd1;"
 	  " cvt.sat.s8.s64 %r7, %rd1; cvt.sat.u32.s64 %r8, %rd1;",
 	  "%r4,%r5,%rd3,%rd4,%rd5,%r6,%r7,%r8", r_cvtsat64, 0 },
+	{ "vabsdiff4", "vabsdiff4.u32.u32.u32 %r4, %r1, %r2, %r3; vabsdiff4.u32.u32.u32.add %r5, %r1, %r2, %r3;"
+	  " vabsdiff4.s32.s32.s32 %r6, %r1, %r2, %r3; vabsdiff4.s32.s32.s32.add %r7, %r1, %r2, %r3;",
+	  "%r4,%r5,%r6,%r7", r_vabsdiff4, 0 },
 	{ "cvt.pack", "cvt.pack.sat.s16.s32 %r4, %r1, %r2; cvt.pack.sat.u8.s32.b32 %r5, %r1, %r2, %r3;"
 	  " cvt.pack.sat.u16.s32 %r6, %r1, %r2;", "%r4,%r5,%r6", r_cvtpack, 0 },
 };
@@ -1062,7 +1079,7 @@ ptx_int_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_int_run, 0, sizeof cases / sizeof cases[0]);
 	tcase_add_test(tc, test_int_guard);
-	tcase_add_loop_test(tc, test_int_timing, 17, 20);
+	tcase_add_loop_test(tc, test_int_timing, 0, sizeof cases / sizeof cases[0]);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Select");
 	tcase_add_loop_test(tc, test_int_isel, 0, sizeof isel / sizeof isel[0]);

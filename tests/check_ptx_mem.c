@@ -1267,7 +1267,7 @@ END_TEST
 START_TEST(test_isel_errors)
 {
 	expect_error("ld.shared::cluster.u32 %r1, [%r2];", ".shared::cluster");
-	expect_error("st.param.b32 [k_param_2], %r1;", "call ABI");
+	expect_error("st.param.b32 [k_param_2], %r1;", "a store to a kernel parameter");
 	expect_error("st.const.u32 [%rd1], %r1;", "the .const space");
 	expect_error("ld.global.nc.u32 %r1, [%rd1]; ld.shared.nc.u32 %r1, [%r2];", ".nc needs the .global");
 	expect_error("ld.global.u32 %r1, [%r2];", "64-bit register");

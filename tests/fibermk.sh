@@ -3,7 +3,8 @@
 # checks can touch files): the .fsass and .ir of every examples/*/*.sm_80.sass are built, each
 # .fsass equals its input after scripts/sass-normalize.sh, a second make is a no-op, touching a
 # listing remakes only its outputs, a new fiberc remakes all, failed steps leave no output, and
-# `make -n` of a .cubin prints nvcc with -arch=$(NVCC_ARCH) (nvcc itself is not needed).
+# `make -n` of a .cubin prints nvcc with -arch=$(NVCC_ARCH) (nvcc itself is not needed); the PTX
+# rules: fiberc builds a .sass from a .ptx with FIBER_BACKEND=fiberc, ptxas + nvdisasm otherwise.
 # Environment: FIBERC (default build/bin/fiberc).
 # Prints a line per check, then `N passed, M failed`.
 set -u
@@ -168,6 +169,31 @@ if grep -q -- '^/opt/cuda/bin/nvcc .*-arch=sm_90 .*\.sm_90\.cubin' "$tmp/plan"; 
 else
 	bad "NVCC_ARCH=sm_90 NVCC=...: not in the nvcc command:"; sed -n '1,6s/^/  | /p' "$tmp/plan"
 fi
+
+# --- PTX: %.ptx: %.cu, %.sass: %.ptx with FIBER_BACKEND=fiberc (fiber's code generator) or
+# nvdisasm (ptxas, then nvdisasm) ------------------------------------------------------------------
+mkdir -p "$w/p"
+cp examples/bias_silu/bias_silu.sm_80.ptx "$w/p/k.ptx"
+P="make --no-print-directory -C $w/p -f $w/mk/fiber.mk FIBERC=$w/bin/fiberc"
+check "FIBER_BACKEND=fiberc builds k.sass from k.ptx" $P FIBER_BACKEND=fiberc k.sass
+grep -q '^\.text\.bias_silu_f32:' "$w/p/k.sass" 2>/dev/null &&
+	grep -q 'SHI_REGISTERS=[1-9]' "$w/p/k.sass" && grep -q 'EXIT' "$w/p/k.sass" &&
+	ok "fiberc's k.sass holds the kernel, allocated" || bad "fiberc's k.sass lacks the kernel"
+[ -z "$(find "$w/p" -name '*.tmp')" ] && ok "no temporary left by the PTX rule" ||
+	bad "the PTX rule left a temporary"
+$P -n -B FIBER_BACKEND=nvdisasm PTXAS=/opt/cuda/bin/ptxas k.sass > "$tmp/plan" 2>&1
+grep -q -- '^/opt/cuda/bin/ptxas -arch=sm_80 .*k\.ptx' "$tmp/plan" && grep -q -- 'nvdisasm -hex' "$tmp/plan" &&
+	ok "FIBER_BACKEND=nvdisasm: ptxas then nvdisasm" ||
+	{ bad "FIBER_BACKEND=nvdisasm plan"; sed -n '1,6s/^/  | /p' "$tmp/plan"; }
+printf 'int main(void) { return 0; }\n' > "$w/p/c.cu"
+$P -n c.ptx NVCC_ARCH=sm_90 > "$tmp/plan" 2>&1
+grep -q -- '^nvcc .*-ptx -arch=sm_90 .*c\.ptx\.tmp c\.cu' "$tmp/plan" &&
+	ok "%.ptx: %.cu runs nvcc -ptx -arch=\$(NVCC_ARCH)" ||
+	{ bad "%.ptx: %.cu plan"; sed -n '1,6s/^/  | /p' "$tmp/plan"; }
+$P -n FIBER_BACKEND=fiberc c.sass > "$tmp/plan" 2>&1
+grep -q -- '-ptx' "$tmp/plan" && grep -q -- "fiberc .*--arch=sm_80 .*c\.ptx" "$tmp/plan" &&
+	ok "FIBER_BACKEND=fiberc: a .cu goes through PTX" ||
+	{ bad "FIBER_BACKEND=fiberc from .cu plan"; sed -n '1,6s/^/  | /p' "$tmp/plan"; }
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
