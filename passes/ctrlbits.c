@@ -31,6 +31,17 @@ enum {
 	MaxStallNoYield = 11,  /* with yield 0 a longer one stalls 1-2 cycles (hardware-facts.md) */
 	DepbarStall = 4,       /* DEPBAR needs a stall of 4 to take effect (hardware-facts.md) */
 	SbIncDelay = 1,        /* an SB increment lands a cycle after issue (sb_inc_delay) */
+	WarAhead = 64,         /* instructions a load looks ahead for a write of its sources */
+};
+
+/* the kind of the events in flight on an SB, for sharing one SB among events of one kind
+ * (a function whose instructions are all new: fiberc's PTX output) */
+enum SbCls {
+	ClsNone,               /* nothing in flight */
+	ClsLong,               /* global, local, generic memory, atomics: hundreds of cycles */
+	ClsShort,              /* shared memory, SHFL, LDSM, MUFU, S2R, conversions, ... */
+	ClsRead,               /* the source read of a memory instruction (a read SB) */
+	ClsMixed,              /* several kinds, or unknown: never shared */
 };
 
 /* the state at a block boundary, relative to it */
@@ -46,6 +57,7 @@ typedef struct Bst {
 	uint8_t npw[NU], npr[NU]; /* bit s: that pending write / read is a new instruction's */
 	uint8_t cnt[NSb];       /* events pending on s, at most */
 	uint8_t newage[NSb];    /* age of the newest new instruction's event on s, AgeNone */
+	uint8_t sbcls[NSb];     /* SbCls of the events pending on s (ClsNone when cnt is 0) */
 } Bst;
 
 /* the state inside a block: absolute cycles and event numbers */
@@ -61,6 +73,8 @@ typedef struct Wst {
 	int32_t ev[NSb];        /* the next event's number */
 	int32_t ret[NSb];       /* the events before this one have completed */
 	int32_t lastnew[NSb];   /* the newest new instruction's event, -1 */
+	uint8_t sbcls[NSb];     /* SbCls of the events in flight on s (meaningful while pending) */
+	uint32_t sblast[NSb];   /* the cycle of the newest event on s */
 } Wst;
 
 typedef struct Cx {
@@ -73,6 +87,8 @@ typedef struct Cx {
 	Blk **callee;           /* per block id: the subroutine entry its CALL enters, NULL */
 	Blk **call;             /* the blocks that end in an internal CALL */
 	uint32_t ncall;
+	int share;              /* every instruction is new: events of one kind may share an SB */
+	unsigned resv;          /* SBs that DEPBAR.LE counts (LDGDEPBAR's SB0): not shared out */
 	Blk ***rets;            /* per subroutine entry block id: its RET blocks */
 	uint32_t *nrets, *crets;
 	Wst w;
@@ -102,6 +118,7 @@ bst_top(Bst *s)
 	memset(s->pw, 0, sizeof s->pw);
 	memset(s->pr, 0, sizeof s->pr);
 	memset(s->cnt, 1, sizeof s->cnt);
+	memset(s->sbcls, ClsMixed, sizeof s->sbcls);
 	s->fresh = (1u << NSb) - 1;
 }
 
@@ -136,6 +153,10 @@ bst_merge(const Cx *c, Bst *a, const Bst *b)
 		}
 	}
 	for (unsigned s = 0; s < NSb; s++) {
+		uint8_t ca = a->cnt[s] ? a->sbcls[s] : ClsNone, cb = b->cnt[s] ? b->sbcls[s] : ClsNone;
+		uint8_t nc = ca == ClsNone ? cb : cb == ClsNone || ca == cb ? ca : ClsMixed;
+		ch |= nc != a->sbcls[s];
+		a->sbcls[s] = nc;
 		JOIN(a->cnt[s], b->cnt[s], MAX);
 		JOIN(a->newage[s], b->newage[s], MIN);
 	}
@@ -153,6 +174,8 @@ w_load(const Cx *c, Wst *w, const Bst *s)
 		w->ev[q] = 256;
 		w->ret[q] = 256 - s->cnt[q];
 		w->lastnew[q] = s->newage[q] == AgeNone ? -1 : 255 - s->newage[q];
+		w->sbcls[q] = s->sbcls[q];
+		w->sblast[q] = 0;
 	}
 	for (unsigned i = 0; i < c->nact; i++) {
 		unsigned u = c->act[i];
@@ -187,6 +210,7 @@ w_store(const Cx *c, const Wst *w, Bst *s)
 	for (unsigned q = 0; q < NSb; q++) {
 		s->cnt[q] = (uint8_t)MIN(w->ev[q] - w->ret[q], MaxAge + 1);
 		s->newage[q] = age_of(w, q, w->lastnew[q]);
+		s->sbcls[q] = s->cnt[q] ? w->sbcls[q] : ClsNone;
 	}
 	for (unsigned i = 0; i < c->nact; i++) {
 		unsigned u = c->act[i];
@@ -264,6 +288,77 @@ free_sb(const Wst *w, unsigned avoid)
 		if (!(avoid >> q & 1))
 			return (unsigned)q;
 	return NSb - 1;
+}
+
+/* the kind of event a new variable-latency instruction's write puts on its SB */
+static uint8_t
+ev_cls(const Ins *i)
+{
+	const OpInfo *o = &optab[i->op];
+
+	if (o->flags & (OFGlobal | OFLocal | OFGeneric | OFAtomic) || i->op == OLDGSTS)
+		return ClsLong;
+	return ClsShort;
+}
+
+/* sharing (c->share): the SB for a new event of kind cls, not in avoid. A write takes one with
+ * nothing in flight (SB5 down), else one whose events are all of its kind, the one used last
+ * (loads issued together are waited on together, as nvcc groups them), else the one used
+ * longest ago (its events have most likely completed: whoever waits for the new event waits for
+ * them too, which is correct, if maybe slower). A read (ClsRead) joins the read SB in flight
+ * first (reads complete soon), then the same. *wait is set when nothing but avoid is left: the
+ * instruction must then wait on the SB returned */
+static unsigned
+pick_sb(const Cx *c, const Wst *w, uint8_t cls, unsigned avoid, int *wait)
+{
+	int best = -1;
+
+	*wait = 0;
+	avoid |= c->resv;
+	if (cls == ClsRead)
+		for (int q = NSb - 1; q >= 0; q--)
+			if (!(avoid >> q & 1) && w->ev[q] != w->ret[q] && w->sbcls[q] == ClsRead &&
+			    (best < 0 || w->sblast[q] > w->sblast[best]))
+				best = q;
+	if (best >= 0)
+		return (unsigned)best;
+	for (int q = NSb - 1; q >= 0; q--)
+		if (!(avoid >> q & 1) && w->ev[q] == w->ret[q])
+			return (unsigned)q;
+	for (int q = NSb - 1; q >= 0; q--)
+		if (!(avoid >> q & 1) && w->sbcls[q] == cls &&
+		    (best < 0 || w->sblast[q] > w->sblast[best]))
+			best = q;
+	if (best >= 0)
+		return (unsigned)best;
+	for (int q = NSb - 1; q >= 0; q--)
+		if (!(avoid >> q & 1) && (best < 0 || w->sblast[q] < w->sblast[best]))
+			best = q;
+	if (best >= 0)
+		return (unsigned)best;
+	*wait = 1;
+	return NSb - 1;
+}
+
+/* a later instruction of b, within WarAhead, writes a register that instruction k reads */
+static int
+war_ahead(const Blk *b, uint32_t k, const Units *x)
+{
+	for (uint32_t j = k + 1; j < b->nins && j <= k + WarAhead; j++) {
+		const Ins *n = &b->ins[j];
+		for (unsigned s = 0; s < n->nslot; s++) {
+			const Slot *sl = &n->slot[s];
+			if (sl->kind != SDef)
+				continue;
+			for (unsigned m = 0; m < sl->n; m++) {
+				int u = reg_unit(reg_next(sl->reg, m));
+				for (unsigned t = 0; u >= 0 && t < x->nuse; t++)
+					if (x->use[t] == (unsigned)u)
+						return 1;
+			}
+		}
+	}
+	return 0;
 }
 
 /* DEPBAR.LE SBx, N[, {mask}]: x and N, -1 if i is not one */
@@ -383,6 +478,25 @@ scan(Cx *c, Blk *b)
 		/* the scoreboards it sets */
 		if (isnew && i->op == OLDGDEPBAR) {
 			wsb = 0;       /* the copy group's counter, as the scoreboard mode keeps it */
+		} else if (isnew && kind == LatVar && c->share) {
+			int wt = 0;
+			retire(w, W);
+			if (x.ndef) {
+				wsb = pick_sb(c, w, ev_cls(i), 0, &wt);
+				if (wt)
+					W |= 1u << wsb;
+				/* a load whose sources are soon overwritten: a read SB as well, so that
+				 * the writer waits for the read, not for the data */
+				if (lat_late_read(i) && x.nuse && war_ahead(b, k, &x)) {
+					rsb = pick_sb(c, w, ClsRead, 1u << wsb, &wt);
+					if (wt)
+						rsb = SbNone;   /* the read is tracked on the write SB */
+				}
+			} else if (lat_late_read(i) && x.nuse) {
+				rsb = pick_sb(c, w, ClsRead, 0, &wt);
+				if (wt)
+					W |= 1u << rsb;
+			}
 		} else if (isnew && kind == LatVar) {
 			if (x.ndef) {
 				retire(w, W);
@@ -406,11 +520,16 @@ scan(Cx *c, Blk *b)
 			wsb = i->ctrl.wsb;
 			rsb = i->ctrl.rsb;
 		}
-		if (wsb < NSb && !(isnew && i->op == OLDGDEPBAR) &&
-		    (isnew ? w->ev[wsb] != w->ret[wsb] : pending(w, w->lastnew[wsb], wsb)))
-			W |= 1u << wsb;  /* a new event is kept alone on its SB */
-		if (rsb < NSb && (isnew ? w->ev[rsb] != w->ret[rsb] : pending(w, w->lastnew[rsb], rsb)))
-			W |= 1u << rsb;
+		if (c->share) {
+			/* events of one kind share an SB: the waits above are all it needs */
+		} else {
+			if (wsb < NSb && !(isnew && i->op == OLDGDEPBAR) &&
+			    (isnew ? w->ev[wsb] != w->ret[wsb] : pending(w, w->lastnew[wsb], wsb)))
+				W |= 1u << wsb;  /* a new event is kept alone on its SB */
+			if (rsb < NSb &&
+			    (isnew ? w->ev[rsb] != w->ret[rsb] : pending(w, w->lastnew[rsb], rsb)))
+				W |= 1u << rsb;
+		}
 		W &= ~(unsigned)i->ctrl.wait;   /* what the pass adds (all of it for a new one) */
 		if (W)
 			i->flags |= ICtrlSet;
@@ -463,7 +582,10 @@ scan(Cx *c, Blk *b)
 			}
 		}
 		if (wsb < NSb) {
+			uint8_t cl = isnew && i->op != OLDGDEPBAR ? ev_cls(i) : ClsMixed;
 			int32_t e = w->ev[wsb]++;
+			w->sbcls[wsb] = e == w->ret[wsb] || w->sbcls[wsb] == cl ? cl : ClsMixed;
+			w->sblast[wsb] = w->clk;
 			set |= 1u << wsb;
 			if (isnew)
 				w->lastnew[wsb] = e;
@@ -474,7 +596,10 @@ scan(Cx *c, Blk *b)
 			}
 		}
 		if (rsb < NSb && rsb != wsb) {
+			uint8_t cl = isnew ? ClsRead : ClsMixed;
 			int32_t e = w->ev[rsb]++;
+			w->sbcls[rsb] = e == w->ret[rsb] || w->sbcls[rsb] == cl ? cl : ClsMixed;
+			w->sblast[rsb] = w->clk;
 			set |= 1u << rsb;
 			if (isnew)
 				w->lastnew[rsb] = e;
@@ -686,6 +811,15 @@ pass_ctrl_bits(Fn *f, Diag *d)
 			rets_of(&c, x, seen, stk);
 		if (!c.crets[x->id])
 			c.crets[x->id] = 1;   /* looked at: no RET */
+	}
+	c.share = nnew == f->nins;
+	for (uint32_t k = 0; k < f->nins; k++) {
+		unsigned n, mask;
+		int x = depbar_le(f, &f->ins[k], &n, &mask);
+		if (f->ins[k].op == OLDGDEPBAR)
+			c.resv |= 1u;
+		else if (x >= 0)
+			c.resv |= 1u << x;
 	}
 	for (uint32_t k = 0; k < f->nins; k++) {
 		if (!f->ins[k].slot)

@@ -34,6 +34,9 @@ enum {
 	DefaultMaxLive = 200,  /* live virtual R registers the guard allows (of R0..R254) */
 };
 
+/* the kinds of scoreboard events (ctrl-bits' SbCls: one SB is shared by events of one kind) */
+enum { SbFree, SbLong, SbShort, SbRead };
+
 /* node kinds (bits) */
 enum {
 	KBar = 1,              /* nothing crosses it */
@@ -54,6 +57,8 @@ typedef struct Node {
 	uint16_t lat;          /* result latency (an estimate when variable) */
 	uint16_t occ;          /* KSb: cycles until its scoreboard's event completes */
 	int8_t sbq;            /* KSb: the scoreboard it took in the model, -1 */
+	uint8_t sbc;           /* KSb: the kind of its event (SbLong, SbShort, SbRead) */
+	uint32_t sbg;          /* KSb: the generation of sbq it joined */
 	uint32_t pfirst, npsb; /* its KSb predecessors through registers (they wait on those) */
 	uint8_t kind;
 	uint8_t ld, st;        /* memory spaces read, written */
@@ -99,8 +104,10 @@ typedef struct Sx {
 	uint32_t *ident;       /* the original order */
 	uint32_t *scratch;     /* per node */
 	Heap avail, avsb, pend; /* ready: without a scoreboard, with one; waiting for operands */
-	uint32_t sbdone[NSb];  /* the model of ctrl-bits' scoreboards: when the event completes, */
-	int32_t sbown[NSb];    /* and whose it is (-1: retired, free) */
+	uint32_t sbdone[NSb];  /* the model of ctrl-bits' scoreboards: when the events complete, */
+	uint8_t sbcls[NSb];    /* their kind (0: retired, free), */
+	uint32_t sbgen[NSb];   /* a count of the retirements, */
+	uint32_t sblast[NSb];  /* and when the newest issued */
 	uint32_t *psb;         /* the KSb predecessors, by node (pfirst) */
 	uint32_t cpsb;
 	uint64_t *pick;
@@ -355,6 +362,8 @@ classify(const Sx *c, const Ins *i, int pinned, int last, Node *x)
 		if (lat_kind(c->f->mod, i, c->sm, &cyc) == LatVar && (def || (use && lat_late_read(i)))) {
 			x->kind |= KSb;
 			x->occ = def ? x->lat : lat_table.war_read;
+			x->sbc = !def ? SbRead : (fl & (OFGlobal | OFLocal | OFGeneric | OFAtomic)) ||
+			         i->op == OLDGSTS ? SbLong : SbShort;
 			if (lat_late_read(i))
 				x->kind |= KLate;
 		}
@@ -460,7 +469,8 @@ reg_deps(Sx *c, const Ins *i, uint32_t n)
 				} else {
 					for (int32_t e = c->khead[k]; e >= 0; e = c->rnext[e]) {
 						const Node *rd = &c->node[c->rnode[e]];
-						edge_(c, c->rnode[e], n, rd->kind & KLate ? rd->occ : OrderLat, 1);
+						edge_(c, c->rnode[e], n,
+						      rd->kind & KLate ? lat_table.war_read : OrderLat, 1);
 					}
 					c->khead[k] = -1;
 					edge_(c, c->kdef[k], n, OrderLat, 1);
@@ -773,13 +783,15 @@ press_apply(Sx *c, uint32_t v)
 /* ---- the schedule ------------------------------------------------------------------------ */
 
 /* ctrl-bits' scoreboards (docs/pass-ctrl-bits.md): an instruction that waits on one retires
- * it; a new event takes a free one, SB5 first, else waits on SB5 and takes it */
+ * it; a new event takes a free one, SB5 first, else shares one whose events are of its kind
+ * (the one used last), else the one used longest ago */
 static void
 sb_reset(Sx *c)
 {
 	memset(c->sbdone, 0, sizeof c->sbdone);
-	for (unsigned q = 0; q < NSb; q++)
-		c->sbown[q] = -1;
+	memset(c->sbcls, SbFree, sizeof c->sbcls);
+	memset(c->sbgen, 0, sizeof c->sbgen);
+	memset(c->sblast, 0, sizeof c->sblast);
 }
 
 /* the scoreboard node v would take, and whether it must wait for it (*wait) */
@@ -787,19 +799,27 @@ static unsigned
 sb_which(const Sx *c, uint32_t v, int *wait)
 {
 	const Node *x = &c->node[v];
+	int best = -1;
 
 	*wait = 0;
 	for (int q = NSb - 1; q >= 0; q--)
-		if (c->sbown[q] < 0)
+		if (c->sbcls[q] == SbFree)
 			return (unsigned)q;
 	/* none free: one that v waits on anyway (a predecessor's) is free once it issues */
 	for (uint32_t k = 0; k < x->npsb; k++) {
-		int32_t q = c->node[c->psb[x->pfirst + k]].sbq;
-		if (q >= 0 && c->sbown[q] == (int32_t)c->psb[x->pfirst + k])
-			return (unsigned)q;
+		const Node *p = &c->node[c->psb[x->pfirst + k]];
+		if (p->sbq >= 0 && c->sbgen[p->sbq] == p->sbg)
+			return (unsigned)p->sbq;
 	}
-	*wait = 1;
-	return NSb - 1;
+	for (int q = NSb - 1; q >= 0; q--)
+		if (c->sbcls[q] == x->sbc && (best < 0 || c->sblast[q] > c->sblast[best]))
+			best = q;
+	if (best >= 0)
+		return (unsigned)best;
+	for (int q = NSb - 1; q >= 0; q--)   /* shared: its events have most likely completed */
+		if (best < 0 || c->sblast[q] < c->sblast[best])
+			best = q;
+	return (unsigned)best;
 }
 
 /* node v issues at t, or later when it must wait for a scoreboard: its predecessors' are
@@ -812,19 +832,29 @@ sb_issue(Sx *c, uint32_t v, uint32_t t)
 	int wait;
 
 	for (uint32_t k = 0; k < x->npsb; k++) {
-		uint32_t p = c->psb[x->pfirst + k];
-		int32_t s = c->node[p].sbq;
-		if (s >= 0 && c->sbown[s] == (int32_t)p)
-			c->sbown[s] = -1;
+		const Node *p = &c->node[c->psb[x->pfirst + k]];
+		if (p->sbq >= 0 && c->sbgen[p->sbq] == p->sbg) {
+			if (c->sbdone[p->sbq] > t)
+				t = c->sbdone[p->sbq];   /* the wait is for every event of the SB */
+			c->sbcls[p->sbq] = SbFree;
+			c->sbgen[p->sbq]++;
+		}
 	}
 	if (!(x->kind & KSb))
 		return t;
 	q = sb_which(c, v, &wait);
-	if (wait && c->sbdone[q] > t)
-		t = c->sbdone[q];
-	c->sbown[q] = (int32_t)v;
-	c->sbdone[q] = t + x->occ;
+	if (wait) {
+		if (c->sbdone[q] > t)
+			t = c->sbdone[q];
+		c->sbcls[q] = SbFree;
+		c->sbgen[q]++;
+	}
+	if (c->sbcls[q] == SbFree || c->sbdone[q] < t + x->occ)
+		c->sbdone[q] = t + x->occ;
+	c->sbcls[q] = x->sbc;
+	c->sblast[q] = t;
 	x->sbq = (int8_t)q;
+	x->sbg = c->sbgen[q];
 	return t;
 }
 
