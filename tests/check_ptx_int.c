@@ -1040,7 +1040,8 @@ static const struct {
 	{ "add.sat.s64 %rd3, %rd1, %rd2;", "'add.sat.s64' is not supported yet: .sat on .s64" },
 	{ "cvt.pack.sat.u4.s32.b32 %r4, %r1, %r2, %r3;", "'cvt.pack.sat.u4.s32.b32' is not supported yet: cvt.pack to .u4" },
 	{ "mul.wide.u64 %rd3, %rd1, %rd2;", "is not supported yet: .wide on .u64" },
-	{ "add.s64 %r4, %rd1, %rd2;", "t.ptx:27:9: error: 'add.s64' is not supported yet: operand 0 must be a 64-bit register here" },
+	/* a register of the wrong size: the PTX check's error, before selection */
+	{ "add.s64 %r4, %rd1, %rd2;", "t.ptx:27:9: error: '%r4' is a 32-bit register; 'add.s64' takes 64-bit operands" },
 	{ "and.pred %p3, %p1, %r1;", "'and.pred' is not supported yet: operand 2 must be a predicate register here" },
 };
 
