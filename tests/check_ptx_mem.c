@@ -562,8 +562,8 @@ START_TEST(test_run_ldst_global)
 	ck_assert_uint_eq(rd32(out, 68), rd32(in, 36));
 	ck_assert_uint_eq(rd32(out, 72), rd32(in, 32));
 	ck_assert_uint_eq(rd32(out, 76), 7);
-	ck_assert_uint_eq(rd32(out, 80), (uint32_t)(in[6] | in[7] << 8 | in[4] << 16 | in[5] << 24));
-	ck_assert_uint_eq(rd32(out, 84), (uint32_t)(in[3] | in[2] << 8 | in[1] << 16 | in[0] << 24));
+	ck_assert_uint_eq(rd32(out, 80), ((uint32_t)in[6] | (uint32_t)in[7] << 8 | (uint32_t)in[4] << 16 | (uint32_t)in[5] << 24));
+	ck_assert_uint_eq(rd32(out, 84), ((uint32_t)in[3] | (uint32_t)in[2] << 8 | (uint32_t)in[1] << 16 | (uint32_t)in[0] << 24));
 	/* s8 into a 16-bit register: sign-extended to 16 bits */
 	ck_assert_uint_eq(rd32(out, 88), (uint32_t)(uint16_t)(int16_t)(int8_t)in[0] |
 	                  (uint32_t)(uint16_t)(int16_t)(int8_t)in[1] << 16);
