@@ -413,6 +413,39 @@ type_bits(const char *t)
 	return 0;
 }
 
+/* cvt.D.S d, a[, b]: d against D and the sources against S; .f32 and .f64 take a register of
+ * their size, the integer and 16-bit types one at least as wide (cvt.u32.u64 %r, %rd: the
+ * narrowing is the point; an .f16 may sit in a .b32 register) */
+static void
+check_cvt_sizes(Ck *c, const PtxIns *i)
+{
+	const char *ty[2] = {0};
+	unsigned nt = 0;
+
+	for (uint32_t m = 0; m < i->nmod; m++) {
+		const char *w = ptx_str(c->p, i->mod[m]);
+		if (type_bits(w) || !strcmp(w, "pred") || w[strlen(w) - 1] == '8' || !strcmp(w, "u4") ||
+		    !strcmp(w, "s4") || !strncmp(w, "e4m3", 4) || !strncmp(w, "e5m2", 4)) {
+			if (nt == 2)
+				return;   /* cvt.pack and other forms with more types */
+			ty[nt++] = w;
+		}
+	}
+	if (nt != 2)
+		return;
+	for (uint32_t n = 0; n < i->nopnd && n < 3; n++) {
+		const PtxOpnd *o = &i->opnd[n];
+		const char *t = ty[n ? 1 : 0];
+		int bits = type_bits(t), fl = !strcmp(t, "f32") || !strcmp(t, "f64");
+		if (!is_reg(o) || !o->decl || !bits)
+			continue;
+		int rb = type_bits(ptx_str(c->p, o->decl->type));
+		if (rb && (fl ? rb != bits : rb < bits))
+			error_at(c->d, o->loc, "'%s' is a %d-bit register; a .%s operand of 'cvt' needs %s%d bits",
+			         ptx_str(c->p, o->atom), rb, t, fl ? "" : "at least ", bits);
+	}
+}
+
 /* PTX's operand size rule for the instructions whose register operands all have the size of the
  * instruction type (add.f64 needs 64-bit registers; .b32 registers serve .f32 and .u32 alike):
  * a register of another size is an error here, before anything is selected for it */
@@ -427,6 +460,10 @@ check_sizes(Ck *c, const PtxIns *i)
 	const char *op = ptx_str(c->p, i->op), *ty = NULL;
 	int bits = 0, k, ntypes = 0;
 
+	if (!strcmp(op, "cvt")) {
+		check_cvt_sizes(c, i);
+		return;
+	}
 	for (k = 0; same[k] && strcmp(same[k], op) != 0; k++)
 		;
 	if (!same[k])
