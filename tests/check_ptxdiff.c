@@ -6,10 +6,12 @@
  * must show no hazard. For every corpus PTX file (tests/corpus/NAME.ptx) fiberc either compiles it,
  * and then every function nvcc's listing runs gives the same status and buffers (functional mode,
  * generic arguments: kernrun.h), or refuses it with a located `is not supported yet` error (never
- * a crash or another message); the count of each is printed.
+ * a crash or another message); the count of each is printed. The corpus case runs only with
+ * FIBER_PTX_CORPUS=1 (see ptxdiff_suite).
  */
 #define _DEFAULT_SOURCE
 #include "kernrun.h"
+#include "fiber.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -99,6 +101,29 @@ END_TEST
 static char corpus[64][1300];
 static int ncorpus;
 
+/* the index of kernel `name` in the listing at path (the order of fiberc's functions is the PTX
+ * file's, nvcc's listing has its own), or -1 */
+static int
+fn_index(const char *path, const char *config, const char *name)
+{
+	fiberDevice dev;
+	fiberModule mod;
+	unsigned n = 0;
+	int at = -1;
+
+	if (fiberDeviceCreate(&dev, config) != FIBER_SUCCESS)
+		return -1;
+	if (fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS &&
+	    fiberModuleGetFunctionCount(mod, &n) == FIBER_SUCCESS)
+		for (unsigned k = 0; k < n && at < 0; k++) {
+			const char *nm;
+			if (fiberModuleGetFunctionName(mod, k, &nm) == FIBER_SUCCESS && !strcmp(nm, name))
+				at = (int)k;
+		}
+	fiberDeviceDestroy(dev);
+	return at;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -133,10 +158,13 @@ START_TEST(corpus_ptx)
 	}
 	for (unsigned f = 0; f < nfn; f++) {
 		KRun want, got;
+		char gname[256];
 		ck_assert_int_eq(kr_run_generic(sass, config, FIBER_MODE_FUNCTIONAL, f, name,
 		                                sizeof name, &want), 0);
-		ck_assert_msg(kr_run_generic(out, config, FIBER_MODE_FUNCTIONAL, f, name, sizeof name,
-		                             &got) == 0, "%s: %s", in, got.err);
+		int g = fn_index(out, config, name);
+		ck_assert_msg(g >= 0, "%s: fiberc's listing has no kernel %s", in, name);
+		ck_assert_msg(kr_run_generic(out, config, FIBER_MODE_FUNCTIONAL, (unsigned)g, gname,
+		                             sizeof gname, &got) == 0, "%s: %s", in, got.err);
 		ck_assert_msg(want.status == got.status, "%s %s: nvcc's listing ends with '%s', "
 		              "fiberc's with '%s'", in, name, want.status ? want.err : "success",
 		              got.status ? got.err : "success");
@@ -177,8 +205,10 @@ ptxdiff_suite(void)
 	}
 	qsort(corpus, (size_t)ncorpus, sizeof corpus[0], cmp_str);
 	tc = tcase_create("corpus");
-	/* TEMPORARY while the code generator is assembled (issue 11): FIBER_PTX_KERNELS=1 */
-	if (getenv("FIBER_PTX_KERNELS"))
+	/* not in make check yet: three corpus functions still compute other buffers than nvcc's
+	 * (bits.sm_80 k_bits, semantics.sm_80/sm_90 k_labeled; README status). FIBER_PTX_CORPUS=1
+	 * runs the case */
+	if (getenv("FIBER_PTX_CORPUS"))
 		tcase_add_loop_test(tc, corpus_ptx, 0, ncorpus);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
