@@ -21,37 +21,14 @@
 static char lines[32][2048];
 static int nlines;
 
-/* fiberc --mode=cuda-native IN -o (temporary file); the path (malloc'd), or NULL with the
- * compiler's messages in err */
+/* fiberc --mode=cuda-native IN EXTRA -o (temporary file): kernrun.h's kr_fiberc */
 static char *
 compile(const char *in, const char *extra, char *err, size_t errsz)
 {
-	const char *fc = getenv("FIBERC");
-	char *out = malloc(64), errpath[64], cmd[4096];
-	int fd, rc;
-	FILE *e;
+	char args[512];
 
-	strcpy(out, "/tmp/fiber-diff-XXXXXX.fsass");
-	fd = mkstemps(out, 6);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(errpath, sizeof errpath, "%s.err", out);
-	snprintf(cmd, sizeof cmd, "'%s' '%s' --mode=cuda-native %s -o '%s' 2> '%s'",
-	         fc && *fc ? fc : "build/bin/fiberc", in, extra, out, errpath);
-	rc = system(cmd);
-	err[0] = 0;
-	if ((e = fopen(errpath, "r"))) {
-		size_t n = fread(err, 1, errsz - 1, e);
-		err[n] = 0;
-		fclose(e);
-	}
-	unlink(errpath);
-	if (rc != 0) {
-		unlink(out);
-		free(out);
-		return NULL;
-	}
-	return out;
+	snprintf(args, sizeof args, "--mode=cuda-native %s", extra);
+	return kr_fiberc(in, args, err, errsz);
 }
 
 static const struct { const char *sfx, *simt, *fiber; } arch[] = {

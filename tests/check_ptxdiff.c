@@ -23,36 +23,14 @@
 static char lines[32][2048];
 static int nlines;
 
-/* fiberc IN --arch=ARCH -o (temporary file); the path (malloc'd), or NULL with the messages */
+/* fiberc IN --arch=ARCH -o (temporary file): kernrun.h's kr_fiberc */
 static char *
 compile(const char *in, const char *arch, char *err, size_t errsz)
 {
-	const char *fc = getenv("FIBERC");
-	char *out = malloc(64), errpath[80], cmd[4096];
-	int fd, rc;
-	FILE *e;
+	char args[64];
 
-	strcpy(out, "/tmp/fiber-ptxdiff-XXXXXX.sass");
-	fd = mkstemps(out, 5);
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(errpath, sizeof errpath, "%s.err", out);
-	snprintf(cmd, sizeof cmd, "'%s' '%s' --arch=%s -o '%s' 2> '%s'",
-	         fc && *fc ? fc : "build/bin/fiberc", in, arch, out, errpath);
-	rc = system(cmd);
-	err[0] = 0;
-	if ((e = fopen(errpath, "r"))) {
-		size_t n = fread(err, 1, errsz - 1, e);
-		err[n] = 0;
-		fclose(e);
-	}
-	unlink(errpath);
-	if (rc != 0) {
-		unlink(out);
-		free(out);
-		return NULL;
-	}
-	return out;
+	snprintf(args, sizeof args, "--arch=%s", arch);
+	return kr_fiberc(in, args, err, errsz);
 }
 
 static const struct { const char *sfx, *config; } arch[] = {

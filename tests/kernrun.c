@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *
 kr_root(void)
@@ -241,4 +242,38 @@ kr_free(KRun *r)
 {
 	free(r->buf);
 	r->buf = NULL;
+}
+
+char *
+kr_fiberc(const char *in, const char *args, char *err, size_t errsz)
+{
+	const char *fc = getenv("FIBERC");
+	char *out = malloc(64), errpath[80], cmd[4096];
+	int fd, rc;
+	FILE *e;
+
+	strcpy(out, "/tmp/fiber-kr-XXXXXX.sass");
+	if ((fd = mkstemps(out, 5)) < 0) {
+		snprintf(err, errsz, "mkstemps failed");
+		free(out);
+		return NULL;
+	}
+	close(fd);
+	snprintf(errpath, sizeof errpath, "%s.err", out);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' %s -o '%s' 2> '%s'", fc && *fc ? fc : "build/bin/fiberc",
+	         in, args, out, errpath);
+	rc = system(cmd);
+	err[0] = 0;
+	if ((e = fopen(errpath, "r"))) {
+		size_t n = fread(err, 1, errsz - 1, e);
+		err[n] = 0;
+		fclose(e);
+	}
+	unlink(errpath);
+	if (rc != 0) {
+		unlink(out);
+		free(out);
+		return NULL;
+	}
+	return out;
 }

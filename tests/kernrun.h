@@ -28,5 +28,9 @@ int kr_run_generic(const char *path, const char *config, fiberSimMode mode, unsi
                    char *name, size_t namesz, KRun *r);
 int kr_function_count(const char *path, const char *config, unsigned *n);
 void kr_free(KRun *r);
+/* run the fiberc program ($FIBERC, else build/bin/fiberc) as `fiberc IN ARGS -o TMP`: the
+ * temporary output's path (malloc'd; the caller unlinks it), or NULL with fiberc's messages in
+ * err */
+char *kr_fiberc(const char *in, const char *args, char *err, size_t errsz);
 
 #endif
