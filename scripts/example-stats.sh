@@ -8,6 +8,9 @@
 #   PAIRS="sm_80 a100-fiber,sm_90 h100-fiber" LISTING=DIR/%s.%a.fsass sh scripts/example-stats.sh ...
 #       other (listing, configuration) pairs; LISTING names each kernel's listing, %s the example
 #       directory, %a the architecture (default examples/%s/%s.%a.sass)
+#   KERNELS=FILE                another kernel table in the same format (a trailing column, such
+#                               as examples/fiber-native/kernels.txt's SIMT example, is ignored)
+#   SIM_ARGS="--set k=v ..."    more fibersim options for every run
 #   diff -r BEFORE AFTER        # what a change moved: outputs, cycles, every statistic
 #
 # Inputs are deterministic: every pointer parameter is a buffer of a fixed byte pattern
@@ -27,7 +30,7 @@ pattern() {
 	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "%c", (i * 7 + 3) % 64 }' > "$2"
 }
 
-grep -v '^#' examples/kernels.txt | while read -r dir sym grid block smem params; do
+grep -v '^#' "${KERNELS:-examples/kernels.txt}" | while read -r dir sym grid block smem params _; do
 	[ -n "$dir" ] || continue
 	echo "${PAIRS:-sm_80 a100,sm_90 h100,sm_90 b200}" | tr ',' '\n' | while read -r pair; do
 		set -- $pair
@@ -62,7 +65,7 @@ grep -v '^#' examples/kernels.txt | while read -r dir sym grid block smem params
 		listing=$(echo "${LISTING:-examples/%s/%s.%a.sass}" | sed "s|%s|$dir|g; s|%a|$arch|g")
 		"$sim" run "$listing" --config "$cfg" --kernel "$sym" \
 			--grid "$grid" --block "$block" --dynamic-smem "$smem" $run_args $outs \
-			--stats "$out/$tag.json" --quiet || echo "$tag: exit $?" >> "$out/failures.txt"
+			--stats "$out/$tag.json" --quiet ${SIM_ARGS:-} || echo "$tag: exit $?" >> "$out/failures.txt"
 		[ -f "$out/$tag.json" ] &&
 			grep -v -E '"(host_seconds|sim_seconds|wall_seconds|[a-z_]*per_second|[a-z_]*_per_s)"' \
 				"$out/$tag.json" > "$out/$tag.json.tmp" && mv "$out/$tag.json.tmp" "$out/$tag.json"
