@@ -1,5 +1,5 @@
 /* sass.c: SASS emission. Every function must be out of SSA already (the out-of-ssa pass,
- * passes/outssa.c, which the caller runs: backend/ builds on ir/ alone); an edited one is laid
+ * passes/outssa.c, which the caller runs); an edited one is laid
  * out again (layout.c), then the listing is printed in its input format.
  * emit_ir prints the IR text the same way, SSA form kept.
  */

@@ -412,8 +412,8 @@ on_signal(int sig)
 	raise(sig);
 }
 
-/* a .ptx input: parsed and checked (frontend/ptx.y, ptxcheck.c), then lowered to SASS text with
- * virtual registers (frontend/ptxlow.c), which main reads like any listing. --emit=ptx prints
+/* a .ptx input: parsed and checked (frontend/ptx/ptx.y, ptxcheck.c), then lowered to SASS text with
+ * virtual registers (backend/isel/ptxlow.c), which main reads like any listing. --emit=ptx prints
  * the AST back, --emit=isel the lowered text. Returns the lowered text (*src replaced), or NULL
  * with *status set when nothing more is to be done. */
 static Src *

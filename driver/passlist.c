@@ -3,6 +3,8 @@
  */
 #include "passlist.h"
 #include "passes.h"
+#include "codegen.h"
+#include "fpasses.h"
 
 #include <string.h>
 

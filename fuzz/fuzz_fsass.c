@@ -2,7 +2,7 @@
  * directives and pool operands, the lifting pipeline and the verifier's FIBER checks, the
  * FIBER encoder and decoder (ir/fenc.c) on every instruction, and the SASS printer, whose output
  * must parse again to the same text (the round trip of tests/fsass.sh); then, for a function with
- * virtual registers (.vreg), the fiber-native allocator (passes/fiberra.c). Seeds: tests/fsass/,
+ * virtual registers (.vreg), the fiber-native allocator (passes/fiber/fiberra.c). Seeds: tests/fsass/,
  * examples/fiber-native/ (the .vfsass programs).
  * Build: make fuzz (build/fuzz/fuzz_fsass).
  */
@@ -11,6 +11,7 @@
 #include "fenc.h"
 #include "frontend.h"
 #include "passes.h"
+#include "fpasses.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* fuzz_ptx.c: libFuzzer target for the PTX front end (frontend/ptx.l, ptx.y, ptxast.c,
+/* fuzz_ptx.c: libFuzzer target for the PTX front end (frontend/ptx/ptx.l, ptx.y, ptxast.c,
  * ptxcheck.c, ptxprint.c). Each input is parsed without and with the semantic check; when it
  * parses, the printed text must parse again and print to the same text (the round trip of
  * tests/check_ptx.c), else the target aborts. Seeds: the committed .ptx files cut into pieces
  * (scripts/fuzz-seed-ptx.sh). An input that passes the check is also lowered to SASS
- * (frontend/ptxlow.c): the lowering reports or succeeds, and what it writes must parse and pass
+ * (backend/isel/ptxlow.c): the lowering reports or succeeds, and what it writes must parse and pass
  * the SASS checks (a selection writing bad SASS aborts). Build: make fuzz (build/fuzz/fuzz_ptx).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */

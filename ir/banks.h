@@ -3,7 +3,7 @@
  * operand reuse cache with the .reuse flags) and FIBER SM (timing/fsm.c: slices of
  * fiber_slice_regs, fiber_banks banks per slice, fiber_read_ports read ports per bank through the
  * read-port arbiter, the 4x4 crossbar carrying fiber_xbar_width registers per cycle) count with
- * these functions, and so does the compiler's pass mma-banks (passes/mmabank.c), so that a
+ * these functions, and so does the compiler's pass mma-banks (passes/fiber/mmabank.c), so that a
  * conflict the pass removes is one the simulator no longer charges (docs/pass-mma-banks.md,
  * docs/sim-timing.md "Register banks" and "The FIBER SM").
  * Pure counting: no state but what the caller passes in; ir/ imports nothing of ours.

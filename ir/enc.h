@@ -1,7 +1,7 @@
 /* enc.h: the 128-bit instruction word of Volta and later GPUs (sm_70 to sm_100), as nvdisasm -hex
  * prints it: two 64-bit hex words per instruction, word 0 (bits 0..63) on the instruction line and
  * word 1 (bits 64..127) on the line after. The front end decodes the words once into Ins.ctrl and
- * the operands (frontend/build.c); every later reader uses those fields, and the printer writes
+ * the operands (frontend/sass/build.c); every later reader uses those fields, and the printer writes
  * word 1 back from them (enc_emit_word). Only this header and enc.c shift or mask the words.
  *
  * The layout of the control field is from Jia, Maggioni, Staiger and Scarpazza, "Dissecting the
@@ -13,7 +13,7 @@
  *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
  *  |  control  |  operands, modifiers  | imm32, c[] |   Ra    |   Rd    |      |form | opcode |
  *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
- *   word 1 bits 41..63                   word 0 (most families; frontend/encop.c says which)
+ *   word 1 bits 41..63                   word 0 (most families; frontend/sass/encop.c says which)
  *
  * The control field, bit 0 = bit 105 of the instruction (bit 41 of word 1):
  *
@@ -30,7 +30,7 @@
  *  reuse  operand reuse-cache flags, one per source slot
  *  ---    bits 21..22: zero in nvcc's code; not decoded, kept as they are in the word
  *
- * Word 0: opcode bits 0..8 and operand form 9..11 (frontend/encop.c), the destination register
+ * Word 0: opcode bits 0..8 and operand form 9..11 (frontend/sass/encop.c), the destination register
  * in bits 16..23 for most families, and a 32-bit immediate (or constant-bank offset) in bits
  * 32..63, which for a float literal is the exact binary32 value, the high word of a binary64, or
  * a pair of 16-bit values (the front end copies it into the operand, Opnd.imm2 with FImmBits).

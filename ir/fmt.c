@@ -5,7 +5,7 @@
  * registers that no operand names (Slot.field == SlotImplicit) and `use(B1<2>)` for the value an
  * operand both read and written had before (`BREAK B1<3>`), see docs/ir.md; a branch-target
  * annotation (Ins.targets) comes last, `(*"BRANCH_TARGETS .L_x_1"*)`. The spelling flags
- * FSpell0..2 are described in frontend/sass.y. Both functions work like snprintf: they return the
+ * FSpell0..2 are described in frontend/sass/sass.y. Both functions work like snprintf: they return the
  * full length.
  */
 #include "ir.h"

@@ -91,7 +91,7 @@ enum {
 	/* FIBER-native virtual registers (.vreg, docs/fiber-isa.md "Virtual registers"): class R
 	 * numbers RegVirt..RegVirtEnd-1, past RZ, so op_slots sizes them as R registers while
 	 * reg_unit gives them no unit (SSA and liveness over units never see them); fiber-ra
-	 * (passes/fiberra.c) replaces them with window registers */
+	 * (passes/fiber/fiberra.c) replaces them with window registers */
 	RegVirt = 256,
 	RegVirtEnd = 4096,
 };
@@ -434,7 +434,7 @@ enum InsFlag {
 	INoSemi = 1 << 0,  /* written without the space before ';' (e.g. `BRA `(.L_x_0);`) */
 	IExtraLabel = 1 << 1, /* more labels precede it: see Fn.xlabel */
 	IInserted = 1 << 2, /* made by ins_insert (edit.c): its control bits are the ctrl-bits
-	                     * pass's to choose (passes/ctrlbits.c), whatever the proto had */
+	                     * pass's to choose (backend/ctrlbits.c), whatever the proto had */
 	ICtrlSet = 1 << 3,  /* ctrl-bits set or raised its control bits (its dump marks it) */
 };
 
@@ -571,35 +571,35 @@ typedef struct FPlan {
 	int maxlive;           /* most R registers live at one point */
 	int *pressure;         /* nins entries: R registers live before each Fn.ins[k], or NULL */
 	uint32_t npressure;
-	/* phases and fiber counts (passes/phases.c) */
+	/* phases and fiber counts (passes/fiber/phases.c) */
 	FPhase *phase;
 	uint32_t nphase;
 	int setfibernum;       /* SETFIBERNUM instructions inserted */
 	int maxfibers;         /* fibers reserved (.maxfibers written), 0 none */
-	/* register assignment (passes/fiberregs.c, passes/fiberra.c) */
+	/* register assignment (passes/fiber/fiberregs.c, passes/fiber/fiberra.c) */
 	int window;            /* window registers per weft at launch */
 	int npools;            /* pools in the output */
 	int vregs;             /* fiber-native: virtual registers allocated */
 	int copies;            /* copies inserted to move values */
-	/* remote writes (passes/remotewr.c) */
+	/* remote writes (passes/fiber/remotewr.c) */
 	int remote_writes;     /* remote writes rewritten */
 	int remote_reads;      /* absolute (V) source operands in the output */
 	int busy_syncs;        /* DEPBAR/SETBUSYBIT inserted for rewritten writes */
-	/* MMA operand banks (passes/mmabank.c): conflicts counted with ir/banks.c */
+	/* MMA operand banks (passes/fiber/mmabank.c): conflicts counted with ir/banks.c */
 	int mma_ops;           /* HMMA/IMMA instructions */
 	int simt_conf_before, simt_conf_after;     /* SIMT model */
 	int fiber_conf_before, fiber_conf_after;   /* FIBER model */
 	int renamed;           /* registers renamed for bank placement */
-	/* control bits (passes/ctrlbits.c) */
+	/* control bits (backend/ctrlbits.c) */
 	int ctrl_set;          /* instructions given control bits */
 	/* the report the pass just run left for --print-after (after the IR), NULL none: the
 	 * pass manager clears it before each pass (mma-banks: its table of MMA operands) */
 	const char *report;
-	/* remote writes (passes/remotewr.c) */
+	/* remote writes (passes/fiber/remotewr.c) */
 	int rw_done;           /* remote-writes ran: a V destination left is a verifier error */
 	uint32_t *rw_why;      /* pairs (Ins.loc.start, atom): why a remote write was left */
 	uint32_t nrw_why;
-	/* the launch the phases pass predicts for (passes/phases.c) */
+	/* the launch the phases pass predicts for (passes/fiber/phases.c) */
 	int grid;              /* most CTAs a launch of the kernel has (fiberc --fiber-grid), 0 unknown */
 	int nsm;               /* SMs of the target (108 for sm_8x, 132 for sm_90) */
 } FPlan;
@@ -870,6 +870,15 @@ int fverify_remote(Fn *f, Diag *d); /* fverify.c: every V<n> destination a locat
 int fverify_plan(Fn *f, Diag *d); /* fverify.c: the FIBER verifier of fiberc's FIBER modes
                                      (fverify_fn; remote writes once remote-writes ran); 0 when
                                      f->plan is NULL, -1 after errors */
+
+/* kinfo.c: kernel metadata a pass changes, written back where the listing states it.
+ */
+void kinfo_regcount(Fn *f, int n);    /* KInfo.regcount, EIATTR_REGCOUNT, SHI_REGISTERS */
+int kinfo_frame(Fn *f, int frame, int min_stack); /* KInfo.frame_size, EIATTR_FRAME_SIZE and,
+                                         when min_stack >= 0, EIATTR_MIN_STACK_SIZE (appended to
+                                         .nv.info if absent); -1 if the listing has no .nv.info */
+void kinfo_drop_vregs(Fn *f);         /* the .vreg and .vpred directives out of the .text header
+                                         (before any edit: edit.c pins items by index) */
 
 /* pass.c: the pass manager; the list of passes itself lives above ir/ (driver/passlist.c) */
 typedef struct PassOpts {

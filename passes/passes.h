@@ -1,6 +1,6 @@
-/* passes.h: the passes of passes/, run by the pass manager (ir/pass.c, listed in
- * driver/passlist.c), and the liveness analysis they share.
- *
+/* passes.h: the passes of passes/ that every pipeline shares, run by the pass manager (ir/pass.c,
+ * listed in driver/passlist.c): SSA in and out, dce-phi, and the liveness and pressure analyses
+ * that the FIBER passes (passes/fiber/, fpasses.h) and the code generator (backend/) build on.
  */
 #ifndef FIBER_PASSES_H
 #define FIBER_PASSES_H
@@ -75,16 +75,6 @@ int ssa_out(Fn *f, Diag *d);      /* back to physical registers; -1 if a phi mer
                                      reaching value (a copy would be needed) */
 
 /* ---------------------------------------------------------------------------------------------
- * kinfo.c: kernel metadata a pass changes, written back where the listing states it.
- */
-void kinfo_regcount(Fn *f, int n);    /* KInfo.regcount, EIATTR_REGCOUNT, SHI_REGISTERS */
-int kinfo_frame(Fn *f, int frame, int min_stack); /* KInfo.frame_size, EIATTR_FRAME_SIZE and,
-                                         when min_stack >= 0, EIATTR_MIN_STACK_SIZE (appended to
-                                         .nv.info if absent); -1 if the listing has no .nv.info */
-void kinfo_drop_vregs(Fn *f);         /* the .vreg and .vpred directives out of the .text header
-                                         (before any edit: edit.c pins items by index) */
-
-/* ---------------------------------------------------------------------------------------------
  * The passes: 0 on success, -1 after reporting on d, PassUnchanged (ir.h) on success when the
  * IR is as it was.
  */
@@ -97,84 +87,5 @@ int module_outssa(Module *m, const char *only_fn, Diag *d); /* every function (o
 int pass_dce_phi(Fn *f, Diag *d);     /* dce-phi: remove phis whose value nothing reads */
 int pass_liveness(Fn *f, Diag *d);    /* liveness (pressure.c): live sets, FPlan.pressure and
                                          maxlive, and a warning past the regcount */
-int pass_phases(Fn *f, Diag *d);      /* phases: phases, fiber counts, SETFIBERNUM (phases.c) */
-int pass_fiber_regs(Fn *f, Diag *d);  /* fiber-regs: windows, .maxfibers (fiberregs.c) */
-int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
-int pass_fiber_ra(Fn *f, Diag *d);    /* fiber-ra: virtual registers onto the window (fiberra.c) */
-int pass_regalloc(Fn *f, Diag *d);    /* regalloc: virtual R and P registers onto R0..R254 and
-                                         P0..P6, spilling to local memory (regalloc.c); the
-                                         limit is KInfo.maxreg (255 if unknown) */
-typedef struct RaStats {
-	int regs;          /* the register count written (highest R + 1 + 2) */
-	int vregs;         /* declarations (.vreg, .vpred) */
-	int spilled;       /* nodes spilled (predicates to R, R to memory) */
-	int frame;         /* bytes of spill area */
-	int copies;        /* copies coalesced away (MOV Rx, Rx deleted) */
-	int rounds;        /* colouring rounds */
-} RaStats;
-int regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st); /* the pass with limit maxreg
-                                         (8..255); st may be NULL */
-int pass_ctrl_bits(Fn *f, Diag *d);   /* ctrl-bits (ctrlbits.c): control bits for the
-                                         instructions passes inserted or edited */
-void ctrl_bits_dump(FILE *out, Fn *f); /* its --print-after dump */
-int ctrl_bits_str(char *buf, size_t n, const Ctrl *c); /* "[B------:R-:W-:Y:S04]" */
-int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> destinations
-                                     rewritten as local writes + remote reads */
-int pass_sched(Fn *f, Diag *d);       /* sched (sched.c): list scheduling per block */
-int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
-                                     write an error */
-
-/* ---------------------------------------------------------------------------------------------
- * sched.c: the list scheduler (docs/pass-sched.md).
- */
-typedef struct SchedOpts {
-	int max_live;      /* live virtual R registers the pressure guard allows; 0: no guard */
-	int always;        /* keep the list schedule even where the estimate is not lower (tests) */
-} SchedOpts;
-
-typedef struct SchedStats {
-	uint32_t blocks;   /* blocks of two or more instructions looked at */
-	uint32_t changed;  /* blocks given a new order */
-	uint32_t moved;    /* instructions at a new position */
-	uint64_t est_before; /* the model's cycles of those blocks, summed: in the original order */
-	uint64_t est_after;  /* and in the order kept */
-	int peak_before;   /* most live virtual R registers at one point of a block: before */
-	int peak_live;     /* and after */
-	int cleared;       /* the function's control bits were cleared (ctrl-bits must run) */
-} SchedStats;
-
-void sched_opts_default(SchedOpts *o);        /* max_live 200 */
-void sched_set_opts(const SchedOpts *o);      /* what pass_sched uses (fiberc) */
-int sched_fn(Fn *f, const SchedOpts *o, SchedStats *st, Diag *d); /* pass_sched with options
-                                     and figures (st may be NULL) */
-
-/* ---------------------------------------------------------------------------------------------
- * weftset.c: which wefts (fiber ID / 32) can execute each block and instruction, from the
- * conditions on SR_FIBERID (and SR_TID.X where it equals the fiber ID) that guard branches,
- * EXITs and instructions. Conservative: what it cannot tell is "every weft".
- */
-enum {
-	WsMaxWeft = FiberMaxFibers / 32,   /* 256 wefts: 64 contexts x 4 sub-partitions */
-	WsWords = WsMaxWeft / 64,
-};
-
-typedef struct WSet { uint64_t w[WsWords]; } WSet;  /* a set of weft indices */
-typedef struct Weftset Weftset;
-
-Weftset *weftset_build(Fn *f);  /* requires cfg; without SSA every block gets every weft */
-void weftset_free(Weftset *ws);
-WSet weftset_blk(const Weftset *ws, const Blk *b);      /* wefts that may enter b */
-WSet weftset_at(const Weftset *ws, const Blk *b, uint32_t k); /* wefts that may execute
-                                     instruction k of b, its guard included */
-WSet weftset_edge(const Weftset *ws, const Blk *b, uint32_t s); /* wefts that may take
-                                     b->succ[s] */
-int weftset_pred(const Weftset *ws, uint32_t v, WSet *maytrue, WSet *mayfalse); /* SSA value
-                                     v of a predicate: the wefts where some lane may see it
-                                     true / false; 0 if v is not known (both all) */
-void weftset_dump(FILE *out, const Fn *f, const Weftset *ws); /* `// wefts bbN: ...` lines */
-int wset_has(const WSet *s, unsigned w);
-int wset_count(const WSet *s);
-int wset_first(const WSet *s);       /* lowest weft, -1 if empty */
-int wset_fmt(char *buf, size_t n, const WSet *s); /* "0", "1-3,8", "all", "none" */
 
 #endif /* FIBER_PASSES_H */

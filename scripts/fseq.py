@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# fseq.py DIR: the templates of frontend/ptxsel_fseq.c (after its header comment) from nvcc's
+# fseq.py DIR: the templates of backend/isel/ptxsel_fseq.c (after its header comment) from nvcc's
 # listings of single PTX instructions, DIR/<name>.c.txt: for each, the kernel
 #   ld.global the sources; <instruction>; st.global the result
 # assembled with `ptxas -arch=sm_80` and disassembled with `nvdisasm -c`, the addresses, encodings,

@@ -1,4 +1,4 @@
-/* check_ctrlbits.c: the ctrl-bits pass (passes/ctrlbits.c, docs/pass-ctrl-bits.md).
+/* check_ctrlbits.c: the ctrl-bits pass (backend/ctrlbits.c, docs/pass-ctrl-bits.md).
  *
  * - latency: ir/latency.c's table agrees with timing's configurations (every bundled one, the
  *   FIBER ones too): each fixed latency is the largest value of its key, war_read covers
@@ -18,6 +18,7 @@
 #include "ir.h"
 #include "frontend.h"
 #include "passes.h"
+#include "codegen.h"
 #include "backend.h"
 #include "latency.h"
 #include "fiber.h"

@@ -19,7 +19,6 @@ Suite *fiber_kernels_suite(void);
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-#ifdef FIBER_HAVE_SIM
 #include "fiber.h"
 
 typedef struct FDev {
@@ -229,18 +228,15 @@ START_TEST(test_fiber_kernel)
 	ck_assert_msg(bad == 0, "%s: %zu output elements out of tolerance", v.what, bad);
 }
 END_TEST
-#endif
 
 Suite *
 fiber_kernels_suite(void)
 {
 	Suite *s = suite_create("fiber_kernels");
-#ifdef FIBER_HAVE_SIM
 	TCase *tc = tcase_create("run");
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_fiber_kernel, 0, (int)NELEM(fcase));
 	suite_add_tcase(s, tc);
-#endif
 	return s;
 }

@@ -290,7 +290,6 @@ START_TEST(test_ref_attn)
 }
 END_TEST
 
-#ifdef FIBER_HAVE_SIM
 /* ---------------------------------------------------------------------------------------------
  * The kernels on the simulator, through the runtime library (runtime/fiber.h).
  */
@@ -1180,7 +1179,6 @@ kernels_add_run(Suite *s)
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 }
-#endif /* FIBER_HAVE_SIM */
 
 Suite *
 kernels_suite(void)
@@ -1196,8 +1194,6 @@ kernels_suite(void)
 	tcase_add_test(tc, test_ref_w4a16);
 	tcase_add_test(tc, test_ref_attn);
 	suite_add_tcase(s, tc);
-#ifdef FIBER_HAVE_SIM
 	kernels_add_run(s);
-#endif
 	return s;
 }

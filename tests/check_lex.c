@@ -1,4 +1,4 @@
-/* check_lex.c: the SASS scanner (frontend/sass.l) on its own: token kinds, values and locations
+/* check_lex.c: the SASS scanner (frontend/sass/sass.l) on its own: token kinds, values and locations
  * for every lexical form nvdisasm and cuobjdump print, and the errors it reports itself.
  */
 #define _POSIX_C_SOURCE 200809L

@@ -1,4 +1,4 @@
-/* check_parse.c: the SASS parser (frontend/sass.y, build.c, nvinfo.c): every operand form into
+/* check_parse.c: the SASS parser (frontend/sass/sass.y, build.c, nvinfo.c): every operand form into
  * the right Opnd fields, instruction structure (guard, modifiers, encodings, labels), the
  * cuobjdump format, .nv.info metadata of a real listing (tests/golden/saxpy.*), and the SSA
  * annotations of IR text.
@@ -534,7 +534,7 @@ START_TEST(test_parse_fast_listings)
 END_TEST
 
 /* the checks fiberc runs after the parse (sass_check) accept every bundled listing of nvcc
- * output: the encoding table (frontend/encop.c) agrees with each instruction's family and
+ * output: the encoding table (frontend/sass/encop.c) agrees with each instruction's family and
  * destination register, no
  * register tuple is misaligned; and the table is used: most instructions have a family in it */
 START_TEST(test_parse_check_listings)

@@ -1,4 +1,4 @@
-/* check_phases.c: the phases and fiber-regs passes (passes/phases.c, fibernum.c, fiberregs.c)
+/* check_phases.c: the phases and fiber-regs passes (passes/fiber/phases.c, fibernum.c, fiberregs.c)
  * on real nvcc listings, through the same pipeline as fiberc --mode=cuda-native (cfg, ssa,
  * verify, liveness, phases, fiber-regs, out-of-ssa):
  *   - examples/bias_silu (a block-stride loop, bound 4096, 128 threads): split 16x, one
@@ -20,6 +20,7 @@
 #include "frontend.h"
 #include "ir.h"
 #include "passes.h"
+#include "fpasses.h"
 #include "ref/ref.h"
 
 Suite *phases_suite(void);
@@ -216,7 +217,6 @@ START_TEST(reasons)
 }
 END_TEST
 
-#ifdef FIBER_HAVE_SIM
 #include "fiber.h"
 
 enum { Rows = 4, Hidden = 4096, N = Rows * Hidden };
@@ -315,7 +315,6 @@ START_TEST(end_to_end_h100)
 	end_to_end("examples/bias_silu/bias_silu.sm_90.sass", "h100", "h100-fiber", 128, 1);
 }
 END_TEST
-#endif
 
 Suite *
 phases_suite(void)
@@ -328,11 +327,9 @@ phases_suite(void)
 	tcase_add_test(tc, split_bias_silu_sm90);
 	tcase_add_test(tc, examples_left_alone);
 	tcase_add_test(tc, reasons);
-#ifdef FIBER_HAVE_SIM
 	tcase_add_test(tc, end_to_end_a100);
 	tcase_add_test(tc, end_to_end_h100);
 	tcase_add_test(tc, end_to_end_odd_blocks);
-#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,4 +1,4 @@
-/* check_ptx.c: the PTX front end (frontend/ptx.l, ptx.y, ptxast.c, ptxprint.c, ptxcheck.c):
+/* check_ptx.c: the PTX front end (frontend/ptx/ptx.l, ptx.y, ptxast.c, ptxprint.c, ptxcheck.c):
  * the AST of a hand-written module (counts of functions, parameters, registers, instructions per
  * opcode), every operand form, golden diagnostics (file:line:col, message, caret), and every
  * committed nvcc PTX file (examples/, tests/corpus/) parsing, checking and printing back to text

@@ -1,4 +1,4 @@
-/* check_ptx_float.c: the float family of PTX instruction selection (frontend/ptxsel_float.c,
+/* check_ptx_float.c: the float family of PTX instruction selection (backend/isel/ptxsel_float.c,
  * ptxsel_fcvt.c, ptxsel_fdiv.c, ptxsel_fseq.c): the SASS it writes (nvcc's forms, read from the
  * lowered text), located errors for unsupported forms, and every form run on the simulator on
  * sm_80 and sm_90 through fiberc (tests/ptxrun.h) against host references: IEEE results bit for

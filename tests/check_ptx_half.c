@@ -1,4 +1,4 @@
-/* check_ptx_half.c: the half family of PTX instruction selection (frontend/ptxsel_half.c).
+/* check_ptx_half.c: the half family of PTX instruction selection (backend/isel/ptxsel_half.c).
  * Each case is a small nvcc-style kernel: its inputs come from kernel parameters (a 16-bit
  * register gets the low half of a parameter word, the high half holding garbage, as PTX leaves
  * it undefined), the instruction under test, and the registers to read back. The kernel is
@@ -74,7 +74,7 @@ lower(const char *ptx, int sm, char *err, size_t nerr)
 	return text;
 }
 
-/* ---- a physical allocation, for running the lowered text before passes/regalloc.c --------- */
+/* ---- a physical allocation, for running the lowered text before backend/regalloc.c --------- */
 
 typedef struct Vr {
 	char name[64];     /* without the % */

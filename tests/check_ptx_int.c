@@ -1,4 +1,4 @@
-/* check_ptx_int.c: the int family of PTX instruction selection (frontend/ptxsel_int.c,
+/* check_ptx_int.c: the int family of PTX instruction selection (backend/isel/ptxsel_int.c,
  * ptxsel_ibit.c, ptxsel_icmp.c, ptxsel_idiv.c). Each case is a small nvcc-style kernel: its
  * inputs are kernel parameters (u32 a, b, c as %r1..%r3 and their low halves %h1..%h3, the high
  * half of a 16-bit register holding the garbage PTX allows; u64 A, B as %rd1, %rd2), then the

@@ -1,4 +1,4 @@
-/* check_ptx_mem.c: the memory family of PTX instruction selection (frontend/ptxsel_mem.c,
+/* check_ptx_mem.c: the memory family of PTX instruction selection (backend/isel/ptxsel_mem.c,
  * ptxsel_atom.c, ptxsel_async.c): the SASS each form lowers to (the text of --emit=isel, against
  * what ptxas writes for the same PTX), kernels run on the simulator on sm_80 and sm_90 with
  * hand-computed results, and located errors for the forms that are not selected.

@@ -1,4 +1,4 @@
-/* check_ptx_tensor.c: instruction selection of the tensor family (frontend/ptxsel_tensor.c):
+/* check_ptx_tensor.c: instruction selection of the tensor family (backend/isel/ptxsel_tensor.c):
  * the SASS each mma shape, ldmatrix, stmatrix and movmatrix form selects (ptx_lower_text, in
  * process), the located errors of the forms not selected, and nvcc-style kernels compiled by
  * fiberc and run on the simulator for sm_80 and sm_90. The mma kernels load each lane's

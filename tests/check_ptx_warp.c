@@ -1,4 +1,4 @@
-/* check_ptx_warp.c: instruction selection of the warp family (frontend/ptxsel_warp.c): the SASS
+/* check_ptx_warp.c: instruction selection of the warp family (backend/isel/ptxsel_warp.c): the SASS
  * each form lowers to (ptx_lower_text, in process), the located errors of the forms not
  * selected, and small nvcc-style kernels compiled by fiberc and run on the simulator for sm_80
  * and sm_90 with expectations from a CPU reference of the PTX ISA's definitions: shfl.sync in

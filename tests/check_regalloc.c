@@ -1,4 +1,4 @@
-/* check_regalloc.c: the register allocator (passes/regalloc.c, docs/pass-regalloc.md).
+/* check_regalloc.c: the register allocator (backend/regalloc.c, docs/pass-regalloc.md).
  *
  * - known answers: small functions whose register count, placement and coalescing are worked
  *   out by hand (a chain, a pair that must not overlap its source, tuples, copies, a read of a
@@ -20,6 +20,7 @@
 #include "ir.h"
 #include "frontend.h"
 #include "passes.h"
+#include "codegen.h"
 #include "backend.h"
 #include "fiber.h"
 #include "kernrun.h"

@@ -1,5 +1,5 @@
-/* check_remotewr.c: the weftset analysis (passes/weftset.c), the remote-writes pass
- * (passes/remotewr.c) and the FIBER verifier's remote-write errors (ir/fverify.c), on small
+/* check_remotewr.c: the weftset analysis (passes/fiber/weftset.c), the remote-writes pass
+ * (passes/fiber/remotewr.c) and the FIBER verifier's remote-write errors (ir/fverify.c), on small
  * kernels built from text (check_cfg.c's Irt). FileCheck tests of the same are
  * tests/ir/pass-remote-writes*.lst and tests/ir/pass-fverify.lst.
  */
@@ -9,6 +9,7 @@
 
 #include "ir.h"
 #include "passes.h"
+#include "fpasses.h"
 
 Suite *remotewr_suite(void);
 

@@ -1,4 +1,4 @@
-/* check_sched.c: the list scheduler (passes/sched.c, docs/pass-sched.md).
+/* check_sched.c: the list scheduler (backend/sched.c, docs/pass-sched.md).
  *
  * - order: hand-written blocks whose schedule is known: two independent loads hoisted above an
  *   arithmetic chain; a store never passes a load of its space (and does pass one of another
@@ -18,6 +18,7 @@
 #include "ir.h"
 #include "frontend.h"
 #include "passes.h"
+#include "codegen.h"
 #include "backend.h"
 #include "fiber.h"
 #include "kernrun.h"

@@ -6,7 +6,10 @@
 #   - no tracked file names a machine path or a notes file outside the project (the facts the
 #     project relies on are in docs/hardware-facts.md, with their published sources);
 #   - the Makefile's per-layer include paths (INC_*) and docs/architecture.md's table of layers
-#     name the same dependencies for every layer.
+#     name the same dependencies for every layer;
+#   - the layer table names every folder of the tree that holds C sources, and no other; the
+#     README's layout table names every top-level folder and every layer folder, and no other;
+#   - `make layers` (scripts/layers.sh) refuses an include of a layer above.
 # Prints a line per check, then `N passed, M failed`. Environment: CC (default cc).
 set -u
 CC=${CC:-cc}
@@ -134,7 +137,7 @@ printf 'clean\n' > "$tmp/tree/docs/y.md"
 # --- the layering: the Makefile's INC_* lines against docs/architecture.md ------------------------
 # layers_make MAKEFILE: "layer: dep dep" per INC_layer line (its own folder and build/ paths left out)
 layers_make() {
-	sed -n 's/^INC_\([a-z]*\)[[:space:]]*:=\(.*\)$/\1 \2/p' "$1" | grep -v '^all ' |
+	sed -n 's/^INC_\([a-z/]*\)[[:space:]]*:=\(.*\)$/\1 \2/p' "$1" | grep -v '^all ' |
 	while read -r layer incs; do
 		deps=$(for i in $incs; do echo "$i"; done | sed -n 's/^-I//p' | grep -v '^\$(B)' |
 			grep -vx "$layer" | LC_ALL=C sort -u | tr '\n' ' ')
@@ -144,13 +147,14 @@ layers_make() {
 # layers_doc DOC: the same from the table after the marker comment ("nothing of ours": none;
 # "every layer": the Makefile's INC_all, written "*")
 layers_doc() {
-	sed -n '/^<!-- the "builds on" column/,/^$/p' "$1" | grep '^| `[a-z]*/` |' |
+	sed -n '/^<!-- the "builds on" column/,/^$/p' "$1" | grep '^| `[a-z/]*/` |' |
 	while IFS='|' read -r _ layer deps _; do
-		layer=$(echo "$layer" | tr -d ' `/')
+		layer=$(echo "$layer" | tr -d ' `' | sed 's|/$||')
 		case $deps in
 		*"every layer"*) deps='* ' ;;
 		*"nothing of ours"*) deps= ;;
-		*) deps=$(echo "$deps" | grep -o '`[a-z]*/`' | tr -d '`/' | LC_ALL=C sort -u | tr '\n' ' ') ;;
+		*) deps=$(echo "$deps" | grep -o '`[a-z/]*/`' | tr -d '`' | sed 's|/$||' | LC_ALL=C sort -u |
+			tr '\n' ' ') ;;
 		esac
 		echo "$layer: $deps"
 	done | LC_ALL=C sort
@@ -171,10 +175,63 @@ sed 's/^\(INC_timing  *:= .*\) -Isim /\1 /' Makefile > "$tmp/Makefile.mut"
 cmp -s Makefile "$tmp/Makefile.mut" && bad "the Makefile mutant is no change (the sed missed)" ||
 	{ layers_agree "$tmp/Makefile.mut" docs/architecture.md && bad "a Makefile without timing's -Isim still agrees with the doc" ||
 		ok "a Makefile without timing's -Isim disagrees with the doc"; }
-sed 's/^| `frontend\/` | `ir\/` |/| `frontend\/` | `sim\/`, `ir\/` |/' docs/architecture.md > "$tmp/arch.mut"
+sed 's/^| `frontend\/sass\/` | `ir\/` |/| `frontend\/sass\/` | `sim\/`, `ir\/` |/' docs/architecture.md > "$tmp/arch.mut"
 cmp -s docs/architecture.md "$tmp/arch.mut" && bad "the doc mutant is no change (the sed missed)" ||
-	{ layers_agree Makefile "$tmp/arch.mut" && bad "a doc giving frontend/ sim/ as well still agrees" ||
-		ok "a doc giving frontend/ a dependency on sim/ disagrees with the Makefile"; }
+	{ layers_agree Makefile "$tmp/arch.mut" && bad "a doc giving frontend/sass/ sim/ as well still agrees" ||
+		ok "a doc giving frontend/sass/ a dependency on sim/ disagrees with the Makefile"; }
+
+# --- the tables of folders against the tree ------------------------------------------------------
+# src_dirs ROOT: the folders of the layers and programs that hold C sources (tests, benchmarks and
+# fuzzers are not layers)
+src_dirs() {
+	(cd "$1" && find ir frontend passes backend sim timing runtime driver -type d 2>/dev/null |
+		while read -r d; do ls "$d"/*.[chly] > /dev/null 2>&1 && echo "$d"; done) | LC_ALL=C sort
+}
+# doc_dirs DOC MARKER: the first column of the table after MARKER, one folder a line
+doc_dirs() {
+	sed -n "/^$2/,/^\$/p" "$1" | grep '^| `[a-z/-]*/` |' | cut -d'|' -f2 | tr -d ' `' |
+		sed 's|/$||' | LC_ALL=C sort
+}
+src_dirs . > "$tmp/srcdirs"
+doc_dirs docs/architecture.md '<!-- the "builds on" column' > "$tmp/arch"
+cmp -s "$tmp/srcdirs" "$tmp/arch" &&
+	ok "docs/architecture.md's layer table names the $(wc -l < "$tmp/srcdirs") source folders of the tree" ||
+	{ bad "docs/architecture.md's layer table and the tree's source folders differ (< tree, > doc):";
+	  diff "$tmp/srcdirs" "$tmp/arch" | sed 's/^/  | /' | head -n 12; }
+# the README: every tracked top-level folder (but for .ci/, and a folder whose sources are all in
+# layer subfolders, frontend/), and every layer folder
+{ git ls-files 2>/dev/null | sed -n 's|^\([^./][^/]*\)/.*|\1|p' | LC_ALL=C sort -u |
+	while read -r d; do grep -qx "$d" "$tmp/srcdirs" || ! grep -q "^$d/" "$tmp/srcdirs" && echo "$d"; done
+  cat "$tmp/srcdirs"; } | LC_ALL=C sort -u > "$tmp/readme.want"
+doc_dirs README.md '| Directory | What | Builds on |' > "$tmp/readme"
+cmp -s "$tmp/readme.want" "$tmp/readme" &&
+	ok "the README's layout table names the $(wc -l < "$tmp/readme") folders of the tree" ||
+	{ bad "the README's layout table and the tree differ (< tree, > README):";
+	  diff "$tmp/readme.want" "$tmp/readme" | sed 's/^/  | /' | head -n 12; }
+# the checks reject a tree with a folder the tables lack
+mkdir -p "$tmp/t2/passes/extra"
+for d in $(cat "$tmp/srcdirs"); do mkdir -p "$tmp/t2/$d" && : > "$tmp/t2/$d/x.c"; done
+: > "$tmp/t2/passes/extra/y.c"
+src_dirs "$tmp/t2" | cmp -s - "$tmp/arch" && bad "a tree with a new source folder still matches the layer table" ||
+	ok "a tree with a new source folder does not match the layer table"
+
+# --- make layers refuses an include of a layer above ---------------------------------------------
+mkdir -p "$tmp/lay/passes" "$tmp/lay/backend" "$tmp/lay/ir"
+printf '#include "ir.h"\n' > "$tmp/lay/passes/a.c"
+printf '/* x */\n' > "$tmp/lay/ir/ir.h"
+printf '/* x */\n' > "$tmp/lay/backend/codegen.h"
+root=$(pwd)
+(cd "$tmp/lay" && sh "$root/scripts/layers.sh" passes=ir:passes > /dev/null) &&
+	ok "scripts/layers.sh accepts an include of a layer below" || bad "scripts/layers.sh refuses a legal include"
+printf '#include "codegen.h"\n' >> "$tmp/lay/passes/a.c"
+(cd "$tmp/lay" && sh "$root/scripts/layers.sh" passes=ir:passes > "$tmp/lay.out") &&
+	bad "scripts/layers.sh accepts passes/ including backend/'s codegen.h" ||
+	{ grep -q 'passes/a.c:2:.*may not include "codegen.h"' "$tmp/lay.out" &&
+	  ok "scripts/layers.sh refuses passes/ including backend/'s codegen.h, located" ||
+	  { bad "scripts/layers.sh's refusal is not located"; show "$tmp/lay.out"; }; }
+printf '#include "../backend/codegen.h"\n' > "$tmp/lay/passes/a.c"
+(cd "$tmp/lay" && sh "$root/scripts/layers.sh" passes=ir:passes > /dev/null) &&
+	bad "scripts/layers.sh accepts a path include" || ok "scripts/layers.sh refuses a path include"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -55,7 +55,7 @@ rc=$?
 	grep -q 'FAIL tests/one.sh: 1 skipped under CI=true' "$tmp/out" &&
 	ok "a skip under CI=true: a failure, named: '6 passed, 1 failed, 1 skipped'" ||
 	{ bad "a skip under CI=true: exit $rc"; show "$tmp/out"; }
-grep -q 'scripts/run-tests.sh' Makefile && ok "make check runs scripts/run-tests.sh" ||
+make -n --no-print-directory run-tests 2>/dev/null | grep -q 'sh scripts/run-tests.sh' && ok "make check runs scripts/run-tests.sh" ||
 	bad "the Makefile does not use scripts/run-tests.sh"
 
 echo "$pass passed, $fail failed"

@@ -2,9 +2,9 @@
  * driver of instruction selection. Per function it maps PTX registers to virtual registers,
  * lays out parameters and shared variables, walks the statements (labels, instructions) calling
  * the selection function of each instruction's row (ptxsel.c), and writes the listing around
- * the code: the module header, .nv.info with the attributes fibersim reads (frontend/nvinfo.c),
+ * the code: the module header, .nv.info with the attributes fibersim reads (frontend/sass/nvinfo.c),
  * .nv.constant0.<fn>, .text.<fn> with its .vreg/.vpred declarations, .nv.shared.<fn>. The
- * register count is written as 0 here; the register allocator sets it (passes/regalloc.c).
+ * register count is written as 0 here; the register allocator sets it (backend/regalloc.c).
  */
 #include "ptxlow.h"
 

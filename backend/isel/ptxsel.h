@@ -1,5 +1,5 @@
 /* ptxsel.h: the instruction-selection families, in lookup order (an X-macro list included by
- * ptxsel.c): one file frontend/ptxsel_<name>.c each, exporting `const SelRow ptxsel_<name>[]`
+ * ptxsel.c): one file backend/isel/ptxsel_<name>.c each, exporting `const SelRow ptxsel_<name>[]`
  * (ptxlow.h). */
 FAMILY(ctrl)     /* bra, ret, exit, call and the device-function ABI */
 FAMILY(move)     /* mov (registers, special registers, symbols), ld.param of kernels */

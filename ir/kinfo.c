@@ -1,5 +1,5 @@
 /* kinfo.c: kernel metadata that a pass changes, written back everywhere the listing states it,
- * so that the printed listing loads (frontend/nvinfo.c decodes it again in fibersim) with the
+ * so that the printed listing loads (frontend/sass/nvinfo.c decodes it again in fibersim) with the
  * values the pass chose: the register count (KInfo.regcount, EIATTR_REGCOUNT of .nv.info and
  * `.sectioninfo @"SHI_REGISTERS=N"` of the text section), the frame (KInfo.frame_size and
  * min_stack_size, EIATTR_FRAME_SIZE and EIATTR_MIN_STACK_SIZE), and the FIBER-native
@@ -9,7 +9,7 @@
  * header, then `.word index@(fn)` and `.word VALUE`: the value word after the function's index
  * is rewritten. A frame attribute the listing lacks is appended to .nv.info in the same form.
  */
-#include "passes.h"
+#include "ir.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  * control bits (nvcc SASS) in which anything moved loses all of them: run ctrl-bits after it.
  * Linear in the instructions and their operands, but for the heaps (n log n).
  */
-#include "passes.h"
+#include "codegen.h"
 #include "latency.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #ifndef FIBER_PHASES_H
 #define FIBER_PHASES_H
 
-#include "passes.h"
+#include "fpasses.h"
 
 /* a natural loop: the blocks that reach its latch without passing its header */
 typedef struct Loop {

@@ -22,7 +22,7 @@
  * registers only); slots computable (op_slots). Without f->plan or without virtual registers it
  * does nothing.
  */
-#include "passes.h"
+#include "fpasses.h"
 
 #include <stdlib.h>
 #include <string.h>

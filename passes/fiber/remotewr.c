@@ -18,7 +18,7 @@
  * done only when every condition of the page holds; otherwise the write is left, with its reason.
  */
 #include "fenc.h"
-#include "passes.h"
+#include "fpasses.h"
 
 #include <stdio.h>
 #include <stdlib.h>

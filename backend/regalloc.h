@@ -12,7 +12,7 @@
 #ifndef FIBER_REGALLOC_H
 #define FIBER_REGALLOC_H
 
-#include "passes.h"
+#include "codegen.h"
 
 enum {
 	RaPhysR = 255,     /* units 0..254: R0..R254 named by the text */

@@ -10,7 +10,7 @@
  * registers no instruction names, below the kernel's register count. f->plan NULL: it counts
  * and changes nothing.
  */
-#include "passes.h"
+#include "fpasses.h"
 #include "banks.h"
 
 #include <stdarg.h>

@@ -37,7 +37,7 @@
  * definition can reach a SETFIBERNUM is joined with 0 (false) for every weft.
  * The dump (weftset_dump) is one comment line per block: `// wefts bb3: 1 (from bb0 @P0 taken)`.
  */
-#include "passes.h"
+#include "fpasses.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
  * entries merge their predecessors' exits (and, for internal subroutines, the call sites and the
  * returns) until nothing changes. Latencies: ir/latency.h.
  */
-#include "passes.h"
+#include "codegen.h"
 #include "latency.h"
 #include "fenc.h"
 

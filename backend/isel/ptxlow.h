@@ -5,7 +5,7 @@
  * the FIBER-native syntax with virtual registers (docs/fiber-isa.md section 9: `%name`,
  * `%name[k]`; predicates `.vpred`), so that the SASS parser (sass.y) reads the result into the
  * IR exactly as it reads a hand-written .vfsass file, with its checks. `fiberc k.ptx
- * --emit=isel` prints that text. The register allocator (passes/regalloc.c), the scheduler and
+ * --emit=isel` prints that text. The register allocator (backend/regalloc.c), the scheduler and
  * ctrl-bits then make it runnable SASS (docs/ptx-codegen.md).
  *
  * A selection function is `int sel_NAME(Lw *w)`: it reads w->ins (the PTX instruction being

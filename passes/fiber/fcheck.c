@@ -6,7 +6,7 @@
  * FIBER-native output. In FIBER modes it also marks the plan so that --verify-each keeps
  * rejecting remote writes after it.
  */
-#include "passes.h"
+#include "fpasses.h"
 
 int
 pass_fverify(Fn *f, Diag *d)

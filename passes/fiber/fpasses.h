@@ -1,0 +1,53 @@
+/* fpasses.h: the FIBER passes (passes/fiber/, docs/fiberc.md): phases and SETFIBERNUM, windows,
+ * allocation of FIBER-native virtual registers, MMA operand banks, remote-write rewriting and the
+ * FIBER verifier pass, and the weft-set analysis they share. They build on passes.h (liveness,
+ * pressure) and ir/; fiberc lists them in driver/passlist.c.
+ */
+#ifndef FIBER_FPASSES_H
+#define FIBER_FPASSES_H
+
+#include "passes.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * The passes: 0 on success, -1 after reporting on d, PassUnchanged (ir.h) on success when the
+ * IR is as it was.
+ */
+int pass_phases(Fn *f, Diag *d);      /* phases: phases, fiber counts, SETFIBERNUM (phases.c) */
+int pass_fiber_regs(Fn *f, Diag *d);  /* fiber-regs: windows, .maxfibers (fiberregs.c) */
+int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
+int pass_fiber_ra(Fn *f, Diag *d);    /* fiber-ra: virtual registers onto the window (fiberra.c) */
+int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> destinations
+                                     rewritten as local writes + remote reads */
+int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
+                                     write an error */
+
+/* ---------------------------------------------------------------------------------------------
+ * weftset.c: which wefts (fiber ID / 32) can execute each block and instruction, from the
+ * conditions on SR_FIBERID (and SR_TID.X where it equals the fiber ID) that guard branches,
+ * EXITs and instructions. Conservative: what it cannot tell is "every weft".
+ */
+enum {
+	WsMaxWeft = FiberMaxFibers / 32,   /* 256 wefts: 64 contexts x 4 sub-partitions */
+	WsWords = WsMaxWeft / 64,
+};
+
+typedef struct WSet { uint64_t w[WsWords]; } WSet;  /* a set of weft indices */
+typedef struct Weftset Weftset;
+
+Weftset *weftset_build(Fn *f);  /* requires cfg; without SSA every block gets every weft */
+void weftset_free(Weftset *ws);
+WSet weftset_blk(const Weftset *ws, const Blk *b);      /* wefts that may enter b */
+WSet weftset_at(const Weftset *ws, const Blk *b, uint32_t k); /* wefts that may execute
+                                     instruction k of b, its guard included */
+WSet weftset_edge(const Weftset *ws, const Blk *b, uint32_t s); /* wefts that may take
+                                     b->succ[s] */
+int weftset_pred(const Weftset *ws, uint32_t v, WSet *maytrue, WSet *mayfalse); /* SSA value
+                                     v of a predicate: the wefts where some lane may see it
+                                     true / false; 0 if v is not known (both all) */
+void weftset_dump(FILE *out, const Fn *f, const Weftset *ws); /* `// wefts bbN: ...` lines */
+int wset_has(const WSet *s, unsigned w);
+int wset_count(const WSet *s);
+int wset_first(const WSet *s);       /* lowest weft, -1 if empty */
+int wset_fmt(char *buf, size_t n, const WSet *s); /* "0", "1-3,8", "all", "none" */
+
+#endif /* FIBER_FPASSES_H */
