@@ -57,6 +57,9 @@ static const char *const mode_passes[] = {
 static void
 usage(FILE *out)
 {
+	char archs[128];
+
+	arch_list(archs, sizeof archs, ArchGenerates, ", ", " or ");
 	fprintf(out,
 	    "usage: fiberc FILE [options]\n"
 	    "\n"
@@ -72,7 +75,7 @@ usage(FILE *out)
 	    "  --emit=ptx            a .ptx input: parse, check and print it back\n"
 	    "  --emit=isel           a .ptx input: the SASS that instruction selection writes,\n"
 	    "                        with virtual registers (before scheduling and allocation)\n"
-	    "  --arch=ARCH           sm_80, sm_86, sm_89, sm_90 or sm_90a (default: from the file)\n"
+	    "  --arch=ARCH           %s (default: from the file)\n"
 	    "  --kernel=NAME         only this kernel\n"
 	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
 	    "  --print-before=PASS   print the IR before PASS (on stderr)\n"
@@ -94,10 +97,12 @@ usage(FILE *out)
 	    "                        (maxlive) and pass times on stderr\n"
 	    "  --list-passes         list the passes\n"
 	    "  --list-isel           list the PTX instruction-selection rows (docs/ptx-isel.md)\n"
+	    "  --list-archs          list the architectures and what fiber does with each\n"
+	    "                        (docs/arch.md)\n"
 	    "  --help                this text\n"
 	    "  --version             the version\n"
 	    "\n"
-	    "exit status: 0 success, 1 error in the input or a pass, 2 usage error\n");
+	    "exit status: 0 success, 1 error in the input or a pass, 2 usage error\n", archs);
 }
 
 static void
@@ -190,6 +195,9 @@ parse_args(int argc, char **argv, Options *o)
 		} else if (strcmp(a, "--list-isel") == 0) {
 			ptxsel_list(stdout);
 			exit(ExitOk);
+		} else if (strcmp(a, "--list-archs") == 0) {
+			arch_print(stdout);
+			exit(ExitOk);
 		} else if (strcmp(a, "-o") == 0) {
 			if (k + 1 >= argc)
 				usage_error("option '%s' needs a value", "-o");
@@ -211,12 +219,13 @@ parse_args(int argc, char **argv, Options *o)
 			else
 				usage_error("unknown --emit kind '%s' (ir, sass, pressure, ptx or isel)", v);
 		} else if ((v = optval(argc, argv, &k, "--arch"))) {
-			static const char *const ok[] = {"sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"};
-			int found = 0;
-			for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-				found |= strcmp(v, ok[i]) == 0;
-			if (!found)
-				usage_error("unsupported architecture '%s' (sm_80, sm_86, sm_89, sm_90, sm_90a)", v);
+			const Arch *t = arch_named(v);
+			if (!t || !(t->support & ArchGenerates)) {
+				char list[128], fmt[192];
+				arch_list(list, sizeof list, ArchGenerates, ", ", ", ");
+				snprintf(fmt, sizeof fmt, "unsupported architecture '%%s' (%s)", list);
+				usage_error(fmt, v);
+			}
 			o->arch = v;
 		} else if ((v = optval(argc, argv, &k, "--kernel"))) {
 			o->kernel = v;

@@ -15,6 +15,7 @@
  * after Ctrl-C (SIGINT: 130) or SIGTERM.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "arch.h"
 #include "cli.h"
 #include "fiber.h"
 #include "outfile.h"
@@ -54,12 +55,38 @@ usage(FILE *out)
 	    "             130 interrupted (Ctrl-C)\n");
 }
 
+/* the device architectures (ir/arch.h ArchDevice): "sm_80|sm_90" in bars, and in words
+ * "a100 (sm_80) or h100 (sm_90)" */
+static void
+device_archs(char *bars, char *words, size_t n)
+{
+	const Arch *a, *dev[8];
+	size_t ndev = 0, len = 0;
+
+	arch_list(bars, n, ArchDevice, "|", "|");
+	for (size_t k = 0; (a = arch_at(k)) && ndev < 8; k++)
+		if (a->support & ArchDevice)
+			dev[ndev++] = a;
+	words[0] = 0;
+	for (size_t i = 0; i < ndev && len < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == ndev ? " or " : ", ";
+		int w = snprintf(words + len, n - len, "%s%s (%s)", sep, dev[i]->config, dev[i]->name);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
 static void
 run_usage(FILE *out)
 {
+	char bars[128], words[128], opt[160];
+
+	device_archs(bars, words, sizeof bars);
+	snprintf(opt, sizeof opt, "--arch %s", bars);
 	fprintf(out,
 	    "usage: fibersim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-	    "           [--arch sm_80|sm_90] [--config NAME|FILE] [--set KEY=VALUE]...\n"
+	    "           [--arch %s] [--config NAME|FILE] [--set KEY=VALUE]...\n"
 	    "           [--dynamic-smem BYTES] [--arg SPEC]...  [--out I:FILE]...\n"
 	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
@@ -73,7 +100,7 @@ run_usage(FILE *out)
 	    "  --kernel NAME        the kernel's symbol (without it: the list of FILE's kernels)\n"
 	    "  --grid X[,Y[,Z]]     grid dimensions (x 1..2147483647, y and z 1..65535)\n"
 	    "  --block X[,Y[,Z]]    block dimensions (x, y 1..1024, z 1..64; product within the device)\n"
-	    "  --arch sm_80|sm_90   the device: a100 (sm_80) or h100 (sm_90); default: from FILE\n"
+	    "  %-20s the device: %s; default: from FILE\n"
 	    "  --config NAME|FILE   device configuration: a100, h100, b200, or a configuration file\n"
 	    "  --set KEY=VALUE      change one configuration key (as in a configuration file), after\n"
 	    "                       --config; repeatable, applied in order\n"
@@ -117,7 +144,7 @@ run_usage(FILE *out)
 	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n");
+	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n", bars, opt, words);
 }
 
 /* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
@@ -629,10 +656,9 @@ run(const CliRun *r)
 	fiberModule mod;
 	fiberFunction fn;
 	fiberDeviceProps p;
-	const char *config = r->config                 ? r->config
-	                     : r->arch == 90 ? "h100"
-	                     : r->arch == 80 ? "a100"
-	                                     : NULL;   /* auto: the module's architecture chooses */
+	const char *config = r->config ? r->config
+	                     : r->arch ? arch_code(r->arch)->device->config
+	                               : NULL;   /* auto: the module's architecture chooses */
 	const char *log;
 	int status;
 

@@ -19,7 +19,7 @@ fplan_new(Fn *f, int mode)
 	p->read_ports = 1;
 	p->maxlive = -1;
 	p->window = f->info.regcount;
-	p->nsm = f->mod->sm >= 90 ? 132 : 108;
+	p->nsm = arch_code(f->mod->sm)->device->nsm;
 	f->plan = p;
 	return p;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "arch.h"
 #include "enc.h"
 
 typedef struct Arena Arena;
@@ -782,7 +783,6 @@ Ins *fn_append(Fn *f);                           /* appends a zeroed instruction
 Fn *module_fn(const Module *m, const char *name);
 uint32_t fn_newval(Fn *f, Reg reg, uint32_t ver); /* a new SSA value, returns its id */
 int ins_hasmod(const Ins *i, const Module *m, const char *mod); /* modifier present (no dot) */
-int sm_of_string(const char *s, int *sm, int *suffix); /* "sm_90a" -> 90, 'a'; -1 if unknown */
 
 /* regclass.c: the table of regs.h and the register spelling shared by the parser, the printer
  * and the simulator */

@@ -76,7 +76,8 @@ lat_kind(const Module *m, const Ins *i, int sm, unsigned *cycles)
 	if (i->op == OLDGSTS || i->op == OMEMBAR || o->unit == ULsu)
 		return LatVar;
 	if (o->lat == LVar || o->unit == UMufu || o->unit == UConv || i->op == OS2R ||
-	    i->op == OS2UR || ((o->flags & OFVarSm8x) && sm && sm < 90))
+	    i->op == OS2UR ||
+	    ((o->flags & OFVarSm8x) && sm && !arch_has(arch_code(sm), ArchFp64Fixed)))
 		return LatVar;
 	switch (o->unit) {
 	case UInt: lat = t->lat_int; break;

@@ -40,8 +40,8 @@ enum LatKind {
 extern const LatTable lat_table;
 
 /* latency.c */
-/* the class of i on architecture sm (80, 90; FP64 and R2UR are variable below 90) and, for
- * LatFixed, its cycles in *cycles */
+/* the class of i on architecture sm (FP64 and R2UR are variable where the row lacks
+ * ArchFp64Fixed; 0, unknown: fixed) and, for LatFixed, its cycles in *cycles */
 int lat_kind(const Module *m, const Ins *i, int sm, unsigned *cycles);
 /* i reads its register sources after issue, through the MIO (memory, SHFL, LDSM): a later
  * write to them must wait for its read (or write) scoreboard */

@@ -148,24 +148,3 @@ ins_hasmod(const Ins *i, const Module *m, const char *mod)
 			return 1;
 	return 0;
 }
-
-int
-sm_of_string(const char *s, int *sm, int *suffix)
-{
-	static const int known[] = {80, 86, 87, 89, 90, 100, 101, 103, 120};
-	char *end;
-	long v;
-
-	if (strncmp(s, "sm_", 3) != 0)
-		return -1;
-	v = strtol(s + 3, &end, 10);
-	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-		if (v == known[k]) {
-			if (*end && !(end[0] == 'a' && !end[1]) && !(end[0] == 'f' && !end[1]))
-				return -1;
-			*sm = (int)v;
-			*suffix = *end ? *end : 0;
-			return 0;
-		}
-	return -1;
-}

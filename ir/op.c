@@ -944,9 +944,9 @@ hiddendesc(A *a, unsigned k)
 	const Opnd *o = &i->opnd[k];
 	unsigned bit = descbit((int)(a->oi - optab));
 
-	if (!bit || a->mod->sm <= 0 || a->mod->sm >= 90 || !a->esp[k] || (o->flags & FDesc) ||
-	    RCLS(o->r[2]) != RNone || RCLS(o->r[0]) != RR || !SFXIS(a, o, 0, "64") ||
-	    i->nenc < bit / 64 + 1)
+	if (!bit || !a->mod->sm || !a->esp[k] || (o->flags & FDesc) || RCLS(o->r[2]) != RNone ||
+	    RCLS(o->r[0]) != RR || !SFXIS(a, o, 0, "64") || i->nenc < bit / 64 + 1 ||
+	    arch_has(arch_code(a->mod->sm), ArchDescAddr))
 		return;
 	put(a, SUse, k, FieldImplicit, REG(RUR, GET_BITS128(i->enc, bit, 6)), 2);
 }

@@ -4,6 +4,7 @@
  * --trace-limit) are at least 1. Options of the timing model conflict with --functional.
  */
 #include "cli.h"
+#include "arch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -309,14 +310,15 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 				return -1;
 			block = v;
 		} else if (!missing && (v = optval(argc, argv, &k, "--arch", &missing))) {
+			const Arch *dev = arch_named(v);
+			char list[128];
 			if (once("--arch", arch, err, n) < 0)
 				return -1;
-			if (strcmp(v, "sm_80") == 0)
-				r->arch = 80;
-			else if (strcmp(v, "sm_90") == 0)
-				r->arch = 90;
-			else
-				return fail(err, n, "unsupported --arch '%.100s' (sm_80 or sm_90)", v);
+			if (!dev || !(dev->support & ArchDevice)) {
+				arch_list(list, sizeof list, ArchDevice, ", ", " or ");
+				return fail(err, n, "unsupported --arch '%.100s' (%s)", v, list);
+			}
+			r->arch = dev->sm;
 			arch = v;
 		} else if (!missing && (v = optval(argc, argv, &k, "--config", &missing))) {
 			if (once("--config", r->config, err, n) < 0)

@@ -61,7 +61,8 @@ typedef struct CliRun {
 	const char *kernel;        /* --kernel */
 	unsigned grid[3];          /* --grid, missing components 1 */
 	unsigned block[3];         /* --block */
-	int arch;                  /* --arch: 80 or 90; 0 not given */
+	int arch;                  /* --arch: a device architecture's SM number (ir/arch.h
+	                              ArchDevice: 80, 90); 0 not given */
 	const char *config;        /* --config, NULL not given */
 	uint32_t dyn_smem;         /* --dynamic-smem */
 	CliArg *arg;               /* --arg, in order */

@@ -26,7 +26,7 @@ rt_config_builtin(fiberDevice d, int sm)
 {
 	SimConfig c;
 
-	simcfg_builtin(&c, sm >= 90 ? "h100" : "a100");
+	simcfg_builtin(&c, arch_code(sm)->device->config);
 	take(d, &c);
 }
 

@@ -57,17 +57,6 @@ rt_cubin_free(Cubin *c)
 	memset(c, 0, sizeof *c);
 }
 
-/* e_flags: the SM number in bits 0..7, or in bits 8..15 in the newer (Blackwell-era) layout */
-static int
-sm_of_flags(uint64_t flags)
-{
-	int sm = (int)(flags & 0xff);
-
-	if ((flags >> 24 & 0xff) != 0 || sm < 30 || sm >= 100)
-		sm = (int)(flags >> 8 & 0xff);
-	return sm;
-}
-
 /* the parameters of one .nv.info.<k> section; -1 if the attributes do not tile the section.
  * Each attribute is FMT ATTR, then for EIFMT_BVAL one byte, for EIFMT_HVAL two, for EIFMT_SVAL a
  * 16-bit size and that many bytes; EIFMT_NVAL has none. Every attribute starts 4-aligned: an
@@ -164,7 +153,7 @@ rt_cubin_read(fiberDevice d, const char *name, const void *data, size_t size, Cu
 		           "cubin (EM_CUDA, 190)", name, (unsigned)eh.e_machine);
 		goto out;
 	}
-	out->sm = sm_of_flags(eh.e_flags);
+	out->sm = arch_sm_of_elf_flags(eh.e_flags);
 	if (elf_getshdrstrndx(e, &shstr) != 0 || elf_getshdrnum(e, &nsec) != 0 || nsec == 0) {
 		s = rt_err(d, FIBER_ERROR_INVALID_SOURCE, "'%s': no readable section headers (truncated?): %s",
 		           name, elf_errmsg(-1));

@@ -96,7 +96,7 @@ rt_choose(fiberDevice d, int sm)
 {
 	if (d->chosen)
 		return FIBER_SUCCESS;
-	rt_config_builtin(d, sm >= 90 ? 90 : 80);
+	rt_config_builtin(d, sm);
 	if (!(d->gpu = gpu_new(simcfg_gpu(&d->cfg))))
 		return rt_err(d, FIBER_ERROR_OUT_OF_MEMORY, "cannot create a '%s' device", d->name);
 	d->chosen = 1;

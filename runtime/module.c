@@ -73,21 +73,24 @@ cap_fail(Capture *c, fiberDevice dev, fiberStatus s, const char *dflt)
 	return rt_err(dev, s, "%.*s", (int)(eol ? eol - line : (long)strlen(line)), line);
 }
 
-/* a module's code must be for the device's architecture: sm_80..sm_89 on 80, sm_90 on 90 */
+/* a module's code must be one the simulator runs (ir/arch.h ArchRuns) on the device's
+ * architecture (Arch.device: sm_80..sm_89 on sm_80, sm_90 on sm_90) */
 static fiberStatus
 check_arch(fiberDevice dev, const char *name, int sm)
 {
-	int want;
+	const Arch *a;
+	char list[128];
 
 	if (sm == 0)
 		return FIBER_SUCCESS;
-	if (sm < 80 || sm > 90)
+	if (!(a = arch_sim(sm))) {
+		arch_sim_list(list, sizeof list);
 		return rt_err(dev, FIBER_ERROR_UNSUPPORTED,
-		              "'%s' is sm_%d code; the simulator executes sm_80..sm_89 and sm_90", name, sm);
+		              "'%s' is sm_%d code; the simulator executes %s", name, sm, list);
+	}
 	if (rt_choose(dev, sm) != FIBER_SUCCESS)
 		return FIBER_ERROR_OUT_OF_MEMORY;
-	want = sm >= 90 ? 90 : 80;
-	if (dev->cfg.sm != want)
+	if (dev->cfg.sm != a->device->sm)
 		return rt_err(dev, FIBER_ERROR_UNSUPPORTED,
 		              "'%s' is sm_%d code but device '%s' executes sm_%d", name, sm, dev->name,
 		              dev->cfg.sm);

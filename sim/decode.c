@@ -508,7 +508,7 @@ sim_decode(Fn *f, int sm, Diag *d)
 		p->stack_size = f->info.min_stack_size;
 	p->stack_size = (p->stack_size + 15) & ~15;
 	p->param_base = f->info.param_cbank_off >= 0 ? f->info.param_cbank_off
-	                                             : (sm >= 90 ? 0x210 : 0x160);
+	                                             : arch_code(sm)->bank0->param;
 	p->param_size = f->info.cbank_param_size;
 	return p;
 }

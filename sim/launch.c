@@ -187,40 +187,37 @@ poll_stop(Exec *x, Poll *p)
 	return 1;
 }
 
-/* The CTA's shared window with the 1 KiB the driver reserves on sm_80 and later (docs/sim.md):
- * nvcc's code for sm_90 places user shared memory from 0x400 on (the reserved region is
- * [0, 0x400), %reserved_smem_offset_begin and _cap are the constants 0 and 0x400, and
- * .nv.shared.<kernel> already counts the 1 KiB when the kernel has shared variables); on sm_8x
- * user shared memory starts at 0 and the region is the top of the allocation
- * (%reserved_smem_offset_begin is SR_SMEMSZ - c[0x0][0x114]). */
+/* The CTA's shared window with the 1 KiB the driver reserves (docs/sim.md), where the row puts it
+ * (ir/arch.h ArchRsv): below user shared memory on sm_90, whose nvcc code places user shared
+ * memory from 0x400 on (the reserved region is [0, 0x400), %reserved_smem_offset_begin and _cap
+ * are the constants 0 and 0x400, and .nv.shared.<kernel> already counts the 1 KiB when the kernel
+ * has shared variables); above it on sm_8x, where user shared memory starts at 0 and the region
+ * is the top of the allocation (%reserved_smem_offset_begin is SR_SMEMSZ - c[0x0][0x114]). */
 static void
-smem_layout(LaunchCx *lc, const Prog *k, uint32_t dyn)
+smem_layout(LaunchCx *lc, const Prog *k, const Arch *a, uint32_t dyn)
 {
 	uint32_t st = (uint32_t)k->shared_static;
 
 	lc->smem_user = st + dyn;
-	lc->smem_size = lc->smem_user;
 	lc->smem_rsv = 0;
-	if (k->sm >= 90) {
-		lc->smem_size = (st > SmemReserved ? st : SmemReserved) + dyn;
-	} else if (k->sm >= 80) {
-		lc->smem_rsv = (lc->smem_user + SmemUnit - 1) / SmemUnit * SmemUnit;
-		lc->smem_size = lc->smem_rsv + SmemReserved;
+	if (a->rsv == ArchRsvBelow) {
+		lc->smem_size = (st > a->rsv_bytes ? st : a->rsv_bytes) + dyn;
+	} else {
+		lc->smem_rsv = (lc->smem_user + a->rsv_align - 1) / a->rsv_align * a->rsv_align;
+		lc->smem_size = lc->smem_rsv + a->rsv_bytes;
 	}
 }
 
 /* the driver's words of constant bank 0 for the reserved shared memory */
 static void
-bank0_reserved(uint8_t *bank0, const LaunchCx *lc, int sm)
+bank0_reserved(uint8_t *bank0, const LaunchCx *lc, const Arch *a)
 {
-	if (sm >= 90) {
-		put32(bank0, C0RsvEnd90, SmemReserved);
-		put32(bank0, C0Rsv1Sm90, (uint32_t)SimSharedWindow + lc->smem_rsv);
-	} else if (sm >= 80) {
-		put32(bank0, C0RsvSize80, SmemReserved);
-		put32(bank0, C0RsvEnd80, lc->smem_rsv + SmemReserved);
-		put32(bank0, C0Rsv1Sm80, lc->smem_rsv);
-	}
+	const ArchBank0 *l = a->bank0;
+
+	if (l->rsv_size)
+		put32(bank0, l->rsv_size, a->rsv_bytes);
+	put32(bank0, l->rsv_end, lc->smem_rsv + a->rsv_bytes);
+	put32(bank0, l->rsv1, (a->rsv == ArchRsvBelow ? (uint32_t)SimSharedWindow : 0) + lc->smem_rsv);
 }
 
 /* A cooperative launch (cuLaunchCooperativeKernel): the driver refuses a grid that cannot be
@@ -357,6 +354,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
              LaunchCx *lc, SimOccupancyFn occ)
 {
 	const KEnt *ke = NULL;
+	const Arch *a = arch_code(k->sm);
 	uint32_t bank0_size;
 	uint8_t *bank0;
 	Exec *x = &lc->x;
@@ -394,7 +392,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 			if (k->ins[j].op == OSETFIBERNUM)
 				lc->fiber_solo = 1;
 	}
-	smem_layout(lc, k, lp->dyn_smem);
+	smem_layout(lc, k, a, lp->dyn_smem);
 	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
 	lc->occ_limit = "ctas";
 	lc->ctas_per_sm = occ ? occ(&g->cfg, lc, &lc->occ_limit) : 1;
@@ -414,12 +412,12 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	put64(bank0, C0SharedWin, SimSharedWindow);
 	put64(bank0, C0LocalWin, SimLocalWindow);
 	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
-	put64(bank0, k->sm >= 90 ? C0DescSm90 : C0DescSm80, 0x0000000000000000ull);
-	bank0_reserved(bank0, lc, k->sm);
+	put64(bank0, a->bank0->desc, 0x0000000000000000ull);
+	bank0_reserved(bank0, lc, a);
 	if (lc->cooperative) {
 		/* the grid-sync workspace's address: %envreg1 (high) and %envreg2 (low) */
-		put32(bank0, k->sm >= 90 ? C0GridWsHi90 : C0GridWsHi80, (uint32_t)(lc->grid_ws >> 32));
-		put32(bank0, k->sm >= 90 ? C0GridWsLo90 : C0GridWsLo80, (uint32_t)lc->grid_ws);
+		put32(bank0, a->bank0->grid_ws_hi, (uint32_t)(lc->grid_ws >> 32));
+		put32(bank0, a->bank0->grid_ws_lo, (uint32_t)lc->grid_ws);
 	}
 	if (lp->params_size)
 		memcpy(bank0 + k->param_base, lp->params, lp->params_size);

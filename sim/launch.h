@@ -1,6 +1,7 @@
 /* launch.h: what the functional driver (launch.c) and the timing driver (timing/launch.c) share:
- * the loaded module's layout (private to sim/), the launch checks and constant bank 0, the start
- * of a CTA on an SM, the deadlock report. Not part of sim.h's public face.
+ * the loaded module's layout (private to sim/), the launch checks and constant bank 0 (its words
+ * are the architecture's, ir/arch.h), the start of a CTA on an SM, the deadlock report. Not part
+ * of sim.h's public face.
  */
 #ifndef FIBER_LAUNCH_H
 #define FIBER_LAUNCH_H
@@ -10,29 +11,7 @@
 enum {
 	Quantum = 1024,        /* instructions a warp runs before the next warp's turn */
 	Bank0Min = 0x400,      /* bytes of constant bank 0 at least */
-	SmemReserved = 1024,   /* shared memory the driver reserves per CTA on sm_80 and later */
 	GridWsBytes = 16,      /* the grid-sync workspace of a cooperative launch */
-	SmemUnit = 128,        /* shared memory allocation unit (sm_80: total_smem_size's unit) */
-};
-
-/* driver words of constant bank 0 */
-enum {
-	C0Ntid = 0x0,          /* blockDim.x, .y, .z */
-	C0Nctaid = 0xc,        /* gridDim.x, .y, .z */
-	C0SharedWin = 0x18,    /* 64-bit: generic address of shared offset 0 */
-	C0LocalWin = 0x20,     /* 64-bit: generic address of local offset 0 */
-	C0StackTop = 0x28,     /* local bytes per thread: the initial stack pointer R1 */
-	C0GridWsHi90 = 0x44,   /* sm_90: grid-sync workspace address, high and low words */
-	C0GridWsLo90 = 0x48,
-	C0RsvEnd90 = 0x68,     /* sm_90: %reserved_smem_offset_end */
-	C0Rsv1Sm90 = 0x6c,     /* sm_90: %reserved_smem_offset_1, low half of a generic address */
-	C0GridWsHi80 = 0x8c,   /* sm_80: grid-sync workspace address (%envreg1, %envreg2) */
-	C0GridWsLo80 = 0x90,
-	C0RsvSize80 = 0x114,   /* sm_80: reserved bytes (begin = SR_SMEMSZ - this) */
-	C0RsvEnd80 = 0x120,    /* sm_80: %reserved_smem_offset_end */
-	C0Rsv1Sm80 = 0x124,    /* sm_80: %reserved_smem_offset_1, a shared offset */
-	C0DescSm80 = 0x118,    /* 64-bit global memory descriptor (ULDC.64 UR4, c[0x0][0x118]) */
-	C0DescSm90 = 0x208,
 };
 
 typedef struct Sym {
@@ -75,7 +54,7 @@ struct LaunchCx {
 	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
 	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic */
 	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */
-	uint32_t smem_rsv;     /* offset of the reserved region in it (sm_80 and later) */
+	uint32_t smem_rsv;     /* offset of the reserved region in it (ArchRsv) */
 	uint32_t nctas;        /* CTAs in the grid (fits: x < 2^31, y, z < 2^16, checked) */
 	uint32_t ctas_per_sm;  /* resident CTAs per SM (the occupancy launch_begin was given) */
 	const char *occ_limit; /* what limits them: "ctas", "warps", "threads", "registers", "shared" */

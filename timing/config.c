@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ enum KeyType {
 	KUint,                 /* unsigned integer: decimal or 0x hex */
 	KSize,                 /* bytes: also with a K, M or G suffix (1024-based) */
 	KChoice,               /* one of the names of a Choice list, stored as its value */
+	KArch,                 /* a device architecture's name (ir/arch.h ArchDevice), stored as
+	                          its SM number */
 	KName,                 /* the configuration's reported name */
 	KBase,                 /* a configuration file's built-in starting point (not stored) */
 	KRuntime,              /* read by the runtime, not the simulator: nvdisasm (not stored) */
@@ -48,7 +51,6 @@ typedef struct Key {
 	uint64_t fiber_lo;     /* FFiber: the least value when sm_model = fiber (k.lo is 0) */
 } Key;
 
-static const Choice arch_choice[] = {{"sm_80", 80}, {"sm_90", 90}, {NULL, 0}};
 static const Choice sched_choice[] = {{"gto", SchedGTO}, {"lrr", SchedLRR}, {NULL, 0}};
 static const Choice model_choice[] = {{"simt", SmModelSimt}, {"fiber", SmModelFiber}, {NULL, 0}};
 static const Choice ctrl_choice[] = {
@@ -78,7 +80,7 @@ static const Key keys[] = {
 	  "else a100)", 1, 0, 0, 0}, KBase, NULL, 0, 0},
 	{{"name", "", "name the device reports (letters, digits, _ . - +; at most 63)", 1, 0,
 	  G(name)}, KName, NULL, 0, 0},
-	{{"arch", "", "SASS architecture executed", 1, 0, G(sm)}, KChoice, arch_choice, 0, 0},
+	{{"arch", "", "SASS architecture executed", 1, 0, G(sm)}, KArch, NULL, 0, 0},
 	INT("sms", nsm, 1, 1024, "SMs", "streaming multiprocessors"),
 	INT("max_threads_per_block", max_threads_per_block, 1, 1024, "threads",
 	    "threads per CTA at most"),
@@ -389,19 +391,20 @@ put(SimConfig *c, const Key *k, uint64_t v)
 }
 
 /* sm_model = fiber on a configuration without the FIBER keys (a SIMT one, fiber_contexts 0): the
- * FIBER keys of the built-in NAME-fiber of its name (a100 -> a100-fiber), else of a100-fiber or,
- * for sm_90, h100-fiber; so the numbers stay in configs/NAME-fiber.cfg */
+ * FIBER keys of the built-in NAME-fiber of its name (a100 -> a100-fiber), else of the NAME-fiber
+ * of its architecture's device (a100-fiber for sm_80, h100-fiber for sm_90); so the numbers stay
+ * in configs/NAME-fiber.cfg */
 static void
 fiber_defaults(SimConfig *c)
 {
-	char name[NameMax + 8];
+	char name[NameMax + 8], dev[NameMax + 8];
 	SimConfig f;
 
 	if (c->t.fiber_contexts)
 		return;
 	snprintf(name, sizeof name, "%s-fiber", c->name ? c->name : "");
-	if (simcfg_builtin(&f, name) < 0 && simcfg_builtin(&f, c->sm == 90 ? "h100-fiber"
-	                                                                    : "a100-fiber") < 0)
+	snprintf(dev, sizeof dev, "%s-fiber", arch_code(c->sm)->device->config);
+	if (simcfg_builtin(&f, name) < 0 && simcfg_builtin(&f, dev) < 0)
 		return;
 	for (int k = 0; k < NKeys; k++)
 		if (keys[k].flags & FFiber)
@@ -510,6 +513,16 @@ set_key(SimConfig *c, const Key *k, const Tok *t, const Cx *cx)
 		list_choices(names, sizeof names, k->choice);
 		return fail(cx, t->line, t->vcol, "'%s' must be %s, not '%.64s'", k->k.name, names,
 		            t->val);
+	case KArch: {
+		const Arch *a = arch_named(t->val);
+		if (a && (a->support & ArchDevice)) {
+			put(c, k, (uint64_t)a->sm);
+			return 0;
+		}
+		arch_list(names, sizeof names, ArchDevice, ", ", " or ");
+		return fail(cx, t->line, t->vcol, "'%s' must be %s, not '%.64s'", k->k.name, names,
+		            t->val);
+	}
 	case KName:
 		if (!valid_name(t->val))
 			return fail(cx, t->line, t->vcol, "'name' must be 1 to %d letters, digits or _.-+, "
@@ -565,7 +578,7 @@ parse_text(SimConfig *c, const Cx *cx, char *s, int builtin)
 	if (builtin >= 0) {
 		memset(&tmp, 0, sizeof tmp);
 	} else {
-		const char *base = "a100";
+		const char *base = arch_default()->config;
 		int seen_base = 0, seen_arch = 0;
 
 		for (int i = 0; i < norder; i++) {
@@ -580,8 +593,9 @@ parse_text(SimConfig *c, const Cx *cx, char *s, int builtin)
 				            "'base' must be %s, not '%.64s'", names, base);
 			}
 		} else {
-			if (seen_arch && strcmp(tok[karch].val, "sm_90") == 0)
-				base = "h100";
+			const Arch *a = seen_arch ? arch_named(tok[karch].val) : NULL;
+			if (a && (a->support & ArchDevice))
+				base = a->config;
 			simcfg_builtin(&tmp, base);
 		}
 	}
@@ -735,6 +749,12 @@ simcfg_check(const SimConfig *c, char *err, size_t errsize)
 				list_choices(names, sizeof names, k->choice);
 				return bad(err, errsize, "'%s' is %llu, not one of %s", k->k.name, LLU(v), names);
 			}
+		} else if (k->type == KArch) {
+			const Arch *a = (v = get(c, k)) <= INT_MAX ? arch_find((int)v, 0) : NULL;
+			if (!a || !(a->support & ArchDevice)) {
+				arch_list(names, sizeof names, ArchDevice, ", ", " or ");
+				return bad(err, errsize, "'%s' is %llu, not one of %s", k->k.name, LLU(v), names);
+			}
 		} else if ((k->flags & FFiber) && t->sm_model == SmModelFiber) {
 			v = get(c, k);
 			if (v < k->fiber_lo || v > k->k.hi)
@@ -828,6 +848,13 @@ simcfg_print(const SimConfig *c, FILE *f)
 				if (ch->val == get(c, k))
 					snprintf(val, sizeof val, "%s", ch->name);
 			break;
+		case KArch: {
+			const Arch *a = get(c, k) <= INT_MAX ? arch_find((int)get(c, k), 0) : NULL;
+			snprintf(val, sizeof val, "%llu", LLU(get(c, k)));
+			if (a && (a->support & ArchDevice))
+				snprintf(val, sizeof val, "%s", a->name);
+			break;
+		}
 		case KName:
 			if (!c->name)
 				continue;
@@ -870,7 +897,7 @@ simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsi
 void
 simconfig_default(SimConfig *c, int sm)
 {
-	simcfg_builtin(c, sm >= 90 ? "h100" : "a100");
+	simcfg_builtin(c, arch_code(sm)->device->config);
 }
 
 GpuConfig

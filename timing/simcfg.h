@@ -186,7 +186,9 @@ void simcfg_print(const SimConfig *c, FILE *f);   /* as configuration text, ever
 /* the value of key in configuration text (for keys the simulator does not store: nvdisasm);
  * returns its line, 0 if absent; the value is cut to valsize - 1 bytes */
 uint32_t simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsize);
-void simconfig_default(SimConfig *c, int sm);      /* a100 for 80, h100 for 90 */
+void simconfig_default(SimConfig *c, int sm);      /* the built-in configuration of the device
+                                                     that runs sm's code (ir/arch.h): a100 for
+                                                     80, h100 for 90 */
 /* what the functional simulator is given (gpu_new, gpu_set_config): c's device keys, its clock,
  * and its SM model's occupancy with the figures it reads */
 GpuConfig simcfg_gpu(const SimConfig *c);

@@ -1711,9 +1711,9 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.p = p;
 	w.fn = fn;
 	w.d = d;
-	w.sm = sm;
+	w.arch = arch_code(sm);
 	w.comments = comments;
-	w.param_base = sm >= 90 ? 0x210 : 0x160;
+	w.param_base = w.arch->bank0->param;
 	w.priv = &priv;
 	w.exit0 = cnt->exit;
 	place_params(&w);
@@ -1721,16 +1721,16 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	place_local(&w);
 	plan_regs(&w);
 	if (fn->entry) {
-		if (sm >= 90)
-			lw_emit_ng(&w, "LDC R1, c[0x0][0x28]");
+		if (arch_has(w.arch, ArchLdcBank0))
+			lw_emit_ng(&w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);
 		else
-			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]");
+			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x%x]", (unsigned)C0StackTop);
 		/* the frame of the .local variables below the stack top, as nvcc's prologue */
-		if (w.frame_size && sm >= 90)
+		if (w.frame_size && arch_has(w.arch, ArchViadd))
 			lw_emit_ng(&w, "VIADD R1, R1, 0x%x", (unsigned)-w.frame_size);
 		else if (w.frame_size)
 			lw_emit_ng(&w, "IADD3 R1, R1, -0x%x, RZ", (unsigned)w.frame_size);
-		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", sm >= 90 ? 0x208 : 0x118);
+		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", w.arch->bank0->desc);
 	}
 	rc = lw_lower_stmts(&w, fn);
 	w.ins = NULL;

@@ -56,10 +56,9 @@ struct Lw {
 	const PtxFunc *fn; /* the function being lowered */
 	const PtxIns *ins; /* the instruction being selected */
 	Diag *d;           /* errors go here (located on the PTX text) */
-	int sm;            /* 80, 86, 89, 90, 100 */
+	const Arch *arch;  /* the target's rules (ir/arch.h arch_code): features, constant bank 0 */
 	int comments;      /* write each PTX instruction as a comment before its SASS */
-	uint32_t param_base; /* byte offset of the parameters in constant bank 0: 0x160 sm_8x,
-	                      * 0x210 sm_90+ */
+	uint32_t param_base; /* byte offset of the parameters in constant bank 0 (ArchBank0) */
 	uint32_t frame_size; /* bytes of the function's .local variables (its frame at R1, which the
 	                      * kernel's prologue lowers by this much): EIATTR_FRAME_SIZE */
 	LwBuf code;        /* the function's instructions and labels, in order */

@@ -76,7 +76,7 @@ cp_async(Lw *w)
 		lw_emit(w, "IADD3 %s, %s, %s, %s, RZ", g, q2, t, base);
 		lw_emit(w, "IADD3.X %s, RZ, %s, RZ, %s, !PT", lw_elem(w, g, 1), lw_elem(w, base, 1), q2);
 		lw_emit(w, "ISETP.NE.U32.AND %s, PT, %s, RZ, PT", q, s);
-		snprintf(gl, sizeof gl, "%s[%s.64", w->sm >= 90 ? "desc[UR4]" : "", g);
+		snprintf(gl, sizeof gl, "%s[%s.64", arch_has(w->arch, ArchDescAddr) ? "desc[UR4]" : "", g);
 		if (off)
 			snprintf(gl + strlen(gl), sizeof gl - strlen(gl), "+%s0x%llx", off < 0 ? "-" : "",
 			         (unsigned long long)(off < 0 ? -off : off));
@@ -287,7 +287,7 @@ membar(Lw *w, int sc, const char *scope)
 	if (!strcmp(scope, "CTA"))
 		return;
 	lw_emit(w, "ERRBAR");
-	if (w->sm >= 90)
+	if (arch_has(w->arch, ArchClusters))
 		lw_emit(w, "CGAERRBAR");
 	lw_emit(w, "CCTL.IVALL");
 }

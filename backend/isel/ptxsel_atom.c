@@ -297,8 +297,8 @@ sel_atomic(Lw *w, int red)
 			lw_emit(w, "ATOMS.%s%s %s, %s, %s", ops[op].sass, tm, d, addr, b);
 		}
 	} else if (!strcmp(d, "RZ") && space == PsGlobal && op != OpCas && op != OpExch) {
-		lw_emit(w, "%s.E.%s%s.STRONG.%s %s, %s", w->sm >= 90 ? "REDG" : "RED", ops[op].sass, tm,
-		        scope, addr, b);
+		lw_emit(w, "%s.E.%s%s.STRONG.%s %s, %s", arch_has(w->arch, ArchRedg) ? "REDG" : "RED",
+		        ops[op].sass, tm, scope, addr, b);
 	} else {
 		const char *o = space == PsGlobal ? "ATOMG" : "ATOM";
 		if (op == OpCas)

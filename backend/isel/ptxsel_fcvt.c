@@ -136,7 +136,7 @@ cvt_f32(Lw *w, const char *st)
 			goto fail;
 		r = lw_rsrc(w, 1);
 		int bits = lw_type_bits(st);
-		if (w->sm >= 90 && bits == 32)
+		if (arch_has(w->arch, ArchI2fp) && bits == 32)
 			lw_emit(w, "I2FP.F32.%s%s %s, %s", st[0] == 's' ? "S32" : "U32", fs_rnd(w), t, r);
 		else
 			lw_emit(w, "I2F%s%s %s, %s", int_sfx(st), fs_rnd(w), t, r);
@@ -205,7 +205,7 @@ cvt_f64(Lw *w, const char *st)
 		if (fs_mods(w, "sat") < 0)
 			goto fail;
 		r = lw_rsrc(w, 1);
-		if (w->sm >= 90) {
+		if (arch_has(w->arch, ArchBf16Arith)) {
 			lw_emit(w, "F2F.F64.BF16 %s, %s", t, r);
 		} else {                                 /* exact through f32 */
 			const char *f = lw_tmp(w);

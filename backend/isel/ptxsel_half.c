@@ -133,7 +133,7 @@ f2fp(Lw *w, int bf, const char *mods)
 {
 	char *s = hbuf();
 
-	if (w->sm >= 90)
+	if (arch_has(w->arch, ArchF2fpTyped))
 		snprintf(s, LwStr, "F2FP%s.%s.F32.PACK_AB", mods, bf ? "BF16" : "F16");
 	else
 		snprintf(s, LwStr, "F2FP%s%s.PACK_AB", bf ? ".BF16" : "", mods);
@@ -201,7 +201,7 @@ sel_addmul(Lw *w)
 		return -1;
 	if (!bf)
 		lw_emit(w, "%s%s %s, %s, %s", mul ? "HMUL2" : "HADD2", m, d, a, b);
-	else if (w->sm >= 90)
+	else if (arch_has(w->arch, ArchBf16Arith))
 		lw_emit(w, "%s.BF16_V2 %s, %s, %s", mul ? "HMUL2" : "HADD2", d, a, b);
 	else if (mul)
 		lw_emit(w, "HFMA2.BF16_V2 %s, %s, %s, %s", d, a, b, x2 ? "-RZ" : "-RZ.H0_H0");
@@ -234,7 +234,8 @@ sel_fma(Lw *w)
 	c = hsrc(w, 3, x2, 0, &err);
 	if (err)
 		return -1;
-	lw_emit(w, "HFMA2%s%s%s%s%s %s, %s, %s, %s", (sat || relu) && (!bf || w->sm >= 90) ? ".MMA" : "",
+	lw_emit(w, "HFMA2%s%s%s%s%s %s, %s, %s, %s",
+	        (sat || relu) && (!bf || arch_has(w->arch, ArchBf16Arith)) ? ".MMA" : "",
 	        bf ? ".BF16_V2" : "", ftz ? ".FTZ" : "", sat ? ".SAT" : "", relu ? ".RELU" : "",
 	        d, a, b, c);
 	return 0;
@@ -367,7 +368,7 @@ sel_setp(Lw *w)
 	}
 	if (!(c = cmp_pred(w, 3)) || !(ra = hreg(w, 1, x2)) || !(rb = hreg(w, 2, x2)))
 		return -1;
-	if (!bf || w->sm >= 90) {
+	if (!bf || arch_has(w->arch, ArchBf16Arith)) {
 		lw_emit(w, "HSETP2%s%s%s%s %s, %s, %s, %s, %s", bf ? ".BF16_V2" : "", cmp, bop,
 		        ftz ? ".FTZ" : "", p[0], p[1], hfmt(ra, x2, 0, 0), hfmt(rb, x2, 0, 0), c);
 		return 0;
@@ -408,7 +409,7 @@ sel_set(Lw *w)
 	if (err || !(c = cmp_pred(w, 3)) || !(ra = hreg(w, 1, x2)) || !(rb = hreg(w, 2, x2)))
 		return -1;
 	one = !dint && dbf == bf;            /* HSET2.BF writes the right 1.0 itself */
-	if (!bf || w->sm >= 90) {
+	if (!bf || arch_has(w->arch, ArchBf16Arith)) {
 		const char *t = dint || one ? d : lw_tmp(w);
 		lw_emit(w, "HSET2%s%s%s%s%s %s, %s, %s, %s", bf ? ".BF16_V2" : "", one ? ".BF" : "", cmp,
 		        bop, ftz ? ".FTZ" : "", t, hfmt(ra, x2, 0, 0), hfmt(rb, x2, 0, 0), c);
@@ -506,8 +507,8 @@ cvt_fp8(Lw *w, const char *dt, const char *st)
 	const char *f = !strcmp(dt, "e4m3x2") ? "E4M3" : "E5M2", *hi, *lo, *d;
 	int err = 0;
 
-	if (w->sm < 89)
-		return lw_error(w, "fp8 conversions need sm_89 or later");
+	if (!arch_has(w->arch, ArchFp8))
+		return lw_error(w, "fp8 conversions need %s or later", arch_since(ArchFp8));
 	if (frnd(w) != 0 || !lw_has(w, "satfinite"))
 		return lw_error(w, "a conversion to fp8 needs .rn.satfinite");
 	d = hdst(w, 0, &err);
@@ -539,8 +540,8 @@ cvt_unpack(Lw *w, const char *st)
 	const char *d;
 	int err = 0;
 
-	if (w->sm < 89)
-		return lw_error(w, "fp8 conversions need sm_89 or later");
+	if (!arch_has(w->arch, ArchFp8))
+		return lw_error(w, "fp8 conversions need %s or later", arch_since(ArchFp8));
 	if (frnd(w) != 0)
 		return lw_error(w, "a conversion from fp8 needs .rn");
 	if (nops(w, 2) < 0)

@@ -496,7 +496,7 @@ sel_add(Lw *w)
 	const char *a = K(ix_a(w, ka)), *b = K(ix_b(w, kb));
 	if (sub && ka == 2)
 		lw_emit(w, "IADD3 %s, -%s, %s, RZ", d, a, b);
-	else if (w->sm >= 90 && !ix_is_reg(b) && b[0] != 'c')   /* sm_90: a + immediate */
+	else if (arch_has(w->arch, ArchViadd) && !ix_is_reg(b) && b[0] != 'c')   /* a + immediate */
 		lw_emit(w, "VIADD %s, %s, %s", d, a, sub ? neg_text(w, b, 0) : b);
 	else
 		lw_emit(w, "IADD3 %s, %s, %s, RZ", d, a, sub ? neg_text(w, b, 0) : b);
@@ -773,7 +773,7 @@ sel_minmax(Lw *w)
 {
 	int bits = ix_bits(w), sgn = ix_sgn(w), mn = ix_op(w, "min"), relu = lw_has(w, "relu");
 	const char *t = K(lw_type(w)), *d = K(ix_dreg(w, 0, bits == 64 ? 64 : 32)), *u = sgn ? "" : ".U32";
-	const char *op = w->sm >= 90 ? "VIMNMX" : "IMNMX", *pm = K(mn ? "PT" : "!PT");
+	const char *op = arch_has(w->arch, ArchVimnmx) ? "VIMNMX" : "IMNMX", *pm = K(mn ? "PT" : "!PT");
 
 	if (ix_nopnd(w, 3) < 0)
 		return -1;
@@ -781,7 +781,7 @@ sel_minmax(Lw *w)
 		return lw_error(w, ".relu on .%s (s32 and s16x2 only)", t);
 	int ka = ix_isimm(w, 1) && !ix_isimm(w, 2) ? 2 : 1, kb = 3 - ka;
 	if (!strcmp(t, "s16x2") || !strcmp(t, "u16x2")) {
-		if (w->sm >= 90) {
+		if (arch_has(w->arch, ArchVimnmx)) {
 			lw_emit(w, "VIMNMX.%s16x2%s %s, %s, %s, %s", sgn ? "S" : "U", relu ? ".RELU" : "", d,
 			        ix_a(w, ka), ix_a(w, kb), pm);
 			return 0;
@@ -812,7 +812,7 @@ sel_minmax(Lw *w)
 	if (bits != 16 && bits != 32)
 		return lw_error(w, "%s on .%s", mn ? "min" : "max", t);
 	const char *a = K(ix_aext(w, ka, bits, sgn)), *b = K(ix_ext(w, kb, bits, sgn));
-	if (relu && w->sm >= 90) {
+	if (relu && arch_has(w->arch, ArchVimnmx)) {
 		lw_emit(w, "VIMNMX.RELU %s, %s, %s, %s", d, a, b, pm);
 	} else if (relu) {
 		const char *m = K(lw_tmp(w));

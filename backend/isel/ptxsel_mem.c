@@ -69,7 +69,7 @@ mem_release(Lw *w, const char *scope)
 	}
 	lw_emit(w, "MEMBAR.ALL.%s", scope);
 	lw_emit(w, "ERRBAR");
-	if (w->sm >= 90)
+	if (arch_has(w->arch, ArchClusters))
 		lw_emit(w, "CGAERRBAR");
 }
 
@@ -83,7 +83,7 @@ mem_acquire(Lw *w, const char *scope)
 const char *
 mem_cbank(Lw *w, unsigned off, char *buf, size_t n)
 {
-	if (w->sm >= 90) {
+	if (arch_has(w->arch, ArchLdcBank0)) {
 		snprintf(buf, n, "%s", lw_tmp(w));
 		lw_emit(w, "LDC %s, c[0x0][0x%x]", buf, off);
 	} else {
@@ -98,17 +98,17 @@ mem_to_generic(Lw *w, int space, const char *d, const char *a)
 	char hi[MemName], lo[MemName], q[MemName];
 
 	snprintf(hi, sizeof hi, "%s", lw_elem(w, d, 1));
-	if (space == PsShared && w->sm >= 90) {
+	if (space == PsShared && arch_has(w->arch, ArchSharedWinHi)) {
 		/* nvcc: the window's high word (SR_SWINHI) over the 32-bit shared address */
 		lw_emit(w, "MOV %s, %s", d, a);
 		lw_emit(w, "S2R %s, SR_SWINHI", hi);
 		return;
 	}
 	/* the window base (c[0x0][0x18] shared, c[0x0][0x20] local) plus the address */
-	unsigned base = space == PsShared ? 0x18 : 0x20;
+	unsigned base = space == PsShared ? C0SharedWin : C0LocalWin;
 	snprintf(q, sizeof q, "%s", lw_ptmp(w));
 	mem_cbank(w, base, lo, sizeof lo);
-	if (w->sm >= 90) {
+	if (arch_has(w->arch, ArchLdcBank0)) {
 		char h[MemName];
 		mem_cbank(w, base + 4, h, sizeof h);
 		lw_emit(w, "IADD3 %s, %s, %s, %s, RZ", d, q, a, lo);
@@ -124,12 +124,12 @@ mem_from_generic(Lw *w, int space, const char *d, const char *a)
 {
 	char lo[MemName];
 
-	if (space == PsShared && w->sm >= 90) {
+	if (space == PsShared && arch_has(w->arch, ArchSharedWinHi)) {
 		/* the low word is the shared address (the window is 4 GiB aligned) */
 		lw_emit(w, "MOV %s, %s", d, a);
 		return;
 	}
-	mem_cbank(w, space == PsShared ? 0x18 : 0x20, lo, sizeof lo);
+	mem_cbank(w, space == PsShared ? C0SharedWin : C0LocalWin, lo, sizeof lo);
 	lw_emit(w, "IADD3 %s, %s, -%s, RZ", d, a, lo);
 }
 
@@ -199,7 +199,7 @@ addr_text(Lw *w, int k, int space, int64_t extra, int desc, char *buf, size_t n)
 			return -1;
 	}
 	add_offset(in, sizeof in, extra);
-	if (desc && w->sm >= 90 && (space == PsGlobal || space == PsNoSpace))
+	if (desc && arch_has(w->arch, ArchDescAddr) && (space == PsGlobal || space == PsNoSpace))
 		snprintf(buf, n, "desc[UR4][%s]", in);
 	else
 		snprintf(buf, n, "[%s]", in);

@@ -205,15 +205,15 @@ sel_mma(Lw *w)
 		return lw_error(w, "integer mma with a .%s accumulator", dt);
 	if (in == InF8 && (M != 16 || K != 32 || strcmp(dt, "f32")))
 		return lw_error(w, "mma with .%s inputs other than m16n8k32 with a .f32 accumulator", at);
-	if (in == InF8 && w->sm < 89)
-		return lw_error(w, "mma with .%s inputs needs sm_89 or later", at);
+	if (in == InF8 && !arch_has(w->arch, ArchFp8))
+		return lw_error(w, "mma with .%s inputs needs %s or later", at, arch_since(ArchFp8));
 	if (in == InF64 && strcmp(dt, "f64"))
 		return lw_error(w, "mma .f64 with a .%s accumulator", dt);
 	if (in == InB1 && (!lw_has(w, "popc") || lw_has(w, "xor") == lw_has(w, "and")))
 		return lw_error(w, "mma .b1 needs .xor.popc or .and.popc");
-	if (w->sm >= 90 && in == InI4)
+	if (!arch_has(w->arch, ArchImma4) && in == InI4)
 		return lw_error(w, "mma with .%s inputs on sm_90 (no 4-bit IMMA; ptxas emulates it)", at);
-	if (w->sm >= 90 && in == InB1 && lw_has(w, "xor"))
+	if (!arch_has(w->arch, ArchBmmaXor) && in == InB1 && lw_has(w, "xor"))
 		return lw_error(w, "mma .b1 .xor.popc on sm_90 (no BMMA.XOR; ptxas emulates it)");
 
 	/* registers per lane of each fragment (32-bit units) */
@@ -259,7 +259,7 @@ sel_mma(Lw *w)
 		snprintf(op, sizeof op, "BMMA.%s.%s.POPC", shape, lw_has(w, "xor") ? "XOR" : "AND");
 		break;
 	default:
-		snprintf(op, sizeof op, "DMMA.%s", w->sm >= 90 ? "8x8x4" : "884");
+		snprintf(op, sizeof op, "DMMA.%s", arch_has(w->arch, ArchDmma8x8x4) ? "8x8x4" : "884");
 		break;
 	}
 
@@ -339,8 +339,8 @@ sel_stmatrix(Lw *w)
 	char sfx[24], addr[96];
 	int nm;
 
-	if (w->sm < 90)
-		return lw_error(w, "stmatrix needs sm_90 or later");
+	if (!arch_has(w->arch, ArchStmatrix))
+		return lw_error(w, "stmatrix needs %s or later", arch_since(ArchStmatrix));
 	if ((nm = matrix_form(w, sfx, sizeof sfx)) <= 0)
 		return -1;
 	if (w->ins->nopnd != 2 || want_len(w, 1, nm, Lk32, "stmatrix's r"))

@@ -160,8 +160,8 @@ sel_warpsync(Lw *w)
 static int
 sel_cluster(Lw *w)
 {
-	if (w->sm < 90)
-		return lw_error(w, "barrier.cluster needs sm_90 or later");
+	if (!arch_has(w->arch, ArchClusters))
+		return lw_error(w, "barrier.cluster needs %s or later", arch_since(ArchClusters));
 	if (w->ins->nopnd)
 		return lw_error(w, "barrier.cluster takes no operands");
 	if (lw_has(w, "arrive")) {
@@ -440,8 +440,8 @@ sel_activemask(Lw *w)
 static int
 sel_elect(Lw *w)
 {
-	if (w->sm < 90)
-		return lw_error(w, "elect.sync needs sm_90 or later");
+	if (!arch_has(w->arch, ArchElect))
+		return lw_error(w, "elect.sync needs %s or later", arch_since(ArchElect));
 	if (need_sync(w))
 		return -1;
 	if (w->ins->nopnd != 2)

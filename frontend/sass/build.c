@@ -217,7 +217,9 @@ rest_of_line(Ctx *cx, Str name)
 int
 sass_arch_ok(int sm, int suffix)
 {
-	return (sm == 80 || sm == 86 || sm == 89 || sm == 90) && (!suffix || (sm == 90 && suffix == 'a'));
+	const Arch *a = arch_find(sm, suffix);
+
+	return a && (a->support & ArchReads);
 }
 
 /* where the argument of a directive starts on its line (for a caret under `sm_75`) */
@@ -240,16 +242,18 @@ module_dir(Ctx *cx, const char *n, Str name)
 	Module *m = cx->m;
 	uint32_t a = rest_of_line(cx, name);
 	const char *t = mstr(m, a), *p;
+	char archs[128];
 
 	if (strcmp(n, ".target") == 0) {
 		m->target = a;
+		arch_list(archs, sizeof archs, ArchReads, ", ", ", ");
 		if (sm_of_string(t, &m->sm, &m->sm_suffix) < 0) {
 			m->sm = 0;
 			error_at(cx->d, arg_loc(cx, name), "unsupported architecture '%s' (fiber reads %s)",
-			         t, SassArchs);
+			         t, archs);
 		} else if (!sass_arch_ok(m->sm, m->sm_suffix)) {
 			warn_at(cx->d, arg_loc(cx, name), "architecture '%s' is not one fiber supports (%s); "
-			        "its listing is read as if it were", t, SassArchs);
+			        "its listing is read as if it were", t, archs);
 		}
 	} else if (strcmp(n, ".headerflags") == 0) {
 		if (!m->headerflags)
@@ -617,7 +621,7 @@ b_codefor(Ctx *cx, Str line, Loc loc)
 {
 	const char *s = cx->text + line.off, *p = memchr(s, 'c', line.len);
 	uint32_t k = (uint32_t)(p - s) + 9, e = line.len;
-	char buf[32];
+	char buf[32], archs[128];
 
 	(void)loc;
 	end_fn(cx);
@@ -629,8 +633,9 @@ b_codefor(Ctx *cx, Str line, Loc loc)
 	snprintf(buf, sizeof buf, "%.*s", (int)(e - k), s + k);
 	if (!cx->m->sm && sm_of_string(buf, &cx->m->sm, &cx->m->sm_suffix) < 0) {
 		cx->m->sm = 0;
+		arch_list(archs, sizeof archs, ArchReads, ", ", ", ");
 		error_at(cx->d, (Loc){ line.off + k, line.off + e }, "unsupported architecture '%s' "
-		         "(fiber reads %s)", buf, SassArchs);
+		         "(fiber reads %s)", buf, archs);
 	}
 }
 

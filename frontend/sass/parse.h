@@ -227,8 +227,7 @@ size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digi
 size_t fast_line(Ctx *cx, Loc addrloc, uint64_t addr); /* bytes of text read from cx->pos */
 
 /* build.c and opnd.c: the grammar's actions */
-#define SassArchs "sm_80, sm_86, sm_89, sm_90, sm_90a"  /* the architectures fiber reads */
-int sass_arch_ok(int sm, int suffix);  /* sm, suffix ('a' or 0) is one of them */
+int sass_arch_ok(int sm, int suffix);  /* sm, suffix ('a' or 0) is one fiber reads (ArchReads) */
 int too_many(Ctx *cx);
 void b_label(Ctx *cx, Str name, Loc loc);
 void b_directive(Ctx *cx, Str name, Loc loc, int64_t off);
