@@ -339,6 +339,17 @@ sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
 	L.model = sm_model_of(&cfg);
 	if (launch_begin(g, sm, k, lp, fault, &L.lc, L.model->occupancy) < 0)
 		return -1;
+	L.step = sim_stepper(&L.lc.x);
+	if (L.lc.fiber != L.model->fiber) {
+		fault->kind = FaultInternal;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': the device %s the FIBER "
+		         "semantics that SM model '%s' %s (make the device from the configuration: "
+		         "simcfg_gpu)", sim_fault_name(FaultInternal), k->name,
+		         L.lc.fiber ? "has" : "lacks", L.model->name,
+		         L.model->fiber ? "needs" : "does not run with");
+		launch_end(&L.lc);
+		return -1;
+	}
 	if (L.lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)cfg.nsm) ||
 	                         (o->sample_ctas && o->sample_ctas < L.lc.nctas))) {
 		fault->kind = FaultLimit;
