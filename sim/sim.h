@@ -548,6 +548,10 @@ int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.F
 
 /* warp.c: independent thread scheduling */
 int sim_step(Exec *x);                             /* one instruction of warp x->w: StepResult */
+typedef int (*SimStepFn)(Exec *x);
+SimStepFn sim_stepper(const Exec *x);              /* sim_step for x's mode (Exec.fiber), chosen
+                                                      once: a driver stepping instruction by
+                                                      instruction tests the mode only once */
 enum { PeekBlocked = UINT32_MAX - 1, PeekDone = UINT32_MAX };
 uint32_t sim_peek(const Warp *w);                  /* the PC sim_step would run next, or
                                                       PeekBlocked (every live lane waits), PeekDone */

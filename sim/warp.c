@@ -13,7 +13,9 @@
  *
  * Fast path: while every runnable thread is at one PC (Warp.uni), Warp.upc is that PC and the
  * per-thread pc[] entries of those threads are stale; they are written back only when control
- * flow splits the warp (a branch, an exit, a wait).
+ * flow splits the warp (a branch, an exit, a wait). The FIBER semantics (Exec.fiber: an
+ * instruction's R destinations become Full) are a second copy of the step and of the loop,
+ * chosen once per sim_run call or once per launch (sim_stepper): the SIMT copy tests nothing.
  */
 #include "weft.h"
 
@@ -35,10 +37,19 @@ sim_warp_init(Warp *w, uint32_t id, uint32_t present, uint32_t rbase, uint32_t n
 	w->upc = 0;
 }
 
+/* the lanes waiting. fiber 0 leaves out the FIBER waits (busy bits, SETFIBERNUM): in SIMT mode
+ * they are never set, since their instructions fault first (exec_fiber.c need_fiber) */
+static inline uint32_t
+blocked_in(const Warp *w, const int fiber)
+{
+	return w->wait_bsync | w->wait_warpsync | w->wait_bar |
+	       (fiber ? w->wait_busy | w->wait_fnum : 0);
+}
+
 static inline uint32_t
 blocked(const Warp *w)
 {
-	return w->wait_bsync | w->wait_warpsync | w->wait_bar | w->wait_busy | w->wait_fnum;
+	return blocked_in(w, 1);
 }
 
 /* lowest PC among lanes (or round-robin after w->last_pc): the lanes there. Lanes that
@@ -232,19 +243,21 @@ sim_peek(const Warp *w)
 	return pc;
 }
 
-int
-sim_step(Exec *x)
+/* one instruction of warp x->w (sim_step). fiber, a constant in each of the two copies below:
+ * the FIBER semantics, where the instruction's R and pool destinations become Full (weft.h) */
+static inline __attribute__((always_inline)) int
+step(Exec *x, const int fiber)
 {
 	Warp *w = x->w;
 	uint32_t live = w->present & ~w->exited;
-	uint32_t run = live & ~blocked(w);
+	uint32_t run = live & ~blocked_in(w, fiber);
 	uint32_t pc, active, mask;
 	const DIns *d;
 
 	if (!run && w->wsexcl && excl_ready(w)) {
 		ws_release(x, w);
 		w->dirty = 0;
-		run = live & ~blocked(w);
+		run = live & ~blocked_in(w, fiber);
 	}
 	if (!run)
 		return live ? StepBlocked : StepDone;
@@ -265,7 +278,7 @@ sim_step(Exec *x)
 	x->yield = 0;
 	if (mask) {
 		d->exec(x, d, mask);
-		if (x->fiber)              /* FIBER: R destinations become Full (weft.h) */
+		if (fiber)
 			fiber_mark_full(x, d);
 	}
 	x->ninstr++;
@@ -280,14 +293,38 @@ sim_step(Exec *x)
 	return StepIssued;
 }
 
+static int
+step_simt(Exec *x)
+{
+	return step(x, 0);
+}
+
+static int
+step_fiber(Exec *x)
+{
+	return step(x, 1);
+}
+
+SimStepFn
+sim_stepper(const Exec *x)
+{
+	return x->fiber ? step_fiber : step_simt;
+}
+
+int
+sim_step(Exec *x)
+{
+	return x->fiber ? step_fiber(x) : step_simt(x);
+}
+
 /* Up to quantum sim_steps of warp x->w, the same instructions in the same order, with the
  * converged case (every runnable lane at upc) run in a tight loop: while instructions neither
  * branch nor exit nor wait nor wake, the runnable lanes cannot change, so the loop only runs
  * the next instruction; Warp.ninstr and the thread count are added once at the end (nothing
  * reads them meanwhile). Stops early at a result other than StepIssued, which it returns;
- * *issued: instructions issued. */
-int
-sim_run(Exec *x, unsigned quantum, unsigned *issued)
+ * *issued: instructions issued. fiber: as for step, a constant in each copy (sim_run). */
+static inline __attribute__((always_inline)) int
+run_quantum(Exec *x, unsigned quantum, unsigned *issued, const int fiber)
 {
 	Warp *w = x->w;
 	const DIns *ins = x->prog->ins;
@@ -297,15 +334,16 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 	int r = StepIssued;
 
 	while (q < quantum) {
-		uint32_t run = w->present & ~w->exited & ~blocked(w), pc, pop;
+		uint32_t run = w->present & ~w->exited & ~blocked_in(w, fiber), pc, pop;
 		const DIns *d;
 
 		if (!w->uni || !run) {
-			r = sim_step(x);
+			r = fiber ? step_fiber(x) : step_simt(x);
 			if (r != StepIssued)
 				break;
 			q++;
-			if (x->yield && (w->uni || !(w->present & ~w->exited & ~blocked(w) & ~w->yielded))) {
+			if (x->yield &&
+			    (w->uni || !(w->present & ~w->exited & ~blocked_in(w, fiber) & ~w->yielded))) {
 				r = StepYield;   /* every lane that can run yielded: other warps first */
 				break;
 			}
@@ -324,7 +362,7 @@ sim_run(Exec *x, unsigned quantum, unsigned *issued)
 			x->yield = 0;
 			if (mask) {
 				d->exec(x, d, mask);
-				if (x->fiber)      /* FIBER: R destinations become Full (weft.h) */
+				if (fiber)
 					fiber_mark_full(x, d);
 			}
 			q++;
@@ -366,6 +404,13 @@ out:
 	x->nthread_instr += nthr;
 	*issued = q;
 	return r;
+}
+
+/* the mode is chosen once a call, not once an instruction */
+int
+sim_run(Exec *x, unsigned quantum, unsigned *issued)
+{
+	return x->fiber ? run_quantum(x, quantum, issued, 1) : run_quantum(x, quantum, issued, 0);
 }
 
 void

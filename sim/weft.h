@@ -42,8 +42,8 @@ int fiber_busy_recheck(Exec *x, Warp *w);
 /* the FIBER part of a deadlock report of CTA c (busy-bit and SETFIBERNUM waiters), appended to
  * buf; returns the new length */
 int fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size);
-/* a vector-register write by d for some lanes: its R destinations become Full (sim_step and
- * sim_run call it when Exec.fiber) */
+/* a vector-register write by d for some lanes: its R destinations become Full (the FIBER
+ * copies of sim_step and sim_run, chosen when Exec.fiber, call it after every instruction) */
 void fiber_mark_full(Exec *x, const DIns *d);
 /* the semantics of an instruction with a pool destination (DFPoolDst; decode.c installs it and
  * keeps the family's in Prog.pool_exec): FaultFiber unless the weft's sub-partition owns the

@@ -1,6 +1,7 @@
 /* check_smmodel.c: the SM-model seam of the timing layer (timing/smmodel.h) and the functional
  * driver's resident set (sim/launch.c): the model table (lookup by name, the sm_model key, an
- * unknown model is a configuration error naming the choices); occupancy through the model against
+ * unknown model is a configuration error naming the choices, the hooks each model fills, where
+ * each places its warp slots); occupancy through the model against
  * the CUDA occupancy calculator's rule for every built-in configuration and several block shapes;
  * the register scoreboard keyed by absolute register (a read of a register pending in another
  * warp waits) and reg_bank; the resident scheduler (order, SM-wide barrier release, faults) and a
@@ -44,17 +45,61 @@ END_TEST
 
 START_TEST(test_model_hooks)
 {
-	/* a model fills every row: the generic driver calls them without checking */
+	/* a model fills these rows: the generic driver calls them without checking */
 	for (unsigned k = 0; k < NSmModel; k++) {
 		const SmModel *m = sm_models[k];
+		SimConfig c;
+		char kv[64], err[256] = "";
 		ck_assert_ptr_nonnull(m->occupancy);
 		ck_assert_ptr_nonnull(m->launch);
+		ck_assert_ptr_nonnull(m->slot_sub);
 		ck_assert_ptr_nonnull(m->warp_start);
 		ck_assert_ptr_nonnull(m->ready);
 		ck_assert_ptr_nonnull(m->operand_bubbles);
 		ck_assert_ptr_nonnull(m->issue);
+		ck_assert_ptr_nonnull(m->blocked);
 		ck_assert_ptr_nonnull(m->stats);
+		/* a hold is honoured only by the loop that calls issued */
+		ck_assert_int_eq(m->hold != NULL, m->issued != NULL);
+		/* the functional view made from a configuration has the model's FIBER semantics */
+		ck_assert_int_eq(simcfg_builtin(&c, "a100"), 0);
+		snprintf(kv, sizeof kv, "sm_model = %s", m->name);
+		ck_assert_msg(simcfg_set(&c, kv, err, sizeof err) == 0, "%s", err);
+		ck_assert_int_eq(simcfg_gpu(&c).fiber, m->fiber);
 	}
+	/* the SIMT SM's events: none after an issue (its cycle loop calls nothing there), no
+	 * CTA-wide release of its own; the FIBER SM's: all */
+	ck_assert_int_eq(sm_model_simt.fiber, 0);
+	ck_assert_ptr_null(sm_model_simt.issued);
+	ck_assert_ptr_null(sm_model_simt.released);
+	ck_assert_int_eq(sm_model_fiber.fiber, 1);
+	ck_assert_ptr_nonnull(sm_model_fiber.issued);
+	ck_assert_ptr_nonnull(sm_model_fiber.released);
+	ck_assert_ptr_nonnull(sm_model_fiber.sm_new);
+	ck_assert_ptr_nonnull(sm_model_fiber.cta_start);
+	ck_assert_ptr_nonnull(sm_model_fiber.cta_end);
+}
+END_TEST
+
+/* warp slots: round-robin over the sub-partitions on the SIMT SM; on the FIBER SM weft w of each
+ * CTA in sub-partition w % nsub (its window in that slice) */
+START_TEST(test_model_slot_sub)
+{
+	TLaunch L;
+
+	memset(&L, 0, sizeof L);
+	L.nsub = 4;
+	L.lc.nwarp = 6;
+	L.lc.nweft = 6;
+	L.ctas_per_sm = 2;
+	for (uint32_t k = 0; k < 12; k++) {
+		ck_assert_uint_eq(sm_model_simt.slot_sub(&L, k), k % 4);
+		ck_assert_uint_eq(sm_model_fiber.slot_sub(&L, k), k % 6 % 4);
+	}
+	ck_assert_uint_eq(sm_model_fiber.slot_sub(&L, 6), 0);   /* CTA 1's weft 0 */
+	ck_assert_uint_eq(sm_model_simt.slot_sub(&L, 6), 2);
+	L.lc.nweft = 0;            /* not set: the launch's warps */
+	ck_assert_uint_eq(sm_model_fiber.slot_sub(&L, 7), 1);
 }
 END_TEST
 
@@ -538,6 +583,7 @@ smmodel_suite(void)
 
 	tcase_add_test(tab, test_model_lookup);
 	tcase_add_test(tab, test_model_hooks);
+	tcase_add_test(tab, test_model_slot_sub);
 	tcase_add_test(tab, test_model_key);
 	tcase_add_test(oc, test_occupancy_model);
 	tcase_add_test(oc, test_occupancy_known);

@@ -6,7 +6,8 @@
  * model, and a kernel without V sources timed exactly as on the SIMT model. With the functional
  * FIBER state: windows by slice, the FIBER occupancy, CTAs reusing freed windows, SETFIBERNUM
  * (count, cycles, fiber_sync, timeline; fiber_dp = 0), busy-bit waits (busy_wait,
- * fiber_busy_wake, fiber_fs = 0) and their deadlock.
+ * fiber_busy_wake, fiber_fs = 0) and their deadlock. A device whose FIBER semantics disagree
+ * with the configuration's model is refused.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -626,6 +627,62 @@ START_TEST(test_tfiber_fs0_holds)
 }
 END_TEST
 
+/* the timing driver asks the model whether it is FIBER (SmModel.fiber): a device made from
+ * another configuration than the launch's, with the other semantics, is refused, both ways */
+START_TEST(test_tfiber_device_mismatch)
+{
+	static const char *const pairs[][2] = {{"a100", "a100-fiber"}, {"a100-fiber", "a100"}};
+	char text[4096];
+
+	listing(text, sizeof text, "");
+	for (unsigned i = 0; i < 2; i++) {
+		SimConfig dev, cfg;
+		Src *src = src_new("tfiber.sass", text, strlen(text));
+		Diag d;
+		Module *m;
+		Gpu *g;
+		SimModule *sm;
+		SimTStats st;
+		SimFault f;
+		uint64_t out;
+		LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0 };
+
+		ck_assert_int_eq(simcfg_builtin(&dev, pairs[i][0]), 0);
+		ck_assert_int_eq(simcfg_builtin(&cfg, pairs[i][1]), 0);
+		diag_init(&d, src, stderr);
+		m = sass_parse(src, &d);
+		ck_assert_ptr_nonnull(m);
+		g = gpu_new(simcfg_gpu(&dev));
+		sm = sim_module_load(g, m, &d);
+		ck_assert_ptr_nonnull(sm);
+		ck_assert_int_eq(gpu_malloc(g, 128 * 4, &out), 0);
+		lp.params = &out;
+		memset(&f, 0, sizeof f);
+		ck_assert_int_eq(sim_launch_timed(g, &cfg, sm, sim_module_kernel(sm, "kern"), &lp, NULL,
+		                                  &st, &f), -1);
+		ck_assert_int_eq(f.kind, FaultInternal);
+		ck_assert_msg(strstr(f.msg, i ? "the device has the FIBER semantics that SM model "
+		                                "'simt' does not run with"
+		                              : "the device lacks the FIBER semantics that SM model "
+		                                "'fiber' needs") != NULL, "%s", f.msg);
+		/* with the device made from the launch's configuration it runs */
+		simtstats_free(&st);
+		sim_module_free(sm);
+		gpu_free(g);
+		g = gpu_new(simcfg_gpu(&cfg));
+		sm = sim_module_load(g, m, &d);
+		ck_assert_int_eq(gpu_malloc(g, 128 * 4, &out), 0);
+		ck_assert_int_eq(sim_launch_timed(g, &cfg, sm, sim_module_kernel(sm, "kern"), &lp, NULL,
+		                                  &st, &f), 0);
+		simtstats_free(&st);
+		sim_module_free(sm);
+		gpu_free(g);
+		module_free(m);
+		src_free(src);
+	}
+}
+END_TEST
+
 Suite *
 tfiber_suite(void)
 {
@@ -645,6 +702,7 @@ tfiber_suite(void)
 	tcase_add_test(tc, test_tfiber_occupancy);
 	tcase_add_test(tc, test_tfiber_cta_reuse);
 	tcase_add_test(tc, test_tfiber_fs0_holds);
+	tcase_add_test(tc, test_tfiber_device_mismatch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -9,10 +9,14 @@
  * beyond its read ports (fiber_read_ports) are serialised by the read-port arbiter; with
  * fiber_rs = 0 every remote read is instead a shared-memory round trip (a store by the producer
  * side and a load, at lat_lds and the shared-memory bandwidth). The stall a remote read causes is
- * charged to the CPI reason remote_read.
+ * charged to the CPI reason remote_read. Its events, which change which wefts are resident, are
+ * here too (the SM core calls them through the table): weft placement by slice, SETFIBERNUM's
+ * repartition, busy-bit wake-ups after every issue, fiber_fs = 0's holds, SM 0's timeline.
  */
 #include "smmodel.h"
+#include "weft.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t
@@ -65,7 +69,8 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	return (uint32_t)best;
 }
 
-/* the SIMT choices; which instructions have V sources (the only ones operand reads cost more) */
+/* the SIMT choices; which instructions have V sources (the only ones operand reads cost more)
+ * and which the model holds */
 static void
 fiber_launch(TLaunch *L)
 {
@@ -75,8 +80,11 @@ fiber_launch(TLaunch *L)
 		for (unsigned k = 0; k < d->nsrc; k++)
 			if (d->src[k].kind == DV)
 				L->ti[pc].vsrc = 1;
-		if (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV))
-			L->ti[pc].fdep = 1;           /* DEPBAR.FULL/.EMPTY (DEPBAR.LE: an SB set) */
+		/* fiber_fs = 0: a DEPBAR.FULL/.EMPTY (DEPBAR.LE: an SB set) that did not block waits
+		 * for the CTA (fiber_hold) */
+		if (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV) &&
+		    !L->t->fiber_fs)
+			L->ti[pc].hold = 1;
 	}
 }
 
@@ -87,11 +95,6 @@ fiber_warp_start(TSm *s, TWarp *tw)
 {
 	uint32_t nreg = tw->w ? tw->w->nreg : s->L->lc.nreg_alloc, lo = treg(tw, UnitOfP);
 
-	if (!s->L->lc.fiber) {
-		sm_model_simt.warp_start(s, tw);
-		tw->remote_until = 0;
-		return;
-	}
 	memset(&s->rready[tw->rbase], 0, nreg * sizeof *s->rready);
 	memset(&s->rcls[tw->rbase], 0, nreg);
 	memset(&s->rready[lo], 0, NWarpUnit * sizeof *s->rready);
@@ -102,6 +105,223 @@ fiber_warp_start(TSm *s, TWarp *tw)
 	tw->remote_until = 0;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Warp slots, CTAs and SM 0's timeline.
+ */
+/* weft w of a CTA is in sub-partition w % nsub, its window in that slice */
+static uint32_t
+fiber_slot_sub(const TLaunch *L, uint32_t slot)
+{
+	uint32_t nweft = L->lc.nweft ? L->lc.nweft : L->lc.nwarp;
+
+	return slot % nweft % L->nsub;
+}
+
+/* every register free and Empty, the pools reserved */
+static void
+fiber_sm_new(TSm *s)
+{
+	fiber_sm_begin(&s->L->lc, &s->x);
+}
+
+static void
+fiber_sm_free(TSm *s)
+{
+	free(s->ftl);
+}
+
+/* SM 0's fibers (the resident CTAs' counts) and registers of windows and pools at cycle now, if
+ * they changed */
+static void
+timeline_sample(TSm *s, uint64_t now)
+{
+	uint32_t fibers = 0, regs = weft_used(&s->sm);
+
+	if (s->id)
+		return;
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++)
+		if (s->cta[c].busy)
+			fibers += s->cta[c].c.nfibers;
+	if (s->nftl && s->ftl[s->nftl - 1].fibers == fibers && s->ftl[s->nftl - 1].regs == regs)
+		return;
+	if (s->nftl && s->ftl[s->nftl - 1].cycle == now) {
+		s->ftl[s->nftl - 1].fibers = fibers;
+		s->ftl[s->nftl - 1].regs = regs;
+		return;
+	}
+	if (s->nftl == s->cftl) {
+		s->cftl = s->cftl ? 2 * s->cftl : 16;
+		s->ftl = xrealloc(s->ftl, s->cftl * sizeof *s->ftl);
+	}
+	s->ftl[s->nftl++] = (SimFiberSample){now, fibers, regs};
+}
+
+static void
+fiber_cta_start(TSm *s, TCta *tc, uint64_t start)
+{
+	tc->fgen = tc->c.fiber_gen;
+	timeline_sample(s, start);
+}
+
+/* its windows freed */
+static void
+fiber_cta_end(TSm *s, TCta *tc, uint64_t now)
+{
+	cta_end(&s->L->lc, &s->x, &tc->c);
+	timeline_sample(s, now + 1);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Waits: SETFIBERNUM, busy bits, fiber_fs = 0.
+ */
+static unsigned
+fiber_blocked(TSm *s, TWarp *tw, uint64_t now)
+{
+	const Warp *w = tw->w;
+
+	tw->busy_from = now;
+	return w->wait_bar ? CpiBarrier : w->wait_busy ? CpiBusyWait
+	     : w->wait_fnum ? CpiFiberSync : CpiSync;
+}
+
+/* SETFIBERNUM released the CTA's wefts (Cta.fiber_gen moved): every weft is held
+ * fiber_setfibernum_cycles (charged to fiber_sync), the wefts created take their slots in their
+ * sub-partitions, the retired ones are done. issuer (the last arrival) is re-peeked by the SM
+ * core. */
+static void
+repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	uint64_t until = now + 1 + L->t->fiber_setfibernum_cycles;
+
+	tc->fgen = tc->c.fiber_gen;
+	s->fx.setfibernum++;
+	s->fx.setfibernum_cycles += L->t->fiber_setfibernum_cycles;
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {   /* the new wefts first: live stays > 0 */
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		Warp *w = &tc->c.warp[k];
+		if (tw == issuer || tw->next_pc != PeekDone || w->dormant || !(w->present & ~w->exited))
+			continue;
+		tsm_warp_begin(s, tc, tw, w, until, now, CpiFiberSync);
+	}
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		TWarp *tw = &s->tw[tc->slot0 + k];
+		if (tw == issuer) {
+			if (tw->stall_until < until)
+				tw->stall_until = until;
+			continue;
+		}
+		if (tw->next_pc != PeekBlocked || tw->held)
+			continue;
+		tw->next_pc = sim_peek(tw->w);
+		if (tw->next_pc == PeekBlocked)
+			continue;
+		if (tw->next_pc == PeekDone) {       /* retired */
+			tsm_warp_done(s, tw, now);
+			continue;
+		}
+		tsm_warp_wake(s, tw, now, until, CpiFiberSync);
+	}
+	timeline_sample(s, now);
+}
+
+/* a CTA-wide wait ended: SETFIBERNUM's if the CTA's fiber generation moved, else a barrier's */
+static int
+fiber_released(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
+{
+	if (tc->c.fiber_gen == tc->fgen)
+		return 0;
+	repartition(s, tc, issuer, now);
+	return 1;
+}
+
+/* fiber_fs = 0: a DEPBAR.FULL/.EMPTY whose condition held waits for the CTA */
+static void
+fiber_hold(TSm *s, TWarp *tw, uint64_t now)
+{
+	tw->held_pc = tw->next_pc;
+	tw->next_pc = PeekBlocked;
+	tw->held = 1;
+	s->nheld++;
+	tsm_set_ready(s, tw, TNever, CpiBusyWait);
+	tw->busy_from = now;
+	tw->tr_why = tw->why;
+}
+
+/* fiber_fs = 0: every weft of the CTA not done is waiting (busy bits, barrier, SETFIBERNUM) */
+static int
+cta_all_wait(const TSm *s, const TCta *tc)
+{
+	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+		uint32_t pc = s->tw[tc->slot0 + k].next_pc;
+		if (pc != PeekDone && pc != PeekBlocked)
+			return 0;
+	}
+	return 1;
+}
+
+/* weft tw waits at DEPBAR.FULL/.EMPTY: 1 if its condition holds now, with *at the cycle it wakes,
+ * no earlier than its registers' writes complete (TSm.rready) + fiber_busy_wake, with
+ * fiber_fs = 0 after lat_bar too; 0 if it still waits */
+static int
+busy_wake_at(TSm *s, TWarp *tw, uint64_t now, uint64_t *at)
+{
+	const SimTiming *t = s->L->t;
+	Warp *w = tw->w;
+	const DIns *d = &s->L->prog->ins[w->pc[__builtin_ctz(w->wait_busy)]];
+	uint32_t first = d->src[0].kind == DV ? d->src[0].reg : w->rbase + d->src[0].reg;
+	uint64_t a = now + 1;
+
+	if (!fiber_busy_recheck(&s->x, w))
+		return 0;
+	for (uint32_t r = first; r < first + d->aux && r < SmVRegs; r++)
+		if (s->rready[r] > a)
+			a = s->rready[r];
+	a += t->fiber_busy_wake;
+	if (!t->fiber_fs && a < now + t->lat_bar + t->fiber_busy_wake)
+		a = now + t->lat_bar + t->fiber_busy_wake;
+	*at = a;
+	tw->next_pc = sim_peek(w);
+	return tw->next_pc < PeekBlocked;
+}
+
+/* after every issue: a register's state may have changed; wefts waiting at DEPBAR.FULL/.EMPTY
+ * whose condition holds wake (busy_wake_at); with fiber_fs = 0 only when the whole CTA waits,
+ * and the held wefts with them, after lat_bar + fiber_busy_wake */
+static void
+fiber_issued(TSm *s, uint64_t now)
+{
+	const TLaunch *L = s->L;
+	const SimTiming *t = L->t;
+
+	for (uint32_t c = 0; c < L->ctas_per_sm && (s->sm.busy_waiters || s->nheld); c++) {
+		TCta *tc = &s->cta[c];
+		if (!tc->busy || (!t->fiber_fs && !cta_all_wait(s, tc)))
+			continue;
+		s->x.cta = &tc->c;
+		s->x.w = NULL;         /* every waiter is another warp to sim_wake */
+		for (uint32_t k = 0; k < tc->c.nwarp; k++) {
+			TWarp *tw = &s->tw[tc->slot0 + k];
+			uint64_t at;
+			if (tw->held) {    /* its DEPBAR did not block; the CTA waits */
+				tw->held = 0;
+				s->nheld--;
+				tw->next_pc = tw->held_pc;
+				at = now + t->lat_bar + t->fiber_busy_wake;
+			} else if (tw->next_pc != PeekBlocked || !tw->w->wait_busy ||
+			           !busy_wake_at(s, tw, now, &at)) {
+				continue;
+			}
+			s->fx.busy_waits++;
+			s->fx.busy_wait_cycles += at - tw->busy_from;
+			tsm_warp_wake(s, tw, now, at, CpiBusyWait);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Readiness, operands, issue.
+ */
 static const uint8_t cls_why[] = {
 	[TcFixed] = CpiStall, [TcMem] = CpiWaitMem, [TcLong] = CpiWaitLong,
 	[TcTensor] = CpiWaitTensor,
@@ -239,11 +459,21 @@ fiber_stats(const TLaunch *L, SimTStats *st)
 
 const SmModel sm_model_fiber = {
 	.name = "fiber",
+	.fiber = 1,
 	.occupancy = fiber_occupancy,
 	.launch = fiber_launch,
+	.slot_sub = fiber_slot_sub,
+	.sm_new = fiber_sm_new,
+	.sm_free = fiber_sm_free,
+	.cta_start = fiber_cta_start,
+	.cta_end = fiber_cta_end,
 	.warp_start = fiber_warp_start,
 	.ready = fiber_ready,
 	.operand_bubbles = fiber_operand_bubbles,
 	.issue = fiber_issue,
+	.blocked = fiber_blocked,
+	.released = fiber_released,
+	.issued = fiber_issued,
+	.hold = fiber_hold,
 	.stats = fiber_stats,
 };

@@ -5,7 +5,9 @@
  * another SM's progress in it, so SMs may be simulated by several host threads and the result is
  * the same for any number. Sampling simulates a subset and extrapolates. What kind of SM runs the
  * CTAs is the configuration's model (smmodel.h: occupancy, readiness, issue); this file and sm.c
- * call it through its table only.
+ * call it through its table only. sim_launch_timed runs in phases over a Run: setup, sampling,
+ * the host threads, the epoch loop (run_epoch, epoch_check, dispatch, skip_idle_epochs), the
+ * statistics (finish_stats).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "smmodel.h"
@@ -316,266 +318,359 @@ dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_lim
 	}
 }
 
-int
-sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
-                 const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault)
-{
-	TimingOpts none = {0};
-	SimConfig cfg = *c;
+/* a timed launch in progress: what its phases share */
+typedef struct Run {
 	TLaunch L;
-	Pool pl;
+	SimConfig cfg;             /* the configuration; sampling SMs scales its bandwidths */
+	Gpu *g;
+	const TimingOpts *o;
+	SimTStats *st;
+	SimFault *fault;
+	Pool pl;                   /* the host threads */
 	Worker wk[MaxThreads];
-	uint64_t next = 0, nrun, end = 0, ninstr, ev_limit, polls = 0;
-	SmMem **mems;              /* the SMs' memory models, for the epoch merge */
-	double t0 = wall_now();
-	const char *limit = "ctas";
 	unsigned nthreads;
-	int rc = 0;
+	uint64_t next;             /* the next CTA to dispatch */
+	uint64_t nrun;             /* CTAs simulated (fewer when sampling) */
+	uint64_t end;              /* the end of the current epoch */
+	uint64_t ev_limit;         /* trace events an SM may record (trace_budget) */
+	uint64_t polls;            /* epochs since the launch began, for Gpu.poll */
+	SmMem **mems;              /* the SMs' memory models, for the epoch merge */
+} Run;
 
-	if (!o)
-		o = &none;
-	memset(st, 0, sizeof *st);
-	memset(&L, 0, sizeof L);
-	L.model = sm_model_of(&cfg);
-	if (launch_begin(g, sm, k, lp, fault, &L.lc, L.model->occupancy) < 0)
+/* the launch checked and begun (launch_begin), the model and the instruction view chosen: 0, or
+ * -1 with the fault filled and nothing left to free */
+static int
+setup(Run *r, SimModule *sm, const Prog *k, const LaunchParams *lp)
+{
+	TLaunch *L = &r->L;
+	const TimingOpts *o = r->o;
+	SimFault *fault = r->fault;
+
+	L->model = sm_model_of(&r->cfg);
+	if (launch_begin(r->g, sm, k, lp, fault, &L->lc, L->model->occupancy) < 0)
 		return -1;
-	if (L.lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)cfg.nsm) ||
-	                         (o->sample_ctas && o->sample_ctas < L.lc.nctas))) {
+	L->step = sim_stepper(&L->lc.x);
+	if (L->lc.fiber != L->model->fiber) {
+		fault->kind = FaultInternal;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': the device %s the FIBER "
+		         "semantics that SM model '%s' %s (make the device from the configuration: "
+		         "simcfg_gpu)", sim_fault_name(FaultInternal), k->name,
+		         L->lc.fiber ? "has" : "lacks", L->model->name,
+		         L->model->fiber ? "needs" : "does not run with");
+		launch_end(&L->lc);
+		return -1;
+	}
+	if (L->lc.cooperative && ((o->sample_sms && o->sample_sms < (uint32_t)r->cfg.nsm) ||
+	                          (o->sample_ctas && o->sample_ctas < L->lc.nctas))) {
 		fault->kind = FaultLimit;
 		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a cooperative launch cannot "
 		         "be sampled: its grid barrier needs every CTA of the grid",
 		         sim_fault_name(FaultLimit), k->name);
-		launch_end(&L.lc);
+		launch_end(&L->lc);
 		return -1;
 	}
-	L.cfg = &cfg;
-	L.t = &cfg.t;
-	L.prog = k;
-	L.nsub = cfg.t.subpartitions ? cfg.t.subpartitions : 4;
-	if (L.nsub > MaxSub)
-		L.nsub = MaxSub;
-	L.ctas_per_sm = L.lc.ctas_per_sm;
-	limit = L.lc.occ_limit;
-	if (!L.ctas_per_sm) {
+	L->cfg = &r->cfg;
+	L->t = &r->cfg.t;
+	L->prog = k;
+	L->nsub = r->cfg.t.subpartitions ? r->cfg.t.subpartitions : 4;
+	if (L->nsub > MaxSub)
+		L->nsub = MaxSub;
+	L->ctas_per_sm = L->lc.ctas_per_sm;
+	if (!L->ctas_per_sm) {
 		fault->kind = FaultLimit;
 		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a CTA of %u warps with %u "
 		         "registers per thread and %u bytes of shared memory does not fit an SM of "
-		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L.lc.nwarp,
-		         L.lc.nreg_alloc, L.lc.smem_user, cfg.name ? cfg.name : "?", limit);
-		launch_end(&L.lc);
+		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L->lc.nwarp,
+		         L->lc.nreg_alloc, L->lc.smem_user, r->cfg.name ? r->cfg.name : "?",
+		         L->lc.occ_limit);
+		launch_end(&L->lc);
 		return -1;
 	}
-	L.trace = o->trace && o->trace->limit;
-	L.pc_stats = o->pc_stats;
-	tins_build(&L);
-	L.model->launch(&L);
+	L->trace = o->trace && o->trace->limit;
+	L->pc_stats = o->pc_stats;
+	tins_build(L);
+	L->model->launch(L);
+	return 0;
+}
 
-	/* sampling: fewer SMs with their share of the CTAs and of the bandwidth, or fewer CTAs */
-	L.nsm = (uint32_t)cfg.nsm;
-	nrun = L.lc.nctas;
-	if (o->sample_sms && o->sample_sms < L.nsm) {
-		uint32_t full = L.nsm;
-		L.nsm = o->sample_sms;
-		nrun = (L.lc.nctas * (uint64_t)L.nsm + full - 1) / full;
-		cfg.t.dram_bytes_per_clk = (uint32_t)((uint64_t)cfg.t.dram_bytes_per_clk * L.nsm / full);
-		cfg.t.l2_bytes_per_clk = (uint32_t)((uint64_t)cfg.t.l2_bytes_per_clk * L.nsm / full);
-		if (!cfg.t.dram_bytes_per_clk)
-			cfg.t.dram_bytes_per_clk = 1;
-		if (!cfg.t.l2_bytes_per_clk)
-			cfg.t.l2_bytes_per_clk = 1;
+/* sampling: fewer SMs with their share of the CTAs and of the bandwidth, or fewer CTAs */
+static void
+sample_setup(Run *r)
+{
+	TLaunch *L = &r->L;
+	const TimingOpts *o = r->o;
+	SimConfig *cfg = &r->cfg;
+
+	L->nsm = (uint32_t)cfg->nsm;
+	r->nrun = L->lc.nctas;
+	if (o->sample_sms && o->sample_sms < L->nsm) {
+		uint32_t full = L->nsm;
+		L->nsm = o->sample_sms;
+		r->nrun = (L->lc.nctas * (uint64_t)L->nsm + full - 1) / full;
+		cfg->t.dram_bytes_per_clk = (uint32_t)((uint64_t)cfg->t.dram_bytes_per_clk * L->nsm / full);
+		cfg->t.l2_bytes_per_clk = (uint32_t)((uint64_t)cfg->t.l2_bytes_per_clk * L->nsm / full);
+		if (!cfg->t.dram_bytes_per_clk)
+			cfg->t.dram_bytes_per_clk = 1;
+		if (!cfg->t.l2_bytes_per_clk)
+			cfg->t.l2_bytes_per_clk = 1;
 	}
-	if (o->sample_ctas && o->sample_ctas < nrun)
-		nrun = o->sample_ctas;
+	if (o->sample_ctas && o->sample_ctas < r->nrun)
+		r->nrun = o->sample_ctas;
+}
 
-	L.mem = memsys_new(&cfg);
-	L.sms = xmalloc(L.nsm * sizeof *L.sms);
-	memset(L.sms, 0, L.nsm * sizeof *L.sms);
-	mems = xmalloc(L.nsm * sizeof *mems);
-	ev_limit = L.trace ? UINT64_MAX : 0;  /* until trace_budget stops the recording */
+/* the host threads: as many as asked, at most one per SM with work, one with global atomics */
+static void
+threads_start(Run *r, const Prog *k)
+{
+	Pool *pl = &r->pl;
+	unsigned nthreads = r->o->threads ? r->o->threads : 1;
 
-	nthreads = o->threads ? o->threads : 1;
 	if (nthreads > MaxThreads)
 		nthreads = MaxThreads;
 	{
 		/* the first round gives one CTA to each SM in order: the SMs with work */
-		uint64_t busy = nrun < L.nsm ? nrun : L.nsm;
+		uint64_t busy = r->nrun < r->L.nsm ? r->nrun : r->L.nsm;
 		if (nthreads > busy && busy) {
 			nthreads = (unsigned)busy;
-			st->threads_note = "fewer SMs have work (CTAs) than threads were asked for: one "
-			                   "thread per SM with work";
+			r->st->threads_note = "fewer SMs have work (CTAs) than threads were asked for: "
+			                      "one thread per SM with work";
 		}
 	}
 	if (nthreads > 1 && has_global_atomics(k)) {
 		nthreads = 1;
-		st->threads_note = "global atomics: simulated on one thread so that their order, and "
-		                   "so the results, do not depend on the thread count";
+		r->st->threads_note = "global atomics: simulated on one thread so that their order, "
+		                      "and so the results, do not depend on the thread count";
 	}
-	memset(&pl, 0, sizeof pl);
-	pl.L = &L;
-	pl.n = nthreads;
+	r->nthreads = nthreads;
+	memset(pl, 0, sizeof *pl);
+	pl->L = &r->L;
+	pl->n = nthreads;
 	if (nthreads > 1) {
-		pthread_barrier_init(&pl.start, NULL, nthreads);
-		pthread_barrier_init(&pl.stop, NULL, nthreads);
+		pthread_barrier_init(&pl->start, NULL, nthreads);
+		pthread_barrier_init(&pl->stop, NULL, nthreads);
 		for (unsigned t = 1; t < nthreads; t++) {
-			wk[t].pool = &pl;
-			wk[t].id = t;
-			pthread_create(&pl.th[t], NULL, worker, &wk[t]);
+			r->wk[t].pool = pl;
+			r->wk[t].id = t;
+			pthread_create(&pl->th[t], NULL, worker, &r->wk[t]);
 		}
 	}
+}
+
+static void
+threads_stop(Run *r)
+{
+	Pool *pl = &r->pl;
+
+	if (r->nthreads <= 1)
+		return;
+	pl->quit = 1;
+	pthread_barrier_wait(&pl->start);
+	for (unsigned t = 1; t < r->nthreads; t++)
+		pthread_join(pl->th[t], NULL);
+	pthread_barrier_destroy(&pl->start);
+	pthread_barrier_destroy(&pl->stop);
+}
+
+/* every SM simulates the next epoch (on the host threads); then the memory system merges what
+ * they did and the trace budget is checked */
+static void
+run_epoch(Run *r)
+{
+	TLaunch *L = &r->L;
+	unsigned nm = 0;
+
+	r->end += r->cfg.t.epoch ? r->cfg.t.epoch : 128;
+	r->pl.end = r->end;
+	if (r->nthreads > 1) {
+		pthread_barrier_wait(&r->pl.start);
+		run_share(&r->pl, 0);
+		pthread_barrier_wait(&r->pl.stop);
+	} else {
+		run_share(&r->pl, 0);
+	}
+	for (uint32_t i = 0; i < L->nsm; i++)
+		if (L->sms[i])
+			r->mems[nm++] = L->sms[i]->mem;
+	memsys_epoch_end(L->mem, r->mems, nm, r->end);
+	trace_budget(L, L->trace ? r->o->trace->limit : 0, &r->ev_limit);
+}
+
+enum { EpochGoOn, EpochDone, EpochFault };
+
+/* after an epoch: a fault, the watchdog, max_cycles, the end of the launch, the host's poll, a
+ * deadlock; EpochFault with the fault filled */
+static int
+epoch_check(Run *r, const Prog *k)
+{
+	TLaunch *L = &r->L;
+	SimFault *fault = r->fault;
+	uint64_t ninstr = 0;
+	uint32_t live = 0;
+	TSm *bad = NULL;
+
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		TSm *s = L->sms[i];
+		if (!s)
+			continue;
+		ninstr += s->st.warp_instructions;
+		live += s->nlive;
+		if (!bad && s->fault.kind != FaultNone)
+			bad = s;
+	}
+	if (bad) {
+		*fault = bad->fault;
+		return EpochFault;
+	}
+	if (ninstr >= L->lc.x.watchdog) {
+		fault->kind = FaultWatchdog;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu warp instructions "
+		         "issued without the kernel finishing (limit %llu: the configuration key "
+		         "watchdog, fibersim --set watchdog=N)",
+		         sim_fault_name(FaultWatchdog), k->name, (unsigned long long)ninstr,
+		         (unsigned long long)L->lc.x.watchdog);
+		return EpochFault;
+	}
+	if (r->cfg.t.max_cycles && r->end >= r->cfg.t.max_cycles) {
+		fault->kind = FaultWatchdog;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu cycles without the "
+		         "kernel finishing (limit %llu: the configuration key max_cycles, fibersim "
+		         "--set max_cycles=N, 0 for none)", sim_fault_name(FaultWatchdog), k->name,
+		         (unsigned long long)r->end, (unsigned long long)r->cfg.t.max_cycles);
+		return EpochFault;
+	}
+	if (!live && r->next >= r->nrun)
+		return EpochDone;
+	if (r->g->poll && ++r->polls % PollEpochs == 0) {
+		uint64_t resident = 0;
+		SimProgress pr;
+		for (uint32_t i = 0; i < L->nsm; i++)
+			if (L->sms[i])
+				resident += L->ctas_per_sm - L->sms[i]->nfree;
+		pr = (SimProgress){r->end, ninstr, r->next - resident, r->nrun};
+		if (r->g->poll(r->g->poll_arg, &pr)) {
+			fault->kind = FaultInterrupted;
+			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': stopped at cycle %llu "
+			         "after %llu warp instructions, %llu of %llu CTAs done",
+			         sim_fault_name(FaultInterrupted), k->name, (unsigned long long)r->end,
+			         (unsigned long long)ninstr, (unsigned long long)pr.ctas_done,
+			         (unsigned long long)r->nrun);
+			return EpochFault;
+		}
+	}
+	for (uint32_t i = 0; i < L->nsm; i++) {
+		TCta *tc = L->sms[i] ? tsm_stuck(L->sms[i]) : NULL;
+		if (tc) {
+			TSm *s = L->sms[i];
+			s->x.cta = &tc->c;
+			sim_deadlock(&s->x, &tc->c);
+			*fault = s->fault;
+			return EpochFault;
+		}
+	}
+	return EpochGoOn;
+}
+
+/* nothing can happen for whole epochs (warps asleep or waiting on long memory latencies
+ * everywhere): go straight to the epoch holding the next event */
+static void
+skip_idle_epochs(Run *r)
+{
+	uint64_t ev = TNever, ep = r->cfg.t.epoch ? r->cfg.t.epoch : 128;
+
+	for (uint32_t i = 0; i < r->L.nsm; i++)
+		if (r->L.sms[i]) {
+			uint64_t e = tsm_next_event(r->L.sms[i]);
+			ev = e < ev ? e : ev;
+		}
+	if (ev != TNever && ev >= r->end + ep)
+		r->end += (ev - r->end) / ep * ep;
+}
+
+/* the statistics: collected from the SMs, the waves, and extrapolated when sampling */
+static void
+finish_stats(Run *r)
+{
+	TLaunch *L = &r->L;
+	SimTStats *st = r->st;
+	const TimingOpts *o = r->o;
+	uint64_t slots = (uint64_t)L->ctas_per_sm * r->cfg.nsm;
+
+	collect(L, st);
+	if (L->trace)
+		trace_collect(L, o->trace);
+	st->ctas = L->lc.nctas;
+	st->ctas_per_sm = L->ctas_per_sm;
+	st->occupancy_limit = L->lc.occ_limit;
+	st->waves = (uint32_t)((L->lc.nctas + slots - 1) / slots);
+	st->ctas_simulated = (uint32_t)(r->next < r->nrun ? r->next : r->nrun);
+	if (r->nrun < L->lc.nctas && st->ctas_simulated) {
+		/* extrapolate: by waves of the whole GPU when CTAs were cut, by CTA count for the
+		 * instruction totals */
+		uint64_t sim_slots = (uint64_t)L->ctas_per_sm * L->nsm;
+		uint64_t wsim = (st->ctas_simulated + sim_slots - 1) / sim_slots;
+		uint64_t wall = (L->lc.nctas + slots - 1) / slots;
+		double f = (double)L->lc.nctas / st->ctas_simulated;
+		st->sampled = 1;
+		if (o->sample_ctas && L->nsm == (uint32_t)r->cfg.nsm)
+			st->cycles = wsim ? st->cycles * wall / wsim : st->cycles;
+		st->sample_error = sample_error(L, st->ctas_simulated, L->nsm == (uint32_t)r->cfg.nsm);
+		st->warp_instructions = (uint64_t)((double)st->warp_instructions * f);
+		st->thread_instructions = (uint64_t)((double)st->thread_instructions * f);
+	}
+	st->threads = r->nthreads;
+}
+
+int
+sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
+                 const LaunchParams *lp, const TimingOpts *o, SimTStats *st, SimFault *fault)
+{
+	static const TimingOpts none = {0};
+	Run *r = xmalloc(sizeof *r);
+	TLaunch *L = &r->L;
+	double t0 = wall_now();
+	int rc = 0, ep;
+
+	memset(st, 0, sizeof *st);
+	r->cfg = *c;
+	r->g = g;
+	r->o = o ? o : &none;
+	r->st = st;
+	r->fault = fault;
+	if (setup(r, sm, k, lp) < 0) {
+		free(r);
+		return -1;
+	}
+	sample_setup(r);
+	L->mem = memsys_new(&r->cfg);
+	L->sms = xmalloc(L->nsm * sizeof *L->sms);
+	r->mems = xmalloc(L->nsm * sizeof *r->mems);
+	r->ev_limit = L->trace ? UINT64_MAX : 0;  /* until trace_budget stops the recording */
+	threads_start(r, k);
 
 	/* breadth first: one CTA per SM, then a second, ... */
-	for (uint32_t r = 0; r < L.ctas_per_sm && next < nrun; r++)
-		for (uint32_t i = 0; i < L.nsm && next < nrun; i++)
-			tsm_start_cta(sm_get(&L, i, 0, ev_limit), next++, 0);
-
+	for (uint32_t n = 0; n < L->ctas_per_sm && r->next < r->nrun; n++)
+		for (uint32_t i = 0; i < L->nsm && r->next < r->nrun; i++)
+			tsm_start_cta(sm_get(L, i, 0, r->ev_limit), r->next++, 0);
 	for (;;) {
-		uint32_t live = 0;
-		TSm *bad = NULL;
-
-		end += cfg.t.epoch ? cfg.t.epoch : 128;
-		pl.end = end;
-		if (nthreads > 1) {
-			pthread_barrier_wait(&pl.start);
-			run_share(&pl, 0);
-			pthread_barrier_wait(&pl.stop);
-		} else {
-			run_share(&pl, 0);
-		}
-		{
-			unsigned nm = 0;
-			for (uint32_t i = 0; i < L.nsm; i++)
-				if (L.sms[i])
-					mems[nm++] = L.sms[i]->mem;
-			memsys_epoch_end(L.mem, mems, nm, end);
-		}
-		trace_budget(&L, L.trace ? o->trace->limit : 0, &ev_limit);
-		ninstr = 0;
-		for (uint32_t i = 0; i < L.nsm; i++) {
-			TSm *s = L.sms[i];
-			if (!s)
-				continue;
-			ninstr += s->st.warp_instructions;
-			live += s->nlive;
-			if (!bad && s->fault.kind != FaultNone)
-				bad = s;
-		}
-		if (bad) {
-			*fault = bad->fault;
-			rc = -1;
+		run_epoch(r);
+		if ((ep = epoch_check(r, k)) != EpochGoOn) {
+			rc = ep == EpochFault ? -1 : 0;
 			break;
 		}
-		if (ninstr >= L.lc.x.watchdog) {
-			fault->kind = FaultWatchdog;
-			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu warp instructions "
-			         "issued without the kernel finishing (limit %llu: the configuration key "
-			         "watchdog, fibersim --set watchdog=N)",
-			         sim_fault_name(FaultWatchdog), k->name, (unsigned long long)ninstr,
-			         (unsigned long long)L.lc.x.watchdog);
-			rc = -1;
-			break;
-		}
-		if (cfg.t.max_cycles && end >= cfg.t.max_cycles) {
-			fault->kind = FaultWatchdog;
-			snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': %llu cycles without the "
-			         "kernel finishing (limit %llu: the configuration key max_cycles, fibersim "
-			         "--set max_cycles=N, 0 for none)", sim_fault_name(FaultWatchdog), k->name,
-			         (unsigned long long)end, (unsigned long long)cfg.t.max_cycles);
-			rc = -1;
-			break;
-		}
-		if (!live && next >= nrun)
-			break;
-		if (g->poll && ++polls % PollEpochs == 0) {
-			uint64_t resident = 0;
-			SimProgress pr;
-			for (uint32_t i = 0; i < L.nsm; i++)
-				if (L.sms[i])
-					resident += L.ctas_per_sm - L.sms[i]->nfree;
-			pr = (SimProgress){end, ninstr, next - resident, nrun};
-			if (g->poll(g->poll_arg, &pr)) {
-				fault->kind = FaultInterrupted;
-				snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': stopped at cycle %llu "
-				         "after %llu warp instructions, %llu of %llu CTAs done",
-				         sim_fault_name(FaultInterrupted), k->name, (unsigned long long)end,
-				         (unsigned long long)ninstr, (unsigned long long)pr.ctas_done,
-				         (unsigned long long)nrun);
-				rc = -1;
-				break;
-			}
-		}
-		for (uint32_t i = 0; i < L.nsm && !bad; i++) {
-			TCta *tc = L.sms[i] ? tsm_stuck(L.sms[i]) : NULL;
-			if (tc) {
-				TSm *s = L.sms[i];
-				s->x.cta = &tc->c;
-				sim_deadlock(&s->x, &tc->c);
-				*fault = s->fault;
-				bad = s;
-			}
-		}
-		if (bad) {
-			rc = -1;
-			break;
-		}
-		dispatch(&L, &next, nrun, end, ev_limit);
-		{
-			/* nothing can happen for whole epochs (warps asleep or waiting on long memory
-			 * latencies everywhere): go straight to the epoch holding the next event */
-			uint64_t ev = TNever, ep = cfg.t.epoch ? cfg.t.epoch : 128;
-			for (uint32_t i = 0; i < L.nsm; i++)
-				if (L.sms[i]) {
-					uint64_t e = tsm_next_event(L.sms[i]);
-					ev = e < ev ? e : ev;
-				}
-			if (ev != TNever && ev >= end + ep)
-				end += (ev - end) / ep * ep;
-		}
+		dispatch(L, &r->next, r->nrun, r->end, r->ev_limit);
+		skip_idle_epochs(r);
 	}
-
-	if (nthreads > 1) {
-		pl.quit = 1;
-		pthread_barrier_wait(&pl.start);
-		for (unsigned t = 1; t < nthreads; t++)
-			pthread_join(pl.th[t], NULL);
-		pthread_barrier_destroy(&pl.start);
-		pthread_barrier_destroy(&pl.stop);
-	}
-
-	collect(&L, st);
-	if (L.trace)
-		trace_collect(&L, o->trace);
-	st->ctas = L.lc.nctas;
-	st->ctas_per_sm = L.ctas_per_sm;
-	st->occupancy_limit = limit;
-	{
-		uint64_t slots = (uint64_t)L.ctas_per_sm * cfg.nsm;
-		st->waves = (uint32_t)((L.lc.nctas + slots - 1) / slots);
-		st->ctas_simulated = (uint32_t)(next < nrun ? next : nrun);
-		if (nrun < L.lc.nctas && st->ctas_simulated) {
-			/* extrapolate: by waves of the whole GPU when CTAs were cut, by CTA count for the
-			 * instruction totals */
-			uint64_t sim_slots = (uint64_t)L.ctas_per_sm * L.nsm;
-			uint64_t wsim = (st->ctas_simulated + sim_slots - 1) / sim_slots;
-			uint64_t wall = (L.lc.nctas + slots - 1) / slots;
-			double f = (double)L.lc.nctas / st->ctas_simulated;
-			st->sampled = 1;
-			if (o->sample_ctas && L.nsm == (uint32_t)cfg.nsm)
-				st->cycles = wsim ? st->cycles * wall / wsim : st->cycles;
-			st->sample_error = sample_error(&L, st->ctas_simulated,
-			                                L.nsm == (uint32_t)cfg.nsm);
-			st->warp_instructions = (uint64_t)((double)st->warp_instructions * f);
-			st->thread_instructions = (uint64_t)((double)st->thread_instructions * f);
-		}
-	}
-	st->threads = nthreads;
+	threads_stop(r);
+	finish_stats(r);
 	st->wall_seconds = wall_now() - t0;
 
-	for (uint32_t i = 0; i < L.nsm; i++)
-		tsm_free(L.sms[i]);
-	free(L.sms);
-	free(mems);
-	memsys_free(L.mem);
-	free(L.ti);
-	launch_end(&L.lc);
+	for (uint32_t i = 0; i < L->nsm; i++)
+		tsm_free(L->sms[i]);
+	free(L->sms);
+	free(r->mems);
+	memsys_free(L->mem);
+	free(L->ti);
+	launch_end(&L->lc);
+	free(r);
 	return rc;
 }

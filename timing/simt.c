@@ -84,6 +84,13 @@ simt_launch(TLaunch *L)
 	L->hazard_check = L->ctrl == CtrlBits;
 }
 
+/* warp slots round-robin over the sub-partitions */
+static uint32_t
+simt_slot_sub(const TLaunch *L, uint32_t slot)
+{
+	return slot % L->nsub;
+}
+
 /* a new warp in the slot: its registers in the SM's scoreboard (its window and its predicate and
  * uniform registers) are ready, its hazard block is empty */
 static void
@@ -98,6 +105,13 @@ simt_warp_start(TSm *s, TWarp *tw)
 	if (s->L->hazard_check && !tw->hz.prod)
 		thaz_warp_new(&tw->hz);
 	thaz_warp_reset(&tw->hz);
+}
+
+/* a blocked warp waits at a CTA barrier or for its own lanes (BSYNC, WARPSYNC) */
+static unsigned
+simt_blocked(TSm *s, TWarp *tw, uint64_t now)
+{
+	return tw->w->wait_bar ? CpiBarrier : CpiSync;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -359,9 +373,11 @@ const SmModel sm_model_simt = {
 	.name = "simt",
 	.occupancy = simt_occupancy,
 	.launch = simt_launch,
+	.slot_sub = simt_slot_sub,
 	.warp_start = simt_warp_start,
 	.ready = simt_ready,
 	.operand_bubbles = simt_operand_bubbles,
 	.issue = simt_issue,
+	.blocked = simt_blocked,
 	.stats = simt_stats,
 };

@@ -9,13 +9,12 @@
  * behind. Cycles in which a sub-partition does not issue are charged to the reason of its first
  * warp in scheduling order (the CPI stack). Time advances cycle by cycle while anything issues
  * and jumps to the next possible issue otherwise. Also here: the timing view of each
- * instruction (TIns: register units, pipe, latency), built once per launch. With the FIBER
- * semantics on (LaunchCx.fiber) the driver's FIBER events are here too, since they change which
- * warps are resident: dormant weft contexts, SETFIBERNUM's repartition (fiber_repartition),
- * busy-bit wake-ups (fiber_wake) and SM 0's timeline (tsm_fiber_sample).
+ * instruction (TIns: register units, pipe, latency), built once per launch. Where a warp slot
+ * sits, a CTA's start and end, a CTA-wide release other than a barrier's, warps the model holds
+ * and wake-ups after an issue are the SM model's (smmodel.h); the cycle loop has two copies, one
+ * for models with a hook after every issue, so that the other calls and tests nothing there.
  */
 #include "smmodel.h"
-#include "weft.h"
 #include "mma.h"
 
 #include <stdlib.h>
@@ -332,7 +331,7 @@ tsm_new(TLaunch *L, unsigned id)
 {
 	const SimTiming *t = L->t;
 	uint32_t nweft = L->lc.nweft ? L->lc.nweft : L->lc.nwarp, nslot = L->ctas_per_sm * nweft;
-	uint32_t nper = L->lc.fiber ? nslot : nslot / L->nsub + 1; /* a sub-partition's slots at most */
+	uint32_t nper[MaxSub] = {0}; /* each sub-partition's slots */
 	size_t nunit;
 	TSm *s = xmalloc(sizeof *s);  /* xmalloc's memory is zeroed: so is everything below */
 
@@ -351,17 +350,17 @@ tsm_new(TLaunch *L, unsigned id)
 	for (uint32_t k = 0; k < nslot; k++) {
 		TWarp *tw = &s->tw[k];
 		tw->slot = k;
-		/* FIBER: weft w of a CTA is in sub-partition w % nsub, its window in that slice */
-		tw->sub = L->lc.fiber ? k % nweft % L->nsub : k % L->nsub;
+		tw->sub = L->model->slot_sub(L, k);
+		nper[tw->sub]++;
 	}
 	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
 	s->rready = xmalloc(nunit * sizeof *s->rready);
 	s->rcls = xmalloc(nunit);
 	for (uint32_t p = 0; p < L->nsub; p++) {
 		TSub *u = &s->sub[p];
-		u->warps = xmalloc(nper * sizeof *u->warps);
-		u->ready = xmalloc(nper * sizeof *u->ready);
-		u->why = xmalloc(nper);
+		u->warps = xmalloc(nper[p] * sizeof *u->warps);
+		u->ready = xmalloc(nper[p] * sizeof *u->ready);
+		u->why = xmalloc(nper[p]);
 		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
 		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
 		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
@@ -377,8 +376,8 @@ tsm_new(TLaunch *L, unsigned id)
 		tc->rbase = c * L->lc.nwarp * L->lc.nreg_alloc;
 		tc->slot0 = c * nweft;
 	}
-	if (L->lc.fiber)           /* FIBER: every register free and Empty, the pools reserved */
-		fiber_sm_begin(&L->lc, &s->x);
+	if (L->model->sm_new)
+		L->model->sm_new(s);
 	s->nfree = L->ctas_per_sm;
 	s->ev_limit = 0;
 	/* the CPI stack by instruction: calloc'd, so the pages of instructions never charged are
@@ -416,7 +415,8 @@ tsm_free(TSm *s)
 	}
 	smmem_free(s->mem);
 	free(s->pc_cycles);
-	free(s->ftl);
+	if (L->model->sm_free)
+		L->model->sm_free(s);
 	free(s->cta);
 	free(s->tw);
 	free(s->sm.rf);
@@ -446,19 +446,6 @@ fetch_check(TSm *s, TWarp *tw, const DIns *d, uint64_t now, uint64_t *t, uint8_t
 	}
 }
 
-/* the warp's own readiness, mirrored in its sub-partition's compact arrays */
-static void
-set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
-{
-	tw->ready_at = t;
-	tw->why = (uint8_t)why;
-	if (tw->in_sub) {
-		TSub *u = &s->sub[tw->sub];
-		u->ready[tw->idx] = t;
-		u->why[tw->idx] = (uint8_t)why;
-	}
-}
-
 /* when tw's next instruction may issue: its stall count, the model's conditions, the fetch */
 static void
 compute_ready(TSm *s, TWarp *tw, uint64_t now)
@@ -470,7 +457,7 @@ compute_ready(TSm *s, TWarp *tw, uint64_t now)
 
 	t = L->model->ready(s, tw, now, t, &why);
 	fetch_check(s, tw, d, now, &t, &why);
-	set_ready(s, tw, t, why);
+	tsm_set_ready(s, tw, t, why);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -594,6 +581,24 @@ tw_start(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until)
 	tw->next_pc = sim_peek(w);
 }
 
+int
+tsm_warp_begin(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until, uint64_t now,
+               unsigned why)
+{
+	tw_start(s, tc, tw, w, stall_until);
+	if (tw->next_pc >= PeekBlocked)
+		return 0;          /* an empty warp cannot happen: nthreads > 32 * k */
+	compute_ready(s, tw, now);
+	if (why != CpiStall && tw->why == CpiStall)
+		tsm_set_ready(s, tw, tw->ready_at, why);
+	tw->tr_born = now;
+	tw->tr_why = tw->why;
+	tc->live++;
+	s->nlive++;
+	sub_add(&s->sub[tw->sub], tw);
+	return 1;
+}
+
 void
 tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 {
@@ -616,51 +621,14 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 	s->x.now = start;
 	cta_start(&L->lc, &s->x, &tc->c, linear, tc->rbase);
 	s->st.ctas++;
-	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
-		TWarp *tw = &s->tw[tc->slot0 + k];
-
-		tw_start(s, tc, tw, &tc->c.warp[k], start);
-		if (tw->next_pc >= PeekBlocked)
-			continue;          /* an empty warp cannot happen: nthreads > 32 * k */
-		compute_ready(s, tw, start);
-		tw->tr_born = start;
-		tw->tr_why = tw->why;
-		tc->live++;
-		s->nlive++;
-		sub_add(&s->sub[tw->sub], tw);
-	}
-	tc->fgen = tc->c.fiber_gen;
-	if (L->lc.fiber)
-		tsm_fiber_sample(s, start);
+	for (uint32_t k = 0; k < tc->c.nwarp; k++)
+		tsm_warp_begin(s, tc, &s->tw[tc->slot0 + k], &tc->c.warp[k], start, start, CpiStall);
+	if (L->model->cta_start)
+		L->model->cta_start(s, tc, start);
 }
 
-/* FIBER: SM 0's fibers (the resident CTAs' counts) and registers of windows and pools */
 void
-tsm_fiber_sample(TSm *s, uint64_t now)
-{
-	uint32_t fibers = 0, regs = weft_used(&s->sm);
-
-	if (s->id)
-		return;
-	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++)
-		if (s->cta[c].busy)
-			fibers += s->cta[c].c.nfibers;
-	if (s->nftl && s->ftl[s->nftl - 1].fibers == fibers && s->ftl[s->nftl - 1].regs == regs)
-		return;
-	if (s->nftl && s->ftl[s->nftl - 1].cycle == now) {
-		s->ftl[s->nftl - 1].fibers = fibers;
-		s->ftl[s->nftl - 1].regs = regs;
-		return;
-	}
-	if (s->nftl == s->cftl) {
-		s->cftl = s->cftl ? 2 * s->cftl : 16;
-		s->ftl = xrealloc(s->ftl, s->cftl * sizeof *s->ftl);
-	}
-	s->ftl[s->nftl++] = (SimFiberSample){now, fibers, regs};
-}
-
-static void
-warp_done(TSm *s, TWarp *tw, uint64_t now)
+tsm_warp_done(TSm *s, TWarp *tw, uint64_t now)
 {
 	TCta *tc = tw->tc;
 
@@ -679,161 +647,40 @@ warp_done(TSm *s, TWarp *tw, uint64_t now)
 		tc->busy = 0;
 		tc->freed_at = now + 1;
 		s->nfree++;
-		if (s->L->lc.fiber) {  /* FIBER: its windows freed */
-			cta_end(&s->L->lc, &s->x, &tc->c);
-			tsm_fiber_sample(s, now + 1);
-		}
+		if (s->L->model->cta_end)
+			s->L->model->cta_end(s, tc, now);
 	}
 }
 
-/* FIBER: SETFIBERNUM released the CTA's wefts (Cta.fiber_gen moved): every weft is held
- * fiber_setfibernum_cycles (charged to fiber_sync), the wefts created take their slots in their
- * sub-partitions, the retired ones are done. tw (the last arrival) is re-peeked by issue. */
-static void
-fiber_repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
+void
+tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why)
 {
-	const TLaunch *L = s->L;
-	uint64_t until = now + 1 + L->t->fiber_setfibernum_cycles;
-
-	tc->fgen = tc->c.fiber_gen;
-	s->fx.setfibernum++;
-	s->fx.setfibernum_cycles += L->t->fiber_setfibernum_cycles;
-	for (uint32_t k = 0; k < tc->c.nwarp; k++) {   /* the new wefts first: live stays > 0 */
-		TWarp *tw = &s->tw[tc->slot0 + k];
-		Warp *w = &tc->c.warp[k];
-		if (tw == issuer || tw->next_pc != PeekDone || w->dormant || !(w->present & ~w->exited))
-			continue;
-		tw_start(s, tc, tw, w, until);
-		if (tw->next_pc >= PeekBlocked)
-			continue;
-		compute_ready(s, tw, now);
-		if (tw->why == CpiStall)
-			set_ready(s, tw, tw->ready_at, CpiFiberSync);
-		tw->tr_born = now;
-		tw->tr_why = tw->why;
-		tc->live++;
-		s->nlive++;
-		sub_add(&s->sub[tw->sub], tw);
-	}
-	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
-		TWarp *tw = &s->tw[tc->slot0 + k];
-		if (tw == issuer) {
-			if (tw->stall_until < until)
-				tw->stall_until = until;
-			continue;
-		}
-		if (tw->next_pc != PeekBlocked || tw->fs_hold)
-			continue;
-		tw->next_pc = sim_peek(tw->w);
-		if (tw->next_pc == PeekBlocked)
-			continue;
-		if (tw->next_pc == PeekDone) {       /* retired */
-			warp_done(s, tw, now);
-			continue;
-		}
-		if (tw->stall_until < until)
-			tw->stall_until = until;
-		tw->yielded = 0;
-		compute_ready(s, tw, now);
-		if (tw->why == CpiStall)
-			set_ready(s, tw, tw->ready_at, CpiFiberSync);
-		s->sub[tw->sub].wake = 0;
-	}
-	tsm_fiber_sample(s, now);
+	if (tw->stall_until < until)
+		tw->stall_until = until;
+	tw->yielded = 0;
+	compute_ready(s, tw, now);
+	if (tw->why == CpiStall)
+		tsm_set_ready(s, tw, tw->ready_at, why);
+	s->sub[tw->sub].wake = 0;
 }
 
-/* FIBER fiber_fs = 0: every weft of the CTA not done is waiting (busy bits, barrier,
- * SETFIBERNUM) */
-static int
-cta_all_wait(const TSm *s, const TCta *tc)
-{
-	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
-		uint32_t pc = s->tw[tc->slot0 + k].next_pc;
-		if (pc != PeekDone && pc != PeekBlocked)
-			return 0;
-	}
-	return 1;
-}
-
-/* FIBER: a register's state may have changed; wefts waiting at DEPBAR.FULL/.EMPTY whose
- * condition holds wake no earlier than their registers' writes complete (TSm.rready) +
- * fiber_busy_wake; with fiber_fs = 0 only when the whole CTA waits, after lat_bar too */
-static void
-fiber_wake(TSm *s, uint64_t now)
-{
-	const TLaunch *L = s->L;
-	const SimTiming *t = L->t;
-
-	for (uint32_t c = 0; c < L->ctas_per_sm && (s->sm.busy_waiters || s->fs_held); c++) {
-		TCta *tc = &s->cta[c];
-		if (!tc->busy || (!t->fiber_fs && !cta_all_wait(s, tc)))
-			continue;
-		s->x.cta = &tc->c;
-		s->x.w = NULL;         /* every waiter is another warp to sim_wake */
-		for (uint32_t k = 0; k < tc->c.nwarp; k++) {
-			TWarp *tw = &s->tw[tc->slot0 + k];
-			Warp *w = tw->w;
-			const DIns *d;
-			uint64_t at = now + 1;
-			uint32_t first;
-			if (tw->fs_hold) {     /* fiber_fs = 0: its DEPBAR did not block; the CTA waits */
-				tw->fs_hold = 0;
-				s->fs_held--;
-				tw->next_pc = tw->fs_pc;
-				at = now + t->lat_bar + t->fiber_busy_wake;
-				goto release;
-			}
-			if (tw->next_pc != PeekBlocked || !w->wait_busy)
-				continue;
-			d = &L->prog->ins[w->pc[__builtin_ctz(w->wait_busy)]];
-			first = d->src[0].kind == DV ? d->src[0].reg : w->rbase + d->src[0].reg;
-			if (!fiber_busy_recheck(&s->x, w))
-				continue;
-			for (uint32_t r = first; r < first + d->aux && r < SmVRegs; r++)
-				if (s->rready[r] > at)
-					at = s->rready[r];
-			at += t->fiber_busy_wake;
-			if (!t->fiber_fs && at < now + t->lat_bar + t->fiber_busy_wake)
-				at = now + t->lat_bar + t->fiber_busy_wake;
-			tw->next_pc = sim_peek(w);
-			if (tw->next_pc >= PeekBlocked)
-				continue;
-		release:
-			s->fx.busy_waits++;
-			s->fx.busy_wait_cycles += at - tw->busy_from;
-			if (tw->stall_until < at)
-				tw->stall_until = at;
-			tw->yielded = 0;
-			compute_ready(s, tw, now);
-			if (tw->why == CpiStall)
-				set_ready(s, tw, tw->ready_at, CpiBusyWait);
-			s->sub[tw->sub].wake = 0;
-		}
-	}
-}
-
-/* a CTA barrier released warps: those that can run again are ready after the barrier latency */
+/* a CTA barrier released warps: those that can run again are ready after the barrier latency
+ * (a warp the model holds stays held) */
 static void
 barrier_released(TSm *s, TCta *tc, uint64_t now)
 {
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
-		if (tw->next_pc != PeekBlocked || tw->fs_hold)
+		if (tw->next_pc != PeekBlocked || tw->held)
 			continue;
 		tw->next_pc = sim_peek(tw->w);
 		if (tw->next_pc == PeekBlocked)
 			continue;
 		if (tw->next_pc == PeekDone) {
-			warp_done(s, tw, now);
+			tsm_warp_done(s, tw, now);
 			continue;
 		}
-		if (tw->stall_until < now + s->L->t->lat_bar)
-			tw->stall_until = now + s->L->t->lat_bar;
-		tw->yielded = 0;
-		compute_ready(s, tw, now);
-		if (tw->why == CpiStall)
-			set_ready(s, tw, tw->ready_at, CpiBarrier);
-		s->sub[tw->sub].wake = 0;
+		tsm_warp_wake(s, tw, now, now + s->L->t->lat_bar, CpiBarrier);
 	}
 }
 
@@ -890,8 +737,11 @@ sleep_cycles(TSm *s, Exec *x, const DIns *d)
 	return ns * s->L->t->clock_mhz / 1000;
 }
 
-static void
-issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
+/* tw issues its next instruction at cycle now: it runs (sim_step), its pipe, memory timing and
+ * the model's issue, then what the warp does next. hooked, a constant in each copy of the cycle
+ * loop: the model's hooks after every issue (SmModel.issued, .hold) */
+static inline __attribute__((always_inline)) void
+issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 {
 	TLaunch *L = s->L;
 	const SimTiming *t = L->t;
@@ -917,7 +767,7 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 		sleep = sleep_cycles(s, x, d);
 	{
 		uint64_t before = x->nthread_instr;
-		r = sim_step(x);
+		r = L->step(x);
 		s->thread_instr += x->nthread_instr - before;
 	}
 	s->st.warp_instructions++;
@@ -974,41 +824,30 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now)
 	tw->next_pc = sim_peek(tw->w);
 	if (x->bar_progress) {
 		x->bar_progress = 0;
-		if (tw->tc->c.fiber_gen != tw->tc->fgen)  /* FIBER: SETFIBERNUM released */
-			fiber_repartition(s, tw->tc, tw, now);
-		else
+		if (!L->model->released || !L->model->released(s, tw->tc, tw, now))
 			barrier_released(s, tw->tc, now);
 	}
 	if (tw->next_pc == PeekDone) {
-		warp_done(s, tw, now);
+		tsm_warp_done(s, tw, now);
 	} else if (tw->next_pc == PeekBlocked) {
-		const Warp *w = tw->w;
-		set_ready(s, tw, TNever, w->wait_bar ? CpiBarrier : w->wait_busy ? CpiBusyWait
-		                         : w->wait_fnum ? CpiFiberSync : CpiSync);
-		tw->busy_from = now;
+		tsm_set_ready(s, tw, TNever, L->model->blocked(s, tw, now));
 		tw->tr_why = tw->why;
-	} else if (ti->fdep && !t->fiber_fs) {
-		/* FIBER fiber_fs = 0: a DEPBAR.FULL/.EMPTY whose condition held waits for the CTA */
-		tw->fs_pc = tw->next_pc;
-		tw->next_pc = PeekBlocked;
-		tw->fs_hold = 1;
-		s->fs_held++;
-		set_ready(s, tw, TNever, CpiBusyWait);
-		tw->busy_from = now;
-		tw->tr_why = tw->why;
+	} else if (hooked && ti->hold) {
+		L->model->hold(s, tw, now);
 	} else {
 		compute_ready(s, tw, now);
 		if (sleep && tw->ready_at == tw->stall_until)
-			set_ready(s, tw, tw->ready_at, CpiSync);
+			tsm_set_ready(s, tw, tw->ready_at, CpiSync);
 		tw->tr_why = tw->why;
 	}
-	if (s->sm.busy_waiters | s->fs_held) /* FIBER: wefts waiting on busy bits (0 in SIMT) */
-		fiber_wake(s, now);
+	if (hooked)
+		L->model->issued(s, now);
 }
 
 /* one cycle of sub-partition u: issue if a warp can; else the reason and when to look again */
-static unsigned
-sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *wpc)
+static inline __attribute__((always_inline)) unsigned
+sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *wpc,
+          const int hooked)
 {
 	const TLaunch *L = s->L;
 	uint64_t next = TNever;
@@ -1088,7 +927,7 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *w
 		if (L->t->sched_policy == SchedLRR)
 			u->rr = k + 1;
 		*wpc = tw->next_pc;
-		issue(s, u, tw, now);
+		issue(s, u, tw, now, hooked);
 		u->wake = 0;
 		return CpiIssue;
 	}
@@ -1101,8 +940,9 @@ sub_cycle(TSm *s, TSub *u, unsigned p, uint64_t now, uint64_t *wake, uint32_t *w
 	return (unsigned)why;
 }
 
-void
-tsm_run(TSm *s, uint64_t end)
+/* the cycle loop (tsm_run); hooked: as for issue */
+static inline __attribute__((always_inline)) void
+run_cycles(TSm *s, uint64_t end, const int hooked)
 {
 	TLaunch *L = s->L;
 	uint32_t nsub = L->nsub;
@@ -1121,7 +961,7 @@ tsm_run(TSm *s, uint64_t end)
 		}
 		for (uint32_t p = 0; p < nsub; p++) {
 			uint64_t wake = TNever;
-			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake, &wpc[p]);
+			why[p] = sub_cycle(s, &s->sub[p], p, now, &wake, &wpc[p], hooked);
 			if (why[p] == CpiIssue)
 				issued = 1;
 			else if (wake < next)
@@ -1140,4 +980,25 @@ tsm_run(TSm *s, uint64_t end)
 		s->st.busy_cycles += step;
 		s->now = now + step;
 	}
+}
+
+static void
+run_plain(TSm *s, uint64_t end)
+{
+	run_cycles(s, end, 0);
+}
+
+static void
+run_hooked(TSm *s, uint64_t end)
+{
+	run_cycles(s, end, 1);
+}
+
+void
+tsm_run(TSm *s, uint64_t end)
+{
+	if (s->L->model->issued)
+		run_hooked(s, end);
+	else
+		run_plain(s, end);
 }

@@ -56,7 +56,8 @@ typedef struct TIns {
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
 	uint8_t vsrc;          /* FIBER model: the instruction has V sources (fiber_launch) */
-	uint8_t fdep;          /* FIBER model: DEPBAR.FULL/.EMPTY (fiber_launch) */
+	uint8_t hold;          /* the SM model holds the warp after it (SmModel.hold; FIBER with
+	                          fiber_fs = 0: DEPBAR.FULL/.EMPTY, fiber_launch) */
 	uint8_t src_late[MaxTSrc]; /* cycles after issue at which src[k] is read (hazard check):
 	                          IMAD.WIDE's addend high half, a store's data */
 	uint16_t ii;           /* cycles the pipe is busy */
@@ -97,7 +98,7 @@ typedef struct TCta {
 	uint32_t rbase;        /* first vector register of its warps */
 	uint32_t slot0;        /* first hardware warp slot */
 	uint64_t freed_at;     /* cycle its last warp finished */
-	uint32_t fgen;         /* FIBER: Cta.fiber_gen the timing has seen (SETFIBERNUM releases) */
+	uint32_t fgen;         /* FIBER model: Cta.fiber_gen it has seen (SETFIBERNUM releases) */
 } TCta;
 
 typedef struct TWarp {
@@ -123,11 +124,11 @@ typedef struct TWarp {
 	uint32_t ubase;        /* + a P, UR or UP unit: its index in TSm.rready (treg) */
 	THazWarp hz;           /* hazard block (control-bits mode) */
 	uint32_t last_pc;      /* the instruction it issued last (a blocked warp waits there) */
+	uint8_t held;          /* the SM model holds it (SmModel.hold): next_pc is PeekBlocked until
+	                          the model releases it, a barrier's release passes it over */
+	uint32_t held_pc;      /* while held: the instruction it issues next */
 	uint64_t remote_until; /* FIBER model: its last remote read holds it until this cycle */
-	uint64_t busy_from;    /* FIBER: cycle it began to wait at DEPBAR.FULL/.EMPTY */
-	uint8_t fs_hold;       /* FIBER fiber_fs = 0: held after a DEPBAR.FULL/.EMPTY that did not
-	                          block until its CTA waits (next_pc PeekBlocked, fs_pc the next) */
-	uint32_t fs_pc;
+	uint64_t busy_from;    /* FIBER model: cycle it began to wait (blocked or held) */
 	/* trace span being built */
 	uint64_t tr_born;      /* cycle its CTA started: the first stall span starts there */
 	uint64_t tr_start, tr_last;
@@ -180,8 +181,9 @@ struct TSm {
 		uint64_t remote_reads, xbar_conflicts, rpa_conflicts, busy_waits, busy_wait_cycles;
 		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads;
 	} fx;
-	uint32_t fs_held;      /* FIBER fiber_fs = 0: wefts with fs_hold */
-	SimFiberSample *ftl;   /* FIBER timeline of this SM (fibers, registers at each change) */
+	uint32_t nheld;        /* FIBER model: its wefts held (TWarp.held; fiber_fs = 0) */
+	SimFiberSample *ftl;   /* FIBER model: the timeline of SM 0 (fibers, registers at each
+	                          change) */
 	uint32_t nftl, cftl;
 	THazSm hz;             /* hazards by (producer, consumer) pair */
 	TraceEv *ev;           /* trace events of this SM */
@@ -195,6 +197,7 @@ struct TLaunch {
 	const SimTiming *t;
 	const Prog *prog;
 	const SmModel *model;  /* the kind of SM (smmodel.h) */
+	SimStepFn step;        /* sim_step for the launch's mode (sim_stepper) */
 	TIns *ti;              /* one per instruction (and the guard past the end) */
 	int ctrl;              /* SIMT model: CtrlBits or CtrlScoreboard */
 	int ctrl_mixed;        /* SIMT model: CtrlBits, but some instructions have no control bits */
@@ -216,16 +219,38 @@ treg(const TWarp *tw, unsigned u)
 	return u < UnitOfP ? tw->rbase + u : tw->ubase + u;
 }
 
+/* tw's readiness (its own conditions hold from cycle t, why: the CPI reason until then),
+ * mirrored in its sub-partition's compact arrays */
+static inline void
+tsm_set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
+{
+	tw->ready_at = t;
+	tw->why = (uint8_t)why;
+	if (tw->in_sub) {
+		TSub *u = &s->sub[tw->sub];
+		u->ready[tw->idx] = t;
+		u->why[tw->idx] = (uint8_t)why;
+	}
+}
+
 /* sm.c */
 void tins_build(TLaunch *L);                     /* L->ti from the program */
 TSm *tsm_new(TLaunch *L, unsigned id);
 void tsm_free(TSm *s);
 void tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot */
 void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end) */
-void tsm_fiber_sample(TSm *s, uint64_t now);    /* FIBER: a timeline sample if it changed */
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
                                                     none can without another warp's help) */
+/* the SM core's steps that a model's events take (fsm.c): slot tw of CTA tc takes functional
+ * warp w, stalled until stall_until, and joins its sub-partition, ready from now on (a stall
+ * charged to why); 0 if w cannot run (blocked or done) */
+int tsm_warp_begin(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until, uint64_t now,
+                   unsigned why);
+/* tw's wait ended at now: it may issue from until (or its stall count's end), its readiness
+ * recomputed, a stall charged to why */
+void tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why);
+void tsm_warp_done(TSm *s, TWarp *tw, uint64_t now); /* tw has exited (PeekDone) at now */
 
 /* hazard.c */
 void thaz_warp_new(THazWarp *h);
