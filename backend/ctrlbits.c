@@ -114,7 +114,7 @@ bst_top(Bst *s)
 {
 	bst_empty(s);
 	memset(s->rem, (int)lat_max_fixed(), sizeof s->rem);
-	memset(s->war, lat_table.war_read, sizeof s->war);
+	memset(s->war, LatWarRead, sizeof s->war);
 	memset(s->pw, 0, sizeof s->pw);
 	memset(s->pr, 0, sizeof s->pr);
 	memset(s->cnt, 1, sizeof s->cnt);
@@ -612,7 +612,7 @@ scan(Cx *c, Blk *b)
 					w->pr[u][q] = w->ev[q] - 1;
 					w->npr[u] = (uint8_t)((w->npr[u] & ~(1u << q)) | (unsigned)isnew << q);
 				} else {
-					w->warok[u] = MAX(w->warok[u], w->clk + lat_table.war_read);
+					w->warok[u] = MAX(w->warok[u], w->clk + LatWarRead);
 					w->wpos[u] = (int32_t)k;
 				}
 			}

@@ -253,7 +253,7 @@ lat_of(const Sx *c, const Ins *i)
 	switch (o->unit) {
 	case UMufu: return 18;         /* lat_mufu */
 	case UConv: return 18;         /* lat_conv */
-	case UDouble: return 2 * lat_table.lat_fp64; /* sm_8x: scoreboarded FP64 */
+	case UDouble: return 2 * lat_planned(LkFp64); /* sm_8x: scoreboarded FP64 */
 	case UTensor: return 38;       /* lat_dmma */
 	case UUniform: return 6;       /* R2UR on sm_8x */
 	default: break;
@@ -358,10 +358,10 @@ classify(const Sx *c, const Ins *i, int pinned, int last, Node *x)
 			use |= i->slot[j].kind != SDef;
 		}
 		/* ctrl-bits: a write scoreboard until the result, or a read one until the sources
-		 * are read (war_read) */
+		 * are read (LatWarRead) */
 		if (lat_kind(c->f->mod, i, c->sm, &cyc) == LatVar && (def || (use && lat_late_read(i)))) {
 			x->kind |= KSb;
-			x->occ = def ? x->lat : lat_table.war_read;
+			x->occ = def ? x->lat : LatWarRead;
 			x->sbc = !def ? SbRead : (fl & (OFGlobal | OFLocal | OFGeneric | OFAtomic)) ||
 			         i->op == OLDGSTS ? SbLong : SbShort;
 			if (lat_late_read(i))
@@ -470,7 +470,7 @@ reg_deps(Sx *c, const Ins *i, uint32_t n)
 					for (int32_t e = c->khead[k]; e >= 0; e = c->rnext[e]) {
 						const Node *rd = &c->node[c->rnode[e]];
 						edge_(c, c->rnode[e], n,
-						      rd->kind & KLate ? lat_table.war_read : OrderLat, 1);
+						      rd->kind & KLate ? LatWarRead : OrderLat, 1);
 					}
 					c->khead[k] = -1;
 					edge_(c, c->kdef[k], n, OrderLat, 1);

@@ -664,6 +664,18 @@ enum OpLatClass {
 	LNone,             /* produces no register result */
 };
 
+/* where an opcode's latency comes from: a configuration key (latkeys.h), the memory model, or
+ * nowhere (docs/opcodes.md, ir/latency.h) */
+enum OpLatKey {
+	LkNone,            /* none: DEPBAR, LDGDEPBAR wait or count and write nothing */
+	LkMem,             /* the memory model's (timing/smmem.c: space, hits, conflicts): the
+	                    * loads, stores, atomics, LDSM, LDGSTS, MEMBAR, textures, TMA */
+#define LK(name, key) Lk##name,   /* the configuration key `key` */
+#include "latkeys.h"
+#undef LK
+	NLatKey
+};
+
 enum OpFlag {
 	OFBranch = 1 << 0,   /* changes control flow: BRA, BRX, JMP, JMX */
 	OFExit = 1 << 1,     /* EXIT, KILL: ends the thread */
@@ -692,6 +704,7 @@ struct OpInfo {
 	const char *name;  /* opcode family as nvdisasm prints it */
 	uint8_t unit;      /* OpUnit */
 	uint8_t lat;       /* OpLatClass */
+	uint8_t key;       /* OpLatKey: the latency it takes */
 	uint8_t ndef;      /* leading operands that are definitions in the common form */
 	uint8_t shape;     /* operand width rule, interpreted by op.c (OpShape there) */
 	uint32_t flags;    /* OpFlag */

@@ -1,58 +1,53 @@
-/* latency.c: the latency class of an instruction and its fixed latency (latency.h), in the
- * order of timing/sm.c's tins_build: DEPBAR and LDGDEPBAR write nothing; LDGSTS, MEMBAR, every
- * memory access and the rest of the load/store unit (SHFL, MATCH, LDSM) are variable; so are
- * MUFU, the conversions, S2R, S2UR, every row the opcode table marks LVar, and on sm_8x the
- * rows marked OFVarSm8x; everything else is fixed, with the latency of its pipe.
+/* latency.c: the latency class of an instruction and its fixed latency (latency.h), from its
+ * opcode's row (ir/ops.h: the class and the configuration key) as timing/sm.c's tins_build and
+ * alu_timing take them: the MIO's rows (memory, SHFL, LDSM, ...) are variable, and so are the LVar
+ * rows and, on sm_8x, the OFVarSm8x ones; DEPBAR and LDGDEPBAR (key LkNone) write nothing;
+ * everything else is fixed, with its key's cycles (an MMA's by its operand volume).
  */
 #include "ir.h"
 #include "latency.h"
 #include "mma.h"
 
-/* the largest value of each key over configs/{a100,h100,b200}{,-fiber}.cfg (2026-12) */
-const LatTable lat_table = {
-	.lat_int = 4,
-	.lat_fp32 = 4,
-	.lat_imad = 4,
-	.lat_fp16 = 4,
-	.lat_fp64 = 6,
-	.lat_uniform = 4,
-	.lat_umov = 2,
-	.lat_hmma = 24,
-	.lat_hmma_small = 16,
-	.lat_imma = 24,
-	.lat_mma_quarter = 14,   /* a100 14; h100, b200 13 */
-	.lat_branch = 6,
-	.war_read = 20,
-};
-
 unsigned
-lat_max_fixed(void)
+lat_planned(int key)
 {
-	const LatTable *t = &lat_table;
-	unsigned m = t->lat_hmma;
+	unsigned m = 0;
 
-	m = t->lat_imma > m ? t->lat_imma : m;
+	if (key < 0 || key >= NLatKey)
+		return 0;
+	for (const LatConfig *c = lat_configs; c->name; c++)
+		m = c->cycles[key] > m ? c->cycles[key] : m;
 	return m;
 }
 
-/* timing/sm.c tensor_timing: the latency follows the operand volume m n k bits(A) relative to
- * HMMA.16816's */
-static unsigned
-tensor_lat(const Module *m, const Ins *i)
+int
+lat_mma_key(int key, uint64_t vol)
 {
-	const LatTable *t = &lat_table;
-	MmaForm f;
-	uint64_t vol, full = 16 * 8 * 16 * 16;
+	const uint64_t full = 16 * 8 * 16 * 16;    /* HMMA.16816: m n k bits(A) */
 
+	if (!vol)
+		return LkHmma;
+	if (key == LkDmma)
+		return LkDmma;
+	if (vol >= full)
+		return key;
+	if (2 * vol >= full)
+		return LkHmmaSmall;
+	return LkMmaQuarter;
+}
+
+int
+lat_key(const Module *m, const Ins *i)
+{
+	const OpInfo *o = &optab[i->op];
+	MmaForm f;
+	uint64_t vol;
+
+	if (o->unit != UTensor)
+		return o->key;
 	mma_form(m, i, &f);
 	vol = (uint64_t)f.shape.m * f.shape.n * f.shape.k * mma_elem_bits(f.a);
-	if (!vol)
-		return t->lat_hmma;
-	if (vol >= full)
-		return i->op == OIMMA || i->op == OBMMA ? t->lat_imma : t->lat_hmma;
-	if (2 * vol >= full)
-		return t->lat_hmma_small;
-	return t->lat_mma_quarter;
+	return lat_mma_key(o->key, vol);
 }
 
 int
@@ -63,34 +58,57 @@ lat_late_read(const Ins *i)
 	return i->op == OLDGSTS || o->unit == ULsu;
 }
 
+/* the rows that are variable where the architecture's row lacks ArchFp64Fixed although LFixed
+ * (OFVarSm8x: FP64, R2UR) */
+static int
+var_on_sm(const OpInfo *o, int sm)
+{
+	return (o->flags & OFVarSm8x) && sm && !arch_has(arch_code(sm), ArchFp64Fixed);
+}
+
+int
+lat_kind_in(const LatConfig *c, const Module *m, const Ins *i, int sm, unsigned *cycles)
+{
+	const OpInfo *o = &optab[i->op];
+	int key;
+	unsigned lat;
+
+	*cycles = 0;
+	if (o->key == LkNone)
+		return LatNone;
+	if (o->unit == ULsu || o->lat == LVar || var_on_sm(o, sm))
+		return LatVar;
+	key = lat_key(m, i);
+	lat = c ? c->cycles[key] : lat_planned(key);
+	*cycles = lat ? lat : 1;
+	return LatFixed;
+}
+
 int
 lat_kind(const Module *m, const Ins *i, int sm, unsigned *cycles)
 {
-	const LatTable *t = &lat_table;
-	const OpInfo *o = &optab[i->op];
-	unsigned lat = t->lat_int;
+	return lat_kind_in(NULL, m, i, sm, cycles);
+}
 
-	*cycles = 0;
-	if (i->op == ODEPBAR || i->op == OLDGDEPBAR)
-		return LatNone;
-	if (i->op == OLDGSTS || i->op == OMEMBAR || o->unit == ULsu)
-		return LatVar;
-	if (o->lat == LVar || o->unit == UMufu || o->unit == UConv || i->op == OS2R ||
-	    i->op == OS2UR ||
-	    ((o->flags & OFVarSm8x) && sm && !arch_has(arch_code(sm), ArchFp64Fixed)))
-		return LatVar;
-	switch (o->unit) {
-	case UInt: lat = t->lat_int; break;
-	case UFma: lat = i->op == OIMAD || i->op == OIMUL ? t->lat_imad : t->lat_fp32; break;
-	case UHalf: lat = t->lat_fp16; break;
-	case UDouble: lat = t->lat_fp64; break;
-	case UUniform:
-		lat = i->op == OULDC || i->op == OUMOV || i->op == OVOTEU ? t->lat_umov : t->lat_uniform;
-		break;
-	case UBranch: lat = t->lat_branch; break;
-	case UTensor: lat = tensor_lat(m, i); break;
-	default: lat = t->lat_int; break;
+/* the largest of m and key's planned cycles */
+static unsigned
+max_planned(unsigned m, int key)
+{
+	return lat_planned(key) > m ? lat_planned(key) : m;
+}
+
+unsigned
+lat_max_fixed(void)
+{
+	unsigned m = 0;
+
+	for (int op = 0; op < NOp; op++) {
+		const OpInfo *o = &optab[op];
+		if (o->key == LkNone || o->unit == ULsu || o->lat == LVar)
+			continue;                  /* never LatFixed */
+		m = max_planned(m, o->key);
+		if (o->unit == UTensor)        /* and the keys of the other volumes (lat_mma_key) */
+			m = max_planned(max_planned(max_planned(m, LkHmma), LkHmmaSmall), LkMmaQuarter);
 	}
-	*cycles = lat ? lat : 1;
-	return LatFixed;
+	return m;
 }

@@ -1,35 +1,21 @@
-/* latency.h: the latency class and fixed latency of an instruction, as the timing model's
- * control-bits mode times it (timing/sm.c tins_build, alu_timing, tensor_timing), for the passes,
- * which may not include timing/ (docs/pass-ctrl-bits.md). The cycles are the largest value of
- * each lat_* key over the bundled configurations (configs/NAME.cfg): a control-bit schedule that
- * covers them is correct on every one. tests/check_ctrlbits.c checks the table against each
- * configuration that timing/config.c loads.
+/* latency.h: the latency of an instruction as the passes plan with it (the control-bits pass, the
+ * scheduler; docs/pass-ctrl-bits.md), derived as the timing layer derives it (timing/sm.c): the
+ * opcode's row (ir/ops.h) names the configuration key its latency takes, and the key's cycles are
+ * each configuration's (configs/NAME.cfg, compiled in by the Makefile: build/ir/latcfg.c). Every
+ * architecture plans with the largest value of each key over the built-in configurations, so a
+ * schedule is correct on each. tests/check_ctrlbits.c checks every opcode row on every
+ * configuration against the timing layer.
  */
 #ifndef FIBER_LATENCY_H
 #define FIBER_LATENCY_H
 
-#include <stdint.h>
+#include "ir.h"
 
-typedef struct Ins Ins;
-typedef struct Module Module;
-
-/* the fixed latencies, in cycles from issue to a dependent issue (the lat_* keys) */
-typedef struct LatTable {
-	uint8_t lat_int;          /* INT32 ALU, VOTE, CS2R and the rest of the misc pipe */
-	uint8_t lat_fp32;         /* FFMA, FADD, FMUL */
-	uint8_t lat_imad;         /* IMAD, IMUL */
-	uint8_t lat_fp16;         /* HFMA2, HADD2 */
-	uint8_t lat_fp64;         /* DADD, DMUL, DFMA on sm_90 (variable on sm_8x) */
-	uint8_t lat_uniform;      /* the uniform datapath */
-	uint8_t lat_umov;         /* ULDC, UMOV, VOTEU */
-	uint8_t lat_hmma;         /* HMMA, QMMA of HMMA.16816's operand volume */
-	uint8_t lat_hmma_small;   /* any MMA of half that volume */
-	uint8_t lat_imma;         /* IMMA, BMMA of the full volume */
-	uint8_t lat_mma_quarter;  /* any MMA of a quarter of it */
-	uint8_t lat_branch;       /* the branch unit (BSSY's B register) */
-	uint8_t war_read;         /* a memory instruction without a scoreboard: issue to its register
-	                           * sources read (at least lat_src_read; Hu25: up to 20 for STG) */
-} LatTable;
+/* the latency keys of one configuration */
+typedef struct LatConfig {
+	const char *name;          /* NAME of configs/NAME.cfg; NULL ends lat_configs */
+	uint32_t cycles[NLatKey];  /* the value of each key (OpLatKey) there; 0 for LkNone, LkMem */
+} LatConfig;
 
 enum LatKind {
 	LatNone,           /* writes no register the model tracks */
@@ -37,16 +23,34 @@ enum LatKind {
 	LatVar,            /* variable latency: a write scoreboard must guard it */
 };
 
-extern const LatTable lat_table;
+enum {
+	/* a memory instruction without a scoreboard: issue to its register sources read (at least
+	 * each configuration's lat_src_read; Hu25: up to 20 for STG) */
+	LatWarRead = 20,
+};
+
+/* latcfg.c (generated from configs/NAME.cfg and latkeys.h): one per built-in configuration */
+extern const LatConfig lat_configs[];
 
 /* latency.c */
+/* the cycles the passes plan key with: its largest value over lat_configs */
+unsigned lat_planned(int key);
+/* the key an MMA of row key `key` (LkHmma, LkImma, LkDmma) takes for its operand volume vol =
+ * m n k bits(A): the row's at HMMA.16816's volume (and with no shape, vol 0), LkHmmaSmall at
+ * half of it, LkMmaQuarter below; DMMA's at any */
+int lat_mma_key(int key, uint64_t vol);
+/* the key i's latency takes: its row's, an MMA's by its volume */
+int lat_key(const Module *m, const Ins *i);
 /* the class of i on architecture sm (FP64 and R2UR are variable where the row lacks
- * ArchFp64Fixed; 0, unknown: fixed) and, for LatFixed, its cycles in *cycles */
+ * ArchFp64Fixed; 0, unknown: fixed) and, for LatFixed, its cycles in *cycles by the values of
+ * configuration c (NULL: lat_planned) */
+int lat_kind_in(const LatConfig *c, const Module *m, const Ins *i, int sm, unsigned *cycles);
+/* lat_kind_in with the planned values */
 int lat_kind(const Module *m, const Ins *i, int sm, unsigned *cycles);
 /* i reads its register sources after issue, through the MIO (memory, SHFL, LDSM): a later
  * write to them must wait for its read (or write) scoreboard */
 int lat_late_read(const Ins *i);
-/* the largest fixed latency of the table */
+/* the largest planned fixed latency of any instruction */
 unsigned lat_max_fixed(void);
 
 #endif /* FIBER_LATENCY_H */

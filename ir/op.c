@@ -44,7 +44,7 @@ enum OpShape {
 };
 
 const OpInfo optab[NOp] = {
-#define O(name, unit, lat, ndef, shape, flags) { #name, unit, lat, ndef, shape, flags },
+#define O(name, unit, lat, key, ndef, shape, flags) { #name, unit, lat, key, ndef, shape, flags },
 #include "ops.h"
 #undef O
 };

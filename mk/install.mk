@@ -15,7 +15,7 @@ INCDIR       := $(PREFIX)/include/fiber
 DATADIR      := $(PREFIX)/share/fiber
 MAN1DIR      := $(PREFIX)/share/man/man1
 PKGCONFIGDIR := $(LIBDIR)/pkgconfig
-PUBLIC_HDRS  := ir/ir.h ir/arch.h ir/enc.h ir/ops.h ir/regs.h frontend/sass/frontend.h
+PUBLIC_HDRS  := ir/ir.h ir/arch.h ir/enc.h ir/ops.h ir/latkeys.h ir/regs.h frontend/sass/frontend.h
 
 # --- the shared runtime library ------------------------------------------------------------------
 PIC_B         := $(B)/pic

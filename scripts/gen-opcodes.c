@@ -3,8 +3,9 @@
  *   gen-opcodes LISTING... < docs/opcodes.md > new.md
  *
  * Copies its input and replaces the lines between the two marker lines (BEGIN and END below) by
- * one table row per ops.h row: name, unit, latency class, ndef, shape, flags, taken from the row's
- * own tokens (the O() macro stringifies them, so this program needs nothing but ops.h), and `seen`:
+ * one table row per ops.h row: name, unit, latency class, latency key, ndef, shape, flags, taken
+ * from the row's own tokens (the O() macro stringifies them, so this program needs nothing but
+ * ops.h and, for the configuration key of each OpLatKey, latkeys.h), and `seen`:
  * "yes" when the opcode occurs in one of the LISTING files that nvcc made. A listing counts as
  * nvcc's when its CUDA source is committed beside it (DIR/NAME.sm_XX.sass next to DIR/NAME.cu, the
  * convention of examples/ and tests/corpus/); hand-written listings are ignored. An opcode of such
@@ -21,11 +22,11 @@
 #define END "<!-- end of the generated table -->"
 
 typedef struct Row {
-	const char *name, *unit, *lat, *ndef, *shape, *flags;
+	const char *name, *unit, *lat, *key, *ndef, *shape, *flags;
 } Row;
 
 static const Row rows[] = {
-#define O(name, unit, lat, ndef, shape, flags) {#name, #unit, #lat, #ndef, #shape, #flags},
+#define O(name, unit, lat, key, ndef, shape, flags) {#name, #unit, #lat, #key, #ndef, #shape, #flags},
 #include "ops.h"
 #undef O
 };
@@ -33,13 +34,20 @@ enum { NRow = sizeof rows / sizeof rows[0] };
 
 static unsigned char seen[NRow];
 
-/* the doc's word for each OpUnit and OpLatClass of ir/ir.h */
+/* the doc's word for each OpUnit, OpLatClass and OpLatKey of ir/ir.h (a key's: its name in the
+ * configuration) */
 static const char *const unit_words[][2] = {
 	{"UNone", "-"}, {"UInt", "int"}, {"UFma", "fma"}, {"UHalf", "half"}, {"UDouble", "fp64"},
 	{"UMufu", "mufu"}, {"UConv", "conv"}, {"UTensor", "tensor"}, {"ULsu", "lsu"},
 	{"UUniform", "uniform"}, {"UBranch", "branch"}, {"UMisc", "misc"},
 };
 static const char *const lat_words[][2] = {{"LFixed", "fixed"}, {"LVar", "var"}, {"LNone", "-"}};
+static const char *const key_words[][2] = {
+	{"LkNone", "-"}, {"LkMem", "memory"},
+#define LK(name, key) {"Lk" #name, #key},
+#include "latkeys.h"
+#undef LK
+};
 
 static void
 die(const char *fmt, const char *a, const char *b)
@@ -104,15 +112,16 @@ put_flags(FILE *out, const Row *r)
 static void
 put_table(FILE *out)
 {
-	fputs("| opcode | unit | latency | ndef | shape | flags | seen |\n", out);
-	fputs("|---|---|---|---|---|---|---|\n", out);
+	fputs("| opcode | unit | latency | key | ndef | shape | flags | seen |\n", out);
+	fputs("|---|---|---|---|---|---|---|---|\n", out);
 	for (size_t k = 0; k < NRow; k++) {
 		const Row *r = &rows[k];
 		if (strncmp(r->shape, "Sh", 2) != 0)
 			die("row %s: shape '%s' is not an Sh* name", r->name, r->shape);
-		fprintf(out, "| %s | %s | %s | %s | ", r->name,
+		fprintf(out, "| %s | %s | %s | %s | %s | ", r->name,
 		    word(unit_words, sizeof unit_words / sizeof unit_words[0], r->unit, r->name),
-		    word(lat_words, sizeof lat_words / sizeof lat_words[0], r->lat, r->name), r->ndef);
+		    word(lat_words, sizeof lat_words / sizeof lat_words[0], r->lat, r->name),
+		    word(key_words, sizeof key_words / sizeof key_words[0], r->key, r->name), r->ndef);
 		put_ident(out, r->shape, 2, strlen(r->shape), r->name);
 		fputs(" | ", out);
 		put_flags(out, r);

@@ -1,8 +1,10 @@
 /* check_ctrlbits.c: the ctrl-bits pass (backend/ctrlbits.c, docs/pass-ctrl-bits.md).
  *
- * - latency: ir/latency.c's table agrees with timing's configurations (every bundled one, the
- *   FIBER ones too): each fixed latency is the largest value of its key, war_read covers
- *   lat_src_read.
+ * - latency: the table the Makefile generates for ir/latency.c has every built-in configuration
+ *   (the FIBER ones too) with the value timing/config.c reads for each key; for every opcode row
+ *   and every MMA shape, on each configuration and on sm_80 and sm_90, the passes' class and
+ *   latency (lat_kind) are the timing layer's (tins_build), and the planned latency the largest;
+ *   LatWarRead covers lat_src_read.
  * - unit: hand-made blocks get the bits a reader computes by hand (a fixed-latency copy before
  *   its consumer, an S2R whose consumer waits, a write after a store's read).
  * - harness: in every block of every function of every example listing (examples/kernels.txt,
@@ -24,6 +26,7 @@
 #include "fiber.h"
 #include "kernrun.h"
 #include "simcfg.h"
+#include "smmodel.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -37,63 +40,6 @@ root(void)
 	const char *r = getenv("FIBER_ROOT");
 	return r && *r ? r : ".";
 }
-
-/* ---- the latency table against timing's configurations ----------------------------------- */
-
-static void
-check_table(const SimTiming *t, const char *name, unsigned *mx)
-{
-	const LatTable *l = &lat_table;
-	const unsigned v[] = {t->lat_int, t->lat_fp32, t->lat_imad, t->lat_fp16, t->lat_fp64,
-	                      t->lat_uniform, t->lat_umov, t->lat_hmma, t->lat_hmma_small,
-	                      t->lat_imma, t->lat_mma_quarter, t->lat_branch};
-	const unsigned w[] = {l->lat_int, l->lat_fp32, l->lat_imad, l->lat_fp16, l->lat_fp64,
-	                      l->lat_uniform, l->lat_umov, l->lat_hmma, l->lat_hmma_small,
-	                      l->lat_imma, l->lat_mma_quarter, l->lat_branch};
-
-	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
-		ck_assert_msg(w[k] >= v[k], "%s: key %zu: table %u < config %u", name, k, w[k], v[k]);
-		mx[k] = v[k] > mx[k] ? v[k] : mx[k];
-	}
-	ck_assert_uint_ge(l->war_read, t->lat_src_read);
-	ck_assert_uint_ge(lat_max_fixed(), t->lat_hmma);
-	ck_assert_uint_ge(lat_max_fixed(), t->lat_imma);
-}
-
-START_TEST(latency_table)
-{
-	static const char *const built[] = {"a100", "h100", "b200"};
-	static const char *const files[] = {"a100-fiber", "h100-fiber", "b200-fiber"};
-	const LatTable *l = &lat_table;
-	const unsigned w[] = {l->lat_int, l->lat_fp32, l->lat_imad, l->lat_fp16, l->lat_fp64,
-	                      l->lat_uniform, l->lat_umov, l->lat_hmma, l->lat_hmma_small,
-	                      l->lat_imma, l->lat_mma_quarter, l->lat_branch};
-	unsigned mx[12] = {0};
-	SimConfig c;
-
-	for (int k = 0; k < 3; k++) {
-		ck_assert_int_eq(simcfg_builtin(&c, built[k]), 0);
-		check_table(&c.t, built[k], mx);
-	}
-	for (int k = 0; k < 3; k++) {
-		char path[512], err[256], *text;
-		size_t n;
-		FILE *fp;
-		snprintf(path, sizeof path, "%s/configs/%s.cfg", root(), files[k]);
-		fp = fopen(path, "r");
-		ck_assert_msg(fp != NULL, "%s", path);
-		text = malloc(1 << 16);
-		n = fread(text, 1, (1 << 16) - 1, fp);
-		fclose(fp);
-		ck_assert_msg(simcfg_parse(&c, path, text, n, err, sizeof err) == 0, "%s", err);
-		check_table(&c.t, files[k], mx);
-		free(text);
-	}
-	/* not only at least: the largest of them, so that the table follows the configurations */
-	for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
-		ck_assert_msg(w[k] == mx[k], "key %zu: table %u, largest configured %u", k, w[k], mx[k]);
-}
-END_TEST
 
 /* ---- listings ---------------------------------------------------------------------------- */
 
@@ -317,6 +263,255 @@ all_have_bits(const char *path)
 	lst_close(&l);
 }
 
+/* ---- the passes' latency of every opcode against the timing layer's ------------------------ */
+
+/* build/timing/configs.c: {name, text} of each built-in configuration, then {NULL, NULL} */
+extern const char *const simcfg_builtin_text[][2];
+
+/* the configuration key of each OpLatKey, as the configuration reader spells it */
+static const char *const key_name[NLatKey] = {
+#define LK(name, key) [Lk##name] = #key,
+#include "latkeys.h"
+#undef LK
+};
+
+/* every MMA shape of docs/opcodes.md that nvcc writes, and IMAD.WIDE */
+static const char mma_text[] =
+	"\t.section\t.text.kern,\"ax\",@progbits\nkern:\n"
+	"        /*0000*/ HMMA.16816.F32 R4, R8, R12, R4 ;\n"
+	"        /*0010*/ HMMA.16816.F16 R4, R8, R12, R4 ;\n"
+	"        /*0020*/ HMMA.16816.F32.BF16 R4, R8, R12, R4 ;\n"
+	"        /*0030*/ HMMA.1688.F32 R4, R8, R12, R4 ;\n"
+	"        /*0040*/ HMMA.1688.F32.TF32 R4, R8, R12, R4 ;\n"
+	"        /*0050*/ HMMA.1684.F32.TF32 R4, R8, R12, R4 ;\n"
+	"        /*0060*/ IMMA.16832.S8.S8 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*0070*/ IMMA.16816.S8.S8 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*0080*/ IMMA.8816.S8.S8 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*0090*/ IMMA.16864.S4.S4 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00a0*/ IMMA.8832.S4.S4 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00b0*/ IMMA.16832.S4.S4 R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00c0*/ BMMA.168256.AND.POPC R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00d0*/ BMMA.168128.AND.POPC R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00e0*/ BMMA.88128.AND.POPC R4, R8.ROW, R12.COL, R4 ;\n"
+	"        /*00f0*/ DMMA.884 R4, R8, R12, R4 ;\n"
+	"        /*0100*/ DMMA.16x8x16 R20, R40, R60, R20 ;\n"
+	"        /*0110*/ DMMA.16x8x4 R20, R40, R60, R20 ;\n"
+	"        /*0120*/ IMAD.WIDE R2, R3, R4, R6 ;\n"
+	"        /*0130*/ EXIT ;\n";
+
+/* a disagreement between the passes and the timing layer unless ok: counted, and described on
+ * why unless it is NULL */
+typedef struct Disagree {
+	const LatConfig *l;    /* the configuration */
+	int sm;                /* the architecture the passes plan for */
+	FILE *why;             /* where each disagreement is described, or NULL */
+	unsigned n;            /* disagreements so far */
+} Disagree;
+
+static void
+expect(Disagree *x, int ok, const Ins *i, const TIns *ti, const char *what)
+{
+	if (ok)
+		return;
+	x->n++;
+	if (x->why)
+		fprintf(x->why, "%s sm_%d %s: %s (timing: kind %u cls %u lat %u)\n", x->l->name, x->sm,
+		        optab[i->op].name, what, ti->kind, ti->cls, ti->lat);
+}
+
+/* the passes' view of i with configuration x->l (ir/latency.h) against the timing layer's, ti,
+ * on the same configuration (timing/sm.c) */
+static void
+lat_compare(Disagree *x, const Module *m, const Ins *i, const TIns *ti)
+{
+	const OpInfo *o = &optab[i->op];
+	const LatConfig *l = x->l;
+	unsigned cyc, planned;
+	int kind = lat_kind_in(l, m, i, x->sm, &cyc), key = lat_key(m, i);
+
+	expect(x, lat_kind(m, i, x->sm, &planned) == kind, i, ti, "the planned class is another");
+	if (kind == LatNone)
+		expect(x, key == LkNone && (ti->kind == KDepbar || ti->kind == KLdgdepbar), i, ti,
+		       "LatNone, but timing has a result");
+	if (kind == LatFixed) {
+		expect(x, ti->kind == KAlu && (ti->cls == TcFixed || ti->cls == TcTensor), i, ti,
+		       "LatFixed, but timing scoreboards it");
+		expect(x, ti->lat == cyc, i, ti, "another fixed latency");
+		expect(x, planned == lat_planned(key) && planned >= cyc, i, ti,
+		       "planned below the configured");
+	}
+	/* the passes scoreboard FP64 and R2UR on sm_8x, where timing has them fixed */
+	if (kind == LatVar)
+		expect(x, ti->cls != TcFixed || ((o->flags & OFVarSm8x) && x->sm < 90), i, ti,
+		       "LatVar, but timing has a fixed latency");
+	if (key == LkMem)
+		expect(x, ti->kind == KMem || ti->kind == KLdgsts || ti->kind == KMembar, i, ti,
+		       "the memory model's, but timing has a latency");
+	else if (key != LkNone)
+		expect(x, (ti->kind == KAlu || ti->kind == KMio) &&
+		          ti->lat == (l->cycles[key] ? l->cycles[key] : 1), i, ti,
+		       "another key's latency");
+}
+
+/* tins_build over p on configuration c */
+static TIns *
+timing_view(SimConfig *c, const Prog *p)
+{
+	TLaunch L;
+
+	memset(&L, 0, sizeof L);
+	L.cfg = c;
+	L.t = &c->t;
+	L.prog = p;
+	L.nsub = 4;
+	tins_build(&L);
+	return L.ti;
+}
+
+/* the disagreements over every opcode row (no operands, no modifiers) and every instruction of
+ * the MMA listing m, on sm_80 and sm_90, with configuration l and c its SimConfig; *n counts
+ * the instructions compared */
+static unsigned
+lat_compare_all(const LatConfig *l, SimConfig *c, const Module *m, FILE *why, unsigned *n)
+{
+	Prog p;
+	Gpu *g = gpu_new(simcfg_gpu(c));
+	Diag d;
+	SimModule *sm;
+	const Prog *k;
+	TIns *rows, *mma;
+	Disagree x = {l, 0, why, 0};
+
+	memset(&p, 0, sizeof p);
+	p.nins = NOp;
+	p.ins = calloc(NOp + 1, sizeof *p.ins);
+	for (unsigned op = 0; op <= NOp; op++) {
+		p.ins[op].op = (uint16_t)(op < NOp ? op : ONOP);
+		p.ins[op].unit = optab[p.ins[op].op].unit;
+		p.ins[op].guard = -1;
+	}
+	rows = timing_view(c, &p);
+	diag_init(&d, NULL, stderr);
+	sm = sim_module_load(g, (Module *)m, &d);
+	ck_assert_ptr_nonnull(sm);
+	k = sim_module_kernel(sm, "kern");
+	ck_assert_ptr_nonnull(k);
+	mma = timing_view(c, k);
+	for (x.sm = 80; x.sm <= 90; x.sm += 10) {
+		for (unsigned op = 0; op < NOp; op++, ++*n) {
+			Ins i;
+			memset(&i, 0, sizeof i);
+			i.op = (uint16_t)op;
+			lat_compare(&x, m, &i, &rows[op]);
+		}
+		for (uint32_t q = 0; q < m->fn[0]->nins; q++, ++*n)
+			lat_compare(&x, m, &m->fn[0]->ins[q], &mma[q]);
+	}
+	free(mma);
+	free(rows);
+	free(p.ins);
+	sim_module_free(sm);
+	gpu_free(g);
+	return x.n;
+}
+
+/* configs/NAME.cfg as committed, through the configuration reader */
+static void
+config_file(SimConfig *c, const char *name)
+{
+	char path[512], err[256], *text = malloc(1 << 16);
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/configs/%s.cfg", root(), name);
+	fp = fopen(path, "r");
+	ck_assert_msg(fp != NULL, "%s", path);
+	n = fread(text, 1, (1 << 16) - 1, fp);
+	fclose(fp);
+	ck_assert_msg(simcfg_parse(c, path, text, n, err, sizeof err) == 0, "%s", err);
+	free(text);
+}
+
+/* l's values are timing's in c */
+static void
+same_values(const LatConfig *l, const SimConfig *c)
+{
+	ck_assert_uint_eq(simcfg_lat(&c->t, LkNone), 0);
+	ck_assert_uint_eq(simcfg_lat(&c->t, LkMem), 0);
+	for (int k = LkMem + 1; k < NLatKey; k++) {
+		ck_assert_msg(l->cycles[k] == simcfg_lat(&c->t, k) && l->cycles[k] > 0,
+		              "%s: %s %u, timing %u", l->name, key_name[k], l->cycles[k],
+		              simcfg_lat(&c->t, k));
+		ck_assert_uint_ge(lat_planned(k), l->cycles[k]);
+	}
+	ck_assert_uint_ge(LatWarRead, c->t.lat_src_read);
+}
+
+/* the generated table (build/ir/latcfg.c) has every built-in configuration with the timing
+ * layer's value of every key, built in and as committed; the passes plan with the largest */
+START_TEST(latency_configs)
+{
+	size_t n = 0;
+	SimConfig c;
+	char err[256];
+
+	for (; simcfg_builtin_text[n][0]; n++) {
+		const LatConfig *l = &lat_configs[n];
+		ck_assert_ptr_nonnull(l->name);
+		ck_assert_str_eq(l->name, simcfg_builtin_text[n][0]);
+		ck_assert_int_eq(simcfg_builtin(&c, l->name), 0);
+		same_values(l, &c);
+		config_file(&c, l->name);
+		same_values(l, &c);
+	}
+	ck_assert_ptr_null(lat_configs[n].name);
+	ck_assert_uint_ge(n, 6);
+	for (int k = LkMem + 1; k < NLatKey; k++) {       /* the largest: one of them */
+		int found = 0;
+		for (size_t j = 0; j < n; j++)
+			found |= lat_configs[j].cycles[k] == lat_planned(k);
+		ck_assert_msg(found, "%s: planned %u is no configuration's", key_name[k], lat_planned(k));
+	}
+	ck_assert_uint_eq(lat_max_fixed(), lat_planned(LkHmma));   /* 24: HMMA.16816, IMMA.16832 */
+	/* each key is the field of its name: set through the configuration reader, read back */
+	ck_assert_int_eq(simcfg_builtin(&c, "a100"), 0);
+	for (int k = LkMem + 1; k < NLatKey; k++) {
+		char kv[64];
+		snprintf(kv, sizeof kv, "%s=%d", key_name[k], 1000 + k);
+		ck_assert_msg(simcfg_set(&c, kv, err, sizeof err) == 0, "%s", err);
+	}
+	for (int k = LkMem + 1; k < NLatKey; k++)
+		ck_assert_uint_eq(simcfg_lat(&c.t, k), 1000 + k);
+}
+END_TEST
+
+/* every opcode row and every MMA shape: the passes' class and latency are the timing layer's on
+ * each built-in configuration, the planned latency the largest; a configuration changed under
+ * the table disagrees */
+START_TEST(latency_every_opcode)
+{
+	Lst m;
+	SimConfig c;
+	unsigned n = 0, bad = 0, nconfig = 0;
+
+	lst_text(&m, "mma.sass", mma_text);
+	for (const LatConfig *l = lat_configs; l->name; l++, nconfig++) {
+		ck_assert_int_eq(simcfg_builtin(&c, l->name), 0);
+		bad += lat_compare_all(l, &c, m.m, stderr, &n);
+	}
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_eq(n, nconfig * 2 * (NOp + m.m->fn[0]->nins));
+	/* the check can fail: FFMA and the MMAs of half the volume a cycle slower than the table */
+	ck_assert_int_eq(simcfg_builtin(&c, lat_configs[0].name), 0);
+	c.t.lat_fp32++;
+	c.t.lat_hmma_small++;
+	n = 0;
+	bad = lat_compare_all(&lat_configs[0], &c, m.m, NULL, &n);
+	ck_assert_uint_ge(bad, 2 * 2);
+	lst_close(&m);
+}
+END_TEST
+
 /* ---- running a kernels.txt line (tests/kernrun.c) ---------------------------------------- */
 
 /* run one kernels.txt line in timing mode; every buffer after the run (malloc'd, *n bytes),
@@ -458,7 +653,7 @@ END_TEST
 
 /* an S2R R7 inserted before the STG and an IADD3 R0, R7 after it: the S2R takes a free SB
  * (SB5, the highest), the IADD3 waits on it (R7) and, since the nvcc STG before it reads R0
- * without a scoreboard, issues war_read (20) cycles after the STG: the STG's stall rises from 1
+ * without a scoreboard, issues LatWarRead (20) cycles after the STG: the STG's stall rises from 1
  * to 15 and the S2R's, before it, from 1 to 6 (1 + 15 + ... the distance from the STG to the
  * IADD3 is the STG's stall: 15, plus the 5 the S2R... ) */
 START_TEST(hand_var)
@@ -502,7 +697,7 @@ START_TEST(hand_var)
 	/* and issues at least 20 cycles after the STG */
 	for (Ins *p = stg; p < add; p++)
 		dist += p->ctrl.stall ? p->ctrl.stall : 1;
-	ck_assert_uint_ge(dist, lat_table.war_read);
+	ck_assert_uint_ge(dist, LatWarRead);
 	ck_assert_uint_eq(stg->ctrl.stall, 15);
 	lst_close(&l);
 }
@@ -514,7 +709,8 @@ ctrlbits_suite(void)
 	Suite *s = suite_create("ctrlbits");
 	TCase *t = tcase_create("table"), *u = tcase_create("hand"), *k = tcase_create("harness");
 
-	tcase_add_test(t, latency_table);
+	tcase_add_test(t, latency_configs);
+	tcase_add_test(t, latency_every_opcode);
 	tcase_add_test(u, hand_copy);
 	tcase_add_test(u, hand_var);
 	tcase_set_timeout(k, 900);

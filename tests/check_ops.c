@@ -329,6 +329,7 @@ START_TEST(test_ops_names)
 		ck_assert_msg(op_lookup(s, strlen(s)) == k, "%s", s);
 		ck_assert_uint_lt(optab[k].unit, NOpUnit);
 		ck_assert_uint_le(optab[k].lat, LNone);
+		ck_assert_uint_lt(optab[k].key, NLatKey);
 		for (int j = 1; j < k; j++)
 			ck_assert_msg(strcmp(s, op_name(j)) != 0, "%s twice", s);
 		/* a row that writes no register has no latency */

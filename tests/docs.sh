@@ -76,9 +76,10 @@ fi
 
 # --- docs/opcodes.md against ir/ops.h ----------------------------------------------------------
 listings=$(find examples bench tests -name '*.sass' | LC_ALL=C sort)
-# gen OPSDIR DOC: compile the generator against OPSDIR/ops.h and write DOC regenerated to $tmp/gen
+# gen OPSDIR DOC: compile the generator against OPSDIR/ops.h (ir/latkeys.h) and write DOC
+# regenerated to $tmp/gen
 gen() {
-	"$CC" -std=c11 -I"$1" -o "$tmp/gen-opcodes" scripts/gen-opcodes.c > "$tmp/cc.log" 2>&1 ||
+	"$CC" -std=c11 -I"$1" -Iir -o "$tmp/gen-opcodes" scripts/gen-opcodes.c > "$tmp/cc.log" 2>&1 ||
 		{ cat "$tmp/cc.log"; return 2; }
 	# shellcheck disable=SC2086
 	"$tmp/gen-opcodes" $listings < "$2" > "$tmp/gen" 2> "$tmp/gen.err"
@@ -102,12 +103,13 @@ rows=$(sed -n '/^<!-- generated from ir\/ops.h/,/^<!-- end of the generated tabl
 # mutants of the doc, each of which the check must reject
 mkdir -p "$tmp/ops"
 cp ir/ops.h "$tmp/ops/ops.h"
-sed 's/^| IADD3 | int | fixed | 1 | pfx |/| IADD3 | fma | fixed | 1 | pfx |/' docs/opcodes.md > "$tmp/unit.md"
+sed 's/^| IADD3 | int | fixed | lat_int | 1 | pfx |/| IADD3 | fma | fixed | lat_int | 1 | pfx |/' docs/opcodes.md > "$tmp/unit.md"
 sed 's/^| LDG | lsu | var |/| LDG | lsu | fixed |/' docs/opcodes.md > "$tmp/lat.md"
+sed 's/^| FFMA | fma | fixed | lat_fp32 |/| FFMA | fma | fixed | lat_imad |/' docs/opcodes.md > "$tmp/key.md"
 sed 's/^\(| LDSM | .*\)load, shared, collective/\1load, shared/' docs/opcodes.md > "$tmp/flags.md"
 sed '/^| SHFL | /d' docs/opcodes.md > "$tmp/missing.md"
-sed 's/^\(| NOP | .*\)$/\1\n| NOTANOP | int | fixed | 1 | generic |  |  |/' docs/opcodes.md > "$tmp/extra.md"
-for m in unit lat flags missing extra; do
+sed 's/^\(| NOP | .*\)$/\1\n| NOTANOP | int | fixed | lat_int | 1 | generic |  |  |/' docs/opcodes.md > "$tmp/extra.md"
+for m in unit lat key flags missing extra; do
 	if cmp -s "$tmp/$m.md" docs/opcodes.md; then
 		bad "mutant '$m' of docs/opcodes.md is not a change (the sed missed)"
 	elif doc_agrees "$tmp/ops" "$tmp/$m.md"; then
@@ -120,9 +122,13 @@ done
 sed 's/^O(IADD3, *UInt, /O(IADD3, UFma, /' ir/ops.h > "$tmp/ops/ops.h"
 doc_agrees "$tmp/ops" docs/opcodes.md && bad "ops.h with IADD3 on another unit still agrees with the doc" ||
 	ok "ops.h with IADD3 on another unit disagrees with the doc"
-sed 's/^O(SETBUSYBIT,\(.*\))$/O(SETBUSYBIT,\1)\nO(NEWOP, UInt, LFixed, 1, ShGeneric, 0)/' ir/ops.h > "$tmp/ops/ops.h"
+sed 's/^O(SETBUSYBIT,\(.*\))$/O(SETBUSYBIT,\1)\nO(NEWOP, UInt, LFixed, LkInt, 1, ShGeneric, 0)/' ir/ops.h > "$tmp/ops/ops.h"
 doc_agrees "$tmp/ops" docs/opcodes.md && bad "ops.h with a new row still agrees with the doc" ||
 	ok "ops.h with a new row disagrees with the doc"
+sed 's/^O(IMAD, *UFma, *LFixed, *LkImad,/O(IMAD, UFma, LFixed, LkFp32,/' ir/ops.h > "$tmp/ops/ops.h"
+cmp -s "$tmp/ops/ops.h" ir/ops.h && bad "the IMAD key mutant of ops.h is not a change (the sed missed)"
+doc_agrees "$tmp/ops" docs/opcodes.md && bad "ops.h with IMAD on another latency key still agrees with the doc" ||
+	ok "ops.h with IMAD on another latency key disagrees with the doc"
 # an nvcc listing (its .cu beside it) with an opcode ops.h lacks: the generator refuses it
 mkdir -p "$tmp/nv"
 printf '\t.text.k:\n        /*0000*/                   FOOBAR R0, R1 ;\n' > "$tmp/nv/k.sm_80.sass"

@@ -22,7 +22,7 @@ check() { # check DESCRIPTION COMMAND...: ok if the command succeeds
 	if "$@" > "$tmp/log" 2>&1; then ok "$d"; else bad "$d"; tail -n 12 "$tmp/log" | sed 's/^/  | /'; fi
 }
 p=$tmp/prefix
-files="bin/fiberc lib/libfiber.a include/fiber/ir.h include/fiber/arch.h include/fiber/ops.h include/fiber/regs.h include/fiber/frontend.h
+files="bin/fiberc lib/libfiber.a include/fiber/ir.h include/fiber/arch.h include/fiber/ops.h include/fiber/latkeys.h include/fiber/regs.h include/fiber/frontend.h
 share/fiber/fiber.mk share/man/man1/fiberc.1"
 
 check "make install PREFIX=\$tmp" make --no-print-directory install PREFIX="$p" SAN=$san

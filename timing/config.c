@@ -894,6 +894,27 @@ simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsi
 	return found;
 }
 
+/* where the value of each latency key of the opcode rows (ir/latkeys.h) is in SimTiming */
+#define LK(name, key) _Static_assert(sizeof ((SimTiming *)0)->key == sizeof(uint32_t), #key);
+#include "latkeys.h"
+#undef LK
+static const size_t lat_field[NLatKey] = {
+#define LK(name, key) [Lk##name] = offsetof(SimTiming, key),
+#include "latkeys.h"
+#undef LK
+};
+
+uint32_t
+simcfg_lat(const SimTiming *t, int key)
+{
+	uint32_t v;
+
+	if (key <= LkMem || key >= NLatKey)
+		return 0;
+	memcpy(&v, (const char *)t + lat_field[key], sizeof v);
+	return v;
+}
+
 void
 simconfig_default(SimConfig *c, int sm)
 {

@@ -186,6 +186,9 @@ void simcfg_print(const SimConfig *c, FILE *f);   /* as configuration text, ever
 /* the value of key in configuration text (for keys the simulator does not store: nvdisasm);
  * returns its line, 0 if absent; the value is cut to valsize - 1 bytes */
 uint32_t simcfg_find(const char *text, size_t n, const char *key, char *val, size_t valsize);
+/* the value in t of the configuration key an opcode row's latency takes (OpLatKey, ir/ops.h);
+ * 0 for LkNone and LkMem, which take none */
+uint32_t simcfg_lat(const SimTiming *t, int key);
 void simconfig_default(SimConfig *c, int sm);      /* the built-in configuration of the device
                                                      that runs sm's code (ir/arch.h): a100 for
                                                      80, h100 for 90 */

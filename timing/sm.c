@@ -16,6 +16,7 @@
  */
 #include "smmodel.h"
 #include "mma.h"
+#include "latency.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,21 +105,21 @@ div_up(unsigned a, unsigned b)
 
 /* a tensor-core instruction: its shape and types were decoded once (ir/mma.h, exec_tensor.c;
  * an unknown shape fails the load). The pipe is busy 2 m n k / (rate / sub-partitions) cycles at
- * the rate of its input type; the latency follows the operand volume m n k x bits(A) relative
- * to HMMA.16816's, as nvcc's schedules do (docs/calibration.md). */
+ * the rate of its input type; the latency is its row's key scaled by the operand volume
+ * m n k x bits(A) relative to HMMA.16816's, as nvcc's schedules do (lat_mma_key, ir/latency.c;
+ * docs/calibration.md). */
 static void
 tensor_timing(const TLaunch *L, const DIns *d, TIns *ti)
 {
 	const SimTiming *t = L->t;
 	unsigned m = MMA_M(d->aux), n = MMA_N(d->aux), k = MMA_K(d->aux), aty = MMA_ATY(d->mod);
 	unsigned macs = m * n * k, rate, bits = mma_elem_bits(aty);
-	uint64_t vol = (uint64_t)macs * bits, full = 16 * 8 * 16 * 16;
-	unsigned lat;
+	uint64_t vol = (uint64_t)macs * bits;
 
 	ti->cls = TcTensor;
+	ti->lat = (uint16_t)simcfg_lat(t, lat_mma_key(optab[d->op].key, vol));
 	if (!macs) {               /* HGMMA and friends: not executed (docs/sim.md) */
 		ti->ii = 1;
-		ti->lat = (uint16_t)t->lat_hmma;
 		return;
 	}
 	switch (d->op) {
@@ -128,70 +129,43 @@ tensor_timing(const TLaunch *L, const DIns *d, TIns *ti)
 	case OQMMA: rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16; break;
 	default: rate = aty == ETF32 ? t->tensor_flops_tf32 : t->tensor_flops_f16; break;
 	}
-	if (d->op == ODMMA)
-		lat = t->lat_dmma;
-	else if (vol >= full)
-		lat = d->op == OIMMA || d->op == OBMMA ? t->lat_imma : t->lat_hmma;
-	else if (2 * vol >= full)
-		lat = t->lat_hmma_small;
-	else
-		lat = t->lat_mma_quarter;
-	ti->lat = (uint16_t)lat;
 	rate = div_up(rate, L->nsub);
 	ti->ii = (uint16_t)(rate ? div_up(2 * macs, rate) : 1);
 	if (!ti->ii)
 		ti->ii = 1;
 }
 
-/* pipe, initiation interval, latency and class of a non-memory instruction */
+/* pipe, initiation interval, latency and class of a non-memory instruction: the pipe and its
+ * width by the row's unit, the latency by the row's key (ir/ops.h) in the configuration, the
+ * class by the row's: a scoreboard (TcLong) guards what LVar rows write */
 static void
 alu_timing(const TLaunch *L, const DIns *d, TIns *ti)
 {
 	const SimTiming *t = L->t;
-	unsigned lanes = 32, lat = t->lat_int, cls = TcFixed;
+	const OpInfo *o = &optab[d->op];
+	unsigned lanes = 32, lat;
 	uint8_t pipe = PMisc;
 
 	switch (d->unit) {
-	case UInt: pipe = PInt; lanes = t->int_lanes; lat = t->lat_int; break;
-	case UFma:
-		pipe = PFp32;
-		lanes = t->fp32_lanes;
-		lat = d->op == OIMAD || d->op == OIMUL ? t->lat_imad : t->lat_fp32;
-		break;
-	case UHalf: pipe = PFp16; lanes = t->fp16_lanes; lat = t->lat_fp16; break;
-	case UDouble: pipe = PFp64; lanes = t->fp64_lanes; lat = t->lat_fp64; break;
-	case UMufu: pipe = PMufu; lanes = t->mufu_lanes; lat = t->lat_mufu; cls = TcLong; break;
-	case UConv: pipe = PConv; lanes = t->conv_lanes; lat = t->lat_conv; cls = TcLong; break;
-	case UUniform: pipe = PUniform; lanes = 32 / (t->uniform_ii ? t->uniform_ii : 1);
-		lat = d->op == OULDC || d->op == OUMOV || d->op == OVOTEU ? t->lat_umov : t->lat_uniform;
-		break;
-	case UBranch: pipe = PBranch; lanes = 32 / (t->branch_ii ? t->branch_ii : 1);
-		lat = t->lat_branch; break;
+	case UInt: pipe = PInt; lanes = t->int_lanes; break;
+	case UFma: pipe = PFp32; lanes = t->fp32_lanes; break;
+	case UHalf: pipe = PFp16; lanes = t->fp16_lanes; break;
+	case UDouble: pipe = PFp64; lanes = t->fp64_lanes; break;
+	case UMufu: pipe = PMufu; lanes = t->mufu_lanes; break;
+	case UConv: pipe = PConv; lanes = t->conv_lanes; break;
+	case UUniform: pipe = PUniform; lanes = 32 / (t->uniform_ii ? t->uniform_ii : 1); break;
+	case UBranch: pipe = PBranch; lanes = 32 / (t->branch_ii ? t->branch_ii : 1); break;
 	case UTensor:
 		ti->pipe = PTensor;
 		tensor_timing(L, d, ti);
 		return;
-	default:
-		pipe = PMisc;
-		if (d->op == OS2R || d->op == OS2UR) {
-			lat = t->lat_s2r;
-			cls = TcLong;
-		} else if (d->op == OVOTE && optab[d->op].lat != LVar) {
-			/* VOTE is a fixed-latency ALU instruction: nvcc reads its result 4 cycles later
-			 * without a scoreboard (docs/calibration.md) */
-			lat = t->lat_int;
-		} else if (d->op == OVOTE || d->op == OREDUX || d->op == OMATCH) {
-			lat = t->lat_vote;
-			cls = optab[d->op].lat == LVar ? TcLong : TcFixed;
-		}
-		break;
+	default: pipe = PMisc; break;     /* S2R, CS2R, VOTE, REDUX, POPC, ... */
 	}
-	if (optab[d->op].lat == LVar && cls == TcFixed)
-		cls = TcLong;
+	lat = simcfg_lat(t, o->key);
 	ti->pipe = pipe;
 	ti->ii = (uint16_t)(lanes ? div_up(32, lanes) : 1);
 	ti->lat = (uint16_t)(lat ? lat : 1);
-	ti->cls = (uint8_t)cls;
+	ti->cls = (uint8_t)(o->lat == LVar ? TcLong : TcFixed);
 }
 
 /* register unit u of ti's sources is read late cycles after issue */
@@ -305,7 +279,7 @@ tins_build(TLaunch *L)
 			ti->pipe = PMio;
 			ti->cls = TcLong;
 			ti->ii = 1;
-			ti->lat = (uint16_t)(d->op == OSHFL ? L->t->lat_shfl : L->t->lat_vote);
+			ti->lat = (uint16_t)simcfg_lat(L->t, optab[d->op].key);   /* SHFL's, MATCH's, ... */
 		} else {
 			ti->kind = KAlu;
 			alu_timing(L, d, ti);
