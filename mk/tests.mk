@@ -1,6 +1,7 @@
 # mk/tests.mk: the test suite (included by the Makefile). `make check` installs what is missing,
 # checks the layering and runs every Check suite and tests/*.sh (scripts/run-tests.sh), which end
-# with one total line, `N passed, M failed, K skipped`.
+# with one total line, `N passed, M failed, K skipped` (just before it, the count of the expected
+# failures, `N expected failures`, and their XFAIL lines).
 .PHONY: check run-tests
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)

@@ -243,30 +243,6 @@ run(const char *arch, const char *body, const uint32_t *in, uint32_t *out, char 
 	return rc;
 }
 
-/* TEMPORARY while the code generator is assembled (issue 11): the run cases need ld/st of
- * .global and .shared, cvta, add, mul.wide, shl (other families); until fiberc compiles and runs
- * this probe they report that they are skipped and pass. */
-static int
-pipeline_ready(void)
-{
-	static int ready = -1;
-	static uint32_t in[NIn], out[NOut];
-	char err[4096];
-
-	if (ready >= 0)
-		return ready;
-	for (int k = 0; k < NIn; k++)
-		in[k] = (uint32_t)k * 3u;
-	ready = run("sm_80", "\tld.global.u32 %r2, [%rd6+128];\n\tst.global.u32 [%rd7+256], %r2;\n",
-	            in, out, err, sizeof err) == 0 && out[64 + 5] == 3 * 37;
-	if (!ready)
-		fprintf(stderr, "ptx_tensor: the run cases are skipped: the PTX pipeline cannot run the "
-		        "probe kernel yet (%.*s)\n", (int)strcspn(err, "\n"), err);
-	return ready;
-}
-
-#define RUN_OR_SKIP() do { if (!pipeline_ready()) return; } while (0)
-
 static void
 run_ok(const char *arch, const char *body, const uint32_t *in, uint32_t *out)
 {
@@ -672,7 +648,6 @@ START_TEST(run_mma)
 {
 	const char *arch = arches[_i];
 
-	RUN_OR_SKIP();
 	for (int k = 0; k < NMma; k++) {
 		if (_i ? !mmas[k].sm90 : mmas[k].sm90 == 2)
 			continue;
@@ -720,7 +695,6 @@ START_TEST(run_ldmatrix)
 	static uint32_t in[NIn], out[NOut];
 	char body[2048];
 
-	RUN_OR_SKIP();
 	fill_in(in);
 	for (int trans = 0; trans < 2; trans++)
 		for (int n = 0; n < 3; n++) {
@@ -754,7 +728,6 @@ START_TEST(run_movmatrix)
 	static uint32_t in[NIn], out[NOut];
 	char body[2048];
 
-	RUN_OR_SKIP();
 	fill_in(in);
 	snprintf(body, sizeof body, "%s\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%%r40}, [%%r22];\n"
 	         "\tmovmatrix.sync.aligned.m8n8.trans.b16 %%r41, %%r40;\n"
@@ -776,7 +749,6 @@ START_TEST(run_stmatrix)
 	static uint32_t in[NIn], out[NOut];
 	char body[4096];
 
-	RUN_OR_SKIP();
 	fill_in(in);
 	for (int trans = 0; trans < 2; trans++)
 		for (int n = 0; n < 3; n++) {

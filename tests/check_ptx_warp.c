@@ -216,30 +216,6 @@ run(const char *arch, unsigned threads, const char *decls, const char *body, con
 	return rc;
 }
 
-/* TEMPORARY while the code generator is assembled (issue 11): the run cases need ld.global,
- * st.global, cvta, add, mul.wide, setp, selp (other families) and the register allocator; until
- * fiberc compiles and runs this probe they report that they are skipped and pass. */
-static int
-pipeline_ready(void)
-{
-	static int ready = -1;
-	uint32_t in[NIn], out[NOut];
-	char err[4096];
-
-	if (ready >= 0)
-		return ready;
-	for (int k = 0; k < NIn; k++)
-		in[k] = (uint32_t)k * 3u;
-	ready = run("sm_80", 32, NULL, "\tmov.u32 %r50, %r2;\n\tmov.u32 %r51, %r5;\n", in, out, err,
-	            sizeof err) == 0 && out[5] == 15 && out[64 + 5] == 3 * 69;
-	if (!ready)
-		fprintf(stderr, "ptx_warp: the run cases are skipped: the PTX pipeline cannot run the "
-		        "probe kernel yet (%.*s)\n", (int)strcspn(err, "\n"), err);
-	return ready;
-}
-
-#define RUN_OR_SKIP() do { if (!pipeline_ready()) return; } while (0)
-
 /* run and fail the test on an error */
 static void
 run_ok(const char *arch, unsigned threads, const char *decls, const char *body,
@@ -317,7 +293,6 @@ START_TEST(run_shfl_modes)
 	static const unsigned widths[] = { 32, 16, 8, 4 };
 	const char *arch = arches[_i];
 
-	RUN_OR_SKIP();
 	for (int mode = 0; mode < 4; mode++) {
 		for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
 			uint32_t c = (32u - widths[k]) << 8 | (mode == Up ? 0 : 0x1f);
@@ -338,7 +313,6 @@ START_TEST(run_shfl_lane_reg)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	shfl_in(in);
 	run_ok(arch, 32, NULL, "\tshfl.sync.idx.b32 %r50|%p1, %r2, %r5, 6175, -1;\n"
 	       "\tselp.u32 %r51, 1, 0, %p1;\n\tshfl.sync.idx.b32 %r52, %r2, %r5, 31, -1;\n",
@@ -361,7 +335,6 @@ START_TEST(run_shfl_divergent)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	shfl_in(in);
 	run_ok(arch, 32, NULL, "\tsetp.ge.u32 %p2, %r1, 16;\n\t@%p2 bra $L__skip;\n"
 	       "\tshfl.sync.bfly.b32 %r50, %r2, 5, 31, 0xffff;\n\tmov.u32 %r51, 0xffff;\n"
@@ -398,7 +371,6 @@ START_TEST(run_vote)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int set = 0; set < 4; set++) {
 		uint32_t ballot = 0;
 		for (int l = 0; l < 32; l++) {
@@ -423,7 +395,6 @@ START_TEST(run_vote_divergent)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = (uint32_t)(l & 1);
 	run_ok(arch, 32, NULL, "\tsetp.ge.u32 %p2, %r1, 8;\n\t@%p2 bra $L__skip;\n"
@@ -449,7 +420,6 @@ START_TEST(run_match)
 	    "\tmatch.all.sync.b64 %r11|%p2, %rd8, -1;\n\tselp.u32 %r12, 2, 0, %p2;\n"
 	    "\tadd.s32 %r13, %r10, %r12;\n\txor.b32 %r53, %r11, %r13;\n";
 
-	RUN_OR_SKIP();
 	for (int set = 0; set < 3; set++) {
 		for (int l = 0; l < 32; l++) {
 			in[l] = set == 0 ? (uint32_t)(l % 3) : set == 1 ? 9u : (uint32_t)(l / 8);
@@ -483,7 +453,6 @@ START_TEST(run_redux)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int set = 0; set < 2; set++) {
 		uint32_t sum = 0, umin = ~0u, umax = 0, and = ~0u, or = 0, xor = 0;
 		int32_t smin = INT32_MAX, smax = INT32_MIN;
@@ -544,7 +513,6 @@ START_TEST(run_bar_exchange)
 	uint32_t in[NIn], out[NOut];
 	char body[1024];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = 1000u + (uint32_t)l;
 	for (size_t b = 0; b < sizeof bars / sizeof bars[0]; b++) {
@@ -567,7 +535,6 @@ START_TEST(run_bar_red)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int set = 0; set < 3; set++) {
 		uint32_t popc = 0;
 		for (int t = 0; t < 64; t++) {
@@ -595,7 +562,6 @@ START_TEST(run_bar_arrive)
 	const char *arch = arches[_i];
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = 7u * (uint32_t)l + 1u;
 	run_ok(arch, 64, shared_decl,
@@ -617,7 +583,6 @@ START_TEST(run_elect)
 {
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = 0;
 	run_ok("sm_90", 32, NULL, "\telect.sync %r50|%p1, -1;\n\tselp.u32 %r51, 1, 0, %p1;\n"
@@ -637,7 +602,6 @@ START_TEST(run_cluster)
 {
 	uint32_t in[NIn], out[NOut];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = 11u * (uint32_t)l;
 	run_ok("sm_90", 64, shared_decl, "\tmov.u32 %r20, sm;\n\tshl.b32 %r21, %r1, 2;\n"
@@ -658,7 +622,6 @@ START_TEST(run_misc)
 	uint32_t in[NIn], out[NOut];
 	char err[4096];
 
-	RUN_OR_SKIP();
 	for (int l = 0; l < NIn; l++)
 		in[l] = 3u * (uint32_t)l;
 	run_ok(arch, 32, NULL, "\tnanosleep.u32 100;\n\tnanosleep.u32 %r1;\n\tpmevent 2;\n"

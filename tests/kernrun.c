@@ -70,6 +70,14 @@ tsize(const char *t)
 	return !strcmp(t, "f16") ? 2 : 4;
 }
 
+static uint64_t watchdog;   /* kr_set_watchdog's, 0 none */
+
+void
+kr_set_watchdog(uint64_t n)
+{
+	watchdog = n;
+}
+
 static int
 open_dev(const char *path, const char *config, fiberSimMode mode, fiberDevice *dev,
          fiberModule *mod, KRun *r)
@@ -80,6 +88,15 @@ open_dev(const char *path, const char *config, fiberSimMode mode, fiberDevice *d
 		return -1;
 	}
 	fiberDeviceSetMode(*dev, mode);
+	if (watchdog) {
+		char kv[64];
+		snprintf(kv, sizeof kv, "watchdog=%llu", (unsigned long long)watchdog);
+		if (fiberDeviceSetConfigValue(*dev, kv) != FIBER_SUCCESS) {
+			snprintf(r->err, sizeof r->err, "%s: %s", kv, fiberGetLastErrorMessage(*dev));
+			fiberDeviceDestroy(*dev);
+			return -1;
+		}
+	}
 	if (fiberModuleLoadFile(mod, *dev, path) != FIBER_SUCCESS) {
 		snprintf(r->err, sizeof r->err, "load %s: %s", path, fiberGetLastErrorMessage(*dev));
 		fiberDeviceDestroy(*dev);

@@ -27,6 +27,9 @@ int kr_run_line(const char *path, const char *config, fiberSimMode mode, const c
 int kr_run_generic(const char *path, const char *config, fiberSimMode mode, unsigned fn,
                    char *name, size_t namesz, KRun *r);
 int kr_function_count(const char *path, const char *config, unsigned *n);
+/* the watchdog (warp instructions per launch) of the devices the runs open from now on; 0: the
+ * configuration's own (2^28) */
+void kr_set_watchdog(uint64_t n);
 void kr_free(KRun *r);
 /* run the fiberc program ($FIBERC, else build/bin/fiberc) as `fiberc IN ARGS -o TMP`: the
  * temporary output's path (malloc'd; the caller unlinks it), or NULL with fiberc's messages in

@@ -3,7 +3,9 @@
 # after a failure, the counts of the Check suites and of each script add up, a script that fails
 # without a summary counts as one failure, and the last line is exactly the total,
 # `N passed, M failed, K skipped`, with a non-zero status when anything failed; a skip is counted
-# and shown, and under CI=true it is a failure. Prints a line per check, then `N passed, M failed`.
+# and shown, and under CI=true it is a failure; the expected failures (`XFAIL` lines) of every
+# suite and script are counted and listed before the total, which they leave alone. Prints a line
+# per check, then `N passed, M failed`.
 set -u
 root=$(pwd)
 pass=0 fail=0
@@ -55,6 +57,18 @@ rc=$?
 	grep -q 'FAIL tests/one.sh: 1 skipped under CI=true' "$tmp/out" &&
 	ok "a skip under CI=true: a failure, named: '6 passed, 1 failed, 1 skipped'" ||
 	{ bad "a skip under CI=true: exit $rc"; show "$tmp/out"; }
+# d: expected failures, one from the Check suites and one from a script: counted and listed before
+# the total; they are neither passes nor failures of their own
+mkdir -p "$tmp/d/tests"
+printf '#!/bin/sh\necho "XFAIL s a: why a" >&2\necho "100%%: Checks: 4, Failures: 0, Errors: 0"\n' > "$tmp/d/check_all"
+printf 'echo "ok   z"; echo "XFAIL t b: why b"; echo "2 passed, 0 failed"\n' > "$tmp/d/tests/one.sh"
+chmod +x "$tmp/d/check_all"
+(cd "$tmp/d" && CI= sh "$root/scripts/run-tests.sh" ./check_all) > "$tmp/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "6 passed, 0 failed, 0 skipped" ] &&
+	[ "$(tail -n 4 "$tmp/out" | head -n 3)" = "$(printf '2 expected failures\nXFAIL s a: why a\nXFAIL t b: why b')" ] &&
+	ok "expected failures: '2 expected failures' and both listed before the total '6 passed, 0 failed, 0 skipped'" ||
+	{ bad "expected failures: exit $rc"; show "$tmp/out"; }
 make -n --no-print-directory run-tests 2>/dev/null | grep -q 'sh scripts/run-tests.sh' && ok "make check runs scripts/run-tests.sh" ||
 	bad "the Makefile does not use scripts/run-tests.sh"
 

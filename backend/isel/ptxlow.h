@@ -78,7 +78,7 @@ struct Lw {
 	 * is done */
 	void *fam;
 	void (*fam_free)(Lw *w);
-	/* state private to ptxlow.c */
+	/* state private to the lowering (ptxlow.c and its parts: lwpriv.h) */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
 	unsigned ringpos;

@@ -1,0 +1,184 @@
+/* lwemit.c: the PTX lowering's text (lwpriv.h): growing text buffers, the ring of operand
+ * strings, the instructions and labels a selection function writes into the function's code
+ * (lw_emit, lw_newlabel, the EXIT labels, PTX labels of inlined bodies), and the located errors
+ * on the PTX text (lw_error: "'div.rz.f32' is not supported yet: WHY").
+ */
+#include "lwpriv.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- text buffers ------------------------------------------------------------------------- */
+
+void
+buf_add(LwBuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 4096;
+		while (c < b->len + n + 1)
+			c *= 2;
+		b->s = xrealloc(b->s, c);
+		b->cap = c;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = 0;
+}
+
+static void
+buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
+{
+	char tmp[512];
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(tmp, sizeof tmp, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		buf_add(b, tmp, (size_t)n);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	buf_add(b, big, (size_t)n);
+	free(big);
+}
+
+void
+buf_printf(LwBuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+char *
+ring(Lw *w)
+{
+	char *s = w->ring[w->ringpos++ % LwRing];
+
+	s[0] = 0;
+	return s;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static void
+emit_v(Lw *w, int guard, const char *fmt, va_list ap)
+{
+	buf_add(&w->code, "        ", 8);
+	if (guard && w->guard[0])
+		buf_add(&w->code, w->guard, strlen(w->guard));
+	buf_vprintf(&w->code, fmt, ap);
+	buf_add(&w->code, " ;\n", 3);
+}
+
+void
+lw_emit(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_v(w, 1, fmt, ap);
+	va_end(ap);
+}
+
+void
+lw_emit_ng(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_v(w, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+lw_label_here(Lw *w, const char *name)
+{
+	buf_printf(&w->code, "%s:\n", name);
+}
+
+const char *
+lw_newlabel(Lw *w)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, ".L_p%" PRIu32, w->priv->cnt->label++);
+	w->nlabel++;
+	return s;
+}
+
+const char *
+lw_exit_label(Lw *w)
+{
+	char *s = ring(w);
+
+	snprintf(s, LwStr, ".L_exit%" PRIu32, w->exit0 + w->nexit++);
+	return s;
+}
+
+const char *
+lw_ptxlabel(Lw *w, uint32_t atom)
+{
+	char *s = ring(w);
+
+	if (w->inl)
+		snprintf(s, LwStr, "%s$i%" PRIu32, ptx_str(w->p, atom), w->inl);
+	else
+		snprintf(s, LwStr, "%s", ptx_str(w->p, atom));
+	return s;
+}
+
+static int
+verr(Lw *w, Loc loc, const char *fmt, va_list ap)
+{
+	char msg[512], text[160];
+	const PtxIns *i = w->ins;
+	size_t n = 0;
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (i) {
+		n = i->oploc.end - i->oploc.start;
+		if (n >= sizeof text)
+			n = sizeof text - 1;
+		memcpy(text, w->p->src->text + i->oploc.start, n);
+	}
+	text[n] = 0;
+	if (i)
+		error_at(w->d, loc, "'%s' is not supported yet: %s", text, msg);
+	else
+		error_at(w->d, loc, "%s", msg);
+	return -1;
+}
+
+int
+lw_error(Lw *w, const char *fmt, ...)
+{
+	va_list ap;
+	Loc loc = w->ins ? w->ins->oploc : w->fn->loc;
+
+	va_start(ap, fmt);
+	verr(w, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+lw_error_opnd(Lw *w, int k, const char *fmt, ...)
+{
+	va_list ap;
+	Loc loc = w->ins && k < w->ins->nopnd ? w->ins->opnd[k].loc : w->fn->loc;
+
+	va_start(ap, fmt);
+	verr(w, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}

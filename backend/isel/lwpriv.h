@@ -1,0 +1,99 @@
+/* lwpriv.h: what the parts of the PTX lowering share, private to them (ptxlow.c, the driver,
+ * and lwemit.c, lwopnd.c, lwreg.c, lwlayout.c, lwinfo.c, lwcolour.c, lwmvar.c): the state of the
+ * function being lowered (struct LwPriv, Lw.priv), the listing's counters and module variables
+ * (LwCount), and the functions one part calls in another. The selection files (ptxsel_*.c,
+ * ptxcall.c) see only ptxlow.h.
+ */
+#ifndef FIBER_LWPRIV_H
+#define FIBER_LWPRIV_H
+
+#include "ptxlow.h"
+
+#include <stdint.h>
+
+/* a kernel parameter or shared variable placed at a byte offset */
+typedef struct Place {
+	uint32_t name;     /* atom */
+	uint32_t off;      /* byte offset */
+	uint32_t size;     /* bytes */
+} Place;
+
+/* labels are unique in a listing: the counters run over all its functions */
+typedef struct LwCount {
+	uint32_t info;     /* .L_i<N>: the attribute sizes */
+	uint32_t label;    /* .L_p<N>: lw_newlabel */
+	uint32_t exit;     /* .L_exit<N> */
+	uint32_t fn;       /* functions lowered: .L_end<N>, .L_stop<N> */
+	/* module variables (.global in .nv.global[.init], .const in .nv.constant3) */
+	struct MVar {
+		const PtxVar *v; /* the variable */
+		uint32_t off;    /* offset in its section or bank */
+		uint32_t size;   /* bytes */
+		int c4;          /* .global: its address's slot in .nv.constant4 (x8), -1 none */
+	} *mv;
+	uint32_t nmv, cmv; /* module variables, and the room for them */
+	uint32_t nc4;      /* slots of .nv.constant4 given out */
+} LwCount;
+
+/* the state of the function being lowered (Lw.priv) */
+struct LwPriv {
+	LwCount *cnt;      /* the listing's counters and module variables (ptx_lower_text's) */
+	LwReg *reg;        /* registers met so far, in first-use order */
+	uint32_t nreg, creg; /* ... how many, and the room for them */
+	uint32_t *hash;    /* (decl, idx) -> reg index + 1; open addressing */
+	uint32_t hcap;     /* ... its slots, a power of 2 */
+	uint32_t *names;   /* SASS names taken (atoms in p->atoms), open addressing */
+	uint32_t ncap, nnames; /* ... its slots (a power of 2), and the names in it */
+	Place *param;      /* parameters of the function */
+	uint32_t nparam;   /* ... how many */
+	uint32_t param_size; /* bytes of the parameter block */
+	Place *shared;     /* shared variables the function names */
+	uint32_t nshared, cshared; /* ... how many, and the room for them */
+	uint32_t shared_size; /* bytes of static shared memory */
+	Place *local;      /* .local variables of the function, placed in its frame */
+	uint32_t nlocal, clocal; /* ... how many, and the room for them */
+	int compact;       /* registers named by colour (ptx_compact): a large function */
+	uint32_t ncolour[5]; /* compact: colours used per LwKind */
+	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
+	                      * kind (t, w, x, q) and how many of each are declared */
+	LwBuf tmpdecl;     /* `.vreg` text of the temporaries */
+	LwBuf tmppred;     /* `.vpred` text of the temporary predicates */
+	uint32_t cc;       /* atom of the carry flag's predicate (lw_carry), 0 none yet */
+};
+
+/* lwemit.c */
+void buf_add(LwBuf *b, const char *s, size_t n);
+void buf_printf(LwBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *ring(Lw *w);                         /* the next operand string (LwStr bytes), emptied */
+
+/* lwreg.c */
+const LwReg *reg_get(Lw *w, const PtxVar *decl, uint32_t idx); /* made on first use */
+void name_reg(Lw *w, LwReg *r);            /* its SASS name from its PTX name */
+const LwReg *opnd_reg(Lw *w, const PtxOpnd *o); /* NULL: o is not a register */
+const char *reg_text(Lw *w, const LwReg *r); /* its SASS name, named now if not yet */
+/* one name of a `.vreg`/`.vpred` list (directive dir) of size registers */
+void decl_item(LwBuf *b, const char *dir, const char *name, int size);
+int kind_size(int kind);                   /* R registers of an LwKind */
+
+/* lwlayout.c */
+uint32_t var_size(const Lw *w, const PtxVar *v);  /* bytes */
+uint32_t var_align(const Lw *w, const PtxVar *v); /* bytes */
+struct MVar *mvar(LwCount *c, const PtxVar *v);   /* a module variable's place, NULL none */
+void place_params(Lw *w);
+void place_shared(Lw *w);
+void place_local(Lw *w);                   /* sets Lw.frame_size */
+
+/* lwinfo.c */
+void global_info(Lw *w, LwBuf *b, const char *fn); /* the function's attributes in .nv.info */
+void kernel_info(Lw *w, LwBuf *b, const char *fn); /* the kernel's .nv.info.<fn> */
+
+/* lwcolour.c */
+void plan_regs(Lw *w);                     /* make every register of the function and name it */
+void colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
+const char *colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
+
+/* lwmvar.c */
+void collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */
+int emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d); /* their sections; -1 error */
+
+#endif /* FIBER_LWPRIV_H */
