@@ -29,9 +29,9 @@ colour_kind(int kind)
 }
 
 const char *
-colour_name(Lw *w, int kind, uint32_t c)
+lw_colour_name(Lw *w, int kind, uint32_t c)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	snprintf(s, LwStr, "%%%s%" PRIu32, kind == Lk128 ? "x" : kind == Lk64 ? "d" :
 	         kind == LkPred ? "q" : "v", c);
@@ -43,7 +43,7 @@ scan_opnd(Lw *w, const PtxOpnd *o, uint32_t pos, int def, Occ **occ, uint32_t *c
 {
 	const LwReg *r;
 
-	if (o->kind == PoName && o->what == PwReg && o->decl && (r = opnd_reg(w, o))) {
+	if (o->kind == PoName && o->what == PwReg && o->decl && (r = lw_opnd_reg(w, o))) {
 		uint32_t k = (uint32_t)(r - w->priv->reg);
 		if (k >= *cocc) {
 			uint32_t old = *cocc;
@@ -94,7 +94,7 @@ scan_regs(Lw *w, uint32_t *nunits, uint32_t *npred)
 		if (w->priv->reg[k].kind == LkPred)
 			(*npred)++;
 		else
-			*nunits += (uint32_t)kind_size(w->priv->reg[k].kind);
+			*nunits += (uint32_t)lw_kind_size(w->priv->reg[k].kind);
 	}
 	return occ;
 }
@@ -151,11 +151,11 @@ widen_loops(Lw *w, Occ *occ, uint32_t nocc)
 }
 
 void
-colour_one(Lw *w, LwReg *r)
+lw_colour_one(Lw *w, LwReg *r)
 {
 	int ck = colour_kind(r->kind);
 
-	r->name = atomz(w->p->atoms, colour_name(w, ck, w->priv->ncolour[ck]++));
+	r->name = atomz(w->p->atoms, lw_colour_name(w, ck, w->priv->ncolour[ck]++));
 }
 
 /* interval colouring: by start position, each register takes a colour of its kind free since
@@ -197,7 +197,7 @@ colour_regs(Lw *w, Occ *occ, uint32_t nocc)
 			v->ncolour[ck]++;
 		}
 		end[ck][c] = last;
-		r->name = atomz(w->p->atoms, colour_name(w, ck, c));
+		r->name = atomz(w->p->atoms, lw_colour_name(w, ck, c));
 	}
 	for (int k = 0; k < 5; k++)
 		free(end[k]);
@@ -207,7 +207,7 @@ colour_regs(Lw *w, Occ *occ, uint32_t nocc)
 /* make every register of the function and name it: by its PTX name, or by colour when the
  * function is too large for the virtual numbering */
 void
-plan_regs(Lw *w)
+lw_plan_regs(Lw *w)
 {
 	uint32_t nunits, npred;
 	Occ *occ = scan_regs(w, &nunits, &npred);
@@ -219,7 +219,7 @@ plan_regs(Lw *w)
 		colour_regs(w, occ, nocc);
 	} else {
 		for (uint32_t k = 0; k < w->priv->nreg; k++)
-			name_reg(w, &w->priv->reg[k]);
+			lw_name_reg(w, &w->priv->reg[k]);
 	}
 	free(occ);
 }

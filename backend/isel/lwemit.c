@@ -13,7 +13,7 @@
 /* ---- text buffers ------------------------------------------------------------------------- */
 
 void
-buf_add(LwBuf *b, const char *s, size_t n)
+lw_buf_add(LwBuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t c = b->cap ? b->cap : 4096;
@@ -28,7 +28,7 @@ buf_add(LwBuf *b, const char *s, size_t n)
 }
 
 static void
-buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
+lw_buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
 {
 	char tmp[512];
 	va_list aq;
@@ -40,27 +40,27 @@ buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof tmp) {
-		buf_add(b, tmp, (size_t)n);
+		lw_buf_add(b, tmp, (size_t)n);
 		return;
 	}
 	char *big = xmalloc((size_t)n + 1);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	buf_add(b, big, (size_t)n);
+	lw_buf_add(b, big, (size_t)n);
 	free(big);
 }
 
 void
-buf_printf(LwBuf *b, const char *fmt, ...)
+lw_buf_printf(LwBuf *b, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	buf_vprintf(b, fmt, ap);
+	lw_buf_vprintf(b, fmt, ap);
 	va_end(ap);
 }
 
 char *
-ring(Lw *w)
+lw_ring(Lw *w)
 {
 	char *s = w->ring[w->ringpos++ % LwRing];
 
@@ -73,11 +73,11 @@ ring(Lw *w)
 static void
 emit_v(Lw *w, int guard, const char *fmt, va_list ap)
 {
-	buf_add(&w->code, "        ", 8);
+	lw_buf_add(&w->code, "        ", 8);
 	if (guard && w->guard[0])
-		buf_add(&w->code, w->guard, strlen(w->guard));
-	buf_vprintf(&w->code, fmt, ap);
-	buf_add(&w->code, " ;\n", 3);
+		lw_buf_add(&w->code, w->guard, strlen(w->guard));
+	lw_buf_vprintf(&w->code, fmt, ap);
+	lw_buf_add(&w->code, " ;\n", 3);
 }
 
 void
@@ -103,13 +103,13 @@ lw_emit_ng(Lw *w, const char *fmt, ...)
 void
 lw_label_here(Lw *w, const char *name)
 {
-	buf_printf(&w->code, "%s:\n", name);
+	lw_buf_printf(&w->code, "%s:\n", name);
 }
 
 const char *
 lw_newlabel(Lw *w)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	snprintf(s, LwStr, ".L_p%" PRIu32, w->priv->cnt->label++);
 	w->nlabel++;
@@ -119,7 +119,7 @@ lw_newlabel(Lw *w)
 const char *
 lw_exit_label(Lw *w)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	snprintf(s, LwStr, ".L_exit%" PRIu32, w->exit0 + w->nexit++);
 	return s;
@@ -128,7 +128,7 @@ lw_exit_label(Lw *w)
 const char *
 lw_ptxlabel(Lw *w, uint32_t atom)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	if (w->inl)
 		snprintf(s, LwStr, "%s$i%" PRIu32, ptx_str(w->p, atom), w->inl);

@@ -12,7 +12,7 @@
 static void
 attr_head(LwBuf *b, const char *name)
 {
-	buf_printf(b, "\n\n\t//----- nvinfo : %s\n\t.align\t\t4\n", name);
+	lw_buf_printf(b, "\n\n\t//----- nvinfo : %s\n\t.align\t\t4\n", name);
 }
 
 /* an attribute with a payload of words (format 4): `.byte 0x04, ATTR` `.short (.L_b - .L_a)` */
@@ -22,22 +22,22 @@ attr_words(LwCount *c, LwBuf *b, const char *name, int attr, const char *const *
 	uint32_t a = c->info++, e = c->info++;
 
 	attr_head(b, name);
-	buf_printf(b, "\t.byte\t0x04, 0x%02x\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n", attr, e, a);
-	buf_printf(b, ".L_i%" PRIu32 ":\n", a);
+	lw_buf_printf(b, "\t.byte\t0x04, 0x%02x\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n", attr, e, a);
+	lw_buf_printf(b, ".L_i%" PRIu32 ":\n", a);
 	for (unsigned k = 0; k < n; k++)
-		buf_printf(b, "\t%s\n", words[k]);
-	buf_printf(b, ".L_i%" PRIu32 ":\n", e);
+		lw_buf_printf(b, "\t%s\n", words[k]);
+	lw_buf_printf(b, ".L_i%" PRIu32 ":\n", e);
 }
 
 static void
 attr_half(LwBuf *b, const char *name, int attr, unsigned v)
 {
 	attr_head(b, name);
-	buf_printf(b, "\t.byte\t0x03, 0x%02x\n\t.short\t0x%04x\n", attr, v);
+	lw_buf_printf(b, "\t.byte\t0x03, 0x%02x\n\t.short\t0x%04x\n", attr, v);
 }
 
 void
-global_info(Lw *w, LwBuf *b, const char *fn)
+lw_global_info(Lw *w, LwBuf *b, const char *fn)
 {
 	LwCount *c = w->priv->cnt;
 	char w0[160], w1[64];
@@ -53,14 +53,14 @@ global_info(Lw *w, LwBuf *b, const char *fn)
 }
 
 void
-kernel_info(Lw *w, LwBuf *b, const char *fn)
+lw_kernel_info(Lw *w, LwBuf *b, const char *fn)
 {
 	struct LwPriv *v = w->priv;
 	LwCount *c = v->cnt;
 	char t0[160], t1[64], t2[64], t3[64];
 	const char *ws[4] = { t0, t1, t2, t3 };
 
-	buf_printf(b, "\n\n//--------------------- .nv.info.%s --------------------------\n"
+	lw_buf_printf(b, "\n\n//--------------------- .nv.info.%s --------------------------\n"
 	           "\t.section\t.nv.info.%s,\"\",@\"SHT_CUDA_INFO\"\n\t.sectionflags\t@\"\"\n"
 	           "\t.align\t4\n", fn, fn);
 	snprintf(t0, sizeof t0, ".word\t0x00000082");
@@ -86,11 +86,11 @@ kernel_info(Lw *w, LwBuf *b, const char *fn)
 	if (w->nexit) {
 		uint32_t a = c->info++, e = c->info++;
 		attr_head(b, "EIATTR_EXIT_INSTR_OFFSETS");
-		buf_printf(b, "\t.byte\t0x04, 0x1c\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n.L_i%" PRIu32 ":\n",
+		lw_buf_printf(b, "\t.byte\t0x04, 0x1c\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n.L_i%" PRIu32 ":\n",
 		           e, a, a);
 		for (uint32_t k = 0; k < w->nexit; k++)
-			buf_printf(b, "\t.word\t.L_exit%" PRIu32 "@srel\n", w->exit0 + k);
-		buf_printf(b, ".L_i%" PRIu32 ":\n", e);
+			lw_buf_printf(b, "\t.word\t.L_exit%" PRIu32 "@srel\n", w->exit0 + k);
+		lw_buf_printf(b, ".L_i%" PRIu32 ":\n", e);
 	}
 	for (uint32_t k = 0; k < w->fn->nattr; k++) {
 		const PtxAttr *at = &w->fn->attr[k];

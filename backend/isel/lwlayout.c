@@ -9,7 +9,7 @@
 /* ---- parameters and shared variables ------------------------------------------------------ */
 
 uint32_t
-var_size(const Lw *w, const PtxVar *v)
+lw_var_size(const Lw *w, const PtxVar *v)
 {
 	uint32_t n = (uint32_t)(lw_type_bits(ptx_str(w->p, v->type)) + 7) / 8;
 
@@ -21,7 +21,7 @@ var_size(const Lw *w, const PtxVar *v)
 }
 
 uint32_t
-var_align(const Lw *w, const PtxVar *v)
+lw_var_align(const Lw *w, const PtxVar *v)
 {
 	uint32_t a = v->align;
 
@@ -63,7 +63,7 @@ lw_local_offset(const Lw *w, uint32_t name)
 /* the function's .local variables (nvcc's __local_depot<N>) in declaration order from offset 0 of
  * its frame; the frame is their size rounded up to 8 bytes, as nvcc's */
 void
-place_local(Lw *w)
+lw_place_local(Lw *w)
 {
 	struct LwPriv *v = w->priv;
 	uint32_t off = 0;
@@ -74,7 +74,7 @@ place_local(Lw *w)
 			continue;
 		for (uint32_t k = 0; k < st->nvar; k++) {
 			const PtxVar *var = &st->var[k];
-			uint32_t a = var_align(w, var), sz = var_size(w, var);
+			uint32_t a = lw_var_align(w, var), sz = lw_var_size(w, var);
 			if (var->space != PsLocal || lw_local_offset(w, var->name) >= 0)
 				continue;
 			off = (off + a - 1) / a * a;
@@ -87,7 +87,7 @@ place_local(Lw *w)
 }
 
 struct MVar *
-mvar(LwCount *c, const PtxVar *v)
+lw_mvar(LwCount *c, const PtxVar *v)
 {
 	for (uint32_t k = 0; c && k < c->nmv; k++)
 		if (c->mv[k].v == v)
@@ -98,8 +98,8 @@ mvar(LwCount *c, const PtxVar *v)
 int
 lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi)
 {
-	struct MVar *m = mvar(w->priv->cnt, v);
-	char *a = ring(w), *b = ring(w);
+	struct MVar *m = lw_mvar(w->priv->cnt, v);
+	char *a = lw_ring(w), *b = lw_ring(w);
 
 	if (!m || v->space != PsGlobal)
 		return lw_error(w, "'%s' is not a module .global variable", ptx_str(w->p, v->name));
@@ -115,13 +115,13 @@ lw_global_addr(Lw *w, const PtxVar *v, const char **lo, const char **hi)
 int
 lw_const_offset(const Lw *w, const PtxVar *v)
 {
-	struct MVar *m = mvar(w->priv->cnt, v);
+	struct MVar *m = lw_mvar(w->priv->cnt, v);
 
 	return m && v->space == PsConst ? (int)m->off : -1;
 }
 
 void
-place_params(Lw *w)
+lw_place_params(Lw *w)
 {
 	struct LwPriv *v = w->priv;
 	uint32_t off = 0;
@@ -129,7 +129,7 @@ place_params(Lw *w)
 	v->param = xmalloc((w->fn->nparam + 1) * sizeof *v->param);
 	for (uint32_t k = 0; k < w->fn->nparam; k++) {
 		const PtxVar *pv = &w->fn->param[k];
-		uint32_t a = var_align(w, pv), sz = var_size(w, pv);
+		uint32_t a = lw_var_align(w, pv), sz = lw_var_size(w, pv);
 		if (a > 8 && !pv->align)
 			a = 8;
 		off = (off + a - 1) / a * a;
@@ -144,7 +144,7 @@ static void
 add_shared(Lw *w, const PtxVar *var)
 {
 	struct LwPriv *v = w->priv;
-	uint32_t a = var_align(w, var), sz = var_size(w, var);
+	uint32_t a = lw_var_align(w, var), sz = lw_var_size(w, var);
 
 	for (uint32_t k = 0; k < v->nshared; k++)
 		if (v->shared[k].name == var->name)
@@ -168,7 +168,7 @@ add_shared_opnd(Lw *w, const PtxOpnd *o)
 
 /* the shared variables the function names, in order of first mention; dynamic ones last */
 void
-place_shared(Lw *w)
+lw_place_shared(Lw *w)
 {
 	struct LwPriv *v = w->priv;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 void
-collect_mvars(const Ptx *p, LwCount *c)
+lw_collect_mvars(const Ptx *p, LwCount *c)
 {
 	uint32_t off[3] = {0, 0, 0};   /* .nv.global.init, .nv.global, .nv.constant3 */
 
@@ -21,7 +21,7 @@ collect_mvars(const Ptx *p, LwCount *c)
 			if ((v->space != PsGlobal && v->space != PsConst) || (v->link & PlExtern))
 				continue;
 			Lw tmp = { .p = p };
-			uint32_t a = var_align(&tmp, v), sz = var_size(&tmp, v);
+			uint32_t a = lw_var_align(&tmp, v), sz = lw_var_size(&tmp, v);
 			int sec = v->space == PsConst ? 2 : v->init ? 0 : 1;
 			off[sec] = (off[sec] + a - 1) / a * a;
 			vgrow(&c->mv, &c->cmv, c->nmv + 1, sizeof *c->mv);
@@ -64,7 +64,7 @@ emit_init(const Ptx *p, LwBuf *b, const PtxVar *v, uint32_t size, Diag *d)
 				free(el);
 				return -1;
 			}
-			buf_printf(b, "\t.dword\t%s\n", ptx_str(p, e->atom));
+			lw_buf_printf(b, "\t.dword\t%s\n", ptx_str(p, e->atom));
 			continue;
 		}
 		if (e->kind == PeInt || e->kind == PeF32 || e->kind == PeF64) {
@@ -91,13 +91,13 @@ emit_init(const Ptx *p, LwBuf *b, const PtxVar *v, uint32_t size, Diag *d)
 			free(el);
 			return -1;
 		}
-		buf_printf(b, "\t.byte\t");
+		lw_buf_printf(b, "\t.byte\t");
 		for (uint32_t j = 0; j < esz; j++)
-			buf_printf(b, "%s0x%02x", j ? ", " : "", (unsigned)(bits >> (8 * j)) & 0xff);
-		buf_printf(b, "\n");
+			lw_buf_printf(b, "%s0x%02x", j ? ", " : "", (unsigned)(bits >> (8 * j)) & 0xff);
+		lw_buf_printf(b, "\n");
 	}
 	if (done < size)
-		buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(size - done));
+		lw_buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(size - done));
 	free(el);
 	return 0;
 }
@@ -105,7 +105,7 @@ emit_init(const Ptx *p, LwBuf *b, const PtxVar *v, uint32_t size, Diag *d)
 /* .nv.constant3, .nv.constant4 (the addresses of the .global variables named by code),
  * .nv.global.init, .nv.global */
 int
-emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d)
+lw_emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d)
 {
 	static const char *const secname[3] = { ".nv.global.init", ".nv.global", ".nv.constant3" };
 	static const char *const secflags[3] = { "\"aw\",@progbits", "\"aw\",@nobits", "\"a\",@progbits" };
@@ -119,29 +119,29 @@ emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d)
 			if (ms != sec)
 				continue;
 			if (!any)
-				buf_printf(b, "\n\n//--------------------- %s --------------------------\n"
+				lw_buf_printf(b, "\n\n//--------------------- %s --------------------------\n"
 				           "\t.section\t%s,%s\n\t.align\t8\n%s:\n", secname[sec], secname[sec],
 				           secflags[sec], secname[sec]);
 			any = 1;
 			if (m->off > at)
-				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(m->off - at));
+				lw_buf_printf(b, "\t.zero\t\t%u\n", (unsigned)(m->off - at));
 			const char *nm = ptx_str(p, m->v->name);
-			buf_printf(b, "\t.type\t\t%s,@object\n\t.size\t\t%s,(.L_g%u - %s)\n%s:\n", nm, nm,
+			lw_buf_printf(b, "\t.type\t\t%s,@object\n\t.size\t\t%s,(.L_g%u - %s)\n%s:\n", nm, nm,
 			           (unsigned)k, nm, nm);
 			if (sec == 1 || !m->v->init)
-				buf_printf(b, "\t.zero\t\t%u\n", (unsigned)m->size);
+				lw_buf_printf(b, "\t.zero\t\t%u\n", (unsigned)m->size);
 			else if (emit_init(p, b, m->v, m->size, d) < 0)
 				return -1;
-			buf_printf(b, ".L_g%u:\n", (unsigned)k);
+			lw_buf_printf(b, ".L_g%u:\n", (unsigned)k);
 			at = m->off + m->size;
 		}
 		if (sec == 2 && c->nc4) {
-			buf_printf(b, "\n\n//--------------------- .nv.constant4 --------------------------\n"
+			lw_buf_printf(b, "\n\n//--------------------- .nv.constant4 --------------------------\n"
 			           "\t.section\t.nv.constant4,\"a\",@progbits\n\t.align\t8\n.nv.constant4:\n");
 			for (uint32_t slot = 0; slot < c->nc4; slot++)
 				for (uint32_t k = 0; k < c->nmv; k++)
 					if (c->mv[k].c4 == (int)slot)
-						buf_printf(b, "\t.dword\t%s\n", ptx_str(p, c->mv[k].v->name));
+						lw_buf_printf(b, "\t.dword\t%s\n", ptx_str(p, c->mv[k].v->name));
 		}
 	}
 	return 0;

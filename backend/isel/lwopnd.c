@@ -188,7 +188,7 @@ lw_imm(Lw *w, int k)
 static const char *
 int_text(Lw *w, uint32_t v)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	if ((int32_t)v < 0 && (int32_t)v > -0x10000)
 		snprintf(s, LwStr, "-0x%x", (unsigned)-(int32_t)v);
@@ -202,7 +202,7 @@ static const char *
 float_text(Lw *w, uint32_t bits)
 {
 	union { uint32_t u; float f; } v = { bits };
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	if (v.f != v.f)
 		snprintf(s, LwStr, "%sQNAN", bits >> 31 ? "-" : "+");
@@ -232,7 +232,7 @@ lw_hi(Lw *w, int k)
 
 	if (lw_isimm(w, k))
 		return int_text(w, (uint32_t)(imm_bits(o, 64) >> 32));
-	const LwReg *r = opnd_reg(w, o);
+	const LwReg *r = lw_opnd_reg(w, o);
 	if (r && r->kind != Lk64 && r->kind != Lk128) {
 		lw_error_opnd(w, k, "operand %d must be a 64-bit register here", k);
 		return "RZ";
@@ -258,7 +258,7 @@ lw_src(Lw *w, int k)
 	}
 	if (o->kind == PoName && o->what == PwVar && o->decl && o->decl->space == PsParam) {
 		int off = lw_param_offset(w, o->atom);
-		char *s = ring(w);
+		char *s = lw_ring(w);
 		if (off < 0) {
 			lw_error_opnd(w, k, "parameter not found");
 			return "RZ";
@@ -324,7 +324,7 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 		return 0;
 	}
 	if (b->kind == PoName && b->what == PwReg) {
-		const LwReg *r = opnd_reg(w, b);
+		const LwReg *r = lw_opnd_reg(w, b);
 		const char *nm = ptx_str(w->p, r->name);
 		int wide = space == PsGlobal || space == PsNoSpace;
 		if (wide && r->kind != Lk64)
@@ -362,7 +362,7 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 			return 0;
 		}
 		if (b->decl->space == PsGlobal && (space == PsGlobal || space == PsNoSpace) &&
-		    mvar(w->priv->cnt, b->decl)) {
+		    lw_mvar(w->priv->cnt, b->decl)) {
 			const char *lo, *hi, *t = lw_tmp64(w);
 			if (lw_global_addr(w, b->decl, &lo, &hi) < 0)
 				return -1;

@@ -62,38 +62,38 @@ struct LwPriv {
 };
 
 /* lwemit.c */
-void buf_add(LwBuf *b, const char *s, size_t n);
-void buf_printf(LwBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *ring(Lw *w);                         /* the next operand string (LwStr bytes), emptied */
+void lw_buf_add(LwBuf *b, const char *s, size_t n);
+void lw_buf_printf(LwBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *lw_ring(Lw *w);                         /* the next operand string (LwStr bytes), emptied */
 
 /* lwreg.c */
-const LwReg *reg_get(Lw *w, const PtxVar *decl, uint32_t idx); /* made on first use */
-void name_reg(Lw *w, LwReg *r);            /* its SASS name from its PTX name */
-const LwReg *opnd_reg(Lw *w, const PtxOpnd *o); /* NULL: o is not a register */
-const char *reg_text(Lw *w, const LwReg *r); /* its SASS name, named now if not yet */
+const LwReg *lw_reg_get(Lw *w, const PtxVar *decl, uint32_t idx); /* made on first use */
+void lw_name_reg(Lw *w, LwReg *r);            /* its SASS name from its PTX name */
+const LwReg *lw_opnd_reg(Lw *w, const PtxOpnd *o); /* NULL: o is not a register */
+const char *lw_reg_text(Lw *w, const LwReg *r); /* its SASS name, named now if not yet */
 /* one name of a `.vreg`/`.vpred` list (directive dir) of size registers */
-void decl_item(LwBuf *b, const char *dir, const char *name, int size);
-int kind_size(int kind);                   /* R registers of an LwKind */
+void lw_decl_item(LwBuf *b, const char *dir, const char *name, int size);
+int lw_kind_size(int kind);                   /* R registers of an LwKind */
 
 /* lwlayout.c */
-uint32_t var_size(const Lw *w, const PtxVar *v);  /* bytes */
-uint32_t var_align(const Lw *w, const PtxVar *v); /* bytes */
-struct MVar *mvar(LwCount *c, const PtxVar *v);   /* a module variable's place, NULL none */
-void place_params(Lw *w);
-void place_shared(Lw *w);
-void place_local(Lw *w);                   /* sets Lw.frame_size */
+uint32_t lw_var_size(const Lw *w, const PtxVar *v);  /* bytes */
+uint32_t lw_var_align(const Lw *w, const PtxVar *v); /* bytes */
+struct MVar *lw_mvar(LwCount *c, const PtxVar *v);   /* a module variable's place, NULL none */
+void lw_place_params(Lw *w);
+void lw_place_shared(Lw *w);
+void lw_place_local(Lw *w);                   /* sets Lw.frame_size */
 
 /* lwinfo.c */
-void global_info(Lw *w, LwBuf *b, const char *fn); /* the function's attributes in .nv.info */
-void kernel_info(Lw *w, LwBuf *b, const char *fn); /* the kernel's .nv.info.<fn> */
+void lw_global_info(Lw *w, LwBuf *b, const char *fn); /* the function's attributes in .nv.info */
+void lw_kernel_info(Lw *w, LwBuf *b, const char *fn); /* the kernel's .nv.info.<fn> */
 
 /* lwcolour.c */
-void plan_regs(Lw *w);                     /* make every register of the function and name it */
-void colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
-const char *colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
+void lw_plan_regs(Lw *w);                     /* make every register of the function and name it */
+void lw_colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
+const char *lw_colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
 
 /* lwmvar.c */
-void collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */
-int emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d); /* their sections; -1 error */
+void lw_collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */
+int lw_emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d); /* their sections; -1 error */
 
 #endif /* FIBER_LWPRIV_H */

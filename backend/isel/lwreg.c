@@ -98,7 +98,7 @@ take_name(Lw *w, const char *want)
 
 /* the LwReg of PTX register decl[idx], made on first use */
 const LwReg *
-reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
+lw_reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
 {
 	struct LwPriv *v = w->priv;
 	uint32_t h;
@@ -137,7 +137,7 @@ reg_get(Lw *w, const PtxVar *decl, uint32_t idx)
 /* the virtual register name of r from its PTX name: `%r12`, `%x`; characters SASS names do
  * not take become '_', and a name taken by another scope gets a `$N` suffix */
 void
-name_reg(Lw *w, LwReg *r)
+lw_name_reg(Lw *w, LwReg *r)
 {
 	char want[256];
 	const char *dn = ptx_str(w->p, r->decl->name);
@@ -159,7 +159,7 @@ name_reg(Lw *w, LwReg *r)
 
 /* the register a PoName operand names, NULL if it is not a register */
 const LwReg *
-opnd_reg(Lw *w, const PtxOpnd *o)
+lw_opnd_reg(Lw *w, const PtxOpnd *o)
 {
 	uint32_t idx = 0;
 
@@ -169,26 +169,26 @@ opnd_reg(Lw *w, const PtxOpnd *o)
 		const char *s = ptx_str(w->p, o->atom) + atomlen(w->p->atoms, o->decl->name);
 		idx = (uint32_t)strtoul(s, NULL, 10);
 	}
-	return reg_get(w, o->decl, idx);
+	return lw_reg_get(w, o->decl, idx);
 }
 
 const LwReg *
 lw_regof(Lw *w, int k)
 {
-	return opnd_reg(w, lw_opnd(w, k));
+	return lw_opnd_reg(w, lw_opnd(w, k));
 }
 
 const char *
-reg_text(Lw *w, const LwReg *rc)
+lw_reg_text(Lw *w, const LwReg *rc)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 	LwReg *r = (LwReg *)rc;
 
 	if (!r->name) {            /* a register the scan did not see */
 		if (w->priv->compact)
-			colour_one(w, r);
+			lw_colour_one(w, r);
 		else
-			name_reg(w, r);
+			lw_name_reg(w, r);
 	}
 	snprintf(s, LwStr, "%s", ptx_str(w->p, r->name));
 	return s;
@@ -201,11 +201,11 @@ opnd_regtext(Lw *w, const PtxOpnd *o, int k)
 
 	if (o && o->kind == PoSink)
 		return "RZ";
-	if (!(r = opnd_reg(w, o))) {
+	if (!(r = lw_opnd_reg(w, o))) {
 		lw_error_opnd(w, k, "operand %d must be a register here", k);
 		return "RZ";
 	}
-	return reg_text(w, r);
+	return lw_reg_text(w, r);
 }
 
 const char *
@@ -217,7 +217,7 @@ lw_reg(Lw *w, int k)
 const char *
 lw_elem(Lw *w, const char *reg, int k)
 {
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	if (k == 0 || !strcmp(reg, "RZ"))
 		snprintf(s, LwStr, "%s", reg);
@@ -249,7 +249,7 @@ lw_vec(Lw *w, int k, int e)
 
 /* one name of a `.vreg`/`.vpred` list, a new line every ~90 columns */
 void
-decl_item(LwBuf *b, const char *dir, const char *name, int size)
+lw_decl_item(LwBuf *b, const char *dir, const char *name, int size)
 {
 	size_t col = b->len;
 
@@ -257,20 +257,20 @@ decl_item(LwBuf *b, const char *dir, const char *name, int size)
 		col--;
 	col = b->len - col;
 	if (!col || col > 90)
-		buf_printf(b, "%s\t%s\t\t", col ? "\n" : "", dir);
+		lw_buf_printf(b, "%s\t%s\t\t", col ? "\n" : "", dir);
 	else
-		buf_add(b, ",", 1);
+		lw_buf_add(b, ",", 1);
 	if (size > 1)
-		buf_printf(b, "%s[%d]", name, size);
+		lw_buf_printf(b, "%s[%d]", name, size);
 	else
-		buf_printf(b, "%s", name);
+		lw_buf_printf(b, "%s", name);
 }
 
 static const char *
 tmp_make(Lw *w, const char *pfx, int size, int pred)
 {
 	struct LwPriv *v = w->priv;
-	char *s = ring(w);
+	char *s = lw_ring(w);
 	int kind = pred ? 3 : size == 1 ? 0 : size == 2 ? 1 : 2;
 	uint32_t n;
 	LwBuf *b = pred ? &v->tmppred : &v->tmpdecl;
@@ -286,7 +286,7 @@ tmp_make(Lw *w, const char *pfx, int size, int pred)
 		n = w->ntmp++;
 	}
 	snprintf(s, LwStr, "%%$%s%" PRIu32, pfx, n);
-	decl_item(b, pred ? ".vpred" : ".vreg", s, size);
+	lw_decl_item(b, pred ? ".vpred" : ".vreg", s, size);
 	return s;
 }
 
@@ -294,10 +294,10 @@ const char *
 lw_newvreg(Lw *w, int size)
 {
 	struct LwPriv *v = w->priv;
-	char *s = ring(w);
+	char *s = lw_ring(w);
 
 	snprintf(s, LwStr, "%%$s%" PRIu32, w->nvreg++);
-	decl_item(&v->tmpdecl, ".vreg", s, size);
+	lw_decl_item(&v->tmpdecl, ".vreg", s, size);
 	return s;
 }
 
@@ -308,7 +308,7 @@ lw_carry(Lw *w)
 
 	if (!v->cc) {
 		v->cc = take_name(w, "%$cc");
-		decl_item(&v->tmppred, ".vpred", ptx_str(w->p, v->cc), 1);
+		lw_decl_item(&v->tmppred, ".vpred", ptx_str(w->p, v->cc), 1);
 	}
 	return ptx_str(w->p, v->cc);
 }
@@ -319,7 +319,7 @@ const char *lw_tmp128(Lw *w) { return tmp_make(w, "x", 4, 0); }
 const char *lw_ptmp(Lw *w) { return tmp_make(w, "q", 1, 1); }
 
 int
-kind_size(int kind)
+lw_kind_size(int kind)
 {
 	return kind == Lk64 ? 2 : kind == Lk128 ? 4 : 1;
 }

@@ -29,13 +29,13 @@ set_guard(Lw *w, const PtxIns *i)
 		if (i->gdecl->range)
 			idx = (uint32_t)strtoul(ptx_str(w->p, i->gpred) + atomlen(w->p->atoms, i->gdecl->name),
 			                        NULL, 10);
-		r = reg_get(w, i->gdecl, idx);
+		r = lw_reg_get(w, i->gdecl, idx);
 	}
 	if (!r) {
 		lw_error(w, "guard predicate not declared");
 		return;
 	}
-	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "", reg_text(w, r));
+	snprintf(w->guard, sizeof w->guard, "@%s%s ", i->guard == 2 ? "!" : "", lw_reg_text(w, r));
 }
 
 int
@@ -61,7 +61,7 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 		if (w->comments) {
 			uint32_t line, col, n = st->ins->loc.end - st->ins->loc.start;
 			src_linecol(w->p->src, st->ins->loc.start, &line, &col);
-			buf_printf(&w->code, "// %u: %.*s\n", line, (int)(n > 200 ? 200 : n),
+			lw_buf_printf(&w->code, "// %u: %.*s\n", line, (int)(n > 200 ? 200 : n),
 			           w->p->src->text + st->ins->loc.start);
 		}
 		int nerr = w->d->nerr;
@@ -99,9 +99,9 @@ declare_regs(Lw *w, LwBuf *b)
 		const char *dir = kind == LkPred ? ".vpred" : ".vreg";
 		if (v->compact) {
 			for (uint32_t c = 0; c < v->ncolour[kind]; c++)
-				decl_item(&l, dir, colour_name(w, kind, c), kind_size(kind));
+				lw_decl_item(&l, dir, lw_colour_name(w, kind, c), lw_kind_size(kind));
 			if (l.len) {
-				buf_printf(b, "%s\n", l.s);
+				lw_buf_printf(b, "%s\n", l.s);
 				l.len = 0;
 			}
 			continue;
@@ -111,20 +111,20 @@ declare_regs(Lw *w, LwBuf *b)
 			int rk = r->kind == Lk16 ? Lk32 : r->kind;
 			if (rk != kind || !r->name)
 				continue;
-			decl_item(&l, dir, ptx_str(w->p, r->name), kind_size(r->kind));
+			lw_decl_item(&l, dir, ptx_str(w->p, r->name), lw_kind_size(r->kind));
 		}
 		if (l.len) {
-			buf_printf(b, "%s\n", l.s);
+			lw_buf_printf(b, "%s\n", l.s);
 			l.len = 0;
 		}
 	}
 	if (l.len)
-		buf_printf(b, "%s\n", l.s);
+		lw_buf_printf(b, "%s\n", l.s);
 	free(l.s);
 	if (v->tmpdecl.len)
-		buf_printf(b, "%s\n", v->tmpdecl.s);
+		lw_buf_printf(b, "%s\n", v->tmpdecl.s);
 	if (v->tmppred.len)
-		buf_printf(b, "%s\n", v->tmppred.s);
+		lw_buf_printf(b, "%s\n", v->tmppred.s);
 }
 
 static void
@@ -158,10 +158,10 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.param_base = w.arch->bank0->param;
 	w.priv = &priv;
 	w.exit0 = cnt->exit;
-	place_params(&w);
-	place_shared(&w);
-	place_local(&w);
-	plan_regs(&w);
+	lw_place_params(&w);
+	lw_place_shared(&w);
+	lw_place_local(&w);
+	lw_plan_regs(&w);
 	if (fn->entry) {
 		if (arch_has(w.arch, ArchLdcBank0))
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);
@@ -178,29 +178,29 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.ins = NULL;
 	if (rc == 0) {
 		/* the end: a branch to itself stops the fetch, as nvcc writes */
-		buf_printf(&w.code, ".L_stop%" PRIu32 ":\n", cnt->fn);
+		lw_buf_printf(&w.code, ".L_stop%" PRIu32 ":\n", cnt->fn);
 		lw_emit_ng(&w, "BRA `(.L_stop%" PRIu32 ")", cnt->fn);
-		global_info(&w, ginfo, name);
+		lw_global_info(&w, ginfo, name);
 		if (fn->entry) {
-			kernel_info(&w, kinfo, name);
-			buf_printf(kinfo, "\n\n//--------------------- .nv.constant0.%s --------------------------\n"
+			lw_kernel_info(&w, kinfo, name);
+			lw_buf_printf(kinfo, "\n\n//--------------------- .nv.constant0.%s --------------------------\n"
 			           "\t.section\t.nv.constant0.%s,\"a\",@progbits\n\t.sectionflags\t@\"\"\n"
 			           "\t.align\t4\n.nv.constant0.%s:\n\t.zero\t\t%u\n", name, name, name,
 			           (unsigned)(w.param_base + priv.param_size));
 		}
-		buf_printf(text, "\n\n//--------------------- .text.%s --------------------------\n"
+		lw_buf_printf(text, "\n\n//--------------------- .text.%s --------------------------\n"
 		           "\t.section\t.text.%s,\"ax\",@progbits\n\t.sectioninfo\t@\"SHI_REGISTERS=0\"\n",
 		           name, name);
 		declare_regs(&w, text);
-		buf_printf(text, "\t.align\t128\n        .global         %s\n        .type           %s,@function\n"
+		lw_buf_printf(text, "\t.align\t128\n        .global         %s\n        .type           %s,@function\n"
 		           "        .size           %s,(.L_end%" PRIu32 " - %s)\n", name, name, name, cnt->fn, name);
 		if (fn->entry)
-			buf_printf(text, "        .other          %s,@\"STO_CUDA_ENTRY STV_DEFAULT\"\n", name);
-		buf_printf(text, "%s:\n.text.%s:\n", name, name);
-		buf_add(text, w.code.s, w.code.len);
-		buf_printf(text, ".L_end%" PRIu32 ":\n", cnt->fn);
+			lw_buf_printf(text, "        .other          %s,@\"STO_CUDA_ENTRY STV_DEFAULT\"\n", name);
+		lw_buf_printf(text, "%s:\n.text.%s:\n", name, name);
+		lw_buf_add(text, w.code.s, w.code.len);
+		lw_buf_printf(text, ".L_end%" PRIu32 ":\n", cnt->fn);
 		if (priv.shared_size)
-			buf_printf(text, "\n\n//--------------------- .nv.shared.%s --------------------------\n"
+			lw_buf_printf(text, "\n\n//--------------------- .nv.shared.%s --------------------------\n"
 			           "\t.section\t.nv.shared.%s,\"aw\",@nobits\n\t.sectionflags\t@\"\"\n"
 			           "\t.align\t16\n.nv.shared.%s:\n\t.zero\t\t%u\n", name, name, name,
 			           (unsigned)priv.shared_size);
@@ -240,21 +240,21 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		return NULL;
 	}
 	cnt = &c;
-	collect_mvars(p, cnt);
+	lw_collect_mvars(p, cnt);
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
 		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
 			rc = -1;
 	}
 	if (rc == 0) {
-		buf_printf(&out, "\t.target\tsm_%d%s\n\n\t.elftype\t@\"ET_EXEC\"\n\n", sm,
+		lw_buf_printf(&out, "\t.target\tsm_%d%s\n\n\t.elftype\t@\"ET_EXEC\"\n\n", sm,
 		           p->sm_suffix && sm == p->sm ? "a" : "");
-		buf_printf(&out, "\n//--------------------- .nv.info                  --------------------------\n"
+		lw_buf_printf(&out, "\n//--------------------- .nv.info                  --------------------------\n"
 		           "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.align\t4\n");
-		buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
-		buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
-		buf_add(&out, text.s ? text.s : "", text.len);
-		if (emit_mvars(p, cnt, &out, d) < 0)
+		lw_buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
+		lw_buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
+		lw_buf_add(&out, text.s ? text.s : "", text.len);
+		if (lw_emit_mvars(p, cnt, &out, d) < 0)
 			rc = -1;
 	}
 	free(c.mv);
