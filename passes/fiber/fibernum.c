@@ -798,53 +798,6 @@ typedef struct Em {
 	uint32_t *cur;     /* per unit: the value a read of the register gets */
 } Em;
 
-static Opnd
-R(Reg r)
-{
-	Opnd o = {0};
-
-	o.kind = OReg;
-	o.r[0] = r;
-	o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Imm(int64_t v)
-{
-	Opnd o = {0};
-
-	o.kind = OImm;
-	o.imm = v;
-	o.flags = FHex;
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Cb(int off)
-{
-	Opnd o = {0};
-
-	o.kind = OCBank;
-	o.imm2 = 0;
-	o.imm = off;
-	o.flags = FHex;
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Sreg(Fn *f, const char *name)
-{
-	Opnd o = {0};
-
-	o.kind = OSReg;
-	o.atom = mintern(f->mod, name);
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
 /* insert `[@guard] NAME.MODS opnds` at e->at; uses read e->cur, defs update it */
 static Ins *
 emit(Em *e, const char *name, const char *mods, Reg guard, int gneg, int n, ...)
@@ -950,6 +903,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 	Blk *h = l->head, *pre = s->pre;
 	uint8_t *live = xmalloc(NumUnit), *taken = xmalloc(NumUnit);
 	Em e = {f, f->blk[0], 0, xmalloc(NumUnit * sizeof(uint32_t))};
+	const Opnd rz = mkreg(REG(RR, RegRZ)), urz = mkreg(REG(RUR, RegURZ)),
+	           pt = mkreg(REG(RP, RegPT));
 	Reg rf, rt, rh, rj, rs, rjs, rd, p0, ua, ub, pq, ri;
 	int lg = 0, base = split_base(f);
 	uint32_t jsv, rdv, pidx = pred_index(h, pre), nu = 0, at;
@@ -981,34 +936,33 @@ split_apply(Fn *f, Split *s, Diag *d)
 	}
 	/* the fiber count, then SETFIBERNUM: every weft is there, converged (the first
 	 * instruction of the kernel) */
-	E(&e, "ULDC", NULL, 2, R(ua), Cb(0x0));
-	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x4));
-	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
-	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x8));
-	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
-	E(&e, "USHF", "L.U32", 4, R(ua), R(ua), Imm(lg), R(REG(RUR, RegURZ)));
-	E(&e, "SETFIBERNUM", NULL, 2, R(ua), Imm(s->nreg));
+	E(&e, "ULDC", NULL, 2, mkreg(ua), mkcbank(0, 0x0));
+	E(&e, "ULDC", NULL, 2, mkreg(ub), mkcbank(0, 0x4));
+	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
+	E(&e, "ULDC", NULL, 2, mkreg(ub), mkcbank(0, 0x8));
+	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
+	E(&e, "USHF", "L.U32", 4, mkreg(ua), mkreg(ua), mkimm(lg), urz);
+	E(&e, "SETFIBERNUM", NULL, 2, mkreg(ua), mkimm(s->nreg));
 	/* j = SR_FIBERID / T by binary search over the m copies */
-	E(&e, "S2R", NULL, 2, R(rf), Sreg(f, "SR_FIBERID"));
-	E(&e, "IMAD", "MOV.U32", 4, R(rt), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(0x0));
-	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x4), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x8), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", "MOV.U32", 4, R(rj), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)));
+	E(&e, "S2R", NULL, 2, mkreg(rf), mksreg(mintern(f->mod, "SR_FIBERID")));
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rt), rz, rz, mkcbank(0, 0x0));
+	E(&e, "IMAD", NULL, 4, mkreg(rt), mkreg(rt), mkcbank(0, 0x4), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rt), mkreg(rt), mkcbank(0, 0x8), rz);
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rj), rz, rz, rz);
 	for (int b = lg - 1; b >= 0; b--) {
-		Opnd nh = R(rh);
+		Opnd nh = mkreg(rh);
 		nh.flags |= FNeg;
-		E(&e, "SHF", "L.U32", 4, R(rh), R(rt), Imm(b), R(REG(RR, RegRZ)));
-		E(&e, "ISETP", "GE.U32.AND", 5, R(p0), R(REG(RP, RegPT)), R(rf), R(rh),
-		  R(REG(RP, RegPT)));
-		EG(&e, p0, 0, "IADD3", NULL, 4, R(rf), R(rf), nh, R(REG(RR, RegRZ)));
-		EG(&e, p0, 0, "IADD3", NULL, 4, R(rj), R(rj), Imm(1 << b), R(REG(RR, RegRZ)));
+		E(&e, "SHF", "L.U32", 4, mkreg(rh), mkreg(rt), mkimm(b), rz);
+		E(&e, "ISETP", "GE.U32.AND", 5, mkreg(p0), pt, mkreg(rf), mkreg(rh), pt);
+		EG(&e, p0, 0, "IADD3", NULL, 4, mkreg(rf), mkreg(rf), nh, rz);
+		EG(&e, p0, 0, "IADD3", NULL, 4, mkreg(rj), mkreg(rj), mkimm(1 << b), rz);
 	}
 	/* S, j*S, (m-1)*S */
-	E(&e, "IMAD", "MOV.U32", 4, R(rs), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(s->step_off[0]));
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rs), rz, rz, mkcbank(0, s->step_off[0]));
 	if (s->step_off[1] >= 0)
-		E(&e, "IMAD", NULL, 4, R(rs), R(rs), Cb(s->step_off[1]), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rjs), R(rj), R(rs), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rd), R(rs), Imm(s->m - 1), R(REG(RR, RegRZ)));
+		E(&e, "IMAD", NULL, 4, mkreg(rs), mkreg(rs), mkcbank(0, s->step_off[1]), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rjs), mkreg(rj), mkreg(rs), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rd), mkreg(rs), mkimm(s->m - 1), rz);
 	jsv = e.cur[reg_unit(rjs)];
 	rdv = e.cur[reg_unit(rd)];
 	/* preheader: i0 += j*S; copies whose first iteration is past the end leave */
@@ -1018,9 +972,9 @@ split_apply(Fn *f, Split *s, Diag *d)
 	if (pre->nins && (pre->ins[pre->nins - 1].op == OBRA || pre->ins[pre->nins - 1].op == OJMP))
 		e.at--;
 	e.cur[reg_unit(ri)] = s->iv0;
-	E(&e, "IADD3", NULL, 4, R(ri), R(ri), R(rjs), R(REG(RR, RegRZ)));
-	E(&e, "ISETP", "GE.AND", 5, R(pq), R(REG(RP, RegPT)), R(ri), Imm(s->bound), R(REG(RP, RegPT)));
-	E(&e, "ISETP", "NE.AND", 5, R(pq), R(REG(RP, RegPT)), R(rjs), R(REG(RR, RegRZ)), R(pq));
+	E(&e, "IADD3", NULL, 4, mkreg(ri), mkreg(ri), mkreg(rjs), rz);
+	E(&e, "ISETP", "GE.AND", 5, mkreg(pq), pt, mkreg(ri), mkimm(s->bound), pt);
+	E(&e, "ISETP", "NE.AND", 5, mkreg(pq), pt, mkreg(rjs), rz, mkreg(pq));
 	EG(&e, pq, 0, "EXIT", NULL, 0);
 	for (Phi *p = h->phi; p; p = p->link)
 		if (p->to == s->iv)
@@ -1038,8 +992,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 	e.cur[reg_unit(f->val[s->ivn].reg)] = s->ivn;
 	e.cur[reg_unit(rd)] = rdv;
 	(void)jsv;
-	if (!(ni = emit(&e, "IADD3", NULL, RNone, 0, 4, R(f->val[s->ivn].reg),
-	                R(f->val[s->ivn].reg), R(rd), R(REG(RR, RegRZ)))))
+	if (!(ni = emit(&e, "IADD3", NULL, RNone, 0, 4, mkreg(f->val[s->ivn].reg),
+	                mkreg(f->val[s->ivn].reg), mkreg(rd), rz)))
 		goto fail;
 	{
 		uint32_t nv = e.cur[reg_unit(f->val[s->ivn].reg)];

@@ -315,19 +315,13 @@ busy(RW *r, Blk *b, uint32_t at, const char *opname, const char *mode, unsigned 
 	Ins *i;
 
 	memset(&proto, 0, sizeof proto);
-	memset(op, 0, sizeof op);
 	proto.op = (uint16_t)op_lookup(opname, strlen(opname));
 	proto.name = mintern(f->mod, opname);
 	proto.mod = &mod;
 	proto.nmod = 1;
 	proto.addr = -1;
-	op[0].kind = OReg;
-	op[0].r[0] = REG(RV, vn);
-	op[0].r[1] = op[0].r[2] = RNone;
-	op[1].kind = OImm;
-	op[1].flags = FHex;
-	op[1].imm = n;
-	op[1].r[0] = op[1].r[1] = op[1].r[2] = RNone;
+	op[0] = mkreg(REG(RV, vn));
+	op[1] = mkimm(n);
 	proto.opnd = op;
 	proto.nopnd = n > 1 ? 2 : 1;
 	proto.loc = at < b->nins ? b->ins[at].loc : b->ins[b->nins - 1].loc;
