@@ -909,6 +909,10 @@ int ins_splice(Fn *f, Blk *b, Ins *const *add, const uint32_t *nadd, const uint8
                                      and deletes (drop[k]) at once, in linear time; -1 as those */
 Ins *ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* NULL if a value the old one
                                      defines is still read and the new one does not define it */
+int ins_permute(Fn *f, Blk *b, const uint32_t *order); /* b's instruction p becomes old
+                                     order[p], in place (no relayout needed; addresses stay with
+                                     positions); instructions moved, -1 if order is no
+                                     permutation or moves a pinned (labelled) instruction */
 uint32_t ins_newdef(Fn *f, Ins *i, unsigned slot, unsigned m); /* a new value for register m of
                                      def slot slot, defined by i */
 void ins_setuse(Fn *f, Ins *i, unsigned slot, unsigned m, uint32_t v); /* the use reads v; use
