@@ -720,7 +720,7 @@ words(Fn *f, Ins *i)
 				return -1;
 			bits = v.u;
 		}
-		w[0] = (w[0] & ENC_MASK(POS_IMM)) | (uint64_t)bits << POS_IMM;
+		SET_IMM32(w[0], bits);
 		o->imm2 = (int32_t)bits;
 		o->flags |= FImmBits;
 	}

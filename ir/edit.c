@@ -769,7 +769,7 @@ retaddr_move(Blk *x, int64_t now)
 			continue;
 		o->imm = now;
 		if (i->nenc && GET_OPCODE(i->enc[0]))   /* nvcc's word; ctrl-bits' has no opcode */
-			i->enc[0] = (i->enc[0] & ENC_MASK(POS_IMM)) | (uint64_t)(uint32_t)now << POS_IMM;
+			SET_IMM32(i->enc[0], (uint32_t)now);
 	}
 }
 

@@ -281,8 +281,8 @@ reencode(Fn *f, Ins *i, int rd)
 	if (i->nenc != 2)
 		return;
 	if (rd >= 0) {
-		i->enc[0] = (i->enc[0] & ~(0xffull << 16)) | ((uint64_t)rd << 16);
-		i->enc[1] &= ~(1ull << (FencPoolDst - 64));
+		SET_RD(i->enc[0], rd);
+		SET_FIELD(i->enc, FPOOLDST, 0);
 	}
 	if (fenc_encode_m(i, f->mod, w, why, sizeof why) == 0)
 		i->enc[0] = w[0], i->enc[1] = w[1];
