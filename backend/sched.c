@@ -1194,8 +1194,8 @@ sched_fn(Fn *f, const SchedOpts *o, SchedStats *st, Diag *d)
 			 * which keep their place */
 			int mv = ins_permute(f, b, c.order);
 			if (mv < 0) {
-				error_plain(d, "sched: internal error: the order of a block of '%s' moves "
-				            "a labelled instruction", mstr(f->mod, f->name));
+				error_plain(d, "sched: internal error: a labelled instruction of "
+				            "'%s' would move", mstr(f->mod, f->name));
 				sx_free(&c);
 				return -1;
 			}

@@ -559,7 +559,7 @@ ins_permute(Fn *f, Blk *b, const uint32_t *order)
 	}
 	free(seen);
 	free(atpin);
-	t = xmalloc(n * sizeof *t);
+	t = xrealloc(NULL, n * sizeof *t);   /* every entry is written: no need to clear it */
 	for (uint32_t p = 0; p < n; p++) {
 		t[p] = a[order[p]];
 		t[p].addr = a[p].addr;

@@ -56,7 +56,7 @@ enum {
 	POS_REUSE = 17, SIZE_REUSE = 4,
 	SIZE_CTRLNAMED = 21, /* the fields above: bits 0..20 of the control field */
 	SbNone = 7,        /* wsb/rsb: no scoreboard */
-	/* fields of the instruction, counted from its bit 0 (word 0 is bits 0..63, word 1 64..127) */
+	/* fields of the instruction, from its bit 0 (word 0 is bits 0..63, word 1 64..127) */
 	POS_OPCODE = 0, SIZE_OPCODE = 9,
 	POS_FORM = 9, SIZE_FORM = 3,   /* the operand form (register, immediate, c[], UR) */
 	POS_RD = 16, SIZE_RD = 8,

@@ -48,12 +48,12 @@ enum {
 	POS_FABSC = 100, SIZE_FABSC = SIZE_FABS,
 	POS_FEXTC = 102, SIZE_FEXTC = SIZE_FEXT, /* Rc's skip bit 101, which nvcc uses */
 	POS_FMARK = 126, SIZE_FMARK = 1,     /* M: the word uses the FIBER extension */
-	POS_FPOOLDST = 127, SIZE_FPOOLDST = 1, /* P: Rd names slice register 256 + Rd (a pool write) */
+	POS_FPOOLDST = 127, SIZE_FPOOLDST = 1, /* P: Rd names slice register 256 + Rd */
 	POS_FCOUNT = 32, SIZE_FCOUNT = 32,   /* SETFIBERNUM count, immediate form */
 	POS_FCOUNTUR = 32, SIZE_FCOUNTUR = 8, /* SETFIBERNUM count, UR form: the UR number */
 	POS_FNREG = 64, SIZE_FNREG = 8,      /* SETFIBERNUM nreg, 0: the program's */
 	POS_FN = 32, SIZE_FN = 5,            /* SETBUSYBIT / DEPBAR register count - 1 */
-	POS_FMODE = 64, SIZE_FMODE = 2,      /* SETBUSYBIT / DEPBAR mode: FencModeFull, FencModeEmpty */
+	POS_FMODE = 64, SIZE_FMODE = 2,      /* SETBUSYBIT / DEPBAR mode: FencModeFull, ...Empty */
 };
 
 /* the values of the fields */
