@@ -509,7 +509,7 @@ pinned_positions(const Fn *f, const Blk *b)
 				if (p->blk != b->id || p->pos >= b->nins)
 					continue;
 				if (!at)
-					at = calloc(b->nins, 1);
+					at = xmalloc(b->nins);
 				at[p->pos] = 1;
 			}
 		return at;
@@ -523,7 +523,7 @@ pinned_positions(const Fn *f, const Blk *b)
 		if (x < base || x >= (int64_t)base + b->nins)
 			continue;
 		if (!at)
-			at = calloc(b->nins, 1);
+			at = xmalloc(b->nins);
 		at[x - base] = 1;
 	}
 	return at;
@@ -545,7 +545,7 @@ ins_permute(Fn *f, Blk *b, const uint32_t *order)
 
 	if (!n)
 		return 0;
-	seen = calloc(n, 1);
+	seen = xmalloc(n);
 	atpin = pinned_positions(f, b);
 	for (uint32_t p = 0; p < n; p++) {
 		uint32_t q = order[p];

@@ -543,12 +543,14 @@ dec_ldst(DecodeCtx *c, const Ins *i, DIns *d)
 	if (i->nopnd != 2)
 		return sim_unsupported_why(c, i, "expected two operands");
 	if (load) {
-		if (aligned_opnd(c, i, 0, (n + 3) / 4, &d->dst[0]) || mem_opnd(c, i, 1, wide, &d->src[0], &am))
+		if (aligned_opnd(c, i, 0, (n + 3) / 4, &d->dst[0]) ||
+		    mem_opnd(c, i, 1, wide, &d->src[0], &am))
 			return -1;
 		d->ndst = 1;
 		d->nsrc = 1;
 	} else {
-		if (mem_opnd(c, i, 0, wide, &d->src[0], &am) || aligned_opnd(c, i, 1, (n + 3) / 4, &d->src[1]))
+		if (mem_opnd(c, i, 0, wide, &d->src[0], &am) ||
+		    aligned_opnd(c, i, 1, (n + 3) / 4, &d->src[1]))
 			return -1;
 		d->ndst = 0;
 		d->nsrc = 2;
