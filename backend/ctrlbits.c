@@ -435,7 +435,193 @@ rewritten_soon(const Blk *b, uint32_t k, const Units *x)
 	return 0;
 }
 
-/* one block from its entry state to its exit state, setting the bits of its instructions */
+/* what scan decides for one instruction */
+typedef struct Step {
+	int isnew;         /* a pass inserted it: its bits are this pass's to choose */
+	int kind;          /* lat_kind: LatFixed, LatVar, ... */
+	unsigned lat;      /* its latency */
+	unsigned wait;     /* the scoreboards it waits for */
+	unsigned wsb, rsb; /* the scoreboards it sets, SbNone none */
+	unsigned need;     /* cycles the dependences it has on fixed latencies still ask */
+	int32_t lo;        /* from where delay may raise stalls for them */
+} Step;
+
+/* the variable-latency dependences of i: RAW on its sources, WAW and WAR on its destinations
+ * (an original instruction only on what new instructions set) */
+static unsigned
+var_waits(const Wst *w, const Units *x, int isnew)
+{
+	unsigned W = 0;
+
+	for (unsigned j = 0; j < x->nuse; j++)
+		for (unsigned q = 0; q < NSb; q++)
+			if (pending(w, w->pw[x->use[j]][q], q) && (isnew || (w->npw[x->use[j]] >> q & 1)))
+				W |= 1u << q;
+	for (unsigned j = 0; j < x->ndef; j++)
+		for (unsigned q = 0; q < NSb; q++) {
+			unsigned u = x->def[j];
+			if (pending(w, w->pw[u][q], q) && (isnew || (w->npw[u] >> q & 1)))
+				W |= 1u << q;
+			if (pending(w, w->pr[u][q], q) && (isnew || (w->npr[u] >> q & 1)))
+				W |= 1u << q;
+		}
+	return W;
+}
+
+/* the scoreboards instruction k of b sets (st->wsb, st->rsb) and what choosing them adds to
+ * its waits: a new instruction's by the pass's policy, an original one's as read */
+static void
+pick_sbs(Cx *c, Wst *w, Blk *b, uint32_t k, const Units *x, Step *st)
+{
+	Ins *i = &b->ins[k];
+
+	if (st->isnew && i->op == OLDGDEPBAR) {
+		st->wsb = 0;       /* the copy group's counter, as the scoreboard mode keeps it */
+	} else if (st->isnew && st->kind == LatVar && c->share) {
+		int wt = 0;
+		retire(w, st->wait);
+		if (x->ndef) {
+			st->wsb = pick_sb(c, w, ev_cls(i), 0, &wt);
+			if (wt)
+				st->wait |= 1u << st->wsb;
+			/* a load whose sources are soon overwritten: a read SB as well, so that the
+			 * writer waits for the read, not for the data */
+			if (lat_late_read(i) && x->nuse && war_ahead(b, k, x)) {
+				st->rsb = pick_sb(c, w, ClsRead, 1u << st->wsb, &wt);
+				if (wt)
+					st->rsb = SbNone;   /* the read is tracked on the write SB */
+			}
+		} else if (lat_late_read(i) && x->nuse) {
+			st->rsb = pick_sb(c, w, ClsRead, 0, &wt);
+			if (wt)
+				st->wait |= 1u << st->rsb;
+		}
+	} else if (st->isnew && st->kind == LatVar) {
+		if (x->ndef) {
+			retire(w, st->wait);
+			st->wsb = free_sb(w, 0);
+			/* a memory instruction whose sources are written again soon gets a read SB of
+			 * its own when one is free, as nvcc gives it: that write then waits for the
+			 * read, not for the load's data (an SB spent otherwise would make later loads
+			 * wait for free ones) */
+			if (lat_late_read(i) && x->nuse && rewritten_soon(b, k, x)) {
+				unsigned q = free_sb(w, 1u << st->wsb), nfree = 0;
+				for (unsigned t = 0; t < NSb; t++)
+					nfree += t != st->wsb && w->ev[t] == w->ret[t];
+				if (q != st->wsb && nfree >= RsbFree)
+					st->rsb = q;
+			}
+		} else if (lat_late_read(i) && x->nuse) {
+			retire(w, st->wait);
+			st->rsb = free_sb(w, 0);
+		}
+	} else if (!st->isnew) {
+		st->wsb = i->ctrl.wsb;
+		st->rsb = i->ctrl.rsb;
+	}
+	if (!c->share) {
+		/* a new event is kept alone on its SB (sharing: the waits above are all it needs) */
+		if (st->wsb < NSb && !(st->isnew && i->op == OLDGDEPBAR) &&
+		    (st->isnew ? w->ev[st->wsb] != w->ret[st->wsb]
+		               : pending(w, w->lastnew[st->wsb], st->wsb)))
+			st->wait |= 1u << st->wsb;
+		if (st->rsb < NSb &&
+		    (st->isnew ? w->ev[st->rsb] != w->ret[st->rsb]
+		               : pending(w, w->lastnew[st->rsb], st->rsb)))
+			st->wait |= 1u << st->rsb;
+	}
+}
+
+/* the cycles the fixed-latency dependences of an instruction still need (RAW, WAW, and WAR on
+ * a late read), into st->need and st->lo */
+static void
+fixed_waits(const Wst *w, const Units *x, Step *st)
+{
+	for (unsigned j = 0; j < x->nuse; j++) {
+		unsigned u = x->use[j];
+		if ((st->isnew || w->rnew[u]) && w->rdy[u] > w->clk) {
+			st->need = MAX(st->need, w->rdy[u] - w->clk);
+			st->lo = MAX(st->lo, w->rpos[u]);
+		}
+	}
+	for (unsigned j = 0; j < x->ndef; j++) {
+		unsigned u = x->def[j], at = w->clk + (st->kind == LatFixed ? st->lat : 0);
+		if ((st->isnew || w->rnew[u]) && w->rdy[u] > at) {
+			st->need = MAX(st->need, w->rdy[u] - at);
+			st->lo = MAX(st->lo, w->rpos[u]);
+		}
+		if (st->isnew && w->warok[u] > w->clk) {
+			st->need = MAX(st->need, w->warok[u] - w->clk);
+			st->lo = MAX(st->lo, w->wpos[u]);
+		}
+	}
+}
+
+/* the state after instruction k issues: its results (ready times, write events), the events of
+ * the scoreboards it sets, its late reads; returns the scoreboards set */
+static unsigned
+issue(Wst *w, const Ins *i, uint32_t k, const Units *x, const Step *st)
+{
+	unsigned set = 0, wsb = st->wsb, rsb = st->rsb;
+	int isnew = st->isnew;
+
+	for (unsigned j = 0; j < x->ndef; j++) {
+		unsigned u = x->def[j];
+		if (!x->defg[j]) {
+			for (unsigned q = 0; q < NSb; q++)
+				w->pw[u][q] = -1;
+			w->npw[u] = 0;
+			w->rdy[u] = w->clk;
+			w->rnew[u] = 0;
+		}
+		if (st->kind == LatFixed && w->clk + st->lat >= w->rdy[u]) {
+			w->rdy[u] = w->clk + st->lat;
+			w->rnew[u] = (uint8_t)isnew;
+			w->rpos[u] = (int32_t)k;
+		}
+	}
+	if (wsb < NSb) {
+		uint8_t cl = isnew && i->op != OLDGDEPBAR ? ev_cls(i) : ClsMixed;
+		int32_t e = w->ev[wsb]++;
+		w->sbcls[wsb] = e == w->ret[wsb] || w->sbcls[wsb] == cl ? cl : ClsMixed;
+		w->sblast[wsb] = w->clk;
+		set |= 1u << wsb;
+		if (isnew)
+			w->lastnew[wsb] = e;
+		for (unsigned j = 0; j < x->ndef; j++) {
+			w->pw[x->def[j]][wsb] = e;
+			w->npw[x->def[j]] = (uint8_t)((w->npw[x->def[j]] & ~(1u << wsb)) |
+			                              (unsigned)isnew << wsb);
+		}
+	}
+	if (rsb < NSb && rsb != wsb) {
+		uint8_t cl = isnew ? ClsRead : ClsMixed;
+		int32_t e = w->ev[rsb]++;
+		w->sbcls[rsb] = e == w->ret[rsb] || w->sbcls[rsb] == cl ? cl : ClsMixed;
+		w->sblast[rsb] = w->clk;
+		set |= 1u << rsb;
+		if (isnew)
+			w->lastnew[rsb] = e;
+	}
+	if (st->kind == LatVar && lat_late_read(i)) {
+		unsigned q = rsb < NSb ? rsb : wsb;
+		for (unsigned j = 0; j < x->nuse; j++) {
+			unsigned u = x->use[j];
+			if (q < NSb) {
+				w->pr[u][q] = w->ev[q] - 1;
+				w->npr[u] = (uint8_t)((w->npr[u] & ~(1u << q)) | (unsigned)isnew << q);
+			} else {
+				w->warok[u] = MAX(w->warok[u], w->clk + LatWarRead);
+				w->wpos[u] = (int32_t)k;
+			}
+		}
+	}
+	return set;
+}
+
+/* one block from its entry state to its exit state, setting the bits of its instructions: per
+ * instruction its waits on variable latencies, the scoreboards it sets, the stalls its fixed
+ * latencies need, then its effect on the state */
 static void
 scan(Cx *c, Blk *b)
 {
@@ -447,178 +633,43 @@ scan(Cx *c, Blk *b)
 	for (uint32_t k = 0; k < b->nins; k++) {
 		Ins *i = &b->ins[k];
 		uint32_t gi = base + k;
-		int isnew = c->isnew[gi], kind, sbx;
-		unsigned lat = 0, W = 0, need = 0, set = 0, wsb = SbNone, rsb = SbNone, n, mask;
-		int32_t lo = -1;
+		Step st = { .isnew = c->isnew[gi], .wsb = SbNone, .rsb = SbNone, .lo = -1 };
+		unsigned n, mask, set;
+		int sbx;
 
 		c->nop[gi] = 0;
 		i->ctrl = c->orig[gi];
 		i->flags &= (uint8_t)~ICtrlSet;
-		if (isnew) {
+		if (st.isnew) {
 			i->ctrl = (Ctrl){ .stall = 1, .yield = 1, .wsb = SbNone, .rsb = SbNone, .has = 1 };
 			if (i->op == ODEPBAR)
 				i->ctrl.stall = DepbarStall;
 			i->flags |= ICtrlSet;
 		}
-		kind = lat_kind(c->f->mod, i, c->sm, &lat);
+		st.kind = lat_kind(c->f->mod, i, c->sm, &st.lat);
 		units_of(i, &x);
-		/* variable-latency dependences: RAW on the sources, WAW and WAR on the destinations */
-		for (unsigned j = 0; j < x.nuse; j++)
-			for (unsigned q = 0; q < NSb; q++)
-				if (pending(w, w->pw[x.use[j]][q], q) && (isnew || (w->npw[x.use[j]] >> q & 1)))
-					W |= 1u << q;
-		for (unsigned j = 0; j < x.ndef; j++)
-			for (unsigned q = 0; q < NSb; q++) {
-				unsigned u = x.def[j];
-				if (pending(w, w->pw[u][q], q) && (isnew || (w->npw[u] >> q & 1)))
-					W |= 1u << q;
-				if (pending(w, w->pr[u][q], q) && (isnew || (w->npr[u] >> q & 1)))
-					W |= 1u << q;
-			}
-		/* the scoreboards it sets */
-		if (isnew && i->op == OLDGDEPBAR) {
-			wsb = 0;       /* the copy group's counter, as the scoreboard mode keeps it */
-		} else if (isnew && kind == LatVar && c->share) {
-			int wt = 0;
-			retire(w, W);
-			if (x.ndef) {
-				wsb = pick_sb(c, w, ev_cls(i), 0, &wt);
-				if (wt)
-					W |= 1u << wsb;
-				/* a load whose sources are soon overwritten: a read SB as well, so that
-				 * the writer waits for the read, not for the data */
-				if (lat_late_read(i) && x.nuse && war_ahead(b, k, &x)) {
-					rsb = pick_sb(c, w, ClsRead, 1u << wsb, &wt);
-					if (wt)
-						rsb = SbNone;   /* the read is tracked on the write SB */
-				}
-			} else if (lat_late_read(i) && x.nuse) {
-				rsb = pick_sb(c, w, ClsRead, 0, &wt);
-				if (wt)
-					W |= 1u << rsb;
-			}
-		} else if (isnew && kind == LatVar) {
-			if (x.ndef) {
-				retire(w, W);
-				wsb = free_sb(w, 0);
-				/* a memory instruction whose sources are written again soon gets a read SB
-				 * of its own when one is free, as nvcc gives it: that write then waits for
-				 * the read, not for the load's data (an SB spent otherwise would make later
-				 * loads wait for free ones) */
-				if (lat_late_read(i) && x.nuse && rewritten_soon(b, k, &x)) {
-					unsigned q = free_sb(w, 1u << wsb), nfree = 0;
-					for (unsigned t = 0; t < NSb; t++)
-						nfree += t != wsb && w->ev[t] == w->ret[t];
-					if (q != wsb && nfree >= RsbFree)
-						rsb = q;
-				}
-			} else if (lat_late_read(i) && x.nuse) {
-				retire(w, W);
-				rsb = free_sb(w, 0);
-			}
-		} else if (!isnew) {
-			wsb = i->ctrl.wsb;
-			rsb = i->ctrl.rsb;
-		}
-		if (c->share) {
-			/* events of one kind share an SB: the waits above are all it needs */
-		} else {
-			if (wsb < NSb && !(isnew && i->op == OLDGDEPBAR) &&
-			    (isnew ? w->ev[wsb] != w->ret[wsb] : pending(w, w->lastnew[wsb], wsb)))
-				W |= 1u << wsb;  /* a new event is kept alone on its SB */
-			if (rsb < NSb &&
-			    (isnew ? w->ev[rsb] != w->ret[rsb] : pending(w, w->lastnew[rsb], rsb)))
-				W |= 1u << rsb;
-		}
-		W &= ~(unsigned)i->ctrl.wait;   /* what the pass adds (all of it for a new one) */
-		if (W)
+		st.wait = var_waits(w, &x, st.isnew);
+		pick_sbs(c, w, b, k, &x, &st);
+		st.wait &= ~(unsigned)i->ctrl.wait;   /* what the pass adds (all of it for a new one) */
+		if (st.wait)
 			i->flags |= ICtrlSet;
-		if (W & w->fresh) {
-			need = SbIncDelay;
-			lo = (int32_t)k - 1;
+		if (st.wait & w->fresh) {
+			st.need = SbIncDelay;
+			st.lo = (int32_t)k - 1;
 		}
-		W |= i->ctrl.wait;
-		i->ctrl.wait = W & ((1u << NSb) - 1);
-		retire(w, W);
+		st.wait |= i->ctrl.wait;
+		i->ctrl.wait = st.wait & ((1u << NSb) - 1);
+		retire(w, st.wait);
 		if ((sbx = depbar_le(c->f, i, &n, &mask)) >= 0) {
 			w->ret[sbx] = MAX(w->ret[sbx], w->ev[sbx] - (int32_t)n);
 			retire(w, mask);
 		}
-		/* fixed-latency dependences */
-		for (unsigned j = 0; j < x.nuse; j++) {
-			unsigned u = x.use[j];
-			if ((isnew || w->rnew[u]) && w->rdy[u] > w->clk) {
-				need = MAX(need, w->rdy[u] - w->clk);
-				lo = MAX(lo, w->rpos[u]);
-			}
-		}
-		for (unsigned j = 0; j < x.ndef; j++) {
-			unsigned u = x.def[j], at = w->clk + (kind == LatFixed ? lat : 0);
-			if ((isnew || w->rnew[u]) && w->rdy[u] > at) {
-				need = MAX(need, w->rdy[u] - at);
-				lo = MAX(lo, w->rpos[u]);
-			}
-			if (isnew && w->warok[u] > w->clk) {
-				need = MAX(need, w->warok[u] - w->clk);
-				lo = MAX(lo, w->wpos[u]);
-			}
-		}
-		if (need)
-			delay(c, b, k, need, lo);
-		/* its results */
-		for (unsigned j = 0; j < x.ndef; j++) {
-			unsigned u = x.def[j];
-			if (!x.defg[j]) {
-				for (unsigned q = 0; q < NSb; q++)
-					w->pw[u][q] = -1;
-				w->npw[u] = 0;
-				w->rdy[u] = w->clk;
-				w->rnew[u] = 0;
-			}
-			if (kind == LatFixed && w->clk + lat >= w->rdy[u]) {
-				w->rdy[u] = w->clk + lat;
-				w->rnew[u] = (uint8_t)isnew;
-				w->rpos[u] = (int32_t)k;
-			}
-		}
-		if (wsb < NSb) {
-			uint8_t cl = isnew && i->op != OLDGDEPBAR ? ev_cls(i) : ClsMixed;
-			int32_t e = w->ev[wsb]++;
-			w->sbcls[wsb] = e == w->ret[wsb] || w->sbcls[wsb] == cl ? cl : ClsMixed;
-			w->sblast[wsb] = w->clk;
-			set |= 1u << wsb;
-			if (isnew)
-				w->lastnew[wsb] = e;
-			for (unsigned j = 0; j < x.ndef; j++) {
-				w->pw[x.def[j]][wsb] = e;
-				w->npw[x.def[j]] = (uint8_t)((w->npw[x.def[j]] & ~(1u << wsb)) |
-				                             (unsigned)isnew << wsb);
-			}
-		}
-		if (rsb < NSb && rsb != wsb) {
-			uint8_t cl = isnew ? ClsRead : ClsMixed;
-			int32_t e = w->ev[rsb]++;
-			w->sbcls[rsb] = e == w->ret[rsb] || w->sbcls[rsb] == cl ? cl : ClsMixed;
-			w->sblast[rsb] = w->clk;
-			set |= 1u << rsb;
-			if (isnew)
-				w->lastnew[rsb] = e;
-		}
-		if (kind == LatVar && lat_late_read(i)) {
-			unsigned q = rsb < NSb ? rsb : wsb;
-			for (unsigned j = 0; j < x.nuse; j++) {
-				unsigned u = x.use[j];
-				if (q < NSb) {
-					w->pr[u][q] = w->ev[q] - 1;
-					w->npr[u] = (uint8_t)((w->npr[u] & ~(1u << q)) | (unsigned)isnew << q);
-				} else {
-					w->warok[u] = MAX(w->warok[u], w->clk + LatWarRead);
-					w->wpos[u] = (int32_t)k;
-				}
-			}
-		}
-		i->ctrl.wsb = wsb < NSb ? wsb : SbNone;
-		i->ctrl.rsb = rsb < NSb ? rsb : SbNone;
+		fixed_waits(w, &x, &st);
+		if (st.need)
+			delay(c, b, k, st.need, st.lo);
+		set = issue(w, i, k, &x, &st);
+		i->ctrl.wsb = st.wsb < NSb ? st.wsb : SbNone;
+		i->ctrl.rsb = st.rsb < NSb ? st.rsb : SbNone;
 		w->fresh = eff(i->ctrl.stall) <= SbIncDelay ? (uint8_t)set : 0;
 		w->clk += eff(i->ctrl.stall);
 	}
@@ -720,7 +771,7 @@ words(Fn *f, Ins *i)
 				return -1;
 			bits = v.u;
 		}
-		w[0] = (w[0] & ENC_MASK(POS_IMM)) | (uint64_t)bits << POS_IMM;
+		SET_IMM32(w[0], bits);
 		o->imm2 = (int32_t)bits;
 		o->flags |= FImmBits;
 	}

@@ -27,42 +27,6 @@ typedef struct W {
 	         a_u32;
 } W;
 
-static Opnd
-reg_op(Reg r)
-{
-	Opnd o = {0};
-
-	o.kind = OReg;
-	o.r[0] = r;
-	o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-imm_op(int64_t v)
-{
-	Opnd o = {0};
-
-	o.kind = OImm;
-	o.flags = FHex;
-	o.imm = v;
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-mem_op(int off)
-{
-	Opnd o = {0};
-
-	o.kind = OMem;
-	o.flags = FHex;
-	o.imm = off;
-	o.r[0] = REG(RR, 1);
-	o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
 /* an instruction to insert before old instruction at: opcode name, modifiers, operands */
 static void
 put(W *w, uint32_t at, uint32_t name, const uint32_t *mod, unsigned nmod, const Opnd *op,
@@ -97,11 +61,11 @@ ldst(W *w, uint32_t at, int store, Reg first, unsigned n, int off, Loc loc)
 	Opnd op[2];
 
 	if (store) {
-		op[0] = mem_op(off);
-		op[1] = reg_op(first);
+		op[0] = mkmem(REG(RR, 1), off);
+		op[1] = mkreg(first);
 	} else {
-		op[0] = reg_op(first);
-		op[1] = mem_op(off);
+		op[0] = mkreg(first);
+		op[1] = mkmem(REG(RR, 1), off);
 	}
 	put(w, at, store ? w->a_stl : w->a_ldl, &mod, n > 1, op, 2, loc);
 }
@@ -196,14 +160,14 @@ spill_code(W *w, uint32_t g, uint32_t k, const Ins *i)
 			Reg rh = where(ra, h, 0, g), pt = where(ra, x, 0, g);
 			if (!post && (r->fl & (RfUse | RfOld))) {
 				uint32_t mods[2] = { w->a_ne, w->a_and };
-				Opnd op[5] = { reg_op(pt), reg_op(REG(RP, RegPT)), reg_op(rh),
-				               reg_op(REG(RR, RegRZ)), reg_op(REG(RP, RegPT)) };
+				Opnd op[5] = { mkreg(pt), mkreg(REG(RP, RegPT)), mkreg(rh),
+				               mkreg(REG(RR, RegRZ)), mkreg(REG(RP, RegPT)) };
 				if (h->spilled)
 					ldst(w, k, 0, rh, 1, w->base + h->slot, i->loc);
 				put(w, k, w->a_isetp, mods, 2, op, 5, i->loc);
 			}
 			if (post && (r->fl & RfDef)) {
-				Opnd op[4] = { reg_op(rh), reg_op(REG(RR, RegRZ)), imm_op(1), reg_op(pt) };
+				Opnd op[4] = { mkreg(rh), mkreg(REG(RR, RegRZ)), mkimm(1), mkreg(pt) };
 				op[3].flags = FLNot;
 				put(w, k + 1, w->a_sel, NULL, 0, op, 4, i->loc);
 				if (h->spilled)
@@ -327,22 +291,16 @@ frame_code(W *w, uint32_t at, int need_init, int size, Loc loc)
 	Opnd op[4];
 
 	if (need_init) {
-		Opnd cb = {0};
-		cb.kind = OCBank;
-		cb.flags = FHex;
-		cb.imm = 0x28;
-		cb.imm2 = 0;
-		cb.r[0] = cb.r[1] = cb.r[2] = RNone;
 		uint32_t mods[2] = { w->a_mov, w->a_u32 };
-		op[0] = reg_op(REG(RR, 1));
-		op[1] = op[2] = reg_op(REG(RR, RegRZ));
-		op[3] = cb;
+		op[0] = mkreg(REG(RR, 1));
+		op[1] = op[2] = mkreg(REG(RR, RegRZ));
+		op[3] = mkcbank(0, 0x28);
 		put(w, at, w->a_imad, mods, 2, op, 4, loc);
 	}
-	op[0] = reg_op(REG(RR, 1));
-	op[1] = reg_op(REG(RR, 1));
-	op[2] = imm_op(-size);
-	op[3] = reg_op(REG(RR, RegRZ));
+	op[0] = mkreg(REG(RR, 1));
+	op[1] = mkreg(REG(RR, 1));
+	op[2] = mkimm(-size);
+	op[3] = mkreg(REG(RR, RegRZ));
 	put(w, at, w->a_iadd3, NULL, 0, op, 4, loc);
 }
 

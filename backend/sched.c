@@ -4,7 +4,8 @@
  *
  * Requires: the CFG (blocks, succ/pred, rpo); Fn.ins laid out (each block a slice of it: the
  * pass manager's relayout after the previous pass). Slots are filled here where missing. SSA
- * form is not needed; when present, the values that point at a moved instruction follow it.
+ * form is not needed; when present, the values that point at a moved instruction follow it (a
+ * block is reordered by ir/edit.c's ins_permute).
  * Registers are told apart by (class, number), never by unit: virtual ones have none.
  *
  * Per block: a dependence DAG (registers RAW, WAR, WAW; memory by space; barriers, labelled
@@ -111,7 +112,6 @@ typedef struct Sx {
 	uint32_t *psb;         /* the KSb predecessors, by node (pfirst) */
 	uint32_t cpsb;
 	uint64_t *pick;
-	Ins *tmp;
 	/* pressure: the function's virtual R keys, densely numbered, and liveness over them */
 	uint32_t *dense;       /* per key: 1 + dense id, 0 if not a virtual R register */
 	uint32_t ndense;
@@ -552,7 +552,6 @@ reserve(Sx *c, uint32_t n)
 	free(c->avail.k);
 	free(c->avsb.k);
 	free(c->pend.k);
-	free(c->tmp);
 	for (int s = 0; s < NSp; s++) {
 		free(c->loads[s]);
 		c->loads[s] = xmalloc(c->cap * sizeof *c->loads[s]);
@@ -569,7 +568,6 @@ reserve(Sx *c, uint32_t n)
 	c->avail.k = xmalloc(c->cap * sizeof *c->avail.k);
 	c->avsb.k = xmalloc(c->cap * sizeof *c->avsb.k);
 	c->pend.k = xmalloc(c->cap * sizeof *c->pend.k);
-	c->tmp = xmalloc(c->cap * sizeof *c->tmp);
 }
 
 /* the DAG of block b (base: its first Fn.ins index), by source, with heights */
@@ -1048,54 +1046,7 @@ list_schedule(Sx *c, uint32_t n)
 	}
 }
 
-/* ---- moving the instructions ------------------------------------------------------------- */
-
-/* the instruction at from moved to to: the SSA values that point at it (edit.c's moved) */
-static void
-retarget(Fn *f, Ins *from, Ins *to)
-{
-	if (from == to || !f->val)
-		return;
-	for (unsigned j = 0; j < to->nslot; j++) {
-		const Slot *sl = &to->slot[j];
-		for (unsigned m = 0; sl->v && m < sl->n; m++) {
-			uint32_t v = sl->v[m];
-			Val *x;
-			if (!v || v >= f->nval)
-				continue;
-			x = &f->val[v];
-			if (sl->kind == SDef) {
-				if (x->def == from)
-					x->def = to;
-				continue;
-			}
-			for (uint32_t u = 0; u < x->nuse; u++)
-				if (!x->use[u].isphi && x->use[u].ins == from)
-					x->use[u].ins = to;
-		}
-	}
-}
-
-/* b's instructions in c->order; addresses stay with the positions. Returns the number moved */
-static uint32_t
-permute(Sx *c, Blk *b)
-{
-	uint32_t n = b->nins, moved = 0;
-	Ins *a = b->ins, *t = c->tmp;
-	int ssa = c->f->val != NULL;
-
-	for (uint32_t p = 0; p < n; p++) {
-		t[p] = a[c->order[p]];
-		t[p].addr = a[p].addr;
-		moved += c->order[p] != p;
-		if (ssa)
-			retarget(c->f, &a[c->order[p]], &t[p]);
-	}
-	memcpy(a, t, n * sizeof *a);
-	for (uint32_t p = 0; ssa && p < n; p++)
-		retarget(c->f, &t[p], &a[p]);
-	return moved;
-}
+/* ---- the control bits after a move ------------------------------------------------------- */
 
 /* i without its second encoding word: the slots that word gave (the sm_8x hidden desc[UR] of a
  * store, which the simulator ignores) go, the values of the others stay */
@@ -1168,7 +1119,6 @@ sx_free(Sx *c)
 	free(c->avsb.k);
 	free(c->pend.k);
 	free(c->pick);
-	free(c->tmp);
 	free(c->dense);
 	free(c->in);
 	free(c->out);
@@ -1240,9 +1190,17 @@ sched_fn(Fn *f, const SchedOpts *o, SchedStats *st, Diag *d)
 			after = before;   /* the original order stays */
 			pk1 = pk0;
 		} else {
-			uint32_t mv = permute(&c, b);
+			/* addresses stay with the positions; labelled instructions are barriers,
+			 * which keep their place */
+			int mv = ins_permute(f, b, c.order);
+			if (mv < 0) {
+				error_plain(d, "sched: internal error: a labelled instruction of "
+				            "'%s' would move", mstr(f->mod, f->name));
+				sx_free(&c);
+				return -1;
+			}
 			st->changed += mv > 0;
-			st->moved += mv;
+			st->moved += (uint32_t)mv;
 		}
 		st->est_before += before;
 		st->est_after += after;

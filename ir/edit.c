@@ -1,5 +1,6 @@
 /* edit.c: editing a function's instructions in place: insert, delete and replace an
- * instruction of a block, and relayout, which rebuilds Fn.ins from the blocks in layout order.
+ * instruction of a block, reorder a block (ins_permute), and relayout, which rebuilds Fn.ins from
+ * the blocks in layout order.
  *
  * Between edits every consumer still iterates contiguous arrays: a block that is edited gets an
  * array of its own (copy on write, in the module's arena) and Fn.ins is stale until
@@ -492,6 +493,86 @@ ins_splice(Fn *f, Blk *b, Ins *const *add, const uint32_t *nadd, const uint8_t *
 	return 0;
 }
 
+/* the positions of b that something pins by index: xlabels and directives (Fn.xlabel and
+ * Item.off while b is a slice of Fn.ins, the edit's pins during an edit), NULL if none */
+static uint8_t *
+pinned_positions(const Fn *f, const Blk *b)
+{
+	const Edit *e = f->edit;
+	uint8_t *at = NULL;
+	uint32_t base;
+
+	if (e && e->active) {
+		for (int kind = 0; kind < NPinKind; kind++)
+			for (uint32_t k = 0; k < e->npin[kind]; k++) {
+				const Pin *p = &e->pin[kind][k];
+				if (p->blk != b->id || p->pos >= b->nins)
+					continue;
+				if (!at)
+					at = xmalloc(b->nins);
+				at[p->pos] = 1;
+			}
+		return at;
+	}
+	if (!b->ins || b->ins < f->ins || b->ins >= f->ins + f->nins)
+		return NULL;
+	base = (uint32_t)(b->ins - f->ins);
+	for (uint32_t k = 0; k < f->nxlabel + (f->text ? f->text->nitem : 0); k++) {
+		int64_t x = k < f->nxlabel ? (int64_t)f->xlabel[2 * k]
+		                           : f->text->item[k - f->nxlabel].off;
+		if (x < base || x >= (int64_t)base + b->nins)
+			continue;
+		if (!at)
+			at = xmalloc(b->nins);
+		at[x - base] = 1;
+	}
+	return at;
+}
+
+/* b's instructions in a new order: the instruction at position p is the one that was at
+ * order[p]. In place, in b's own array or its slice of Fn.ins: the block keeps its length, so
+ * Fn.ins stays laid out and this is no edit (fn_edited does not change, relayout has nothing to
+ * do). Addresses stay with the positions, as relayout would give them. Pinned positions (a
+ * label, an extra label or a directive there) must keep their instruction. Returns the number
+ * of instructions that moved; -1, with nothing changed, when order is not a permutation of
+ * 0..nins-1 or moves a pinned instruction. */
+int
+ins_permute(Fn *f, Blk *b, const uint32_t *order)
+{
+	uint32_t n = b->nins, moves = 0;
+	uint8_t *seen, *atpin;
+	Ins *a = b->ins, *t;
+
+	if (!n)
+		return 0;
+	seen = xmalloc(n);
+	atpin = pinned_positions(f, b);
+	for (uint32_t p = 0; p < n; p++) {
+		uint32_t q = order[p];
+		int pinned = a[p].label || (a[p].flags & IExtraLabel) || (atpin && atpin[p]);
+		if (q >= n || seen[q] || (q != p && pinned)) {
+			free(seen);
+			free(atpin);
+			return -1;
+		}
+		seen[q] = 1;
+	}
+	free(seen);
+	free(atpin);
+	t = xrealloc(NULL, n * sizeof *t);   /* every entry is written: no need to clear it */
+	for (uint32_t p = 0; p < n; p++) {
+		t[p] = a[order[p]];
+		t[p].addr = a[p].addr;
+		moves += order[p] != p;
+		moved(f, &a[order[p]], &t[p]);
+	}
+	memcpy(a, t, n * sizeof *a);
+	for (uint32_t p = 0; p < n; p++)
+		moved(f, &t[p], &a[p]);
+	free(t);
+	return (int)moves;
+}
+
 Ins *
 ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto)
 {
@@ -688,7 +769,7 @@ retaddr_move(Blk *x, int64_t now)
 			continue;
 		o->imm = now;
 		if (i->nenc && GET_OPCODE(i->enc[0]))   /* nvcc's word; ctrl-bits' has no opcode */
-			i->enc[0] = (i->enc[0] & ENC_MASK(POS_IMM)) | (uint64_t)(uint32_t)now << POS_IMM;
+			SET_IMM32(i->enc[0], (uint32_t)now);
 	}
 }
 

@@ -37,12 +37,11 @@ enc_ctrl_bits(const Ctrl *c)
 uint64_t
 enc_emit_word(const Ins *i, unsigned k)
 {
-	const uint64_t named = ENC_MASK(SIZE_CTRLNAMED) << POS_CTRL;
 	uint64_t w = k < i->nenc ? i->enc[k] : 0;
 
 	if (k != 1 || !i->ctrl.has)
 		return w;
-	return (w & ~named) | (uint64_t)enc_ctrl_bits(&i->ctrl) << POS_CTRL;
+	return ENC_SET(w, POS_CTRL, SIZE_CTRLNAMED, enc_ctrl_bits(&i->ctrl));
 }
 
 void
@@ -52,8 +51,8 @@ enc_set_ctrl(Ins *i, Ctrl c)
 	i->ctrl = c;
 }
 
-/* byte-wide register fields of the sm_70+ encoding: word, bit position */
-static const struct { uint8_t word, pos; } regfield[] = {{0, 16}, {0, 24}, {0, 32}, {1, 0}};
+/* the register fields of the sm_70+ encoding, SIZE_REG bits each, in the order operands take them */
+static const uint8_t regfield[] = {POS_RD, POS_RA, POS_RB, POS_RC};
 
 int
 enc_remap(Ins *i, const uint8_t map[256])
@@ -83,19 +82,17 @@ enc_remap(Ins *i, const uint8_t map[256])
 			old = inv[n];
 			f = def && o == 0 ? 0 : cursor;
 			for (; f < sizeof regfield / sizeof regfield[0]; f++)
-				if (((i->enc[regfield[f].word] >> regfield[f].pos) & 0xff) == old)
+				if (GET_BITS128(i->enc, regfield[f], SIZE_REG) == old)
 					break;
 			if (f == sizeof regfield / sizeof regfield[0]) {
 				if (old == n)
 					continue;      /* not renamed, and not where expected: leave it */
-				i->enc[0] &= ~(uint64_t)0xfff;   /* opcode bits 0..8, form bits 9..11 */
+				SET_FIELD(i->enc, OPCODE, 0);
+				SET_FIELD(i->enc, FORM, 0);
 				return 0;
 			}
-			if (old != n) {
-				uint64_t *w = &i->enc[regfield[f].word];
-				*w = (*w & ~((uint64_t)0xff << regfield[f].pos)) |
-				     (uint64_t)n << regfield[f].pos;
-			}
+			if (old != n)
+				SET_BITS128(i->enc, regfield[f], SIZE_REG, n);
 			cursor = f + 1;
 		}
 	}

@@ -2,18 +2,20 @@
  * prints it: two 64-bit hex words per instruction, word 0 (bits 0..63) on the instruction line and
  * word 1 (bits 64..127) on the line after. The front end decodes the words once into Ins.ctrl and
  * the operands (frontend/sass/build.c); every later reader uses those fields, and the printer writes
- * word 1 back from them (enc_emit_word). Only this header and enc.c shift or mask the words.
+ * word 1 back from them (enc_emit_word). Only this header and ir/fenc.h (the FIBER fields) name
+ * bit positions; every other file reads and writes the words through their GET_/SET_ accessors.
  *
  * The layout of the control field is from Jia, Maggioni, Staiger and Scarpazza, "Dissecting the
  * NVIDIA Volta GPU Architecture via Microbenchmarking" (2018), its chapter on instruction
  * encoding, and the maxas control-code notes for Maxwell, whose 21-bit sections Volta keeps,
  * with two zero bits above them, in the top 23 bits of every instruction (docs/sim.md).
  *
- *   127     105 104                   64 63        32 31     24 23     16 15  12 11  9 8      0
- *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
- *  |  control  |  operands, modifiers  | imm32, c[] |   Ra    |   Rd    |      |form | opcode |
- *  +-----------+-----------------------+------------+---------+---------+------+-----+--------+
- *   word 1 bits 41..63                   word 0 (most families; frontend/sass/encop.c says which)
+ *   127     105 104            72 71    64 63        32 31     24 23     16 15  12 11  9 8      0
+ *  +-----------+-----------------+--------+------------+---------+---------+------+-----+--------+
+ *  |  control  | operands, mods  |   Rc   | imm32, c[] |   Ra    |   Rd    |      |form | opcode |
+ *  +-----------+-----------------+--------+------------+---------+---------+------+-----+--------+
+ *   word 1: the control field in its bits 41..63,       word 0; a register form has Rb in bits
+ *   Rc in 0..7 (most families: frontend/sass/encop.c)   32..39 instead of an immediate
  *
  * The control field, bit 0 = bit 105 of the instruction (bit 41 of word 1):
  *
@@ -54,13 +56,22 @@ enum {
 	POS_REUSE = 17, SIZE_REUSE = 4,
 	SIZE_CTRLNAMED = 21, /* the fields above: bits 0..20 of the control field */
 	SbNone = 7,        /* wsb/rsb: no scoreboard */
+	/* fields of the instruction, from its bit 0 (word 0 is bits 0..63, word 1 64..127) */
 	POS_OPCODE = 0, SIZE_OPCODE = 9,
+	POS_FORM = 9, SIZE_FORM = 3,   /* the operand form (register, immediate, c[], UR) */
 	POS_RD = 16, SIZE_RD = 8,
 	POS_IMM = 32, SIZE_IMM = 32,
+	SIZE_REG = 8,      /* a register field: */
+	POS_RA = 24, SIZE_RA = SIZE_REG, /* the source register fields (register forms) */
+	POS_RB = 32, SIZE_RB = SIZE_REG,
+	POS_RC = 64, SIZE_RC = SIZE_REG,
 };
 
 #define ENC_MASK(n) ((1ull << (n)) - 1)
 #define ENC_GET(w, pos, size) ((unsigned)((w) >> (pos) & ENC_MASK(size)))
+/* word w with its size bits at pos set to the low size bits of v (the others as they are) */
+#define ENC_SET(w, pos, size, v) \
+	((w) = ((w) & ~(ENC_MASK(size) << (pos))) | (((uint64_t)(v) & ENC_MASK(size)) << (pos)))
 
 /* the control field of word 1, and one field of a control field */
 #define GET_CTRLFIELD(w1) ((uint32_t)ENC_GET(w1, POS_CTRL, SIZE_CTRL))
@@ -70,10 +81,16 @@ enum {
 	       (uint32_t)(((uint32_t)(v) & ENC_MASK(SIZE_##f)) << POS_##f))
 /* size bits at bit of the 128-bit instruction (words w[0], w[1]; a field does not straddle them) */
 #define GET_BITS128(w, bit, size) ENC_GET((w)[(bit) / 64], (bit) % 64, size)
+#define SET_BITS128(w, bit, size, v) ENC_SET((w)[(bit) / 64], (bit) % 64, size, v)
+/* field f (POS_f, SIZE_f: a field of the instruction, not of the control field) of the words w */
+#define GET_FIELD(w, f) GET_BITS128(w, POS_##f, SIZE_##f)
+#define SET_FIELD(w, f, v) SET_BITS128(w, POS_##f, SIZE_##f, v)
 /* word 0: opcode bits, destination register field, 32-bit immediate field */
 #define GET_OPCODE(w0) ENC_GET(w0, POS_OPCODE, SIZE_OPCODE)
 #define GET_RD(w0) ENC_GET(w0, POS_RD, SIZE_RD)
 #define GET_IMM32(w0) ((uint32_t)ENC_GET(w0, POS_IMM, SIZE_IMM))
+#define SET_RD(w0, v) ENC_SET(w0, POS_RD, SIZE_RD, v)
+#define SET_IMM32(w0, v) ENC_SET(w0, POS_IMM, SIZE_IMM, v)
 
 /* the decoded control bits of one instruction (Ins.ctrl): 4 bytes */
 typedef struct Ctrl {

@@ -7,16 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-const uint8_t fenc_absflag[3] = { 92, 96, 100 }, fenc_absext[3] = { 93, 97, 102 };
-static const uint8_t srcpos[3] = { 24, 32, 64 };   /* Ra, Rb, Rc */
-
-static void
-put(uint64_t w[2], unsigned bit, unsigned size, uint64_t v)
-{
-	uint64_t m = ENC_MASK(size) << (bit % 64);
-
-	w[bit / 64] = (w[bit / 64] & ~m) | ((v << (bit % 64)) & m);
-}
+/* per source field s (0: Ra, 1: Rb, 2: Rc): its bits, its absolute flag, its high bits */
+static const uint8_t srcpos[3] = { POS_RA, POS_RB, POS_RC };
+static const uint8_t absflag[3] = { POS_FABSA, POS_FABSB, POS_FABSC };
+static const uint8_t absext[3] = { POS_FEXTA, POS_FEXTB, POS_FEXTC };
 
 static int
 refuse(char *why, size_t n, const char *s)
@@ -35,15 +29,15 @@ put_src(uint64_t w[2], int s, Reg r, char *why, size_t n)
 	if (c == RV) {
 		if (v >= FiberFileRegs)
 			return refuse(why, n, "absolute register beyond V2047");
-		put(w, srcpos[s], 8, v & 0xff);
-		put(w, fenc_absflag[s], 1, 1);
-		put(w, fenc_absext[s], 3, v >> 8);
-		put(w, FencMark, 1, 1);
+		SET_BITS128(w, srcpos[s], SIZE_REG, v & 0xff);
+		SET_BITS128(w, absflag[s], SIZE_FABS, 1);
+		SET_BITS128(w, absext[s], SIZE_FEXT, v >> 8);
+		SET_FIELD(w, FMARK, 1);
 		return 0;
 	}
 	if (c != RR)
 		return refuse(why, n, "the register field takes R or V");
-	put(w, srcpos[s], 8, v);
+	SET_BITS128(w, srcpos[s], SIZE_REG, v);
 	return 0;
 }
 
@@ -67,28 +61,28 @@ native(const Ins *i, const Module *m, uint64_t w[2], char *why, size_t n)
 {
 	int64_t cnt;
 
-	put(w, POS_CTRL + 64, SIZE_CTRLNAMED, enc_ctrl_bits(&i->ctrl));
+	SET_BITS128(w, POS_CTRL + 64, SIZE_CTRLNAMED, enc_ctrl_bits(&i->ctrl));
 	if (i->op == OSETFIBERNUM) {
 		const Opnd *c = i->nopnd ? &i->opnd[0] : NULL;
 		if (!c || i->nopnd > 2)
 			return refuse(why, n, "SETFIBERNUM takes count[, nreg]");
-		put(w, 0, 9, FencOpSetfibernum);
+		SET_FIELD(w, OPCODE, FencOpSetfibernum);
 		if (c->kind == OImm) {
 			if (c->imm < 1 || c->imm > FiberMaxFibers)
 				return refuse(why, n, "SETFIBERNUM count beyond 1..8192");
-			put(w, 9, 3, FencFormImm);
-			put(w, 32, 32, (uint64_t)c->imm);
+			SET_FIELD(w, FORM, FencFormImm);
+			SET_FIELD(w, FCOUNT, c->imm);
 		} else if (c->kind == OReg && RCLS(c->r[0]) == RUR) {
-			put(w, 9, 3, FencFormUr);
-			put(w, 32, 8, RNUM(c->r[0]));
+			SET_FIELD(w, FORM, FencFormUr);
+			SET_FIELD(w, FCOUNTUR, RNUM(c->r[0]));
 		} else {
 			return refuse(why, n, "SETFIBERNUM count is an immediate or a UR");
 		}
 		cnt = imm_of(i, 1, 0);
 		if (cnt < 0 || cnt > 255 || (i->nopnd == 2 && i->opnd[1].kind != OImm))
 			return refuse(why, n, "SETFIBERNUM nreg is an immediate 0..255 (8 bits)");
-		put(w, 64, 8, (uint64_t)cnt);
-		put(w, FencMark, 1, 1);
+		SET_FIELD(w, FNREG, cnt);
+		SET_FIELD(w, FMARK, 1);
 		return 0;
 	}
 	/* SETBUSYBIT / DEPBAR .FULL/.EMPTY reg[, n] */
@@ -98,11 +92,11 @@ native(const Ins *i, const Module *m, uint64_t w[2], char *why, size_t n)
 		return refuse(why, n, "needs .FULL or .EMPTY");
 	if (!i->nopnd || i->opnd[0].kind != OReg || cnt < 1 || cnt > 32)
 		return refuse(why, n, "takes reg[, n] with n 1..32 (5 bits)");
-	put(w, 0, 9, i->op == OSETBUSYBIT ? FencOpSetbusybit : FencOpDepbar);
-	put(w, 9, 3, FencFormImm);
-	put(w, 32, 5, (uint64_t)(cnt - 1));
-	put(w, 64, 2, (uint64_t)mode);
-	put(w, FencMark, 1, 1);
+	SET_FIELD(w, OPCODE, i->op == OSETBUSYBIT ? FencOpSetbusybit : FencOpDepbar);
+	SET_FIELD(w, FORM, FencFormImm);
+	SET_FIELD(w, FN, cnt - 1);
+	SET_FIELD(w, FMODE, mode);
+	SET_FIELD(w, FMARK, 1);
 	return put_src(w, 0, i->opnd[0].r[0], why, n);
 }
 
@@ -133,12 +127,12 @@ fenc_encode_m(const Ins *i, const Module *m, uint64_t w[2], char *why, size_t n)
 			/* a pool write, local to the pool's slice: Rd (bits 16..23) plus bit 127 name
 			 * slice register 256 + Rd, the upper half where pools sit */
 			unsigned sr = RNUM(o->r[0]) % FiberSliceRegs;
-			if (sr < 256)
+			if (sr < FencPoolBase)
 				return refuse(why, n, "a pool destination below the slice's upper half "
 				              "(slice register 256 + Rd)");
-			put(w, 16, 8, sr - 256);
-			put(w, FencPoolDst, 1, 1);
-			put(w, FencMark, 1, 1);
+			SET_FIELD(w, RD, sr - FencPoolBase);
+			SET_FIELD(w, FPOOLDST, 1);
+			SET_FIELD(w, FMARK, 1);
 			continue;
 		}
 		if (o->kind != OReg || k == 0) {
@@ -162,24 +156,24 @@ fenc_encode_m(const Ins *i, const Module *m, uint64_t w[2], char *why, size_t n)
 int
 fenc_decode(const uint64_t w[2], FDec *d)
 {
-	unsigned op = GET_BITS128(w, 0, 9);
+	unsigned op = GET_FIELD(w, OPCODE);
 
 	memset(d, 0, sizeof *d);
 	for (int s = 0; s < 3; s++) {
-		d->field[s] = GET_BITS128(w, srcpos[s], 8);
-		d->abs[s] = GET_BITS128(w, fenc_absflag[s], 1)
-		            ? (int)(GET_BITS128(w, fenc_absext[s], 3) << 8 | d->field[s]) : -1;
+		d->field[s] = GET_BITS128(w, srcpos[s], SIZE_REG);
+		d->abs[s] = GET_BITS128(w, absflag[s], SIZE_FABS)
+		            ? (int)(GET_BITS128(w, absext[s], SIZE_FEXT) << 8 | d->field[s]) : -1;
 	}
-	d->pool_dst = GET_BITS128(w, FencPoolDst, 1) ? (int)(256 + GET_BITS128(w, 16, 8)) : -1;
+	d->pool_dst = GET_FIELD(w, FPOOLDST) ? (int)(FencPoolBase + GET_FIELD(w, RD)) : -1;
 	if (op == FencOpSetfibernum) {
 		d->op = OSETFIBERNUM;
-		d->count_ur = GET_BITS128(w, 9, 3) == FencFormUr;
-		d->count = d->count_ur ? GET_BITS128(w, 32, 8) : GET_BITS128(w, 32, 32);
-		d->nreg = GET_BITS128(w, 64, 8);
-	} else if (op == FencOpSetbusybit || (op == FencOpDepbar && GET_BITS128(w, 64, 2))) {
+		d->count_ur = GET_FIELD(w, FORM) == FencFormUr;
+		d->count = d->count_ur ? GET_FIELD(w, FCOUNTUR) : GET_FIELD(w, FCOUNT);
+		d->nreg = GET_FIELD(w, FNREG);
+	} else if (op == FencOpSetbusybit || (op == FencOpDepbar && GET_FIELD(w, FMODE))) {
 		d->op = op == FencOpSetbusybit ? OSETBUSYBIT : ODEPBAR;
-		d->mode = (int)GET_BITS128(w, 64, 2);
-		d->n = GET_BITS128(w, 32, 5) + 1;
+		d->mode = (int)GET_FIELD(w, FMODE);
+		d->n = GET_FIELD(w, FN) + 1;
 	}
 	return 0;
 }

@@ -9,6 +9,26 @@
  * bits 64..65 (zero in every DEPBAR of the listings). Bit 127, the last bit free in every listing,
  * marks a pool destination (a write local to the pool's slice): Rd then names slice register
  * 256 + Rd.
+ *
+ * The fields, in bits of the 128-bit instruction as ir/enc.h numbers them (word 1 is 64..127);
+ * every bit not named here is nvcc's, kept as it is:
+ *
+ *   127 126 125   105 104  102 101 100 99  97 96  95  93 92  91       72 71    64
+ *  +---+---+---------+--------+---+---+------+---+------+---+-----------+--------+
+ *  | P | M | control | ext c  | u | Ac| ext b| Ab| ext a| Aa|  nvcc's   |   Rc   |  word 1
+ *  +---+---+---------+--------+---+---+------+---+------+---+-----------+--------+
+ *   P: pool destination (Rd names slice register 256 + Rd)   M: the word uses the extension
+ *   Ax: source field x (Ra, Rb, Rc) is absolute, V<ext x << 8 | field>   u: bit 101, nvcc's
+ *
+ * The two native forms (word 0; the fields of word 1 above):
+ *
+ *   SETFIBERNUM count[, nreg]          SETBUSYBIT, DEPBAR .FULL/.EMPTY reg[, n]
+ *    63             32 31  12 11  9 8      0    63   37 36  32 31  24 23 12 11  9 8      0
+ *   +-----------------+------+-----+--------+  +-------+------+------+-----+-----+--------+
+ *   | count (imm32)   |  0   |form | 0x103  |  |   0   | n-1  |  Ra  |  0  |  4  | opcode |
+ *   | or UR in 32..39 |      |     |        |  +-------+------+------+-----+-----+--------+
+ *   +-----------------+------+-----+--------+   opcode 0x10d (SETBUSYBIT) or 0x11a (DEPBAR);
+ *    form 4: count, 6: UR; nreg in 64..71       mode in 64..65 (0: nvcc's DEPBAR.LE)
  */
 #ifndef FIBER_FENC_H
 #define FIBER_FENC_H
@@ -18,20 +38,34 @@
 
 typedef struct Ins Ins;
 
+/* positions and sizes of the FIBER fields (POS_x, SIZE_x: GET_FIELD(w, x), SET_FIELD(w, x, v)) */
 enum {
-	FencOpSetfibernum = 0x103,   /* 9-bit opcode values no listing uses */
-	FencOpSetbusybit = 0x10d,
-	FencOpDepbar = 0x11a,        /* DEPBAR's own */
-	FencFormImm = 4,             /* bits 9..11: the operand form */
-	FencFormUr = 6,
-	FencMark = 126,              /* 1: the word uses the FIBER extension */
-	FencPoolDst = 127,           /* 1: Rd names slice register 256 + Rd (a pool write) */
-	FencModeFull = 1, FencModeEmpty = 2, /* bits 64..65 of SETBUSYBIT / DEPBAR */
+	SIZE_FABS = 1, SIZE_FEXT = 3,        /* per source field x (Ra, Rb, Rc): */
+	POS_FABSA = 92, SIZE_FABSA = SIZE_FABS, /* Ax: field x is absolute */
+	POS_FEXTA = 93, SIZE_FEXTA = SIZE_FEXT, /* ext x: its 3 high bits (V<ext x << 8 | field>) */
+	POS_FABSB = 96, SIZE_FABSB = SIZE_FABS,
+	POS_FEXTB = 97, SIZE_FEXTB = SIZE_FEXT,
+	POS_FABSC = 100, SIZE_FABSC = SIZE_FABS,
+	POS_FEXTC = 102, SIZE_FEXTC = SIZE_FEXT, /* Rc's skip bit 101, which nvcc uses */
+	POS_FMARK = 126, SIZE_FMARK = 1,     /* M: the word uses the FIBER extension */
+	POS_FPOOLDST = 127, SIZE_FPOOLDST = 1, /* P: Rd names slice register 256 + Rd */
+	POS_FCOUNT = 32, SIZE_FCOUNT = 32,   /* SETFIBERNUM count, immediate form */
+	POS_FCOUNTUR = 32, SIZE_FCOUNTUR = 8, /* SETFIBERNUM count, UR form: the UR number */
+	POS_FNREG = 64, SIZE_FNREG = 8,      /* SETFIBERNUM nreg, 0: the program's */
+	POS_FN = 32, SIZE_FN = 5,            /* SETBUSYBIT / DEPBAR register count - 1 */
+	POS_FMODE = 64, SIZE_FMODE = 2,      /* SETBUSYBIT / DEPBAR mode: FencModeFull, ...Empty */
 };
 
-/* the flag bit of source field s (0: Ra, 1: Rb, 2: Rc); its 3 high bits follow at +1..+3, except
- * that Rc's skip bit 101 (used by nvcc): 102..104 */
-extern const uint8_t fenc_absflag[3], fenc_absext[3];
+/* the values of the fields */
+enum {
+	FencOpSetfibernum = 0x103,   /* opcode (POS_OPCODE): 9-bit values no listing uses */
+	FencOpSetbusybit = 0x10d,
+	FencOpDepbar = 0x11a,        /* DEPBAR's own */
+	FencFormImm = 4,             /* operand form (POS_FORM) */
+	FencFormUr = 6,
+	FencModeFull = 1, FencModeEmpty = 2, /* POS_FMODE of SETBUSYBIT / DEPBAR */
+	FencPoolBase = 256,          /* a pool destination's slice register is FencPoolBase + Rd */
+};
 
 typedef struct FDec {
 	int op;            /* Oxxx of the FIBER form (OSETFIBERNUM, OSETBUSYBIT, ODEPBAR), 0 other */

@@ -294,7 +294,10 @@ struct Module {
 };
 
 /* ---------------------------------------------------------------------------------------------
- * Operands. An operand is a small value; registers inside it are fields r[0..2].
+ * Operands. An operand is a small value; registers inside it are fields r[0..2]. The constructors
+ * after struct Opnd, mkreg, mkimm, mkcbank, mkmem and mksreg, are how a pass builds the operands
+ * of an instruction it inserts: each clears what it does not set (no flags, no suffixes, RNone in
+ * the unused register fields) and spells numbers in hex (FHex), as nvcc does.
  */
 enum OpndKind {
 	ONone,
@@ -398,6 +401,71 @@ guard_of(const Opnd *o)
 	Guard g = {o->kind, o->flags, {o->r[0]}};
 
 	return g;
+}
+
+/* register r (OReg): R2, P0, UR4, RZ, PT, V7 */
+static inline Opnd
+mkreg(Reg r)
+{
+	Opnd o = {0};
+
+	o.kind = OReg;
+	o.r[0] = r;
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* the integer immediate v (OImm), spelt in hex: 0x1f, -0x10 */
+static inline Opnd
+mkimm(int64_t v)
+{
+	Opnd o = {0};
+
+	o.kind = OImm;
+	o.flags = FHex;
+	o.imm = v;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* the constant-bank word c[bank][off] (OCBank), no register index: c[0x0][0x28] */
+static inline Opnd
+mkcbank(int bank, int64_t off)
+{
+	Opnd o = {0};
+
+	o.kind = OCBank;
+	o.flags = FHex;
+	o.imm2 = bank;
+	o.imm = off;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* the address [base + off] (OMem): [R1+0x10] */
+static inline Opnd
+mkmem(Reg base, int64_t off)
+{
+	Opnd o = {0};
+
+	o.kind = OMem;
+	o.flags = FHex;
+	o.imm = off;
+	o.r[0] = base;
+	o.r[1] = o.r[2] = RNone;
+	return o;
+}
+
+/* the special register whose name is the atom name (OSReg): SR_TID.X */
+static inline Opnd
+mksreg(uint32_t name)
+{
+	Opnd o = {0};
+
+	o.kind = OSReg;
+	o.atom = name;
+	o.r[0] = o.r[1] = o.r[2] = RNone;
+	return o;
 }
 
 struct Ins {
@@ -854,6 +922,10 @@ int ins_splice(Fn *f, Blk *b, Ins *const *add, const uint32_t *nadd, const uint8
                                      and deletes (drop[k]) at once, in linear time; -1 as those */
 Ins *ins_replace(Fn *f, Blk *b, uint32_t at, const Ins *proto); /* NULL if a value the old one
                                      defines is still read and the new one does not define it */
+int ins_permute(Fn *f, Blk *b, const uint32_t *order); /* b's instruction p becomes old
+                                     order[p], in place (no relayout needed; addresses stay with
+                                     positions); instructions moved, -1 if order is no
+                                     permutation or moves a pinned (labelled) instruction */
 uint32_t ins_newdef(Fn *f, Ins *i, unsigned slot, unsigned m); /* a new value for register m of
                                      def slot slot, defined by i */
 void ins_setuse(Fn *f, Ins *i, unsigned slot, unsigned m, uint32_t v); /* the use reads v; use

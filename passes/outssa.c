@@ -326,30 +326,6 @@ out_blk(Out *o, Blk *b)
 
 /* ---- copy instructions ------------------------------------------------------------------ */
 
-static Opnd
-o_reg(Reg r, uint16_t flags)
-{
-	Opnd o;
-
-	memset(&o, 0, sizeof o);
-	o.kind = OReg;
-	o.r[0] = r;
-	o.flags = flags;
-	return o;
-}
-
-static Opnd
-o_hex(int64_t v)
-{
-	Opnd o;
-
-	memset(&o, 0, sizeof o);
-	o.kind = OImm;
-	o.imm = v;
-	o.flags = FHex;
-	return o;
-}
-
 /* append to list[] the instruction name/mods/operands of one copy or one xor step (a ^= b) */
 typedef struct {
 	const char *name;  /* "MOV", "LOP3" */
@@ -366,8 +342,8 @@ step_copy(Step *s, Reg d, Reg src)
 	case RR:
 	case RUR:
 		s->name = RCLS(d) == RR ? "MOV" : "UMOV";
-		s->op[0] = o_reg(d, 0);
-		s->op[1] = o_reg(src, 0);
+		s->op[0] = mkreg(d);
+		s->op[1] = mkreg(src);
 		s->nop = 2;
 		return 0;
 	case RP:
@@ -375,13 +351,13 @@ step_copy(Step *s, Reg d, Reg src)
 		Reg t = RCLS(d) == RP ? REG(RP, RegPT) : REG(RUP, RegUPT);
 		s->name = RCLS(d) == RP ? "PLOP3" : "UPLOP3";
 		s->lut = 1;
-		s->op[0] = o_reg(d, 0);
-		s->op[1] = o_reg(t, 0);
-		s->op[2] = o_reg(src, 0);
-		s->op[3] = o_reg(t, 0);
-		s->op[4] = o_reg(t, 0);
-		s->op[5] = o_hex(0x80);
-		s->op[6] = o_hex(0);
+		s->op[0] = mkreg(d);
+		s->op[1] = mkreg(t);
+		s->op[2] = mkreg(src);
+		s->op[3] = mkreg(t);
+		s->op[4] = mkreg(t);
+		s->op[5] = mkimm(0x80);
+		s->op[6] = mkimm(0);
 		s->nop = 7;
 		return 0;
 	}
@@ -400,25 +376,26 @@ step_xor(Step *s, Reg a, Reg b)
 	case RR:
 	case RUR:
 		s->name = RCLS(a) == RR ? "LOP3" : "ULOP3";
-		s->op[0] = o_reg(a, 0);
-		s->op[1] = o_reg(a, 0);
-		s->op[2] = o_reg(b, 0);
-		s->op[3] = o_reg(RCLS(a) == RR ? REG(RR, RegRZ) : REG(RUR, RegURZ), 0);
-		s->op[4] = o_hex(0x96);
-		s->op[5] = o_reg(RCLS(a) == RR ? REG(RP, RegPT) : REG(RUP, RegUPT), FLNot);
+		s->op[0] = mkreg(a);
+		s->op[1] = mkreg(a);
+		s->op[2] = mkreg(b);
+		s->op[3] = mkreg(RCLS(a) == RR ? REG(RR, RegRZ) : REG(RUR, RegURZ));
+		s->op[4] = mkimm(0x96);
+		s->op[5] = mkreg(RCLS(a) == RR ? REG(RP, RegPT) : REG(RUP, RegUPT));
+		s->op[5].flags = FLNot;
 		s->nop = 6;
 		return 0;
 	case RP:
 	case RUP: {
 		Reg t = RCLS(a) == RP ? REG(RP, RegPT) : REG(RUP, RegUPT);
 		s->name = RCLS(a) == RP ? "PLOP3" : "UPLOP3";
-		s->op[0] = o_reg(a, 0);
-		s->op[1] = o_reg(t, 0);
-		s->op[2] = o_reg(a, 0);
-		s->op[3] = o_reg(b, 0);
-		s->op[4] = o_reg(t, 0);
-		s->op[5] = o_hex(0x3c);
-		s->op[6] = o_hex(0);
+		s->op[0] = mkreg(a);
+		s->op[1] = mkreg(t);
+		s->op[2] = mkreg(a);
+		s->op[3] = mkreg(b);
+		s->op[4] = mkreg(t);
+		s->op[5] = mkimm(0x3c);
+		s->op[6] = mkimm(0);
 		s->nop = 7;
 		return 0;
 	}

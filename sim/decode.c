@@ -317,6 +317,40 @@ sim_hasmod(const DecodeCtx *c, const Ins *i, const char *mod)
 	return ins_hasmod(i, c->fn->mod, mod);
 }
 
+/* Operand k as n consecutive registers of class cls (RR, RP, RUR, RUP), for the families whose
+ * operands sim_dec_opnds does not split (register tuples of memory data and tensor fragments,
+ * the warp collectives): fill o. Where cls is RR a V source is taken too (DV, DFVreg; sim_decode
+ * has refused V destinations). ~ and ! give DFNot, as in dop_from. Refused with a note: a missing
+ * operand, another class, a range that runs past R254 or V2047. */
+int
+sim_reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned cls, unsigned n, DOp *o)
+{
+	static const uint8_t kind[NRegClass] = {[RR] = DR, [RP] = DP, [RUR] = DUR, [RUP] = DUP};
+	static const char *const want[NRegClass] = {
+		[RR] = "expected a general register", [RP] = "expected a predicate",
+		[RUR] = "expected a uniform register", [RUP] = "expected a uniform predicate",
+	};
+	const Opnd *p;
+	unsigned has;
+
+	if (k >= i->nopnd)
+		return sim_unsupported_why(c, i, "missing operand");
+	p = &i->opnd[k];
+	has = p->kind == OReg ? RCLS(p->r[0]) : RNone;
+	if (has != cls && !(cls == RR && has == RV))
+		return sim_unsupported_why(c, i, want[cls]);
+	memset(o, 0, sizeof *o);
+	o->kind = has == RV ? DV : kind[cls];
+	o->reg = (uint16_t)RNUM(p->r[0]);
+	o->n = (uint8_t)n;
+	o->flags = (uint16_t)((has == RV ? DFVreg : 0) | (p->flags & (FNot | FLNot) ? DFNot : 0));
+	if (has == RV && o->reg + n > SmVRegs)
+		return sim_unsupported_why(c, i, "register range past V2047");
+	if (has == RR && o->reg != RegRZ && o->reg + n > RegRZ)
+		return sim_unsupported_why(c, i, "register range past R254");
+	return 0;
+}
+
 int
 sim_unsupported(DecodeCtx *c, const Ins *i)
 {
@@ -542,7 +576,7 @@ bcast(uint32_t tmp[WarpSize], uint32_t v)
 		tmp[l] = v;
 }
 
-static const uint32_t zeros[WarpSize];  /* RZ, URZ: read-only (a write through it faults) */
+const uint32_t sim_zeros[WarpSize];  /* RZ, URZ: read-only (a write through it faults) */
 
 uint32_t *
 sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
@@ -552,11 +586,11 @@ sim_src_slow(Exec *x, const DOp *o, uint32_t tmp[WarpSize])
 	switch (o->kind) {
 	case DR:
 		if (o->reg == RegRZ)
-			return (uint32_t *)zeros;
+			return (uint32_t *)sim_zeros;
 		return sim_vreg(x, o, 0);
 	case DUR:
 		if (o->reg == RegURZ)
-			return (uint32_t *)zeros;
+			return (uint32_t *)sim_zeros;
 		bcast(tmp, w->ur[o->reg]);
 		return tmp;
 	case DImm:

@@ -29,15 +29,6 @@ enum {
 	AmTrunc = 1 << 7,      /* the address space is 32-bit: truncate the sum */
 };
 
-static const uint32_t zeros[WarpSize];
-
-/* lane values of register k of data operand o (R<reg + k> or V<reg + k>); RZ reads 0 */
-static inline const uint32_t *
-rreg(Exec *x, const DOp *o, unsigned k)
-{
-	return !(o->flags & DFVreg) && o->reg == RegRZ ? zeros : sim_vreg(x, o, k);
-}
-
 /* write lane of register k of destination o; RZ discards */
 static inline void
 wreg(Exec *x, const DOp *o, unsigned k, unsigned lane, uint32_t v)
@@ -85,29 +76,12 @@ bypass_mods(DecodeCtx *c, const Ins *i)
 	return (scope & 2) || (strong && (scope & 1));
 }
 
-/* operand k is a general register covering n registers: fill o */
+/* operand k as n R (or V) registers, a pair or a quad aligned (sim_reg_opnd): fill o */
 static int
-reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
+aligned_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
 {
-	const Opnd *p;
-
-	if (k >= i->nopnd)
-		return sim_unsupported_why(c, i, "missing operand");
-	p = &i->opnd[k];
-	if (p->kind != OReg || (RCLS(p->r[0]) != RR && RCLS(p->r[0]) != RV))
-		return sim_unsupported_why(c, i, "expected a general register");
-	memset(o, 0, sizeof *o);
-	o->kind = DR;
-	o->reg = (uint16_t)RNUM(p->r[0]);
-	o->n = (uint8_t)n;
-	if (RCLS(p->r[0]) == RV) {     /* a V source (destinations are refused by sim_decode) */
-		o->kind = DV;
-		o->flags |= DFVreg;
-		if (o->reg + n > SmVRegs)
-			return sim_unsupported_why(c, i, "register range past V2047");
-	} else if (o->reg != RegRZ && o->reg + n > RegRZ) {
-		return sim_unsupported_why(c, i, "register range past R254");
-	}
+	if (sim_reg_opnd(c, i, k, RR, n, o))
+		return -1;
 	if (o->reg != RegRZ && (n == 2 || n == 4) && o->reg % n)
 		return sim_unsupported_why(c, i, "misaligned register tuple");
 	return 0;
@@ -500,7 +474,7 @@ store_n(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned n, int space)
 
 	sim_mlog(x, sp_mspace[space], MKStore, n, d->mod & LBypass ? MAL1Bypass : 0, mask, a);
 	for (unsigned k = 0; k < (n + 3) / 4; k++)
-		o[k] = rreg(x, &d->src[1], k);
+		o[k] = sim_tuple_src(x, &d->src[1], k);
 	if (span) {
 		if (mask == ~0u) {
 			for (unsigned lane = 0; lane < WarpSize; lane++)
@@ -569,12 +543,14 @@ dec_ldst(DecodeCtx *c, const Ins *i, DIns *d)
 	if (i->nopnd != 2)
 		return sim_unsupported_why(c, i, "expected two operands");
 	if (load) {
-		if (reg_opnd(c, i, 0, (n + 3) / 4, &d->dst[0]) || mem_opnd(c, i, 1, wide, &d->src[0], &am))
+		if (aligned_opnd(c, i, 0, (n + 3) / 4, &d->dst[0]) ||
+		    mem_opnd(c, i, 1, wide, &d->src[0], &am))
 			return -1;
 		d->ndst = 1;
 		d->nsrc = 1;
 	} else {
-		if (mem_opnd(c, i, 0, wide, &d->src[0], &am) || reg_opnd(c, i, 1, (n + 3) / 4, &d->src[1]))
+		if (mem_opnd(c, i, 0, wide, &d->src[0], &am) ||
+		    aligned_opnd(c, i, 1, (n + 3) / 4, &d->src[1]))
 			return -1;
 		d->ndst = 0;
 		d->nsrc = 2;
@@ -763,7 +739,7 @@ dec_ldc(DecodeCtx *c, const Ins *i, DIns *d)
 		d->dst[0].n = (uint8_t)(n == 8 ? 2 : 1);
 		if (d->dst[0].reg != RegURZ && d->dst[0].reg + d->dst[0].n > RegURZ)
 			return sim_unsupported_why(c, i, "register range past UR62");
-	} else if (reg_opnd(c, i, 0, n == 8 ? 2 : 1, &d->dst[0])) {
+	} else if (aligned_opnd(c, i, 0, n == 8 ? 2 : 1, &d->dst[0])) {
 		return -1;
 	}
 	memset(o, 0, sizeof *o);
@@ -994,7 +970,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			mbar_arrive(p);
 		} else if (fast) {
 			/* 32-bit integer operations, the common case, without the general path */
-			uint32_t o, v, y = rreg(x, &d->src[1], 0)[lane];
+			uint32_t o, v, y = sim_tuple_src(x, &d->src[1], 0)[lane];
 			memcpy(&o, p, 4);
 			switch (op) {
 			case AAdd: v = o + y; break;
@@ -1008,7 +984,7 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			case AExch: v = y; break;
 			case APopcInc: v = o + 1; break;
 			default: /* CAS, CAST */
-				v = o == y ? rreg(x, &d->src[2], 0)[lane] : o;
+				v = o == y ? sim_tuple_src(x, &d->src[2], 0)[lane] : o;
 				if (op == ACast)
 					o = o == y;
 				break;
@@ -1017,9 +993,9 @@ do_atom(Exec *x, const DIns *d, uint32_t mask, MemFn mem, unsigned space)
 			ret[0] = o;
 		} else {
 			for (unsigned k = 0; k < nw; k++) {
-				b[k] = rreg(x, &d->src[1], k)[lane];
+				b[k] = sim_tuple_src(x, &d->src[1], k)[lane];
 				if (op == ACas || op == ACast)
-					c[k] = rreg(x, &d->src[2], k)[lane];
+					c[k] = sim_tuple_src(x, &d->src[2], k)[lane];
 			}
 			rmw(d->mod, n, p, b, c, ret);
 		}
@@ -1110,15 +1086,15 @@ dec_atom(DecodeCtx *c, const Ins *i, DIns *d)
 		if (d->dst[1].kind != DP)
 			return sim_unsupported_why(c, i, "expected a predicate");
 	}
-	if (!red && reg_opnd(c, i, k++, nw, &d->dst[0]))
+	if (!red && aligned_opnd(c, i, k++, nw, &d->dst[0]))
 		return -1;
 	if (aop == APopcInc && d->dst[0].reg != RegRZ)
 		return sim_unsupported_why(c, i, "ATOMS.POPC.INC with a result (nvcc writes RZ)");
 	if (mem_opnd(c, i, k++, wide, &d->src[0], &am))
 		return -1;
-	if (aop != AArrive && aop != APopcInc && reg_opnd(c, i, k++, nw, &d->src[1]))
+	if (aop != AArrive && aop != APopcInc && aligned_opnd(c, i, k++, nw, &d->src[1]))
 		return -1;
-	if ((aop == ACas || aop == ACast) && reg_opnd(c, i, k++, nw, &d->src[2]))
+	if ((aop == ACas || aop == ACast) && aligned_opnd(c, i, k++, nw, &d->src[2]))
 		return -1;
 	if (k != i->nopnd)
 		return sim_unsupported_why(c, i, "unexpected operands");
@@ -1315,7 +1291,7 @@ dec_qspc(DecodeCtx *c, const Ins *i, DIns *d)
 			return sim_unsupported_why(c, i, "expected QSPC.E.S, .D, .L or .G");
 	}
 	if (!space || i->nopnd != 3 || !ispred(i, 0) || pred_opnd(c, i, 0, &d->dst[0]) ||
-	    reg_opnd(c, i, 1, 1, &d->dst[1]) || mem_opnd(c, i, 2, wide, &d->src[0], &am))
+	    aligned_opnd(c, i, 1, 1, &d->dst[1]) || mem_opnd(c, i, 2, wide, &d->src[0], &am))
 		return i->nopnd != 3 || !space || !ispred(i, 0) ? sim_unsupported_why(c, i, NULL) : -1;
 	if (d->dst[0].kind != DP || d->dst[1].reg != RegRZ)
 		return sim_unsupported_why(c, i, "only the predicate result is known");

@@ -37,41 +37,6 @@
 #include "alu.h"
 #include "mma.h"
 
-static const uint32_t zeros[WarpSize];
-
-/* register k of operand o, R or V (RZ stays RZ) */
-static inline const uint32_t *
-oreg(Exec *x, const DOp *o, unsigned k)
-{
-	return !(o->flags & DFVreg) && o->reg == RegRZ ? zeros : sim_vreg(x, o, k);
-}
-
-/* operand k is a general register covering n registers */
-static int
-reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned n, DOp *o)
-{
-	const Opnd *p;
-
-	if (k >= i->nopnd)
-		return sim_unsupported_why(c, i, "missing operand");
-	p = &i->opnd[k];
-	if (p->kind != OReg || (RCLS(p->r[0]) != RR && RCLS(p->r[0]) != RV))
-		return sim_unsupported_why(c, i, "expected a general register");
-	memset(o, 0, sizeof *o);
-	o->kind = DR;
-	o->reg = (uint16_t)RNUM(p->r[0]);
-	o->n = (uint8_t)n;
-	if (RCLS(p->r[0]) == RV) {     /* a V source (destinations are refused by sim_decode) */
-		o->kind = DV;
-		o->flags |= DFVreg;
-		if (o->reg + n > SmVRegs)
-			return sim_unsupported_why(c, i, "register range past V2047");
-	} else if (o->reg != RegRZ && o->reg + n > RegRZ) {
-		return sim_unsupported_why(c, i, "register range past R254");
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------------------------------------------------
  * MMA: HMMA, QMMA, IMMA, BMMA, DMMA. dst[0] D, src[0] A, src[1] B, src[2] C (RZ: zero).
  * aux: M | N << 8 | K << 16; mod: the operand types and flags below.
@@ -224,7 +189,7 @@ INLINE void
 gather_f(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, double *v, int trans)
 {
 	for (unsigned i = 0; i < nreg; i++) {
-		const uint32_t *r = oreg(x, o, i);
+		const uint32_t *r = sim_tuple_src(x, o, i);
 		unsigned row, col;
 		tile_at(M, i, 128 / mma_elem_bits(ty), &row, &col);
 		for (unsigned g = 0; g < 8; g++)
@@ -252,7 +217,7 @@ INLINE void
 read_c(Exec *x, const DIns *d, unsigned n, uint32_t (*c)[WarpSize])
 {
 	for (unsigned i = 0; i < n; i++)
-		memcpy(c[i], oreg(x, &d->src[2], i), sizeof c[i]);
+		memcpy(c[i], sim_tuple_src(x, &d->src[2], i), sizeof c[i]);
 }
 
 /* the n registers dv[i][lane] of D to the executing lanes */
@@ -436,7 +401,7 @@ gather_i(Exec *x, const DOp *o, unsigned M, unsigned nreg, unsigned ty, int32_t 
 	unsigned epr = 32 / mma_elem_bits(ty);
 
 	for (unsigned i = 0; i < nreg; i++) {
-		const uint32_t *r = oreg(x, o, i);
+		const uint32_t *r = sim_tuple_src(x, o, i);
 		unsigned row, col;
 		tile_at(M, i, 4 * epr, &row, &col);
 		for (unsigned g = 0; g < 8; g++)
@@ -500,11 +465,11 @@ ex_bmma(Exec *x, const DIns *d, uint32_t mask)
 	for (unsigned i = 0; i < na; i++) {
 		tile_at(M, i, 4, &row, &col);
 		for (unsigned g = 0; g < 8; g++)
-			memcpy(&a[row + g][col], oreg(x, &d->src[0], i) + 4 * g, 16);
+			memcpy(&a[row + g][col], sim_tuple_src(x, &d->src[0], i) + 4 * g, 16);
 	}
 	for (unsigned j = 0; j < nb; j++)
 		for (unsigned g = 0; g < 8; g++)
-			memcpy(&b[g][4 * j], oreg(x, &d->src[1], j) + 4 * g, 16);
+			memcpy(&b[g][4 * j], sim_tuple_src(x, &d->src[1], j) + 4 * g, 16);
 	read_c(x, d, M / 4, c);
 	for (unsigned m = 0; m < M; m++)
 		for (unsigned p = 0; p < MaxN; p++) {
@@ -527,14 +492,16 @@ ALU_BODY(ex_dmma)
 	uint32_t c[2 * NAcc][WarpSize], dv[2 * NAcc][WarpSize];
 
 	for (unsigned i = 0; i < na; i++) {
-		const uint32_t *lo = oreg(x, &d->src[0], 2 * i), *hi = oreg(x, &d->src[0], 2 * i + 1);
+		const uint32_t *lo = sim_tuple_src(x, &d->src[0], 2 * i);
+		const uint32_t *hi = sim_tuple_src(x, &d->src[0], 2 * i + 1);
 		unsigned row, col;
 		tile_at(M, i, 4, &row, &col);
 		for (unsigned l = 0; l < WarpSize; l++)
 			a[row + (l >> 2)][col + (l & 3)] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
 	}
 	for (unsigned j = 0; j < nb; j++) {
-		const uint32_t *lo = oreg(x, &d->src[1], 2 * j), *hi = oreg(x, &d->src[1], 2 * j + 1);
+		const uint32_t *lo = sim_tuple_src(x, &d->src[1], 2 * j);
+		const uint32_t *hi = sim_tuple_src(x, &d->src[1], 2 * j + 1);
 		for (unsigned l = 0; l < WarpSize; l++)
 			bt[l >> 2][4 * j + (l & 3)] = f64_of(lo[l] | (uint64_t)hi[l] << 32);
 	}
@@ -666,8 +633,9 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 		nc = M * 8 / 32;
 		ncd = cty == EF16 ? nc / 2 : nc;
 	}
-	if (i->nopnd != 4 || reg_opnd(c, i, 0, ncd, &d->dst[0]) || reg_opnd(c, i, 1, na, &d->src[0]) ||
-	    reg_opnd(c, i, 2, nb, &d->src[1]) || reg_opnd(c, i, 3, ncd, &d->src[2]))
+	if (i->nopnd != 4 || sim_reg_opnd(c, i, 0, RR, ncd, &d->dst[0]) ||
+	    sim_reg_opnd(c, i, 1, RR, na, &d->src[0]) || sim_reg_opnd(c, i, 2, RR, nb, &d->src[1]) ||
+	    sim_reg_opnd(c, i, 3, RR, ncd, &d->src[2]))
 		return i->nopnd != 4 ? sim_unsupported_why(c, i, "expected D, A, B, C") : -1;
 	d->ndst = 1;
 	d->nsrc = 3;
@@ -791,7 +759,7 @@ ex_stsm(Exec *x, const DIns *d, uint32_t mask)
 	if (row_ptrs(x, &d->src[0], 8 * nm, 1, p))
 		return;
 	for (unsigned m = 0; m < nm; m++) {
-		const uint32_t *s = oreg(x, &d->src[1], m);
+		const uint32_t *s = sim_tuple_src(x, &d->src[1], m);
 		for (unsigned l = 0; l < WarpSize; l++) {
 			unsigned g = l >> 2, t = l & 3;
 			if (d->mod & LTrans) {
@@ -810,7 +778,7 @@ ex_stsm(Exec *x, const DIns *d, uint32_t mask)
 static void
 ex_movm(Exec *x, const DIns *d, uint32_t mask)
 {
-	const uint32_t *a = oreg(x, &d->src[0], 0);
+	const uint32_t *a = sim_tuple_src(x, &d->src[0], 0);
 	uint32_t v[WarpSize];
 
 	for (unsigned l = 0; l < WarpSize; l++) {
@@ -852,7 +820,7 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 	d->aux = nm;
 	d->mod = trans ? LTrans : 0;
 	if (op == OMOVM) {
-		if (reg_opnd(c, i, 0, 1, &d->dst[0]) || reg_opnd(c, i, 1, 1, &d->src[0]))
+		if (sim_reg_opnd(c, i, 0, RR, 1, &d->dst[0]) || sim_reg_opnd(c, i, 1, RR, 1, &d->src[0]))
 			return -1;
 		d->ndst = d->nsrc = 1;
 		d->exec = ex_movm;
@@ -883,13 +851,13 @@ dec_ldsm(DecodeCtx *c, const Ins *i, DIns *d)
 		}
 	}
 	if (op == OLDSM) {
-		if (reg_opnd(c, i, 0, nm, &d->dst[0]))
+		if (sim_reg_opnd(c, i, 0, RR, nm, &d->dst[0]))
 			return -1;
 		d->ndst = 1;
 		d->nsrc = 1;
 		d->exec = ex_ldsm;
 	} else {
-		if (reg_opnd(c, i, 1, nm, &d->src[1]))
+		if (sim_reg_opnd(c, i, 1, RR, nm, &d->src[1]))
 			return -1;
 		d->ndst = 0;
 		d->nsrc = 2;

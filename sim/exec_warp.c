@@ -17,35 +17,6 @@ cls(const Ins *i, unsigned k)
 	return k < i->nopnd && i->opnd[k].kind == OReg ? RCLS(i->opnd[k].r[0]) : RNone;
 }
 
-/* operand k as a register of class want (R, P, UR, UP; a V source where R is wanted: sim_decode
- * has refused V destinations): fill o with n registers */
-static int
-reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned want, unsigned n, DOp *o)
-{
-	static const uint8_t kind[NRegClass] = {[RR] = DR, [RP] = DP, [RUR] = DUR, [RUP] = DUP};
-	const Opnd *p = &i->opnd[k];
-
-	if (want == RR && cls(i, k) == RV) {
-		memset(o, 0, sizeof *o);
-		o->kind = DV;
-		o->flags = DFVreg;
-		o->reg = (uint16_t)RNUM(p->r[0]);
-		o->n = (uint8_t)n;
-		return o->reg + n > SmVRegs ? sim_unsupported_why(c, i, "register range past V2047") : 0;
-	}
-	if (cls(i, k) != want)
-		return sim_unsupported_why(c, i, "unexpected operand");
-	memset(o, 0, sizeof *o);
-	o->kind = kind[want];
-	o->reg = (uint16_t)RNUM(p->r[0]);
-	o->n = (uint8_t)n;
-	if (p->flags & (FNot | FLNot))
-		o->flags |= DFNot;
-	if (want == RR && o->reg != RegRZ && o->reg + n > RegRZ)
-		return sim_unsupported_why(c, i, "register range past R254");
-	return 0;
-}
-
 /* the mode modifier: the index of the first modifier found in names, or -1 */
 static int
 modeof(DecodeCtx *c, const Ins *i, const char *const *names, unsigned nnames, int dflt)
@@ -149,7 +120,7 @@ dec_shfl(DecodeCtx *c, const Ins *i, DIns *d)
 		return sim_unsupported_why(c, i, "expected one of IDX, UP, DOWN, BFLY");
 	if (i->nopnd != 5)
 		return sim_unsupported_why(c, i, "expected five operands");
-	if (reg_opnd(c, i, 0, RP, 1, &d->dst[1]) || reg_opnd(c, i, 1, RR, 1, &d->dst[0]) ||
+	if (sim_reg_opnd(c, i, 0, RP, 1, &d->dst[1]) || sim_reg_opnd(c, i, 1, RR, 1, &d->dst[0]) ||
 	    dop_from(c, i, 2, &d->src[0]) || dop_from(c, i, 3, &d->src[1]) ||
 	    dop_from(c, i, 4, &d->src[2]))
 		return -1;
@@ -217,9 +188,10 @@ dec_vote(DecodeCtx *c, const Ins *i, DIns *d)
 	if (i->nopnd != 2 && i->nopnd != 3)
 		return sim_unsupported_why(c, i, "expected two or three operands");
 	memset(&d->dst[0], 0, sizeof d->dst[0]);
-	if (i->nopnd == 3 && reg_opnd(c, i, k++, u ? RUR : RR, 1, &d->dst[0]))
+	if (i->nopnd == 3 && sim_reg_opnd(c, i, k++, u ? RUR : RR, 1, &d->dst[0]))
 		return -1;
-	if (reg_opnd(c, i, k++, u ? RUP : RP, 1, &d->dst[1]) || reg_opnd(c, i, k, RP, 1, &d->src[0]))
+	if (sim_reg_opnd(c, i, k++, u ? RUP : RP, 1, &d->dst[1]) ||
+	    sim_reg_opnd(c, i, k, RP, 1, &d->src[0]))
 		return -1;
 	d->ndst = 2;
 	d->nsrc = 1;
@@ -300,12 +272,12 @@ dec_match(DecodeCtx *c, const Ins *i, DIns *d)
 	if (any == !!(mod & MAll))
 		return sim_unsupported_why(c, i, "expected one of ANY, ALL");
 	memset(&d->dst[1], 0, sizeof d->dst[1]);
-	if (cls(i, 0) == RP && reg_opnd(c, i, k++, RP, 1, &d->dst[1]))
+	if (cls(i, 0) == RP && sim_reg_opnd(c, i, k++, RP, 1, &d->dst[1]))
 		return -1;
 	if (!(mod & MAll) && k)
 		return sim_unsupported_why(c, i, "MATCH.ANY has no predicate");
-	if (reg_opnd(c, i, k++, RR, 1, &d->dst[0]) ||
-	    reg_opnd(c, i, k++, RR, mod & MU64 ? 2 : 1, &d->src[0]))
+	if (sim_reg_opnd(c, i, k++, RR, 1, &d->dst[0]) ||
+	    sim_reg_opnd(c, i, k++, RR, mod & MU64 ? 2 : 1, &d->src[0]))
 		return -1;
 	if (k != i->nopnd)
 		return sim_unsupported_why(c, i, "unexpected operands");
@@ -380,8 +352,8 @@ dec_redux(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	if (i->nopnd != 2)
 		return sim_unsupported_why(c, i, "expected two operands");
-	if (reg_opnd(c, i, 0, cls(i, 0) == RUR ? RUR : RR, 1, &d->dst[0]) ||
-	    reg_opnd(c, i, 1, RR, 1, &d->src[0]))
+	if (sim_reg_opnd(c, i, 0, cls(i, 0) == RUR ? RUR : RR, 1, &d->dst[0]) ||
+	    sim_reg_opnd(c, i, 1, RR, 1, &d->src[0]))
 		return -1;
 	d->ndst = 1;
 	d->nsrc = 1;
@@ -422,9 +394,9 @@ dec_elect(DecodeCtx *c, const Ins *i, DIns *d)
 {
 	if (i->nmod || i->nopnd != 3)
 		return sim_unsupported_why(c, i, "expected ELECT Pd, URd, Ps");
-	if (reg_opnd(c, i, 0, RP, 1, &d->dst[0]) ||
-	    reg_opnd(c, i, 1, cls(i, 1) == RUR ? RUR : RR, 1, &d->dst[1]) ||
-	    reg_opnd(c, i, 2, RP, 1, &d->src[0]))
+	if (sim_reg_opnd(c, i, 0, RP, 1, &d->dst[0]) ||
+	    sim_reg_opnd(c, i, 1, cls(i, 1) == RUR ? RUR : RR, 1, &d->dst[1]) ||
+	    sim_reg_opnd(c, i, 2, RP, 1, &d->src[0]))
 		return -1;
 	d->ndst = 2;
 	d->nsrc = 1;

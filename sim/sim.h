@@ -497,6 +497,17 @@ dop_hasreg(const DOp *o)
 	return o->reg != RegRZ || (o->flags & DFVreg);
 }
 
+extern const uint32_t sim_zeros[WarpSize];  /* decode.c: the 32 lanes RZ and URZ read */
+
+/* register k of a DR or DV operand (R<reg + k>, V<reg + k>) for reading: its 32 lanes, or
+ * sim_zeros for RZ (V255 is a register). How the families that read register tuples (memory
+ * data, tensor fragments) reach a source register that may be RZ */
+static inline const uint32_t *
+sim_tuple_src(Exec *x, const DOp *o, unsigned k)
+{
+	return !(o->flags & DFVreg) && o->reg == RegRZ ? sim_zeros : sim_vreg(x, o, k);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Prototypes, by file.
  */
@@ -508,6 +519,9 @@ void prog_free(Prog *p);
 int dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out); /* operand k of i; -1 on error */
 int sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst); /* first ndst operands to
                               d->dst, the rest to d->src; ndst < 0: the leading defined ones */
+int sim_reg_opnd(DecodeCtx *c, const Ins *i, unsigned k, unsigned cls, unsigned n, DOp *o);
+                              /* operand k as n registers of class cls (RR: or a V source); -1
+                                 after reporting another class or a range past the file */
 int sim_unsupported(DecodeCtx *c, const Ins *i);   /* "unsupported instruction 'OP.MODS'", -1 */
 int sim_unsupported_why(DecodeCtx *c, const Ins *i, const char *why); /* same, plus a note */
 int sim_hasmod(const DecodeCtx *c, const Ins *i, const char *mod); /* modifier present */

@@ -91,18 +91,6 @@ lst_close(Lst *l)
 	free(l->err);
 }
 
-static Opnd
-reg_opnd(Reg r)
-{
-	Opnd o;
-
-	memset(&o, 0, sizeof o);
-	o.kind = OReg;
-	o.r[0] = r;
-	o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
 static Ins
 proto(Module *m, const char *name, Opnd *op, int nop)
 {
@@ -171,27 +159,24 @@ edit_fn(Fn *f, Diag *d)
 		case 0:
 			if (s == RNone)
 				continue;
-			op[0] = reg_opnd(s);
-			op[1] = reg_opnd(s);
+			op[0] = mkreg(s);
+			op[1] = mkreg(s);
 			i = proto(m, "MOV", op, 2);
 			break;
 		case 1:
 			if (s == RNone)
 				continue;
-			op[0] = reg_opnd(s);
-			op[1] = reg_opnd(s);
-			op[2] = reg_opnd(REG(RR, RegRZ));
-			op[3] = reg_opnd(REG(RR, RegRZ));
+			op[0] = mkreg(s);
+			op[1] = mkreg(s);
+			op[2] = mkreg(REG(RR, RegRZ));
+			op[3] = mkreg(REG(RR, RegRZ));
 			i = proto(m, "IADD3", op, 4);
 			break;
 		default:
 			if (t == RNone)
 				continue;
-			op[0] = reg_opnd(t);
-			memset(&op[1], 0, sizeof op[1]);
-			op[1].kind = OSReg;
-			op[1].atom = mintern(m, "SR_TID.X");
-			op[1].r[0] = op[1].r[1] = op[1].r[2] = RNone;
+			op[0] = mkreg(t);
+			op[1] = mksreg(mintern(m, "SR_TID.X"));
 			i = proto(m, "S2R", op, 2);
 			break;
 		}
@@ -629,7 +614,7 @@ START_TEST(hand_copy)
 {
 	Lst l;
 	Fn *f;
-	Opnd op[2] = {reg_opnd(REG(RR, 5)), reg_opnd(REG(RR, 2))};
+	Opnd op[2] = {mkreg(REG(RR, 5)), mkreg(REG(RR, 2))};
 	Ins i;
 
 	lst_text(&l, "hand.sass", hand);
@@ -660,16 +645,14 @@ START_TEST(hand_var)
 {
 	Lst l;
 	Fn *f;
-	Opnd a[2] = {reg_opnd(REG(RR, 7)), {0}}, b[4] = {reg_opnd(REG(RR, 0)), reg_opnd(REG(RR, 7)),
-	             reg_opnd(REG(RR, RegRZ)), reg_opnd(REG(RR, RegRZ))};
+	Opnd a[2] = {mkreg(REG(RR, 7)), {0}}, b[4] = {mkreg(REG(RR, 0)), mkreg(REG(RR, 7)),
+	             mkreg(REG(RR, RegRZ)), mkreg(REG(RR, RegRZ))};
 	Ins i;
 	Ins *s2r, *stg, *add;
 	unsigned dist = 0;
 
-	a[1].kind = OSReg;
 	lst_text(&l, "hand.sass", hand);
-	a[1].atom = mintern(l.m, "SR_LANEID");
-	a[1].r[0] = a[1].r[1] = a[1].r[2] = RNone;
+	a[1] = mksreg(mintern(l.m, "SR_LANEID"));
 	f = l.m->fn[0];
 	ck_assert_int_eq(cfg_build(f, &l.d), 0);
 	dom_build(f);

@@ -1,7 +1,9 @@
 /* check_edit.c: the edit API (ir/edit.c) and relayout (backend/layout.c).
  *
- * Unit tests: def-use lists after insert, delete and replace; relayout moves the .nv.info exit
- * offsets by 16 bytes per instruction inserted before them and keeps them on EXIT instructions.
+ * Unit tests: def-use lists after insert, delete and replace; ins_permute (in place, pinned
+ * positions, during an edit); the operand constructors of ir.h as printed; relayout moves the
+ * .nv.info exit offsets by 16 bytes per instruction inserted before them and keeps them on EXIT
+ * instructions.
  * Kernel tests: a NOP, a self-move MOV and a BRA to the next instruction are inserted into every
  * function of every example kernel (examples/kernels.txt, sm_80 and sm_90 listings), the module
  * is re-emitted to a temporary file and run by the runtime with fixed inputs, in functional and
@@ -86,17 +88,6 @@ proto(Module *m, const char *name, Opnd *op, int nop)
 	return i;
 }
 
-static Opnd
-reg_opnd(Reg r)
-{
-	Opnd o;
-
-	memset(&o, 0, sizeof o);
-	o.kind = OReg;
-	o.r[0] = r;
-	return o;
-}
-
 /* insert a NOP at the entry block's start, a self-move MOV R0, R0 after it, a BRA to the next
  * instruction in the middle of the first block with two instructions or more, and a NOP at the
  * start of every block that begins with EXIT (its label moves: the exit offset must follow);
@@ -105,7 +96,7 @@ static int
 edit_fn(Fn *f, Diag *d)
 {
 	Module *m = f->mod;
-	Opnd mov[2] = {reg_opnd(REG(RR, 0)), reg_opnd(REG(RR, 0))}, bra;
+	Opnd mov[2] = {mkreg(REG(RR, 0)), mkreg(REG(RR, 0))}, bra;
 	Ins nop = proto(m, "NOP", NULL, 0), mv = proto(m, "MOV", mov, 2), br;
 	Blk *b0 = NULL;
 	int n = 0;
@@ -346,7 +337,7 @@ START_TEST(uses_after_insert)
 	Fn *f = l->m->fn[0];
 	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
 	uint32_t r0 = defval(&b->ins[0]);
-	Opnd mv[2] = {reg_opnd(REG(RR, 4)), reg_opnd(REG(RR, 0))};
+	Opnd mv[2] = {mkreg(REG(RR, 4)), mkreg(REG(RR, 0))};
 	Ins p = proto(l->m, "MOV", mv, 2), *i;
 
 	ck_assert_uint_eq(f->val[r0].nuse, 2);
@@ -411,8 +402,8 @@ START_TEST(uses_after_replace)
 	Fn *f = l->m->fn[0];
 	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
 	uint32_t r0 = defval(&b->ins[0]), r2 = defval(&b->ins[1]);
-	Opnd mv[2] = {reg_opnd(REG(RR, 2)), reg_opnd(REG(RR, 0))}, other[2] = {reg_opnd(REG(RR, 5)),
-	                                                                         reg_opnd(REG(RR, 0))};
+	Opnd mv[2] = {mkreg(REG(RR, 2)), mkreg(REG(RR, 0))}, other[2] = {mkreg(REG(RR, 5)),
+	                                                                         mkreg(REG(RR, 0))};
 	Ins p = proto(l->m, "MOV", mv, 2), q = proto(l->m, "MOV", other, 2), *i;
 
 	/* a MOV into R5 cannot stand for the IADD3 whose R2 is still read */
@@ -438,6 +429,162 @@ START_TEST(uses_after_replace)
 }
 END_TEST
 
+/* ---- the operand constructors of ir.h, as the printer spells what they make -------------- */
+
+START_TEST(constructors_spelt)
+{
+	Lst *l = small_ssa();
+	Fn *f = l->m->fn[0];
+	uint32_t mods[2] = {mintern(l->m, "MOV"), mintern(l->m, "U32")};
+	Opnd imad[4] = {mkreg(REG(RR, 1)), mkreg(REG(RR, RegRZ)), mkreg(REG(RR, RegRZ)),
+	                mkcbank(0, 0x28)};
+	Opnd ldl[2] = {mkreg(REG(RR, 2)), mkmem(REG(RR, 1), 0x8)};
+	Opnd iadd[4] = {mkreg(REG(RR, 1)), mkreg(REG(RR, 1)), mkimm(-0x10), mkreg(REG(RR, RegRZ))};
+	Opnd s2r[2] = {mkreg(REG(RUR, 4)), mksreg(mintern(l->m, "SR_CTAID.X"))};
+	Ins i = proto(l->m, "IMAD", imad, 4);
+	char buf[128];
+
+	i.mod = mods;
+	i.nmod = 2;
+	fmt_ins(buf, sizeof buf, f, &i, 0);
+	ck_assert_str_eq(buf, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;");
+	i = proto(l->m, "LDL", ldl, 2);
+	fmt_ins(buf, sizeof buf, f, &i, 0);
+	ck_assert_str_eq(buf, "LDL R2, [R1+0x8] ;");
+	i = proto(l->m, "IADD3", iadd, 4);
+	fmt_ins(buf, sizeof buf, f, &i, 0);
+	ck_assert_str_eq(buf, "IADD3 R1, R1, -0x10, RZ ;");
+	i = proto(l->m, "S2UR", s2r, 2);
+	fmt_ins(buf, sizeof buf, f, &i, 0);
+	ck_assert_str_eq(buf, "S2UR UR4, SR_CTAID.X ;");
+	ck_assert_int_eq(iadd[2].flags, FHex);
+	ck_assert_int_eq(s2r[0].flags, 0);
+	ck_assert_int_eq(ldl[1].r[1], RNone);
+	lst_close(l);
+}
+END_TEST
+
+/* ---- ins_permute --------------------------------------------------------------------------- */
+
+/* two independent IADD3s (positions 1 and 2) that a scheduler may swap */
+static const char pair[] =
+	"\t.headerflags\t@\"EF_CUDA_SM80 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM80)\"\n"
+	"\t.section\t.text.k,\"ax\",@progbits\n"
+	"k:\n"
+	"        /*0000*/                   S2R R0, SR_TID.X ;\n"
+	"        /*0010*/                   IADD3 R2, R0, 0x1, RZ ;\n"
+	"        /*0020*/                   IADD3 R3, R0, 0x2, RZ ;\n"
+	"        /*0030*/                   IADD3 R4, R2, R3, RZ ;\n"
+	"        /*0040*/                   EXIT ;\n";
+
+static Lst *
+pair_ssa(void)
+{
+	static Lst l;
+
+	memset(&l, 0, sizeof l);
+	l.errf = open_memstream(&l.err, &l.nerr);
+	l.src = src_new("pair.sass", pair, sizeof pair - 1);
+	diag_init(&l.d, l.src, l.errf);
+	l.m = sass_parse(l.src, &l.d);
+	ck_assert_msg(l.m != NULL, "%s", lst_errors(&l));
+	Fn *f = l.m->fn[0];
+	ck_assert_int_eq(cfg_build(f, &l.d), 0);
+	dom_build(f);
+	ck_assert_int_eq(ssa_build(f, &l.d), 0);
+	ssa_uses(f);
+	return &l;
+}
+
+static const uint32_t swap12[5] = {0, 2, 1, 3, 4};
+
+START_TEST(permute_in_place)
+{
+	Lst *l = pair_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	uint32_t r0 = defval(&b->ins[0]), r2 = defval(&b->ins[1]), r3 = defval(&b->ins[2]);
+
+	ck_assert_uint_eq(b->nins, 5);
+	ck_assert_int_eq(ins_permute(f, b, swap12), 2);
+	/* the instructions moved, the addresses stayed with the positions */
+	ck_assert_uint_eq(defval(&b->ins[1]), r3);
+	ck_assert_uint_eq(defval(&b->ins[2]), r2);
+	ck_assert_int_eq(b->ins[1].addr, 0x10);
+	ck_assert_int_eq(b->ins[2].addr, 0x20);
+	/* definitions and uses point at the new places */
+	ck_assert_ptr_eq(f->val[r3].def, &b->ins[1]);
+	ck_assert_ptr_eq(f->val[r2].def, &b->ins[2]);
+	ck_assert_int_eq(nuse_by(f, r0, &b->ins[1]), 1);
+	ck_assert_int_eq(nuse_by(f, r0, &b->ins[2]), 1);
+	/* no edit: Fn.ins is still the blocks, nothing to lay out again */
+	ck_assert_ptr_eq(b->ins, f->ins);
+	ck_assert_int_eq(fn_edited(f), 0);
+	ck_assert_int_eq(fn_relayout(f), 0);
+	ck_assert_msg(verify_fn(f, &l->d) == 0, "%s", lst_errors(l));
+	/* the identity moves nothing */
+	ck_assert_int_eq(ins_permute(f, b, (const uint32_t[]){0, 1, 2, 3, 4}), 0);
+	lst_close(l);
+}
+END_TEST
+
+START_TEST(permute_refused)
+{
+	Lst *l = pair_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	uint32_t r2 = defval(&b->ins[1]);
+
+	/* not a permutation */
+	ck_assert_int_eq(ins_permute(f, b, (const uint32_t[]){0, 1, 1, 3, 4}), -1);
+	ck_assert_int_eq(ins_permute(f, b, (const uint32_t[]){0, 1, 5, 3, 4}), -1);
+	/* a label pins its instruction */
+	b->ins[2].label = mintern(l->m, ".L_x_9");
+	ck_assert_int_eq(ins_permute(f, b, swap12), -1);
+	b->ins[2].label = 0;
+	/* so does an extra label, named by its index in Fn.xlabel */
+	f->xlabel = xmalloc(2 * sizeof *f->xlabel);
+	f->xlabel[0] = (uint32_t)(b->ins - f->ins) + 1;
+	f->xlabel[1] = mintern(l->m, ".L_x_8");
+	f->nxlabel = 1;
+	ck_assert_int_eq(ins_permute(f, b, swap12), -1);
+	/* nothing moved */
+	ck_assert_uint_eq(defval(&b->ins[1]), r2);
+	ck_assert_ptr_eq(f->val[r2].def, &b->ins[1]);
+	/* the pinned position may keep its instruction while others move */
+	f->xlabel[0] = (uint32_t)(b->ins - f->ins) + 3;
+	ck_assert_int_eq(ins_permute(f, b, swap12), 2);
+	lst_close(l);
+}
+END_TEST
+
+/* during an edit (the block has its own array, Fn.ins is stale) the pins of the edit count */
+START_TEST(permute_after_insert)
+{
+	Lst *l = pair_ssa();
+	Fn *f = l->m->fn[0];
+	Blk *b = f->blk[0]->nins ? f->blk[0] : f->blk[1];
+	Ins nop = proto(l->m, "NOP", NULL, 0);
+	uint32_t r2 = defval(&b->ins[1]), r3 = defval(&b->ins[2]);
+
+	ck_assert_ptr_nonnull(ins_insert(f, b, 4, &nop));
+	ck_assert_uint_eq(b->nins, 6);
+	ck_assert_uint_ne(ins_label(f, b, 2), 0);
+	ck_assert_int_eq(ins_permute(f, b, (const uint32_t[]){0, 2, 1, 3, 4, 5}), -1);
+	ck_assert_int_eq(ins_permute(f, b, (const uint32_t[]){0, 1, 2, 4, 3, 5}), 2);
+	ck_assert_int_eq(b->ins[3].op, ONOP);
+	ck_assert_int_eq(fn_relayout(f), 1);
+	/* relayout: the new order, addresses 16 per instruction */
+	ck_assert_int_eq(f->ins[3].op, ONOP);
+	ck_assert_int_eq(f->ins[4].op, OIADD3);
+	ck_assert_int_eq(f->ins[4].addr, 0x40);
+	ck_assert_ptr_eq(f->val[r2].def, &f->ins[1]);
+	ck_assert_ptr_eq(f->val[r3].def, &f->ins[2]);
+	ck_assert_msg(verify_fn(f, &l->d) == 0, "%s", lst_errors(l));
+	lst_close(l);
+}
+END_TEST
+
 Suite *
 edit_suite(void)
 {
@@ -447,6 +594,10 @@ edit_suite(void)
 	tcase_add_test(u, uses_after_insert);
 	tcase_add_test(u, uses_after_delete);
 	tcase_add_test(u, uses_after_replace);
+	tcase_add_test(u, constructors_spelt);
+	tcase_add_test(u, permute_in_place);
+	tcase_add_test(u, permute_refused);
+	tcase_add_test(u, permute_after_insert);
 	tcase_add_test(r, relayout_exit_offsets);
 	tcase_add_test(r, relayout_unedited);
 	tcase_set_timeout(k, 600);

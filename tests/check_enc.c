@@ -3,8 +3,8 @@
  * test builds, with control bits set, is printed with them and timed by them; a kernel where one
  * instruction has no encoding words keeps the control bits of the others; a listing whose word
  * contradicts its text (FMUL over an FFMA word) is a located error where fiberc and the runtime
- * load it; a float literal's exact bits live in the operand, so a rewritten operand is what the
- * simulator computes with. And the MMA modifiers (ir/mma.h): the record of every tensor-core form
+ * load it; SET_RD and SET_IMM32 change their field only; a float literal's exact bits live in the
+ * operand, so a rewritten operand is what the simulator computes with. And the MMA modifiers (ir/mma.h): the record of every tensor-core form
  * of the bundled listings, the opcode table's fragment widths and the simulator's decoded shape
  * and types agree with it.
  */
@@ -175,6 +175,21 @@ START_TEST(test_enc_fields_pack)
 	                  5u << 17 | 3u << 21);
 	ck_assert_uint_eq(enc_emit_word(&i, 1) & ((1ull << 41) - 1), i.enc[1] & ((1ull << 41) - 1));
 	ck_assert_uint_eq(enc_emit_word(&i, 0), i.enc[0]);
+}
+END_TEST
+
+/* the word accessors write their field and nothing else: SET_RD and SET_IMM32 on word 0 */
+START_TEST(test_enc_word_setters)
+{
+	uint64_t w = 0x0000000402047981ull;
+
+	SET_RD(w, 0x1ff);                 /* 8 bits: the ninth is dropped */
+	ck_assert_uint_eq(w, 0x0000000402ff7981ull);
+	ck_assert_uint_eq(GET_RD(w), 0xff);
+	SET_IMM32(w, 0xdeadbeefu);
+	ck_assert_uint_eq(w, 0xdeadbeef02ff7981ull);
+	ck_assert_uint_eq(GET_IMM32(w), 0xdeadbeefu);
+	ck_assert_uint_eq(GET_OPCODE(w), 0x181);
 }
 END_TEST
 
@@ -693,6 +708,7 @@ enc_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_enc_roundtrip_listings);
 	tcase_add_test(t, test_enc_fields_pack);
+	tcase_add_test(t, test_enc_word_setters);
 	tcase_add_test(t, test_enc_inserted_instruction);
 	tcase_add_test(t, test_enc_mixed_kernel);
 	tcase_add_test(t, test_enc_mismatch_is_located);

@@ -1,7 +1,8 @@
 /* check_fiber_isa.c: the FIBER ISA in the IR: pools and .maxfibers, pool operands, the exact
  * slots of SETBUSYBIT/DEPBAR ranges, and the encoding extension (ir/fenc.c): every FIBER form
  * encodes and decodes back, V sources of FFMA/IADD3/HMMA take the extension bits and leave the
- * original word's other bits alone, and forms beyond the budget are refused with a reason. */
+ * original word's other bits alone, and forms beyond the budget are refused with a reason; the
+ * field accessors of fenc.h and enc.h touch exactly their bits. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ START_TEST(test_fiber_encode_native)
 	ck_assert_int_eq(d.count_ur, 0);
 	ck_assert_uint_eq(d.count, 256);
 	ck_assert_uint_eq(d.nreg, 16);
-	ck_assert_uint_eq(GET_BITS128(w, FencMark, 1), 1);
+	ck_assert_uint_eq(GET_FIELD(w, FMARK), 1);
 	ck_assert_int_eq(fenc_encode_m(&f->ins[1], f->mod, w, why, sizeof why), 0);
 	fenc_decode(w, &d);
 	ck_assert_int_eq(d.count_ur, 1);
@@ -189,6 +190,56 @@ START_TEST(test_fiber_encode_pool_dst)
 }
 END_TEST
 
+/* SET_FIELD and GET_FIELD of field f, which the layout puts at bits pos..pos+size-1 of the
+ * instruction: it reads back what was written, and exactly those bits change */
+static void
+field_is(const char *name, uint64_t set0[2], uint64_t set1[2], unsigned got, unsigned pos,
+         unsigned size)
+{
+	uint64_t want[2] = {0, 0};
+
+	for (unsigned b = pos; b < pos + size; b++)
+		want[b / 64] |= 1ull << (b % 64);
+	ck_assert_msg(set1[0] == want[0] && set1[1] == want[1], "%s: ones at %016llx %016llx", name,
+	              (unsigned long long)set1[1], (unsigned long long)set1[0]);
+	ck_assert_msg(set0[0] == ~want[0] && set0[1] == ~want[1], "%s: zeros wrong", name);
+	ck_assert_msg(got == (unsigned)((1ull << size) - 1), "%s: read back %x", name, got);
+}
+
+#define FIELD_IS(f, pos, size) do { \
+		uint64_t zero[2] = {~0ull, ~0ull}, ones[2] = {0, 0}; \
+		SET_FIELD(zero, f, 0); \
+		SET_FIELD(ones, f, ~0ull); \
+		field_is(#f, zero, ones, GET_FIELD(ones, f), pos, size); \
+	} while (0)
+
+/* the FIBER fields of fenc.h where docs/fiber-encoding.md puts them, and enc.h's the extension
+ * builds on */
+START_TEST(test_fiber_field_accessors)
+{
+	FIELD_IS(OPCODE, 0, 9);
+	FIELD_IS(FORM, 9, 3);
+	FIELD_IS(RD, 16, 8);
+	FIELD_IS(RA, 24, 8);
+	FIELD_IS(RB, 32, 8);
+	FIELD_IS(RC, 64, 8);
+	FIELD_IS(IMM, 32, 32);
+	FIELD_IS(FABSA, 92, 1);
+	FIELD_IS(FEXTA, 93, 3);
+	FIELD_IS(FABSB, 96, 1);
+	FIELD_IS(FEXTB, 97, 3);
+	FIELD_IS(FABSC, 100, 1);
+	FIELD_IS(FEXTC, 102, 3);
+	FIELD_IS(FMARK, 126, 1);
+	FIELD_IS(FPOOLDST, 127, 1);
+	FIELD_IS(FCOUNT, 32, 32);
+	FIELD_IS(FCOUNTUR, 32, 8);
+	FIELD_IS(FNREG, 64, 8);
+	FIELD_IS(FN, 32, 5);
+	FIELD_IS(FMODE, 64, 2);
+}
+END_TEST
+
 Suite *
 fiber_isa_suite(void)
 {
@@ -200,6 +251,7 @@ fiber_isa_suite(void)
 	tcase_add_test(t, test_fiber_encode_native);
 	tcase_add_test(t, test_fiber_encode_absolute);
 	tcase_add_test(t, test_fiber_encode_pool_dst);
+	tcase_add_test(t, test_fiber_field_accessors);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -623,15 +623,148 @@ split_base(const Fn *f)
 	return n;
 }
 
+/* the loop leaves once, by the latch's test, into EXIT; NULL, or why not */
+static const char *
+exits_check(const Loop *l, const Fn *f)
+{
+	uint32_t nexit = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		if (!l->in[b])
+			continue;
+		for (uint32_t k = 0; k < bk->nins; k++)
+			if (bk->ins[k].op < NOp && (optab[bk->ins[k].op].flags & (OFExit | OFRet)))
+				return "an EXIT inside the loop (an early return): iterations depend on earlier ones";
+		for (uint32_t k = 0; k < bk->nsucc; k++)
+			if (!l->in[bk->succ[k]->id]) {
+				nexit++;
+				if (bk != l->latch)
+					return "an exit besides the latch's test (a break)";
+				if (!exit_block(bk->succ[k]))
+					return "code after the loop (the exit is not EXIT)";
+			}
+	}
+	return nexit != 1 ? "not one exit" : NULL;
+}
+
+/* the induction value: the header's live phi stepped by i += S (any other live phi is a value
+ * carried from one iteration to the next), the exit test i + S < N, and whether i starts at
+ * SR_TID.X (a copy of it), which bounds the trip count; into s. NULL, or why not */
+static const char *
+induction(Fn *f, const Loop *l, Cx *x, Split *s)
+{
+	Blk *h = l->head;
+	uint32_t pidx = pred_index(h, s->pre), lidx = pred_index(h, l->latch);
+	Ins *i0;
+	int k;
+
+	for (Phi *p = h->phi; p; p = p->link) {
+		Split t = *s;
+		Ins *di;
+		if (!live_phi(f, p->to, 0))
+			continue;
+		di = vdef(f, p->arg[lidx]);
+		if (!s->iv && RCLS(p->reg) == RR && di && x->body[f->val[p->arg[lidx]].blk->id] &&
+		    stride_of(f, di, p->to, &t) == 0) {
+			*s = t;
+			s->iv = p->to;
+			s->iv0 = p->arg[pidx];
+			s->ivn = p->arg[lidx];
+		}
+	}
+	for (Phi *p = h->phi; p; p = p->link)
+		if (p->to != s->iv && live_phi(f, p->to, 0))
+			return why_reg(f, s->iv ? "loop-carried value %s (a reduction or a recurrence)"
+			                        : "loop-carried value %s: not i += blockDim (or "
+			                          "blockDim*gridDim)", p->reg);
+	if (!s->iv)
+		return "no induction variable";
+	x->iv = s->iv;
+	s->grid_stride = s->step_off[0] >= 0xc || s->step_off[1] >= 0xc;
+	if (exit_test(f, l, s->ivn, s) < 0)
+		return "exit test is not i + S < N with N an immediate (trip count unknown)";
+	i0 = vdef(f, s->iv0);
+	while ((k = copy_src(f, i0)) >= 0 && i0->opnd[k].kind == OReg)
+		i0 = vdef(f, useval(i0, (unsigned)k, 0));
+	s->start_tid = i0 && i0->op == OS2R && i0->nopnd == 2 && i0->opnd[1].kind == OSReg &&
+	               !strcmp(mstr(f->mod, i0->opnd[1].atom), "SR_TID.X") && !i0->guarded;
+	return NULL;
+}
+
+/* the body: loads read only, stores (STG in the loop's own blocks) at c*i + invariant through
+ * one base and one address value, disjoint between iterations; counts into s. NULL, or why not */
+static const char *
+stores_check(Fn *f, Cx *x, Split *s)
+{
+	Reg sbase = RNone;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, coef = 0;
+	uint32_t v0 = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		Blk *bk = f->blk[b];
+		if (!x->body[b])
+			continue;
+		for (uint32_t k = 0; k < bk->nins; k++) {
+			Ins *i = &bk->ins[k];
+			uint32_t fl = i->op < NOp ? optab[i->op].flags : 0;
+			Aff a;
+			if ((fl & OFLoad) && (fl & OFGlobal))
+				s->nload++;
+			if (!(fl & OFStore))
+				continue;
+			s->nstore++;
+			if (i->op != OSTG || i->opnd[0].kind != OMem || x->body[b] != 1)
+				return why_fmt(f, "%s in the loop: not a global store in its body", opname(f, i));
+			a = aff64(x, useval(i, 0, 0), useval(i, 0, 1), 0);
+			if (!a.ok || !a.c)
+				return "a store address not affine in the induction variable (iterations may collide)";
+			if (sbase == RNone)
+				sbase = i->opnd[0].r[0], coef = a.c;
+			else if (i->opnd[0].r[0] != sbase || a.c != coef)
+				return "stores through different addresses (they may overlap between iterations)";
+			if (i->opnd[0].imm < lo)
+				lo = i->opnd[0].imm;
+			if (i->opnd[0].imm + store_width(f, i) > hi)
+				hi = i->opnd[0].imm + store_width(f, i);
+		}
+	}
+	if (!s->nstore)
+		return "no store in the loop: nothing to split";
+	if (hi - lo > (coef < 0 ? -coef : coef))
+		return "stores of one iteration overlap the next one's";
+	for (uint32_t b = 0; s->nstore > 1 && b < f->nblk; b++)
+		for (uint32_t k = 0; x->body[b] == 1 && k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			if (i->op != OSTG)
+				continue;
+			if (!v0)
+				v0 = useval(i, 0, 0);
+			else if (useval(i, 0, 0) != v0)
+				return "stores through different address values";
+		}
+	return NULL;
+}
+
+/* the most threads of a CTA: the launch bounds (.reqntid, else .maxntid), 1024 without them */
+static int
+threads_max(const Fn *f)
+{
+	const int *n = f->info.reqntid[0] > 0 ? f->info.reqntid
+	             : f->info.max_threads[0] > 0 ? f->info.max_threads : NULL;
+
+	if (!n)
+		return 1024;
+	return n[0] * (n[1] > 0 ? n[1] : 1) * (n[2] > 0 ? n[2] : 1);
+}
+
 const char *
 split_check(Fn *f, const Loop *l, Split *s)
 {
 	Cx x = {f, l, NULL, 0};
 	Blk *h = l->head, *pre = NULL;
 	const char *why = NULL;
-	uint32_t np = 0, nexit = 0, pidx, lidx;
-	Reg sbase = RNone;
-	int64_t lo = INT64_MAX, hi = INT64_MIN, coef = 0;
+	uint32_t np = 0;
 
 	memset(s, 0, sizeof *s);
 	s->loop = l;
@@ -648,143 +781,13 @@ split_check(Fn *f, const Loop *l, Split *s)
 	x.body = xmalloc(f->nblk);
 	memset(x.body, 0, f->nblk);
 	body_blocks(f, l, x.body);
-	if ((why = kernel_check(f, x.body)))
-		goto out;
-	/* one exit, the latch's test, into EXIT */
-	for (uint32_t b = 0; b < f->nblk; b++) {
-		Blk *bk = f->blk[b];
-		if (!l->in[b])
-			continue;
-		for (uint32_t k = 0; k < bk->nins; k++)
-			if (bk->ins[k].op < NOp && (optab[bk->ins[k].op].flags & (OFExit | OFRet))) {
-				why = "an EXIT inside the loop (an early return): iterations depend on earlier ones";
-				goto out;
-			}
-		for (uint32_t k = 0; k < bk->nsucc; k++)
-			if (!l->in[bk->succ[k]->id]) {
-				nexit++;
-				if (bk != l->latch) {
-					why = "an exit besides the latch's test (a break)";
-					goto out;
-				}
-				if (!exit_block(bk->succ[k])) {
-					why = "code after the loop (the exit is not EXIT)";
-					goto out;
-				}
-			}
-	}
-	if (nexit != 1) {
-		why = "not one exit";
-		goto out;
-	}
-	/* the induction value: the header's live phi stepped by i += S; any other live phi is a
-	 * value carried from one iteration to the next */
-	pidx = pred_index(h, pre);
-	lidx = pred_index(h, l->latch);
-	for (Phi *p = h->phi; p; p = p->link) {
-		Split t = *s;
-		Ins *di;
-		if (!live_phi(f, p->to, 0))
-			continue;
-		di = vdef(f, p->arg[lidx]);
-		if (!s->iv && RCLS(p->reg) == RR && di && x.body[f->val[p->arg[lidx]].blk->id] &&
-		    stride_of(f, di, p->to, &t) == 0) {
-			*s = t;
-			s->iv = p->to;
-			s->iv0 = p->arg[pidx];
-			s->ivn = p->arg[lidx];
-		}
-	}
-	for (Phi *p = h->phi; p; p = p->link)
-		if (p->to != s->iv && live_phi(f, p->to, 0)) {
-			why = why_reg(f, s->iv ? "loop-carried value %s (a reduction or a recurrence)"
-			                       : "loop-carried value %s: not i += blockDim (or "
-			                         "blockDim*gridDim)", p->reg);
-			goto out;
-		}
-	if (!s->iv) {
-		why = "no induction variable";
-		goto out;
-	}
-	x.iv = s->iv;
-	s->grid_stride = s->step_off[0] >= 0xc || s->step_off[1] >= 0xc;
-	if (exit_test(f, l, s->ivn, s) < 0) {
-		why = "exit test is not i + S < N with N an immediate (trip count unknown)";
-		goto out;
-	}
-	/* i's start: SR_TID.X (a copy of it) bounds the trip count */
-	{
-		Ins *i0 = vdef(f, s->iv0);
-		int k;
-		while ((k = copy_src(f, i0)) >= 0 && i0->opnd[k].kind == OReg)
-			i0 = vdef(f, useval(i0, (unsigned)k, 0));
-		s->start_tid = i0 && i0->op == OS2R && i0->nopnd == 2 && i0->opnd[1].kind == OSReg &&
-		               !strcmp(mstr(f->mod, i0->opnd[1].atom), "SR_TID.X") && !i0->guarded;
-	}
-	/* the body: loads read only, stores at c*i + invariant, disjoint between iterations */
-	for (uint32_t b = 0; b < f->nblk; b++) {
-		Blk *bk = f->blk[b];
-		if (!x.body[b])
-			continue;
-		for (uint32_t k = 0; k < bk->nins; k++) {
-			Ins *i = &bk->ins[k];
-			uint32_t fl = i->op < NOp ? optab[i->op].flags : 0;
-			Aff a;
-			if ((fl & OFLoad) && (fl & OFGlobal))
-				s->nload++;
-			if (!(fl & OFStore))
-				continue;
-			s->nstore++;
-			if (i->op != OSTG || i->opnd[0].kind != OMem || x.body[b] != 1) {
-				why = why_fmt(f, "%s in the loop: not a global store in its body", opname(f, i));
-				goto out;
-			}
-			a = aff64(&x, useval(i, 0, 0), useval(i, 0, 1), 0);
-			if (!a.ok || !a.c) {
-				why = "a store address not affine in the induction variable (iterations may collide)";
-				goto out;
-			}
-			if (sbase == RNone)
-				sbase = i->opnd[0].r[0], coef = a.c;
-			else if (i->opnd[0].r[0] != sbase || a.c != coef) {
-				why = "stores through different addresses (they may overlap between iterations)";
-				goto out;
-			}
-			if (i->opnd[0].imm < lo)
-				lo = i->opnd[0].imm;
-			if (i->opnd[0].imm + store_width(f, i) > hi)
-				hi = i->opnd[0].imm + store_width(f, i);
-		}
-	}
-	if (!s->nstore)
-		why = "no store in the loop: nothing to split";
-	else if (hi - lo > (coef < 0 ? -coef : coef))
-		why = "stores of one iteration overlap the next one's";
-	if (s->nstore > 1) {    /* stores of one base: all must read the same address value */
-		uint32_t v0 = 0;
-		for (uint32_t b = 0; !why && b < f->nblk; b++)
-			for (uint32_t k = 0; x.body[b] == 1 && k < f->blk[b]->nins; k++) {
-				Ins *i = &f->blk[b]->ins[k];
-				if (i->op != OSTG)
-					continue;
-				if (!v0)
-					v0 = useval(i, 0, 0);
-				else if (useval(i, 0, 0) != v0)
-					why = "stores through different address values";
-			}
-	}
-	if (!why && split_base(f) + 2 > RegLimitR)
+	if (!(why = kernel_check(f, x.body)) && !(why = exits_check(l, f)) &&
+	    !(why = induction(f, l, &x, s)) && !(why = stores_check(f, &x, s)) &&
+	    split_base(f) + 2 > RegLimitR)
 		why = "no registers left above the kernel's for j*S and (m-1)*S";
-	s->tmax = 1024;
-	if (f->info.reqntid[0] > 0)
-		s->tmax = f->info.reqntid[0] * (f->info.reqntid[1] > 0 ? f->info.reqntid[1] : 1) *
-		          (f->info.reqntid[2] > 0 ? f->info.reqntid[2] : 1);
-	else if (f->info.max_threads[0] > 0)
-		s->tmax = f->info.max_threads[0] * (f->info.max_threads[1] > 0 ? f->info.max_threads[1] : 1) *
-		          (f->info.max_threads[2] > 0 ? f->info.max_threads[2] : 1);
+	s->tmax = threads_max(f);
 	if (!why && (s->step_off[0] != 0 || s->step_off[1] >= 0) && !s->grid_stride)
 		why = "stride is not blockDim.x";
-out:
 	free(x.body);
 	return why;
 }
@@ -797,53 +800,6 @@ typedef struct Em {
 	uint32_t at;       /* next position in b */
 	uint32_t *cur;     /* per unit: the value a read of the register gets */
 } Em;
-
-static Opnd
-R(Reg r)
-{
-	Opnd o = {0};
-
-	o.kind = OReg;
-	o.r[0] = r;
-	o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Imm(int64_t v)
-{
-	Opnd o = {0};
-
-	o.kind = OImm;
-	o.imm = v;
-	o.flags = FHex;
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Cb(int off)
-{
-	Opnd o = {0};
-
-	o.kind = OCBank;
-	o.imm2 = 0;
-	o.imm = off;
-	o.flags = FHex;
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
-
-static Opnd
-Sreg(Fn *f, const char *name)
-{
-	Opnd o = {0};
-
-	o.kind = OSReg;
-	o.atom = mintern(f->mod, name);
-	o.r[0] = o.r[1] = o.r[2] = RNone;
-	return o;
-}
 
 /* insert `[@guard] NAME.MODS opnds` at e->at; uses read e->cur, defs update it */
 static Ins *
@@ -950,6 +906,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 	Blk *h = l->head, *pre = s->pre;
 	uint8_t *live = xmalloc(NumUnit), *taken = xmalloc(NumUnit);
 	Em e = {f, f->blk[0], 0, xmalloc(NumUnit * sizeof(uint32_t))};
+	const Opnd rz = mkreg(REG(RR, RegRZ)), urz = mkreg(REG(RUR, RegURZ)),
+	           pt = mkreg(REG(RP, RegPT));
 	Reg rf, rt, rh, rj, rs, rjs, rd, p0, ua, ub, pq, ri;
 	int lg = 0, base = split_base(f);
 	uint32_t jsv, rdv, pidx = pred_index(h, pre), nu = 0, at;
@@ -981,34 +939,33 @@ split_apply(Fn *f, Split *s, Diag *d)
 	}
 	/* the fiber count, then SETFIBERNUM: every weft is there, converged (the first
 	 * instruction of the kernel) */
-	E(&e, "ULDC", NULL, 2, R(ua), Cb(0x0));
-	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x4));
-	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
-	E(&e, "ULDC", NULL, 2, R(ub), Cb(0x8));
-	E(&e, "UIMAD", NULL, 4, R(ua), R(ua), R(ub), R(REG(RUR, RegURZ)));
-	E(&e, "USHF", "L.U32", 4, R(ua), R(ua), Imm(lg), R(REG(RUR, RegURZ)));
-	E(&e, "SETFIBERNUM", NULL, 2, R(ua), Imm(s->nreg));
+	E(&e, "ULDC", NULL, 2, mkreg(ua), mkcbank(0, 0x0));
+	E(&e, "ULDC", NULL, 2, mkreg(ub), mkcbank(0, 0x4));
+	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
+	E(&e, "ULDC", NULL, 2, mkreg(ub), mkcbank(0, 0x8));
+	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
+	E(&e, "USHF", "L.U32", 4, mkreg(ua), mkreg(ua), mkimm(lg), urz);
+	E(&e, "SETFIBERNUM", NULL, 2, mkreg(ua), mkimm(s->nreg));
 	/* j = SR_FIBERID / T by binary search over the m copies */
-	E(&e, "S2R", NULL, 2, R(rf), Sreg(f, "SR_FIBERID"));
-	E(&e, "IMAD", "MOV.U32", 4, R(rt), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(0x0));
-	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x4), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rt), R(rt), Cb(0x8), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", "MOV.U32", 4, R(rj), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)));
+	E(&e, "S2R", NULL, 2, mkreg(rf), mksreg(mintern(f->mod, "SR_FIBERID")));
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rt), rz, rz, mkcbank(0, 0x0));
+	E(&e, "IMAD", NULL, 4, mkreg(rt), mkreg(rt), mkcbank(0, 0x4), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rt), mkreg(rt), mkcbank(0, 0x8), rz);
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rj), rz, rz, rz);
 	for (int b = lg - 1; b >= 0; b--) {
-		Opnd nh = R(rh);
+		Opnd nh = mkreg(rh);
 		nh.flags |= FNeg;
-		E(&e, "SHF", "L.U32", 4, R(rh), R(rt), Imm(b), R(REG(RR, RegRZ)));
-		E(&e, "ISETP", "GE.U32.AND", 5, R(p0), R(REG(RP, RegPT)), R(rf), R(rh),
-		  R(REG(RP, RegPT)));
-		EG(&e, p0, 0, "IADD3", NULL, 4, R(rf), R(rf), nh, R(REG(RR, RegRZ)));
-		EG(&e, p0, 0, "IADD3", NULL, 4, R(rj), R(rj), Imm(1 << b), R(REG(RR, RegRZ)));
+		E(&e, "SHF", "L.U32", 4, mkreg(rh), mkreg(rt), mkimm(b), rz);
+		E(&e, "ISETP", "GE.U32.AND", 5, mkreg(p0), pt, mkreg(rf), mkreg(rh), pt);
+		EG(&e, p0, 0, "IADD3", NULL, 4, mkreg(rf), mkreg(rf), nh, rz);
+		EG(&e, p0, 0, "IADD3", NULL, 4, mkreg(rj), mkreg(rj), mkimm(1 << b), rz);
 	}
 	/* S, j*S, (m-1)*S */
-	E(&e, "IMAD", "MOV.U32", 4, R(rs), R(REG(RR, RegRZ)), R(REG(RR, RegRZ)), Cb(s->step_off[0]));
+	E(&e, "IMAD", "MOV.U32", 4, mkreg(rs), rz, rz, mkcbank(0, s->step_off[0]));
 	if (s->step_off[1] >= 0)
-		E(&e, "IMAD", NULL, 4, R(rs), R(rs), Cb(s->step_off[1]), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rjs), R(rj), R(rs), R(REG(RR, RegRZ)));
-	E(&e, "IMAD", NULL, 4, R(rd), R(rs), Imm(s->m - 1), R(REG(RR, RegRZ)));
+		E(&e, "IMAD", NULL, 4, mkreg(rs), mkreg(rs), mkcbank(0, s->step_off[1]), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rjs), mkreg(rj), mkreg(rs), rz);
+	E(&e, "IMAD", NULL, 4, mkreg(rd), mkreg(rs), mkimm(s->m - 1), rz);
 	jsv = e.cur[reg_unit(rjs)];
 	rdv = e.cur[reg_unit(rd)];
 	/* preheader: i0 += j*S; copies whose first iteration is past the end leave */
@@ -1018,9 +975,9 @@ split_apply(Fn *f, Split *s, Diag *d)
 	if (pre->nins && (pre->ins[pre->nins - 1].op == OBRA || pre->ins[pre->nins - 1].op == OJMP))
 		e.at--;
 	e.cur[reg_unit(ri)] = s->iv0;
-	E(&e, "IADD3", NULL, 4, R(ri), R(ri), R(rjs), R(REG(RR, RegRZ)));
-	E(&e, "ISETP", "GE.AND", 5, R(pq), R(REG(RP, RegPT)), R(ri), Imm(s->bound), R(REG(RP, RegPT)));
-	E(&e, "ISETP", "NE.AND", 5, R(pq), R(REG(RP, RegPT)), R(rjs), R(REG(RR, RegRZ)), R(pq));
+	E(&e, "IADD3", NULL, 4, mkreg(ri), mkreg(ri), mkreg(rjs), rz);
+	E(&e, "ISETP", "GE.AND", 5, mkreg(pq), pt, mkreg(ri), mkimm(s->bound), pt);
+	E(&e, "ISETP", "NE.AND", 5, mkreg(pq), pt, mkreg(rjs), rz, mkreg(pq));
 	EG(&e, pq, 0, "EXIT", NULL, 0);
 	for (Phi *p = h->phi; p; p = p->link)
 		if (p->to == s->iv)
@@ -1038,8 +995,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 	e.cur[reg_unit(f->val[s->ivn].reg)] = s->ivn;
 	e.cur[reg_unit(rd)] = rdv;
 	(void)jsv;
-	if (!(ni = emit(&e, "IADD3", NULL, RNone, 0, 4, R(f->val[s->ivn].reg),
-	                R(f->val[s->ivn].reg), R(rd), R(REG(RR, RegRZ)))))
+	if (!(ni = emit(&e, "IADD3", NULL, RNone, 0, 4, mkreg(f->val[s->ivn].reg),
+	                mkreg(f->val[s->ivn].reg), mkreg(rd), rz)))
 		goto fail;
 	{
 		uint32_t nv = e.cur[reg_unit(f->val[s->ivn].reg)];

@@ -417,113 +417,107 @@ report(Buf *rb, Fn *f, const Model *m, const uint8_t *map, const uint8_t *add,
 	}
 }
 
-int
-pass_mma_banks(Fn *f, Diag *d)
+/* the static model of the plan's configuration (defaults without a plan) */
+static void
+model_of(const Fn *f, const FPlan *p, Model *m)
 {
-	FPlan *p = f->plan;
-	Model m;
-	uint8_t *cnt, map[MaxR], *add, *sb, *fb, *sa, *fa, used[MaxR] = {0}, tried[MaxR] = {0};
-	uint16_t up[MaxR];
-	unsigned align[MaxR], mma = 0, limit = 0, groups = 0, moved = 0;
-	int flags = 0, rename_ok = 1;
-	const char *why = NULL;
-	Count before, after;
-	Buf rb = {0}, head = {0};
+	memset(m, 0, sizeof *m);
+	m->banks = p && p->banks > 0 ? (unsigned)p->banks : 2;
+	m->fib.slice_regs = p && p->slice_regs > 0 ? (unsigned)p->slice_regs : FiberSliceRegs;
+	m->fib.banks = p && p->fiber_banks > 0 ? (unsigned)p->fiber_banks : 2;
+	m->fib.ports = p && p->read_ports > 0 ? (unsigned)p->read_ports : 1;
+	m->fib.xbar_width = 1;
+	m->nsub = p && p->nsub > 0 ? (unsigned)p->nsub : 4;
+	m->wregs = p && p->window > 0 ? (uint32_t)p->window
+	                              : f->info.regcount > 0 ? (uint32_t)f->info.regcount : MaxR;
+	m->wbase = bank_fiber_window(&m->fib, 0, m->nsub, m->wregs);
+}
 
-	(void)d;
-	if (!f->blk || !f->nins)
-		return 0;
-	memset(&m, 0, sizeof m);
-	m.banks = p && p->banks > 0 ? (unsigned)p->banks : 2;
-	m.fib.slice_regs = p && p->slice_regs > 0 ? (unsigned)p->slice_regs : FiberSliceRegs;
-	m.fib.banks = p && p->fiber_banks > 0 ? (unsigned)p->fiber_banks : 2;
-	m.fib.ports = p && p->read_ports > 0 ? (unsigned)p->read_ports : 1;
-	m.fib.xbar_width = 1;
-	m.nsub = p && p->nsub > 0 ? (unsigned)p->nsub : 4;
-	m.wregs = p && p->window > 0 ? (uint32_t)p->window
-	                             : f->info.regcount > 0 ? (uint32_t)f->info.regcount : MaxR;
-	m.wbase = bank_fiber_window(&m.fib, 0, m.nsub, m.wregs);
+/* what the pass knows of the function's R registers */
+typedef struct Regs {
+	uint8_t map[MaxR];     /* the rename: R<r> becomes R<map[r]> */
+	uint8_t used[MaxR];    /* named by an instruction (or taken by a rename) */
+	uint16_t up[MaxR];     /* union-find: the registers one slot covers share a root (find) */
+	unsigned align[MaxR];  /* the alignment of a tuple that starts at r */
+	unsigned limit;        /* a rename stays below this: the kernel's register count */
+} Regs;
 
-	cnt = xmalloc(f->nins);
-	add = xmalloc(f->nins);
-	sb = xmalloc(f->nins), fb = xmalloc(f->nins), sa = xmalloc(f->nins), fa = xmalloc(f->nins);
+/* the register groups, their alignment and the registers named anywhere; returns the MMA
+ * instructions, *why set when the function calls another (no rename then) */
+static unsigned
+scan_regs(Fn *f, Regs *g, const char **why)
+{
+	unsigned mma = 0;
+
 	for (unsigned r = 0; r < MaxR; r++) {
-		map[r] = (uint8_t)r;
-		up[r] = (uint16_t)r;
-		align[r] = 1;
+		g->map[r] = (uint8_t)r;
+		g->up[r] = (uint16_t)r;
+		g->align[r] = 1;
+		g->used[r] = 0;
 	}
-	/* the register groups, their alignment, the registers named anywhere */
 	for (uint32_t k = 0; k < f->nins; k++) {
 		Ins *i = &f->ins[k];
 		if (is_mma(i))
 			mma++;
 		if ((optab[i->op].flags & OFCall) && !(i->nopnd && i->opnd[0].kind == OLabel))
-			rename_ok = 0, why = "the kernel calls another function";
+			*why = "the kernel calls another function";
 		for (unsigned s = 0; s < i->nslot; s++) {
 			const Slot *sl = &i->slot[s];
 			unsigned lo = RNUM(sl->reg), n = sl->n ? sl->n : 1;
 			if (!is_rreg(sl->reg))
 				continue;
 			for (unsigned w = 0; w < n && lo + w < RegRZ; w++) {
-				used[lo + w] = 1;
-				up[find(up, lo + w)] = (uint16_t)find(up, lo);
+				g->used[lo + w] = 1;
+				g->up[find(g->up, lo + w)] = (uint16_t)find(g->up, lo);
 			}
-			if (pow2ceil(n) > align[lo])
-				align[lo] = pow2ceil(n);
+			if (pow2ceil(n) > g->align[lo])
+				g->align[lo] = pow2ceil(n);
 		}
 		for (unsigned o = 0; o < i->nopnd; o++)
 			for (unsigned fl = 0; fl < 3; fl++)
 				if (is_rreg(i->opnd[o].r[fl]))
-					used[RNUM(i->opnd[o].r[fl])] = 1;
+					g->used[RNUM(i->opnd[o].r[fl])] = 1;
 	}
-	if (!mma) {
-		free(cnt), free(add), free(sb), free(fb), free(sa), free(fa);
-		return 0;
-	}
-	/* counted: the MMAs and every instruction reading a register of an MMA operand's group */
-	{
-		uint8_t ingroup[MaxR] = {0};
-		for (uint32_t k = 0; k < f->nins; k++) {
-			Ins *i = &f->ins[k];
-			if (!is_mma(i))
-				continue;
-			cnt[k] = 1;
-			for (unsigned s = 0; s < i->nslot; s++)
-				if (is_rreg(i->slot[s].reg))
-					ingroup[find(up, RNUM(i->slot[s].reg))] = 1;
-		}
-		for (uint32_t k = 0; k < f->nins; k++) {
-			Ins *i = &f->ins[k];
-			for (unsigned s = 0; s < i->nslot && !cnt[k]; s++)
-				if (i->slot[s].kind != SDef && is_rreg(i->slot[s].reg) &&
-				    ingroup[find(up, RNUM(i->slot[s].reg))])
-					cnt[k] = 1;
-		}
-	}
-	Reads *pre = xmalloc(f->nins * sizeof *pre);   /* every instruction's reads, once */
-	for (uint32_t k = 0; k < f->nins; k++)
-		reads_of(&f->ins[k], NULL, &pre[k]);
-	m.pre = pre;
-	before = count(f, &m, cnt, NULL, NULL, sb, fb);
-
-	if (!p)
-		rename_ok = 0;
-	else if (f->in_ssa)
-		rename_ok = 0, why = "in SSA form";
-	else if (!f->info.is_entry)
-		rename_ok = 0, why = "a device function (its registers are the ABI)";
-	limit = f->info.regcount > 0 ? (unsigned)f->info.regcount : 0;
-	if (!limit)
+	g->limit = f->info.regcount > 0 ? (unsigned)f->info.regcount : 0;
+	if (!g->limit)
 		for (unsigned r = 0; r < RegRZ; r++)
-			if (used[r])
-				limit = r + 1;
-	if (limit > RegRZ)
-		limit = RegRZ;
+			if (g->used[r])
+				g->limit = r + 1;
+	if (g->limit > RegRZ)
+		g->limit = RegRZ;
+	return mma;
+}
 
-	/* the R registers each block names (4 words of 64 bits) and whether it counts anything:
-	 * a group's trials are counted over the blocks that name one of its registers */
-	uint64_t (*bregs)[4] = xmalloc((f->nblk ? f->nblk : 1) * sizeof *bregs);
-	Blk **some = xmalloc((f->nblk ? f->nblk : 1) * sizeof *some);
+/* cnt[k]: instruction k is counted, an MMA or a reader of a register of an MMA operand's group */
+static void
+mark_counted(Fn *f, Regs *g, uint8_t *cnt)
+{
+	uint8_t ingroup[MaxR] = {0};
+
+	memset(cnt, 0, f->nins);
+	for (uint32_t k = 0; k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		if (!is_mma(i))
+			continue;
+		cnt[k] = 1;
+		for (unsigned s = 0; s < i->nslot; s++)
+			if (is_rreg(i->slot[s].reg))
+				ingroup[find(g->up, RNUM(i->slot[s].reg))] = 1;
+	}
+	for (uint32_t k = 0; k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		for (unsigned s = 0; s < i->nslot && !cnt[k]; s++)
+			if (i->slot[s].kind != SDef && is_rreg(i->slot[s].reg) &&
+			    ingroup[find(g->up, RNUM(i->slot[s].reg))])
+				cnt[k] = 1;
+	}
+}
+
+/* bregs[b]: the R registers block b names (4 words of 64 bits), none if it counts nothing: a
+ * group's trials are counted over the blocks that name one of its registers */
+static void
+block_regs(Fn *f, const uint8_t *cnt, uint64_t (*bregs)[4])
+{
 	memset(bregs, 0, (f->nblk ? f->nblk : 1) * sizeof *bregs);
 	for (uint32_t b = 0; b < f->nblk; b++) {
 		Blk *bk = f->blk[b];
@@ -541,112 +535,185 @@ pass_mma_banks(Fn *f, Diag *d)
 		if (!counted)
 			memset(bregs[b], 0, sizeof bregs[b]);   /* nothing it counts can change */
 	}
+}
 
-	/* renames: each group of an MMA operand, to the offset that lowers the count most */
-	for (uint32_t k = 0; rename_ok && k < f->nins; k++) {
+/* group root: moved to the base (lo + a multiple of its alignment, registers free and below the
+ * limit) that lowers the count over the blocks naming it most, if any lowers it; some is
+ * scratch for those blocks. Returns the registers renamed */
+static unsigned
+rename_group(Fn *f, const Model *m, const uint8_t *cnt, Regs *g, unsigned root,
+             uint64_t (*bregs)[4], Blk **some)
+{
+	unsigned a = 1, best_d = 0, lo = MaxR, hi = 0, moved = 0;
+	uint64_t gset[4] = {0};
+	uint32_t nsome = 0;
+	Count cur, best;
+
+	for (unsigned r = 0; r < RegRZ; r++)
+		if (g->used[r] && find(g->up, r) == root) {
+			lo = r < lo ? r : lo;
+			hi = r > hi ? r : hi;
+			if (g->align[r] > a)
+				a = g->align[r];
+		}
+	for (unsigned r = 0; r < RegRZ; r++)
+		if (g->used[r] && find(g->up, r) == root)
+			gset[r / 64] |= 1ull << r % 64;
+	for (uint32_t b = 0; b < f->nblk; b++)
+		if ((bregs[b][0] & gset[0]) | (bregs[b][1] & gset[1]) |
+		    (bregs[b][2] & gset[2]) | (bregs[b][3] & gset[3]))
+			some[nsome++] = f->blk[b];
+	best = cur = count_some(f, some, nsome, m, cnt, g->map);
+	/* new bases t = lo + a multiple of the group's alignment */
+	for (unsigned t = lo % a; t + (hi - lo) < g->limit; t += a) {
+		unsigned dlt = t - lo, ok = 1, dist = t > lo ? t - lo : lo - t;
+		uint8_t trial[MaxR];
+		Count c;
+		if (dist % m->banks == 0)
+			continue;     /* the same banks (t == lo too): nothing to gain */
+		memcpy(trial, g->map, sizeof trial);
+		for (unsigned r = lo; r <= hi && ok; r++)
+			if (g->used[r] && find(g->up, r) == root) {
+				unsigned to = r + dlt;
+				if (to >= g->limit || g->used[to])
+					ok = 0;
+				else
+					trial[r] = (uint8_t)to;
+			}
+		if (!ok)
+			continue;
+		c = count_some(f, some, nsome, m, cnt, trial);
+		if (c.simt + c.fiber < best.simt + best.fiber) {
+			best = c;
+			best_d = t;
+		}
+	}
+	if (best.simt + best.fiber >= cur.simt + cur.fiber)
+		return 0;
+	for (unsigned r = lo; r <= hi; r++)
+		if (g->used[r] && find(g->up, r) == root) {
+			unsigned to = r + (best_d - lo);
+			g->map[r] = (uint8_t)to;
+			g->used[to] = 1;      /* taken now */
+			moved++;
+		}
+	for (unsigned r = lo; r <= hi; r++)
+		if (g->map[r] != r && find(g->up, r) == root)
+			g->used[r] = 0;       /* free again: nothing names it any more */
+	return moved;
+}
+
+/* each group of an MMA operand, in program order, renamed by rename_group; *groups: the groups
+ * tried. Returns the registers renamed */
+static unsigned
+rename_groups(Fn *f, const Model *m, const uint8_t *cnt, Regs *g, unsigned *groups)
+{
+	uint8_t tried[MaxR] = {0};
+	uint64_t (*bregs)[4] = xmalloc((f->nblk ? f->nblk : 1) * sizeof *bregs);
+	Blk **some = xmalloc((f->nblk ? f->nblk : 1) * sizeof *some);
+	unsigned moved = 0;
+
+	block_regs(f, cnt, bregs);
+	for (uint32_t k = 0; k < f->nins; k++) {
 		Ins *i = &f->ins[k];
 		if (!is_mma(i))
 			continue;
 		for (unsigned s = 0; s < i->nslot; s++) {
-			unsigned g, a = 1, best_d = 0, lo = MaxR, hi = 0;
-			Count cur, best;
+			unsigned root;
 			if (!is_rreg(i->slot[s].reg))
 				continue;
-			g = find(up, RNUM(i->slot[s].reg));
-			if (tried[g])
+			root = find(g->up, RNUM(i->slot[s].reg));
+			if (tried[root])
 				continue;        /* tried already (another operand of the group) */
-			tried[g] = 1;
-			for (unsigned r = 0; r < RegRZ; r++)
-				if (used[r] && find(up, r) == g) {
-					lo = r < lo ? r : lo;
-					hi = r > hi ? r : hi;
-					if (align[r] > a)
-						a = align[r];
-				}
-			groups++;
-			uint64_t gset[4] = {0};
-			uint32_t nsome = 0;
-			for (unsigned r = 0; r < RegRZ; r++)
-				if (used[r] && find(up, r) == g)
-					gset[r / 64] |= 1ull << r % 64;
-			for (uint32_t b = 0; b < f->nblk; b++)
-				if ((bregs[b][0] & gset[0]) | (bregs[b][1] & gset[1]) |
-				    (bregs[b][2] & gset[2]) | (bregs[b][3] & gset[3]))
-					some[nsome++] = f->blk[b];
-			best = cur = count_some(f, some, nsome, &m, cnt, map);
-			/* new bases t = lo + a multiple of the group's alignment */
-			for (unsigned t = lo % a; t + (hi - lo) < limit; t += a) {
-				unsigned dlt = t - lo, ok = 1, dist = t > lo ? t - lo : lo - t;
-				uint8_t trial[MaxR];
-				Count c;
-				if (dist % m.banks == 0)
-					continue;     /* the same banks (t == lo too): nothing to gain */
-				memcpy(trial, map, sizeof trial);
-				for (unsigned r = lo; r <= hi && ok; r++)
-					if (used[r] && find(up, r) == g) {
-						unsigned to = r + dlt;
-						if (to >= limit || used[to])
-							ok = 0;
-						else
-							trial[r] = (uint8_t)to;
-					}
-				if (!ok)
-					continue;
-				c = count_some(f, some, nsome, &m, cnt, trial);
-				if (c.simt + c.fiber < best.simt + best.fiber) {
-					best = c;
-					best_d = t;
-				}
-			}
-			if (best.simt + best.fiber < cur.simt + cur.fiber) {
-				for (unsigned r = lo; r <= hi; r++)
-					if (used[r] && find(up, r) == g) {
-						unsigned to = r + (best_d - lo);
-						map[r] = (uint8_t)to;
-						used[to] = 1;      /* taken now */
-						moved++;
-					}
-				for (unsigned r = lo; r <= hi; r++)
-					if (map[r] != r && find(up, r) == g)
-						used[r] = 0;       /* free again: nothing names it any more */
-			}
+			tried[root] = 1;
+			(*groups)++;
+			moved += rename_group(f, m, cnt, g, root, bregs, some);
 		}
 	}
-	/* .reuse flags on the renamed registers */
+	free(bregs);
+	free(some);
+	return moved;
+}
+
+/* the IR changes: every R field of every operand and slot renamed by map (when moved), the
+ * encoding words' register fields with them; the .reuse flags of add */
+static void
+apply(Fn *f, const uint8_t *map, unsigned moved, const uint8_t *add, int flags)
+{
+	for (uint32_t k = 0; moved && k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		for (unsigned o = 0; o < i->nopnd; o++)
+			for (unsigned fl = 0; fl < 3; fl++) {
+				Reg r = i->opnd[o].r[fl];
+				if (is_rreg(r))
+					i->opnd[o].r[fl] = REG(RR, map[RNUM(r)]);
+			}
+		for (unsigned s = 0; s < i->nslot; s++)
+			if (is_rreg(i->slot[s].reg))
+				i->slot[s].reg = REG(RR, map[RNUM(i->slot[s].reg)]);
+		enc_remap(i, map);   /* the encoding words' register fields follow */
+	}
+	for (uint32_t k = 0; flags && k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		Reads r;
+		if (!add[k])
+			continue;
+		reads_of(i, NULL, &r);
+		i->ctrl.reuse |= add[k];
+		for (unsigned s = 0; s < BankSlots; s++)
+			if ((add[k] >> s & 1) && r.opnd[s] != 255)
+				i->opnd[r.opnd[s]].flags |= FReuse;
+	}
+}
+
+int
+pass_mma_banks(Fn *f, Diag *d)
+{
+	FPlan *p = f->plan;
+	Model m;
+	Regs *g;
+	uint8_t *cnt, *add, *sb, *fb, *sa, *fa;
+	unsigned mma, groups = 0, moved = 0;
+	int flags = 0;
+	const char *why = NULL;
+	Count before, after;
+	Buf rb = {0}, head = {0};
+
+	(void)d;
+	if (!f->blk || !f->nins)
+		return 0;
+	model_of(f, p, &m);
+	g = xmalloc(sizeof *g);
+	mma = scan_regs(f, g, &why);
+	if (!mma) {
+		free(g);
+		return 0;
+	}
+	cnt = xmalloc(f->nins);
+	add = xmalloc(f->nins);
+	sb = xmalloc(f->nins), fb = xmalloc(f->nins), sa = xmalloc(f->nins), fa = xmalloc(f->nins);
+	mark_counted(f, g, cnt);
+	Reads *pre = xmalloc(f->nins * sizeof *pre);   /* every instruction's reads, once */
+	for (uint32_t k = 0; k < f->nins; k++)
+		reads_of(&f->ins[k], NULL, &pre[k]);
+	m.pre = pre;
+	before = count(f, &m, cnt, NULL, NULL, sb, fb);
+
+	/* renames: with a plan, out of SSA, in a kernel that calls no other function */
+	if (p && f->in_ssa)
+		why = "in SSA form";
+	else if (p && !f->info.is_entry)
+		why = "a device function (its registers are the ABI)";
+	if (p && !why)
+		moved = rename_groups(f, &m, cnt, g, &groups);
 	memset(add, 0, f->nins);
 	if (p)
-		flags = reuse_flags(f, &m, cnt, map, add);
-	after = count(f, &m, cnt, map, add, sa, fa);
+		flags = reuse_flags(f, &m, cnt, g->map, add);
+	after = count(f, &m, cnt, g->map, add, sa, fa);
 	free(pre);
-	if (p)
-		report(&rb, f, &m, map, add, sb, fb, sa, fa);   /* before the IR changes */
-
 	if (p) {
-		/* apply: every R field of every operand and slot, then the flags */
-		for (uint32_t k = 0; moved && k < f->nins; k++) {
-			Ins *i = &f->ins[k];
-			for (unsigned o = 0; o < i->nopnd; o++)
-				for (unsigned fl = 0; fl < 3; fl++) {
-					Reg r = i->opnd[o].r[fl];
-					if (is_rreg(r))
-						i->opnd[o].r[fl] = REG(RR, map[RNUM(r)]);
-				}
-			for (unsigned s = 0; s < i->nslot; s++)
-				if (is_rreg(i->slot[s].reg))
-					i->slot[s].reg = REG(RR, map[RNUM(i->slot[s].reg)]);
-			enc_remap(i, map);   /* the encoding words' register fields follow */
-		}
-		for (uint32_t k = 0; flags && k < f->nins; k++) {
-			Ins *i = &f->ins[k];
-			Reads r;
-			if (!add[k])
-				continue;
-			reads_of(i, NULL, &r);
-			i->ctrl.reuse |= add[k];
-			for (unsigned s = 0; s < BankSlots; s++)
-				if ((add[k] >> s & 1) && r.opnd[s] != 255)
-					i->opnd[r.opnd[s]].flags |= FReuse;
-		}
+		report(&rb, f, &m, g->map, add, sb, fb, sa, fa);   /* before the IR changes */
+		apply(f, g->map, moved, add, flags);
 		p->mma_ops = (int)mma;
 		p->simt_conf_before = (int)before.simt;
 		p->simt_conf_after = (int)after.simt;
@@ -668,7 +735,7 @@ pass_mma_banks(Fn *f, Diag *d)
 		free(head.s);
 	}
 	free(rb.s);
+	free(g);
 	free(cnt), free(add), free(sb), free(fb), free(sa), free(fa);
-	free(bregs), free(some);
 	return 0;
 }

@@ -281,8 +281,8 @@ reencode(Fn *f, Ins *i, int rd)
 	if (i->nenc != 2)
 		return;
 	if (rd >= 0) {
-		i->enc[0] = (i->enc[0] & ~(0xffull << 16)) | ((uint64_t)rd << 16);
-		i->enc[1] &= ~(1ull << (FencPoolDst - 64));
+		SET_RD(i->enc[0], rd);
+		SET_FIELD(i->enc, FPOOLDST, 0);
 	}
 	if (fenc_encode_m(i, f->mod, w, why, sizeof why) == 0)
 		i->enc[0] = w[0], i->enc[1] = w[1];
@@ -315,19 +315,13 @@ busy(RW *r, Blk *b, uint32_t at, const char *opname, const char *mode, unsigned 
 	Ins *i;
 
 	memset(&proto, 0, sizeof proto);
-	memset(op, 0, sizeof op);
 	proto.op = (uint16_t)op_lookup(opname, strlen(opname));
 	proto.name = mintern(f->mod, opname);
 	proto.mod = &mod;
 	proto.nmod = 1;
 	proto.addr = -1;
-	op[0].kind = OReg;
-	op[0].r[0] = REG(RV, vn);
-	op[0].r[1] = op[0].r[2] = RNone;
-	op[1].kind = OImm;
-	op[1].flags = FHex;
-	op[1].imm = n;
-	op[1].r[0] = op[1].r[1] = op[1].r[2] = RNone;
+	op[0] = mkreg(REG(RV, vn));
+	op[1] = mkimm(n);
 	proto.opnd = op;
 	proto.nopnd = n > 1 ? 2 : 1;
 	proto.loc = at < b->nins ? b->ins[at].loc : b->ins[b->nins - 1].loc;
@@ -358,66 +352,77 @@ leave(RW *r, Ins *i, const char *why)
 	say(r, "//   left: %s\n", why);
 }
 
-/* try to rewrite the V destination of instruction k of block xb (def slot ds) */
-static void
-rewrite(RW *r, Blk *xb, uint32_t k, unsigned ds)
+/* one remote write being rewritten */
+typedef struct Remote {
+	Blk *xb;                    /* the writing instruction: its block, position, def slot */
+	uint32_t k;
+	unsigned ds;
+	unsigned n, width;          /* it writes V<n> .. V<n + width - 1> */
+	unsigned a;                 /* the writer weft */
+	unsigned bw, rb;            /* V<n> is weft bw's R<rb> */
+	Cons *cons;                 /* the reads to retarget (B's of R<rb>, absolute ones of V<n>) */
+	uint32_t ncons, ccons;
+	Blk *yb;                    /* the block of the reads */
+	uint32_t first, last;       /* the first and the last read in it */
+	char buf[320];              /* a reason that names lines */
+} Remote;
+
+/* the writer weft a and the weft bw whose register V<n> is, under the static placement: the
+ * write qualifies (one weft writes it, into another weft's window, not a pool, not under a
+ * guard the writer may find false); NULL, or why not */
+static const char *
+locate(RW *r, Remote *w)
 {
 	Fn *f = r->f;
-	Ins *wi = &xb->ins[k];
-	Slot *dsl = &wi->slot[ds];
-	unsigned n = RNUM(dsl->reg), width = dsl->n, a, bw, sl, off, rb, t, vt;
-	WSet A = weftset_at(r->ws, xb, k), gt, gf;
-	char buf[320], as[64];
+	Ins *wi = &w->xb->ins[w->k];
+	WSet A = weftset_at(r->ws, w->xb, w->k), gt, gf;
 	const char *why = NULL;
-	Cons *cons = NULL;
-	uint32_t ncons = 0, ccons = 0;
-	Blk *yb = NULL;
-	uint32_t first = UINT32_MAX, last = 0;
-	const Ins *bar;
-	int rep_w, rep_r;
+	unsigned sl, off;
 
-	wset_fmt(as, sizeof as, &A);
-	say(r, "// remote write at line %u: %s V%u (wefts %s)\n", line_of(f, wi),
-	    mstr(f->mod, wi->name), n, as);
 	if (!static_placement(f, &why))
-		goto fail;
-	if (wset_count(&A) != 1) {
-		why = wset_count(&A) ? "more than one weft may execute the write (weftset)" :
-		      "no weft executes the write";
-		goto fail;
-	}
-	a = (unsigned)wset_first(&A);
-	sl = n / (unsigned)r->slice;
-	off = n % (unsigned)r->slice;
-	bw = (off / (unsigned)r->nreg) * (unsigned)r->nsub + sl;
-	rb = off % (unsigned)r->nreg;
-	if (sl >= (unsigned)r->nsub || rb + width > (unsigned)r->nreg || bw >= WsMaxWeft) {
-		why = "the register is not inside a window of the static placement";
-		goto fail;
-	}
+		return why;
+	if (wset_count(&A) != 1)
+		return wset_count(&A) ? "more than one weft may execute the write (weftset)" :
+		       "no weft executes the write";
+	w->a = (unsigned)wset_first(&A);
+	sl = w->n / (unsigned)r->slice;
+	off = w->n % (unsigned)r->slice;
+	w->bw = (off / (unsigned)r->nreg) * (unsigned)r->nsub + sl;
+	w->rb = off % (unsigned)r->nreg;
+	if (sl >= (unsigned)r->nsub || w->rb + w->width > (unsigned)r->nreg || w->bw >= WsMaxWeft)
+		return "the register is not inside a window of the static placement";
 	for (uint32_t p = 0; p < f->npool; p++)
-		if (n + width > f->pool[p].base && n < f->pool[p].base + f->pool[p].size) {
-			why = "the register is a pool's: write it as NAME[OFF] from the pool's slice";
-			goto fail;
-		}
-	if (bw == a) {
-		why = "the writer's own register: write R instead of V";
-		goto fail;
-	}
-	say(r, "//   V%u is weft %u's R%u (base %u); writer weft %u (base %u)\n", n, bw, rb,
-	    wbase(r, bw), a, wbase(r, a));
+		if (w->n + w->width > f->pool[p].base && w->n < f->pool[p].base + f->pool[p].size)
+			return "the register is a pool's: write it as NAME[OFF] from the pool's slice";
+	if (w->bw == w->a)
+		return "the writer's own register: write R instead of V";
+	say(r, "//   V%u is weft %u's R%u (base %u); writer weft %u (base %u)\n", w->n, w->bw, w->rb,
+	    wbase(r, w->bw), w->a, wbase(r, w->a));
 	if (wi->guarded) {
 		uint32_t gv = 0;
 		for (unsigned s = 0; s < wi->nslot; s++)
 			if (wi->slot[s].opnd == SlotGuard && wi->slot[s].v)
 				gv = wi->slot[s].v[0];
 		weftset_pred(r->ws, gv, &gt, &gf);
-		if (wset_has(&gf, a)) {
-			why = "the write's guard may be false in the writer weft";
-			goto fail;
-		}
+		if (wset_has(&gf, w->a))
+			return "the write's guard may be false in the writer weft";
 	}
-	/* consumers: uses of the written value (absolute reads) and B's reads of R<rb> */
+	return NULL;
+}
+
+/* the consumers: the uses of the written value (absolute reads) and weft bw's reads of R<rb>,
+ * into w->cons; each must run in bw alone, name the register as a whole operand, and lie in
+ * one block. NULL, or why not */
+static const char *
+find_reads(RW *r, Remote *w)
+{
+	Fn *f = r->f;
+	Ins *wi = &w->xb->ins[w->k];
+	Slot *dsl = &wi->slot[w->ds];
+	unsigned n = w->n, width = w->width, rb = w->rb, bw = w->bw;
+
+	w->first = UINT32_MAX;
+	w->last = 0;
 	for (uint32_t b = 0; b < f->nblk; b++)
 		for (uint32_t j = 0; j < f->blk[b]->nins; j++) {
 			Ins *i = &f->blk[b]->ins[j];
@@ -428,120 +433,156 @@ rewrite(RW *r, Blk *xb, uint32_t k, unsigned ds)
 				unsigned xr = RNUM(x->reg), xc = RCLS(x->reg);
 				int isv = xc == RV && xr < n + width && xr + x->n > n;
 				int isr = xc == RR && xr < rb + width && xr + x->n > rb;
-				if (i == wi && s == ds)
+				if (i == wi && s == w->ds)
 					continue;
-				if (isv && x->kind == SDef) {
-					why = "another instruction writes the same V register";
-					goto fail;
-				}
+				if (isv && x->kind == SDef)
+					return "another instruction writes the same V register";
 				if (isr && x->kind != SUse && inb) {
-					snprintf(buf, sizeof buf, "weft %u writes R%u itself (line %u)", bw, xr,
-					         line_of(f, i));
-					why = buf;
-					goto fail;
+					snprintf(w->buf, sizeof w->buf, "weft %u writes R%u itself (line %u)", bw,
+					         xr, line_of(f, i));
+					return w->buf;
 				}
 				if ((!isv && !(isr && inb)) || x->kind != SUse)
 					continue;
-				if (isv && x->v && x->v[0] != dsl->v[0]) {
-					why = "an absolute read of the register does not read this write";
-					goto fail;
-				}
+				if (isv && x->v && x->v[0] != dsl->v[0])
+					return "an absolute read of the register does not read this write";
 				if (!(isv ? (wset_count(&at) == 0 || only) : only)) {
-					snprintf(buf, sizeof buf, "the read at line %u runs in other wefts as well "
-					         "as weft %u", line_of(f, i), bw);
-					why = buf;
-					goto fail;
+					snprintf(w->buf, sizeof w->buf, "the read at line %u runs in other wefts "
+					         "as well as weft %u", line_of(f, i), bw);
+					return w->buf;
 				}
 				if (x->opnd >= i->nopnd || x->field != 0 || x->reg != (isv ? REG(RV, n) :
 				    REG(RR, rb)) || x->n != width || i->opnd[x->opnd].kind != OReg ||
-				    (i->opnd[x->opnd].flags & FPoolRef)) {
-					why = "a read names the register in a form an absolute operand cannot "
-					      "take (an address, part of a wider operand)";
-					goto fail;
-				}
-				if (yb && yb != f->blk[b]) {
-					why = "the reads lie in more than one block";
-					goto fail;
-				}
-				yb = f->blk[b];
-				vgrow(&cons, &ccons, ncons + 1, sizeof *cons);
-				cons[ncons++] = (Cons){f->blk[b], j, s};
-				first = j < first ? j : first;
-				last = j > last ? j : last;
+				    (i->opnd[x->opnd].flags & FPoolRef))
+					return "a read names the register in a form an absolute operand cannot "
+					       "take (an address, part of a wider operand)";
+				if (w->yb && w->yb != f->blk[b])
+					return "the reads lie in more than one block";
+				w->yb = f->blk[b];
+				vgrow(&w->cons, &w->ccons, w->ncons + 1, sizeof *w->cons);
+				w->cons[w->ncons++] = (Cons){f->blk[b], j, s};
+				w->first = j < w->first ? j : w->first;
+				w->last = j > w->last ? j : w->last;
 			}
 		}
-	if (!ncons) {
-		why = "no read of the register in the consumer weft";
-		goto fail;
-	}
-	/* a free register of A's window, not named anywhere, aligned to the width */
+	if (!w->ncons)
+		return "no read of the register in the consumer weft";
+	return NULL;
+}
+
+/* the first register of weft a's window, aligned to width, that no instruction names (as R or
+ * as the V it is); nreg if none */
+static unsigned
+free_reg(RW *r, unsigned a, unsigned width)
+{
+	unsigned t;
+
 	for (t = 0; t + width <= (unsigned)r->nreg; t += width) {
 		int ok = 1;
 		for (unsigned m = 0; m < width; m++)
 			ok &= !r->rused[t + m] && !r->vused[wbase(r, a) + t + m];
 		if (ok)
-			break;
+			return t;
 	}
-	if (t + width > (unsigned)r->nreg) {
-		why = "no free register in the writer's window";
-		goto fail;
+	return t;
+}
+
+/* the write becomes OP R<t> (V<vt>), the reads read V<vt>, and unless a barrier orders them the
+ * reads get their busy-bit waits (rep_r: the reads repeat, no SETBUSYBIT.EMPTY) */
+static void
+apply_remote(RW *r, Remote *w, unsigned t, unsigned vt, const Ins *bar, int rep_r)
+{
+	Fn *f = r->f;
+	Ins *wi = &w->xb->ins[w->k];
+	Slot *dsl = &wi->slot[w->ds];
+	Opnd *o = &wi->opnd[dsl->opnd];
+
+	/* reads, then the write, then the busy bits (later position first) */
+	for (uint32_t c = 0; c < w->ncons; c++)
+		retarget(f, &w->cons[c].b->ins[w->cons[c].k], w->cons[c].s, vt);
+	o->r[0] = REG(RR, t);
+	dsl->reg = REG(RR, t);
+	for (unsigned m = 0; m < w->width; m++) {
+		uint32_t ov = dsl->v ? dsl->v[m] : 0;
+		if (ov && ov < f->nval)
+			f->val[ov].def = NULL, f->val[ov].blk = NULL;
+		if (f->in_ssa && ins_newdef(f, wi, w->ds, m))
+			f->val[dsl->v[m]].blk = w->xb;
 	}
-	vt = wbase(r, a) + t;
-	rep_w = repeats(r, xb, a);
-	rep_r = repeats(r, yb, bw);
-	if (rep_w) {
-		why = "the write repeats (a loop): the producer/consumer counts are not proven equal";
-		goto fail;
-	}
-	bar = ordering_barrier(r, (Pos){xb, k}, a, (Pos){yb, first}, bw);
-	if (!bar) {
-		if (reach(r, f->rpo[0], 0, a, wi, NULL, 1)) {
-			why = "the writer weft may exit without writing: the reader would wait forever";
-			goto fail;
-		}
-		if (waits_before(r, a, wi, bw, &yb->ins[first])) {
-			why = "the writer may wait (barrier, busy bit) before the write: the reader's "
-			      "wait could deadlock";
-			goto fail;
-		}
-	}
-	/* rewrite: reads, then the write, then the busy bits (later position first) */
-	for (uint32_t c = 0; c < ncons; c++)
-		retarget(f, &cons[c].b->ins[cons[c].k], cons[c].s, vt);
-	{
-		Opnd *o = &wi->opnd[dsl->opnd];
-		o->r[0] = REG(RR, t);
-		dsl->reg = REG(RR, t);
-		for (unsigned m = 0; m < width; m++) {
-			uint32_t ov = dsl->v ? dsl->v[m] : 0;
-			if (ov && ov < f->nval)
-				f->val[ov].def = NULL, f->val[ov].blk = NULL;
-			if (f->in_ssa && ins_newdef(f, wi, ds, m))
-				f->val[dsl->v[m]].blk = xb;
-		}
-		reencode(f, wi, (int)t);
-	}
-	for (unsigned m = 0; m < width; m++)
+	reencode(f, wi, (int)t);
+	for (unsigned m = 0; m < w->width; m++)
 		r->rused[t + m] = 1, r->vused[vt + m] = 1;
 	f->plan->remote_writes++;
 	say(r, "//   rewritten: %s R%u (V%u) in weft %u; %u read%s in bb%u read V%u\n",
-	    mstr(f->mod, wi->name), t, vt, a, ncons, ncons == 1 ? "" : "s", yb->id, vt);
+	    mstr(f->mod, wi->name), t, vt, w->a, w->ncons, w->ncons == 1 ? "" : "s", w->yb->id, vt);
 	if (bar) {
 		say(r, "//   ordered by %s at line %u: no busy-bit sync\n", mstr(f->mod, bar->name),
 		    line_of(f, bar));
-	} else {
-		if (!rep_r && busy(r, yb, last + 1, "SETBUSYBIT", "EMPTY", vt, width) == 0)
-			say(r, "//   SETBUSYBIT.EMPTY V%u after the last read\n", vt);
-		if (busy(r, yb, first, "DEPBAR", "FULL", vt, width) == 0)
-			say(r, "//   DEPBAR.FULL V%u before the first read\n", vt);
-		if (rep_r)
-			say(r, "//   the reads repeat: V%u stays Full (its one write never waits)\n", vt);
+		return;
 	}
-	free(cons);
+	if (!rep_r && busy(r, w->yb, w->last + 1, "SETBUSYBIT", "EMPTY", vt, w->width) == 0)
+		say(r, "//   SETBUSYBIT.EMPTY V%u after the last read\n", vt);
+	if (busy(r, w->yb, w->first, "DEPBAR", "FULL", vt, w->width) == 0)
+		say(r, "//   DEPBAR.FULL V%u before the first read\n", vt);
+	if (rep_r)
+		say(r, "//   the reads repeat: V%u stays Full (its one write never waits)\n", vt);
+}
+
+/* try to rewrite the V destination of instruction k of block xb (def slot ds): the write must
+ * qualify (locate), its reads too (find_reads), the writer's window must have a free register,
+ * and the reader's wait must not deadlock; else it is left, with the reason */
+static void
+rewrite(RW *r, Blk *xb, uint32_t k, unsigned ds)
+{
+	Fn *f = r->f;
+	Ins *wi = &xb->ins[k];
+	Remote *w = xmalloc(sizeof *w);
+	WSet A = weftset_at(r->ws, xb, k);
+	char as[64];
+	const char *why;
+	const Ins *bar = NULL;
+	unsigned t, vt;
+	int rep_r;
+
+	w->xb = xb;
+	w->k = k;
+	w->ds = ds;
+	w->n = RNUM(wi->slot[ds].reg);
+	w->width = wi->slot[ds].n;
+	wset_fmt(as, sizeof as, &A);
+	say(r, "// remote write at line %u: %s V%u (wefts %s)\n", line_of(f, wi),
+	    mstr(f->mod, wi->name), w->n, as);
+	if ((why = locate(r, w)) || (why = find_reads(r, w)))
+		goto fail;
+	t = free_reg(r, w->a, w->width);
+	if (t + w->width > (unsigned)r->nreg) {
+		why = "no free register in the writer's window";
+		goto fail;
+	}
+	vt = wbase(r, w->a) + t;
+	rep_r = repeats(r, w->yb, w->bw);
+	if (repeats(r, xb, w->a)) {
+		why = "the write repeats (a loop): the producer/consumer counts are not proven equal";
+		goto fail;
+	}
+	bar = ordering_barrier(r, (Pos){xb, k}, w->a, (Pos){w->yb, w->first}, w->bw);
+	if (!bar && reach(r, f->rpo[0], 0, w->a, wi, NULL, 1)) {
+		why = "the writer weft may exit without writing: the reader would wait forever";
+		goto fail;
+	}
+	if (!bar && waits_before(r, w->a, wi, w->bw, &w->yb->ins[w->first])) {
+		why = "the writer may wait (barrier, busy bit) before the write: the reader's wait "
+		      "could deadlock";
+		goto fail;
+	}
+	apply_remote(r, w, t, vt, bar, rep_r);
+	free(w->cons);
+	free(w);
 	return;
 fail:
-	free(cons);
 	leave(r, wi, why);
+	free(w->cons);
+	free(w);
 }
 
 /* where the pool's name is spelt in i, else the instruction */
