@@ -143,7 +143,13 @@ $(GEN_ir): $(CFG_FILES) ir/latkeys.h Makefile
 	    sed -n -f $@.sed $$f; \
 	    echo '}},'; \
 	  done; \
-	  echo '{0, {0}},'; echo '};'; } > $@.tmp
+	  echo '{0, {0}},'; echo '};'; \
+	  echo '/* the largest value of each key over them: what the passes plan with */'; \
+	  echo 'const unsigned lat_planned_cycles[NLatKey] = {'; \
+	  for f in $(CFG_FILES); do sed -n -f $@.sed $$f; done | tr -d ',' | \
+	    awk '{ if (!($$1 in m) || $$3 + 0 > m[$$1]) m[$$1] = $$3 + 0; if (!($$1 in o)) o[$$1] = n++ } \
+	      END { for (k in o) r[o[k]] = k; for (i = 0; i < n; i++) print r[i] " = " m[r[i]] "," }'; \
+	  echo '};'; } > $@.tmp
 	rm -f $@.sed
 	mv $@.tmp $@
 

@@ -11,13 +11,9 @@
 unsigned
 lat_planned(int key)
 {
-	unsigned m = 0;
-
 	if (key < 0 || key >= NLatKey)
 		return 0;
-	for (const LatConfig *c = lat_configs; c->name; c++)
-		m = c->cycles[key] > m ? c->cycles[key] : m;
-	return m;
+	return lat_planned_cycles[key];
 }
 
 int

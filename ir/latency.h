@@ -31,6 +31,8 @@ enum {
 
 /* latcfg.c (generated from configs/NAME.cfg and latkeys.h): one per built-in configuration */
 extern const LatConfig lat_configs[];
+/* latcfg.c: each key's largest value over lat_configs (what lat_planned returns) */
+extern const unsigned lat_planned_cycles[NLatKey];
 
 /* latency.c */
 /* the cycles the passes plan key with: its largest value over lat_configs */
