@@ -51,6 +51,7 @@ static const struct {
 	int show;
 } fiber_figures[] = {
 	{"fiber.remote_reads", ShowCount},
+	{"fiber.xbar_reads", ShowCount},
 	{"fiber.xbar_conflicts", ShowCount},
 	{"fiber.rpa_conflicts", ShowCount},
 	{"fiber.rs_smem_reads", ShowCount},

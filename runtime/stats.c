@@ -245,12 +245,13 @@ write_fiber(FILE *fp, const SimTStats *t)
 	key(fp, "fiber");
 	fprintf(fp, "{\"remote_reads\": %llu, \"xbar_conflicts\": %llu, \"rpa_conflicts\": %llu, "
 	        "\"busy_waits\": %llu, \"busy_wait_cycles\": %llu, \"setfibernum\": %llu, "
-	        "\"setfibernum_cycles\": %llu, \"rs_smem_reads\": %llu,\n        \"peak_fibers\": ",
+	        "\"setfibernum_cycles\": %llu, \"rs_smem_reads\": %llu, \"xbar_reads\": %llu,\n"
+	        "        \"peak_fibers\": ",
 	        (unsigned long long)t->fiber_remote_reads, (unsigned long long)t->fiber_xbar_conflicts,
 	        (unsigned long long)t->fiber_rpa_conflicts, (unsigned long long)t->fiber_busy_waits,
 	        (unsigned long long)t->fiber_busy_wait_cycles, (unsigned long long)t->fiber_setfibernum,
 	        (unsigned long long)t->fiber_setfibernum_cycles,
-	        (unsigned long long)t->fiber_rs_smem_reads);
+	        (unsigned long long)t->fiber_rs_smem_reads, (unsigned long long)t->fiber_xbar_reads);
 	jnum(fp, pf);
 	fputs(", \"mean_fibers\": ", fp);
 	jnum(fp, mf);
@@ -570,10 +571,11 @@ summary_timing(FILE *fp, const RtLaunch *l)
 		fiber_peak_mean(t, 0, &pf, &mf);
 		fiber_peak_mean(t, 1, &pr, &mr);
 		fprintf(fp, "  FIBER: fibers peak %.0f mean %.1f; registers peak %.0f of %u; %llu remote "
-		        "reads (%llu crossbar, %llu read-port conflicts); %llu busy-bit waits (%llu cycles); "
+		        "reads (%llu through the crossbar, %llu cycles waiting for a crossbar port, %llu "
+		        "read-port conflicts); %llu busy-bit waits (%llu cycles); "
 		        "%llu SETFIBERNUM (%llu cycles)", pf, isfinite(mf) ? mf : 0.0, pr,
 		        (unsigned)RtFiberFileRegs, (unsigned long long)t->fiber_remote_reads,
-		        (unsigned long long)t->fiber_xbar_conflicts,
+		        (unsigned long long)t->fiber_xbar_reads, (unsigned long long)t->fiber_xbar_conflicts,
 		        (unsigned long long)t->fiber_rpa_conflicts, (unsigned long long)t->fiber_busy_waits,
 		        (unsigned long long)t->fiber_busy_wait_cycles,
 		        (unsigned long long)t->fiber_setfibernum,

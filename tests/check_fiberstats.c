@@ -69,6 +69,7 @@ synthetic(int fiber, const char *trace)
 		l.t.fiber_remote_reads = 11, l.t.fiber_xbar_conflicts = 12, l.t.fiber_rpa_conflicts = 13;
 		l.t.fiber_busy_waits = 14, l.t.fiber_busy_wait_cycles = 15, l.t.fiber_setfibernum = 2;
 		l.t.fiber_setfibernum_cycles = 17, l.t.fiber_rs_smem_reads = 18;
+		l.t.fiber_xbar_reads = 10;
 		l.t.fiber_tl = malloc(sizeof tl);
 		memcpy(l.t.fiber_tl, tl, sizeof tl);
 		l.t.nfiber_tl = 4;
@@ -133,6 +134,7 @@ START_TEST(test_fiber_json)
 	ck_assert(num(k, "fiber.setfibernum") == 2);
 	ck_assert(num(k, "fiber.setfibernum_cycles") == 17);
 	ck_assert(num(k, "fiber.rs_smem_reads") == 18);
+	ck_assert(num(k, "fiber.xbar_reads") == 10);
 	ck_assert(num(k, "fiber.peak_fibers") == 256);
 	ck_assert(num(k, "fiber.peak_regs") == 512);
 	/* (128 x 100 + 256 x 200 + 64 x 50 + 64 x 50) / 400 = 176 */
@@ -354,7 +356,8 @@ START_TEST(test_fiber_cpi_outputs)
 	fclose(mem);
 	ck_assert_msg(strstr(svg, "busy_wait") && strstr(svg, "fiber_sync") &&
 	              strstr(svg, "FIBER: fibers peak 256 mean 176.0; registers peak 512 of 2048; 11 "
-	                     "remote reads (12 crossbar, 13 read-port conflicts); 14 busy-bit waits "
+	                     "remote reads (10 through the crossbar, 12 cycles waiting for a crossbar port, "
+	                     "13 read-port conflicts); 14 busy-bit waits "
 	                     "(15 cycles); 2 SETFIBERNUM (17 cycles)"), "%s", svg);
 	free(svg);
 	json_free(v);

@@ -30,7 +30,7 @@ else
 	bad "FIBER run (a100-fiber): exit $?"; show "$tmp/err"
 fi
 for k in remote_reads xbar_conflicts rpa_conflicts busy_waits busy_wait_cycles setfibernum \
-    setfibernum_cycles rs_smem_reads peak_fibers mean_fibers peak_regs mean_regs rf_regs \
+    setfibernum_cycles rs_smem_reads xbar_reads peak_fibers mean_fibers peak_regs mean_regs rf_regs \
     rf_peak_occupancy rf_mean_occupancy timeline; do
 	grep -q "\"$k\": " "$tmp/f.json" || missing="${missing:-} $k"
 done

@@ -203,22 +203,26 @@ static const Key keys[] = {
 	FINT(fiber_slice_regs, 32, SmVRegs / 4, "registers", "vector registers per sub-partition "
 	     "slice (subpartitions x this <= 2048)"),
 	FINT(fiber_banks, 1, 16, "banks", "register banks per slice"),
-	FINT(fiber_read_ports, 1, 8, "ports", "read ports per bank per cycle (the read-port "
-	     "arbiter serialises reads beyond them)"),
-	FINT(fiber_xbar_latency, 0, 64, "cycles", "a read of another slice's register adds this "
-	     "(selector and 4x4 crossbar)"),
+	FINT(fiber_read_ports, 1, 8, "ports", "read ports per bank per cycle, shared by the four "
+	     "sub-partitions (the read-port arbiter serves reads beyond them later)"),
+	FINT(fiber_xbar_latency, 0, 64, "cycles", "a read of another sub-partition's slice arrives "
+	     "this much later, and so the results (selector and 4x4 crossbar)"),
 	FINT(fiber_xbar_width, 1, 16, "registers", "vector registers per cycle through one slice's "
 	     "crossbar port"),
 	FINT(fiber_setfibernum_cycles, 0, Big, "cycles", "SETFIBERNUM: from the last arrival to "
 	     "the release (synchronisation and window re-partitioning)"),
+	FINT(fiber_write_ports, 1, 8, "ports", "write ports per bank per cycle: SETFIBERNUM zeroes "
+	     "the new wefts' windows through them"),
+	FINT(fiber_ctx_start_cycles, 0, Big, "cycles", "SETFIBERNUM: to start one new weft's "
+	     "context, the new wefts of a sub-partition in turn"),
 	FINT(fiber_busy_wake, 0, Big, "cycles", "from a register's write completing to a "
 	     "DEPBAR.FULL/.EMPTY waiting on it issuing"),
 	FINT(fiber_dp, 0, 1, "", "0: ablation, SETFIBERNUM synchronises but keeps the launch's "
 	     "fiber count (no dynamic parallelism)"),
 	FINT(fiber_fs, 0, 1, "", "0: ablation, a busy-bit wait also waits for every weft of the CTA "
 	     "(no fine-grained scheduling)"),
-	FINT(fiber_rs, 0, 1, "", "0: ablation, each remote read is a shared-memory round trip (no "
-	     "register sharing)"),
+	FINT(fiber_rs, 0, 1, "", "0: ablation, remote values go through shared memory as a "
+	     "compiler without register sharing would emit it (no register sharing)"),
 
 	/* simulation */
 	TINT(epoch, 1, 1000000, "cycles", "SMs synchronise (L2, DRAM, CTA dispatch) at epoch ends; "

@@ -1,19 +1,17 @@
-/* fsm.c: the FIBER SM, the second model of smmodel.h (sm_model = fiber; docs/sim-timing.md
- * "The FIBER SM"). A weft is a warp: its dependences on its own registers are the SIMT model's
- * (control bits or the register scoreboard, simt.c, called through sm_model_simt), and the SM's
- * scoreboard is kept by absolute register (TSm.rready), so a V source (of its own window or
- * another weft's) waits for the write to it in flight (fiber_ready). What FIBER adds is charged here: each V (absolute) or
- * pool source read is a remote read; a read of another sub-partition's slice goes through the
- * selector and the 4x4 crossbar (fiber_xbar_latency, fiber_xbar_width registers per cycle per
- * slice port: more in one instruction are crossbar conflicts); reads of one bank of a slice
- * beyond its read ports (fiber_read_ports) are serialised by the read-port arbiter; with
- * fiber_rs = 0 every remote read is instead a shared-memory round trip (a store by the producer
- * side and a load, at lat_lds and the shared-memory bandwidth). The stall a remote read causes is
- * charged to the CPI reason remote_read. Its events, which change which wefts are resident, are
- * here too (the SM core calls them through the table): weft placement by slice, SETFIBERNUM's
- * repartition, busy-bit wake-ups after every issue, fiber_fs = 0's holds, SM 0's timeline.
+/* fsm.c: the FIBER SM, the second model of smmodel.h (sm_model = fiber; docs/fiber-sm.md, each
+ * mechanism with its parameter, source and bias; docs/sim-timing.md "The FIBER SM"). A weft is a
+ * warp: its dependences on its own registers are the SIMT model's (control bits or the register
+ * scoreboard, simt.c, called through sm_model_simt), and the SM's scoreboard is kept by absolute
+ * register (TSm.rready), so a V source (of its own window or another weft's) waits for the write
+ * to it in flight (fiber_ready). What FIBER adds: the operand path (fread.c: every read through
+ * its slice's shared read ports, another slice's through the crossbar, whose latency delays the
+ * operand and so the results, while conflict cycles hold the weft); the busy-bit instructions,
+ * bitmap operations that read no register data; SETFIBERNUM's release, window zeroing and
+ * context start; the fiber_rs = 0 ablation (fnors.c); the occupancy; the statistics and SM 0's
+ * timeline. Its events, which change which wefts are resident, are here too (the SM core calls
+ * them through the table).
  */
-#include "smmodel.h"
+#include "fsm.h"
 #include "weft.h"
 
 #include <stdlib.h>
@@ -69,36 +67,58 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 	return (uint32_t)best;
 }
 
-/* the SIMT choices; which instructions have V sources (the only ones operand reads cost more)
- * and which the model holds */
+/* a busy-bit instruction: SETBUSYBIT, DEPBAR.FULL/.EMPTY (DEPBAR.LE names an SB set) */
+static int
+is_busy_op(const DIns *d)
+{
+	return d->op == OSETBUSYBIT ||
+	       (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV));
+}
+
+/* the SIMT choices; which instructions read V registers (TIns.vsrc 1: the operand path of
+ * fread.c), which are busy-bit waits (vsrc 2: bitmap tests that read no register data, but the
+ * bits turn Full at the write's completion) and which the model holds */
 static void
 fiber_launch(TLaunch *L)
 {
 	sm_model_simt.launch(L);
 	for (uint32_t pc = 0; pc < L->prog->nins; pc++) {
 		const DIns *d = &L->prog->ins[pc];
+		uint32_t first;
+		if (is_busy_op(d)) {
+			L->ti[pc].vsrc = d->op == ODEPBAR ? 2 : 0;
+			/* fiber_fs = 0: a DEPBAR.FULL/.EMPTY that did not block waits for the CTA
+			 * (fiber_hold) */
+			L->ti[pc].hold = d->op == ODEPBAR && !L->t->fiber_fs;
+			continue;
+		}
 		for (unsigned k = 0; k < d->nsrc; k++)
-			if (d->src[k].kind == DV)
+			if (fread_vregs(&d->src[k], &first))
 				L->ti[pc].vsrc = 1;
-		/* fiber_fs = 0: a DEPBAR.FULL/.EMPTY (DEPBAR.LE: an SB set) that did not block waits
-		 * for the CTA (fiber_hold) */
-		if (d->op == ODEPBAR && d->nsrc && (d->src[0].kind == DR || d->src[0].kind == DV) &&
-		    !L->t->fiber_fs)
-			L->ti[pc].hold = 1;
 	}
 }
 
 /* the weft's window (Warp.nreg registers, placed by weft_place: it may end where another
- * weft's begins) and its own units start ready */
+ * weft's begins) and its own units start ready, with no operand delay pending; with
+ * fiber_rs = 0 it has loaded nothing */
 static void
 fiber_warp_start(TSm *s, TWarp *tw)
 {
+	FSm *f = s->mx;
 	uint32_t nreg = tw->w ? tw->w->nreg : s->L->lc.nreg_alloc, lo = treg(tw, UnitOfP);
 
+	if (tw->rbase + nreg > SmVRegs)
+		nreg = tw->rbase < SmVRegs ? SmVRegs - tw->rbase : 0;
 	memset(&s->rready[tw->rbase], 0, nreg * sizeof *s->rready);
 	memset(&s->rcls[tw->rbase], 0, nreg);
+	memset(&f->late[tw->rbase], 0, nreg);
 	memset(&s->rready[lo], 0, NWarpUnit * sizeof *s->rready);
 	memset(&s->rcls[lo], 0, NWarpUnit);
+	memset(&f->late[lo], 0, NWarpUnit);
+	f->late_until[tw->slot] = 0;
+	if (f->copy)
+		for (unsigned k = 0; k < FCopies; k++)
+			f->copy[(size_t)tw->slot * FCopies + k].reg = UINT32_MAX;
 	if (s->L->hazard_check && !tw->hz.prod)
 		thaz_warp_new(&tw->hz);
 	thaz_warp_reset(&tw->hz);
@@ -117,17 +137,37 @@ fiber_slot_sub(const TLaunch *L, uint32_t slot)
 	return slot % nweft % L->nsub;
 }
 
-/* every register free and Empty, the pools reserved */
+/* every register free and Empty, the pools reserved; the model's state (FSm) */
 static void
 fiber_sm_new(TSm *s)
 {
-	fiber_sm_begin(&s->L->lc, &s->x);
+	TLaunch *L = s->L;
+	uint32_t nweft = L->lc.nweft ? L->lc.nweft : L->lc.nwarp;
+	FSm *f = xmalloc(sizeof *f);       /* zeroed */
+
+	fiber_sm_begin(&L->lc, &s->x);
+	f->nslot = L->ctas_per_sm * nweft;
+	f->late = xmalloc(SmVRegs + UnitOfP + (size_t)f->nslot * NWarpUnit);
+	f->late_until = xmalloc(f->nslot * sizeof *f->late_until);
+	for (uint32_t pc = 0; pc < L->prog->nins; pc++)
+		f->vreads |= L->ti[pc].vsrc == 1;
+	s->mx = f;
+	if (!L->t->fiber_rs)
+		fnors_new(s, f);
 }
 
 static void
 fiber_sm_free(TSm *s)
 {
+	FSm *f = s->mx;
+
 	free(s->ftl);
+	if (!f)
+		return;
+	fnors_free(f);
+	free(f->late);
+	free(f->late_until);
+	free(f);
 }
 
 /* SM 0's fibers (the resident CTAs' counts) and registers of windows and pools at cycle now, if
@@ -184,31 +224,62 @@ fiber_blocked(TSm *s, TWarp *tw, uint64_t now)
 	     : w->wait_fnum ? CpiFiberSync : CpiSync;
 }
 
-/* SETFIBERNUM released the CTA's wefts (Cta.fiber_gen moved): every weft is held
- * fiber_setfibernum_cycles (charged to fiber_sync), the wefts created take their slots in their
- * sub-partitions, the retired ones are done. issuer (the last arrival) is re-peeked by the SM
- * core. */
+/* the cycles after the release at which a new weft of window nreg in sub-partition sub starts:
+ * its window zeroed through its slice's write ports (fiber_banks x fiber_write_ports registers
+ * per cycle; the new windows of a slice in weft order: *zeroed counts them) and its context
+ * started (fiber_ctx_start_cycles per new weft of the sub-partition, in order: *started) */
+static uint64_t
+new_weft_start(const SimTiming *t, uint32_t nreg, uint64_t *zeroed, uint64_t *started)
+{
+	uint64_t ports = (uint64_t)(t->fiber_banks ? t->fiber_banks : 1) *
+	                 (t->fiber_write_ports ? t->fiber_write_ports : 1);
+	uint64_t z;
+
+	*zeroed += nreg;
+	*started += t->fiber_ctx_start_cycles;
+	z = (*zeroed + ports - 1) / ports;
+	return z > *started ? z : *started;
+}
+
+/* SETFIBERNUM released the CTA's wefts (Cta.fiber_gen moved) at now; issuer (the last arrival)
+ * is re-peeked by the SM core. The survivors resume fiber_setfibernum_cycles after the release
+ * (charged to fiber_sync); each new weft takes its slot in its sub-partition once its window is
+ * zeroed and its context started (new_weft_start); the retired ones are done.
+ * fiber.setfibernum_cycles adds each weft's cycles from its arrival to its resumption (to the
+ * release for a retired one, nothing for a retired issuer) and each new weft's from the release
+ * to its start. */
 static void
 repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 {
 	const TLaunch *L = s->L;
-	uint64_t until = now + 1 + L->t->fiber_setfibernum_cycles;
+	const SimTiming *t = L->t;
+	FSm *f = s->mx;
+	uint64_t until = now + 1 + t->fiber_setfibernum_cycles;
+	uint64_t zeroed[MaxSub] = {0}, started[MaxSub] = {0};
 
 	tc->fgen = tc->c.fiber_gen;
 	s->fx.setfibernum++;
-	s->fx.setfibernum_cycles += L->t->fiber_setfibernum_cycles;
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {   /* the new wefts first: live stays > 0 */
 		TWarp *tw = &s->tw[tc->slot0 + k];
 		Warp *w = &tc->c.warp[k];
+		uint64_t start;
 		if (tw == issuer || tw->next_pc != PeekDone || w->dormant || !(w->present & ~w->exited))
 			continue;
-		tsm_warp_begin(s, tc, tw, w, until, now, CpiFiberSync);
+		start = until + new_weft_start(t, w->nreg, &zeroed[tw->sub], &started[tw->sub]);
+		if (tsm_warp_begin(s, tc, tw, w, start, now, CpiFiberSync))
+			s->fx.setfibernum_cycles += start - now;
+		if (f->copy)
+			fnors_sync(f, tw, start);
 	}
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
 		if (tw == issuer) {
 			if (tw->stall_until < until)
 				tw->stall_until = until;
+			if (sim_peek(tw->w) != PeekDone)   /* not retired by its own release */
+				s->fx.setfibernum_cycles += until - now;
+			if (f->copy)
+				fnors_sync(f, tw, until);
 			continue;
 		}
 		if (tw->next_pc != PeekBlocked || tw->held)
@@ -217,10 +288,14 @@ repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 		if (tw->next_pc == PeekBlocked)
 			continue;
 		if (tw->next_pc == PeekDone) {       /* retired */
+			s->fx.setfibernum_cycles += now - tw->busy_from;
 			tsm_warp_done(s, tw, now);
 			continue;
 		}
+		s->fx.setfibernum_cycles += until - tw->busy_from;
 		tsm_warp_wake(s, tw, now, until, CpiFiberSync);
+		if (f->copy)
+			fnors_sync(f, tw, until);
 	}
 	timeline_sample(s, now);
 }
@@ -229,8 +304,13 @@ repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 static int
 fiber_released(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 {
-	if (tc->c.fiber_gen == tc->fgen)
+	FSm *f = s->mx;
+
+	if (tc->c.fiber_gen == tc->fgen) {
+		for (uint32_t k = 0; f->copy && k < tc->c.nwarp; k++)   /* a barrier's */
+			fnors_sync(f, &s->tw[tc->slot0 + k], now + s->L->t->lat_bar);
 		return 0;
+	}
 	repartition(s, tc, issuer, now);
 	return 1;
 }
@@ -293,6 +373,7 @@ fiber_issued(TSm *s, uint64_t now)
 {
 	const TLaunch *L = s->L;
 	const SimTiming *t = L->t;
+	FSm *f = s->mx;
 
 	for (uint32_t c = 0; c < L->ctas_per_sm && (s->sm.busy_waiters || s->nheld); c++) {
 		TCta *tc = &s->cta[c];
@@ -315,6 +396,8 @@ fiber_issued(TSm *s, uint64_t now)
 			s->fx.busy_waits++;
 			s->fx.busy_wait_cycles += at - tw->busy_from;
 			tsm_warp_wake(s, tw, now, at, CpiBusyWait);
+			if (f->copy)
+				fnors_sync(f, tw, at);
 		}
 	}
 }
@@ -327,99 +410,119 @@ static const uint8_t cls_why[] = {
 	[TcTensor] = CpiWaitTensor,
 };
 
-/* the SIMT conditions, and a V source's write in flight (by any weft: the SM's scoreboard is by
- * absolute register); a wait that a remote read's cost decides is charged to remote_read */
+/* the SIMT conditions; a source whose producer's result an operand delay made late (control
+ * bits cannot know it: the weft interlocks, as on a variable latency); a V source's write in
+ * flight (by any weft: the SM's scoreboard is by absolute register); a busy-bit wait's registers
+ * turning Full at their write's completion. A wait a remote read decides is charged to
+ * remote_read. */
 static uint64_t
 fiber_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *why)
 {
 	const TLaunch *L = s->L;
+	const TIns *ti = &L->ti[tw->next_pc];
+	FSm *f = s->mx;
 
 	if (tw->remote_until > t) {
 		t = tw->remote_until;
 		*why = CpiRemoteRead;
 	}
 	t = sm_model_simt.ready(s, tw, now, t, why);
-	if (L->ti[tw->next_pc].vsrc) {
+	if (f->late_until[tw->slot] > now) {
+		for (unsigned k = 0; k < ti->nsrc; k++) {
+			uint32_t r = treg(tw, ti->src[k]);
+			if (f->late[r] && s->rready[r] >= t && s->rready[r] > now) {
+				t = s->rready[r];
+				*why = CpiRemoteRead;
+			}
+		}
+	}
+	if (ti->vsrc == 1) {
 		const DIns *d = &L->prog->ins[tw->next_pc];
 		for (unsigned k = 0; k < d->nsrc; k++) {
-			const DOp *o = &d->src[k];
-			unsigned n = o->n ? o->n : 1;
-			if (o->kind != DV)
-				continue;
-			if ((o->flags & DFWide) && n < 2)
-				n = 2;
-			for (unsigned j = 0; j < n && o->reg + j < SmVRegs; j++) {
-				uint32_t r = o->reg + j;
+			uint32_t first;
+			unsigned n = fread_vregs(&d->src[k], &first);
+			for (unsigned j = 0; j < n; j++) {
+				uint32_t r = first + j;
 				if (s->rready[r] > t) {
 					t = s->rready[r];
 					*why = cls_why[s->rcls[r]];
 				}
 			}
 		}
+	} else if (ti->vsrc == 2) {
+		const DIns *d = &L->prog->ins[tw->next_pc];
+		uint32_t first = d->src[0].kind == DV ? d->src[0].reg : tw->rbase + d->src[0].reg;
+		for (uint32_t r = first; r < first + d->aux && r < SmVRegs; r++)
+			if (s->rready[r] > now && s->rready[r] + L->t->fiber_busy_wake > t) {
+				t = s->rready[r] + L->t->fiber_busy_wake;
+				*why = CpiBusyWait;
+			}
 	}
 	if (t == tw->remote_until && t > now && *why == CpiStall)
 		*why = CpiRemoteRead;
 	return t;
 }
 
-/* the V sources of the instruction: remote reads, the crossbar, the read-port arbiter */
+/* the instruction's reads (fread.c): its conflict cycles hold the weft (remote_until), its
+ * operand delay is kept for the issue; with fiber_rs = 0 the shared-memory loads and stores
+ * that replace its remote reads take issue slots (the bubble, fnors.c) */
 static unsigned
 fiber_operand_bubbles(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now)
 {
 	const TLaunch *L = s->L;
-	const SimTiming *t = L->t;
-	const DIns *d = &L->prog->ins[pc];
-	unsigned bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
-	BankFiber m = {t->fiber_slice_regs, t->fiber_banks, t->fiber_read_ports, t->fiber_xbar_width};
-	BankRemote rr;
-	unsigned remote;
-	uint64_t extra = 0;
+	const TIns *ti = &L->ti[pc];
+	FSm *f = s->mx;
+	unsigned miss = 0, bubble;
+	FRead r;
 
-	if (!L->ti[pc].vsrc)
-		return bubble;
-	bank_remote_start(&rr);
-	for (unsigned k = 0; k < d->nsrc; k++) {
-		const DOp *o = &d->src[k];
-		unsigned n;
-		if (o->kind != DV)
-			continue;
-		n = o->n ? o->n : 1;
-		if ((o->flags & DFWide) && n < 2)
-			n = 2;
-		for (unsigned j = 0; j < n; j++)
-			bank_remote_read(&m, &rr, o->reg + j, tw->sub, tw->rbase, tw->w->nreg);
-	}
-	if (!(remote = rr.remote))
-		return bubble;
-	bank_remote_end(&m, &rr);
-	s->fx.remote_reads += remote;
-	if (!t->fiber_rs) {
-		/* the round trip through shared memory: a store and a load, each at the bandwidth of
-		 * smem_banks x smem_bank_bytes per cycle for a 128-byte vector register */
-		unsigned bw = t->smem_banks * t->smem_bank_bytes;
-		unsigned per = bw ? (WarpSize * 4 + bw - 1) / bw : 1;
-		s->fx.rs_smem_reads += remote;
-		extra = (uint64_t)t->lat_lds + 2ull * per * remote;
-	} else {
-		s->fx.rpa_conflicts += rr.rpa_conflicts;
-		extra += rr.rpa_cycles;
-		if (rr.xbar) {
-			extra += t->fiber_xbar_latency;
-			s->fx.xbar_conflicts += rr.xbar_conflicts;
-			extra += rr.xbar_conflicts;
-		}
-	}
-	if (now + 1 + extra > tw->remote_until)
-		tw->remote_until = now + 1 + extra;
+	f->pend_delay = 0;
+	if (!f->vreads)            /* no V source in the program: the SIMT SM's reads */
+		return sm_model_simt.operand_bubbles(s, u, tw, pc, now);
+	miss = fread_misses(u, tw, ti, L->t);
+	bubble = sm_model_simt.operand_bubbles(s, u, tw, pc, now);
+	fread_operands(s, f, tw, pc, now, miss, bubble, &r);
+	if (!L->t->fiber_rs)
+		bubble += fnors_operands(s, f, tw, pc, now, &r);
+	s->fx.remote_reads += r.remote;
+	s->fx.rpa_conflicts += r.rpa;
+	s->fx.xbar_conflicts += r.xwait;
+	s->fx.xbar_reads += r.xbar;
+	f->pend_delay = r.delay;
+	if (r.hold && now + 1 + r.hold > tw->remote_until)
+		tw->remote_until = now + 1 + r.hold;
 	return bubble;
 }
 
-/* the SIMT issue; then the remote read's cost holds the weft */
+/* the SIMT issue with the results delay cycles late (the operand delay); they are marked late
+ * for the weft's consumers (fiber_ready); the conflict cycles hold the weft */
 static void
 fiber_issue(TSm *s, TSub *u, TWarp *tw, uint32_t pc, uint64_t now, uint64_t done,
             uint64_t src_read)
 {
-	sm_model_simt.issue(s, u, tw, pc, now, done, src_read);
+	const TIns *ti = &s->L->ti[pc];
+	FSm *f = s->mx;
+	uint32_t delay = f->pend_delay;
+
+	sm_model_simt.issue(s, u, tw, pc, now, done + delay, src_read);
+	if (f->vreads) {
+		const DIns *d = &s->L->prog->ins[pc];
+		for (unsigned k = 0; k < ti->ndst; k++)
+			f->late[treg(tw, ti->dst[k])] = delay != 0;
+		for (unsigned k = 0; k < d->ndst; k++) {   /* a pool destination (no unit of the weft) */
+			const DOp *o = &d->dst[k];
+			unsigned n = o->n ? o->n : 1;
+			for (unsigned j = 0; o->kind == DV && j < n && o->reg + j < SmVRegs; j++) {
+				s->rready[o->reg + j] = done + delay;
+				s->rcls[o->reg + j] = ti->cls;
+			}
+		}
+		if (delay && done + delay > f->late_until[tw->slot])
+			f->late_until[tw->slot] = done + delay;
+		if (!s->L->t->fiber_rs)
+			fnors_issued(s, f, tw, pc, done + delay);
+	}
+	if (f->copy && ti->vsrc == 2)           /* a busy-bit wait that did not block */
+		fnors_sync(f, tw, now);
 	if (tw->remote_until > now + 1 && tw->stall_until < tw->remote_until)
 		tw->stall_until = tw->remote_until;
 }
@@ -441,6 +544,7 @@ fiber_stats(const TLaunch *L, SimTStats *st)
 		st->fiber_setfibernum += s->fx.setfibernum;
 		st->fiber_setfibernum_cycles += s->fx.setfibernum_cycles;
 		st->fiber_rs_smem_reads += s->fx.rs_smem_reads;
+		st->fiber_xbar_reads += s->fx.xbar_reads;
 	}
 	/* the timeline of SM 0: its fibers and registers at the launch's start, each change (a CTA
 	 * starting or ending, SETFIBERNUM) and the end */

@@ -142,6 +142,10 @@ typedef struct SimTiming {
 	uint32_t fiber_xbar_latency;   /* cycles a read of another slice adds (selector + crossbar) */
 	uint32_t fiber_xbar_width;     /* vector registers per cycle per slice port of the crossbar */
 	uint32_t fiber_setfibernum_cycles; /* SETFIBERNUM's re-partitioning after the last arrival */
+	uint32_t fiber_write_ports;    /* write ports per bank: SETFIBERNUM zeroes new windows through
+	                                  them */
+	uint32_t fiber_ctx_start_cycles; /* SETFIBERNUM: cycles to start one new weft's context, per
+	                                  sub-partition in turn */
 	uint32_t fiber_busy_wake;      /* cycles from a write completing to a waiting weft waking */
 	uint32_t fiber_dp;             /* 0: ablation, SETFIBERNUM keeps the launch's fiber count */
 	uint32_t fiber_fs;             /* 0: ablation, busy-bit waits behave as CTA barriers */

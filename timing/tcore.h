@@ -179,8 +179,9 @@ struct TSm {
 	uint64_t thread_instr, hazards, tensor_busy, rf_conflicts, reuse_hits;
 	struct {               /* FIBER model's counters (fsm.c; SimTStats.fiber_*) */
 		uint64_t remote_reads, xbar_conflicts, rpa_conflicts, busy_waits, busy_wait_cycles;
-		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads;
+		uint64_t setfibernum, setfibernum_cycles, rs_smem_reads, xbar_reads;
 	} fx;
+	void *mx;              /* the SM model's own state (fsm.c: FSm, fsm.h); NULL: none */
 	uint32_t nheld;        /* FIBER model: its wefts held (TWarp.held; fiber_fs = 0) */
 	SimFiberSample *ftl;   /* FIBER model: the timeline of SM 0 (fibers, registers at each
 	                          change) */

@@ -110,7 +110,10 @@ typedef struct SimTStats {
 	uint64_t fiber_busy_wait_cycles; /* weft cycles they waited */
 	uint64_t fiber_setfibernum;    /* SETFIBERNUM releases */
 	uint64_t fiber_setfibernum_cycles; /* weft cycles at SETFIBERNUM (sync and re-partition) */
-	uint64_t fiber_rs_smem_reads;  /* fiber_rs = 0: remote reads charged as shared-memory trips */
+	uint64_t fiber_rs_smem_reads;  /* fiber_rs = 0: registers loaded from shared memory instead
+	                                  of read remotely (fnors.c) */
+	uint64_t fiber_xbar_reads;     /* of the remote reads, those through the crossbar (another
+	                                  sub-partition's slice) */
 	SimFiberSample *fiber_tl;      /* nfiber_tl samples of SM 0, in cycle order (owned) */
 	uint32_t nfiber_tl;
 	/* the simulator itself */
