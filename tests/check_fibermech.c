@@ -28,7 +28,9 @@ typedef struct MRun {
 	SimFault f;            /* its fault, if any */
 } MRun;
 
-/* kernel `kern` (header dirs, body) on a100-fiber with edits set (NULL-terminated), one CTA of
+static const char *mcfg = "a100-fiber";   /* the configuration of mrun's launches */
+
+/* kernel `kern` (header dirs, body) on mcfg with edits set (NULL-terminated), one CTA of
  * nthreads: the launch's return code */
 static int
 mrun(MRun *r, const char *dirs, const char *body, uint32_t nthreads, const char *const *set)
@@ -40,7 +42,7 @@ mrun(MRun *r, const char *dirs, const char *body, uint32_t nthreads, const char 
 	memset(r, 0, sizeof *r);
 	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,
 	         body);
-	ck_assert_int_eq(simcfg_builtin(&c, "a100-fiber"), 0);
+	ck_assert_int_eq(simcfg_builtin(&c, mcfg), 0);
 	for (; set && *set; set++)
 		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
 	c.t.icache_bytes = 0;
@@ -460,6 +462,95 @@ START_TEST(test_mech_setfibernum_wait)
 }
 END_TEST
 
+/* ---------------------------------------------------------------------------------------------
+ * The RS ablation and the occupancy decision.
+ */
+
+/* fiber_rs = 0 on a producer/consumer pair (weft 0 writes R10 three times, weft 1 reads it as
+ * V10 under busy bits): the consumer loads each of the 3 values once from shared memory; each
+ * value's way through shared memory costs at most its store becoming visible (lat_lds after the
+ * value), its load (lat_lds, 128 bytes at 128 per cycle) and the two issue slots more than the
+ * register path, and something more than nothing */
+START_TEST(test_mech_rs_ablation)
+{
+	static const char *const rs0[] = {"fiber_rs=0", NULL};
+	static const char body[] =
+		"        S2R R0, SR_FIBERID ;\n"
+		"        MOV R4, c[0x0][0x160] ;\n"
+		"        MOV R5, c[0x0][0x164] ;\n"
+		"        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+		"        MOV R12, RZ ;\n"
+		"        MOV R14, RZ ;\n"
+		"        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+		"    @P0 BRA `(.L_cons) ;\n"
+		".L_prod:\n"
+		"        DEPBAR.EMPTY R10 ;\n"
+		"        IMAD R10, R0, 0x3, R12 ;\n"
+		"        IADD3 R12, R12, 0x1, RZ ;\n"
+		"        ISETP.LT.U32.AND P1, PT, R12, 0x3, PT ;\n"
+		"    @P1 BRA `(.L_prod) ;\n"
+		"        EXIT ;\n"
+		".L_cons:\n"
+		"        DEPBAR.FULL V10 ;\n"
+		"        IADD3 R14, R14, V10, RZ ;\n"
+		"        SETBUSYBIT.EMPTY V10 ;\n"
+		"        IADD3 R12, R12, 0x1, RZ ;\n"
+		"        ISETP.LT.U32.AND P1, PT, R12, 0x3, PT ;\n"
+		"    @P1 BRA `(.L_cons) ;\n"
+		"        STG.E [R2.64], R14 ;\n"
+		"        EXIT ;\n";
+	SimConfig c;
+	MRun a, b;
+	uint64_t lds;
+
+	ck_assert_int_eq(simcfg_builtin(&c, "a100-fiber"), 0);
+	lds = c.t.lat_lds;
+	mok(&a, "", body, 64, NULL);
+	mok(&b, "", body, 64, rs0);
+	ck_assert_uint_eq(a.st.fiber_rs_smem_reads, 0);
+	ck_assert_uint_eq(b.st.fiber_rs_smem_reads, 3);
+	ck_assert_uint_eq(a.st.fiber_remote_reads, 3);      /* values: the 3 reads of V10 */
+	ck_assert_uint_gt(b.st.cycles, a.st.cycles);
+	ck_assert_msg(b.st.cycles - a.st.cycles <= 3 * (2 * lds + 2), "rs=0 %llu, rs=1 %llu",
+	              (unsigned long long)b.st.cycles, (unsigned long long)a.st.cycles);
+	mdone(&a);
+	mdone(&b);
+}
+END_TEST
+
+/* the occupancy decision: a FIBER SM admits CTAs by weft contexts, slices, shared memory and CTA
+ * slots, without the SIMT warp and thread limits; fiber_contexts = max_warps_per_sm /
+ * subpartitions (16 on a100) gives it the SIMT SM's warp budget, so that the gain from contexts
+ * can be told apart from the compiler's: 4-warp CTAs of a small kernel fit 32 (CTA slots) on
+ * a100-fiber, 16 (warps) on a100 and on a100-fiber with 16 contexts */
+START_TEST(test_mech_occupancy_split)
+{
+	static const char *const ctx16[] = {"fiber_contexts=16", NULL};
+	static const char body[] =
+		"        S2R R0, SR_TID.X ;\n"
+		"        MOV R4, c[0x0][0x160] ;\n"
+		"        MOV R5, c[0x0][0x164] ;\n"
+		"        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+		"        STG.E [R2.64], R0 ;\n"
+		"        EXIT ;\n";
+	MRun f, f16, s;
+
+	mok(&f, "", body, 128, NULL);
+	mok(&f16, "", body, 128, ctx16);
+	mcfg = "a100";
+	mok(&s, "", body, 128, NULL);
+	mcfg = "a100-fiber";
+	ck_assert_uint_eq(f.st.ctas_per_sm, 32);
+	ck_assert_str_eq(f.st.occupancy_limit, "ctas");
+	ck_assert_uint_eq(s.st.ctas_per_sm, 16);
+	ck_assert_uint_eq(f16.st.ctas_per_sm, s.st.ctas_per_sm);
+	ck_assert_str_eq(f16.st.occupancy_limit, "contexts");
+	mdone(&f);
+	mdone(&f16);
+	mdone(&s);
+}
+END_TEST
+
 Suite *
 fibermech_suite(void)
 {
@@ -476,6 +567,8 @@ fibermech_suite(void)
 	tcase_add_test(tc, test_mech_busy_wake);
 	tcase_add_test(tc, test_mech_setfibernum_grow);
 	tcase_add_test(tc, test_mech_setfibernum_wait);
+	tcase_add_test(tc, test_mech_rs_ablation);
+	tcase_add_test(tc, test_mech_occupancy_split);
 	suite_add_tcase(s, tc);
 	return s;
 }
