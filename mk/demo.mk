@@ -1,7 +1,8 @@
 # mk/demo.mk: `make demo` (the README's first command: a bundled kernel lifted to SSA IR and back,
 # run on the simulator, compiled for the FIBER SM and from PTX) and `make fiber-demo` (the
-# FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation).
-.PHONY: demo fiber-demo
+# FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation)
+# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys).
+.PHONY: demo fiber-demo fiber-sensitivity
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
@@ -45,3 +46,9 @@ demo: deps
 fiber-demo: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-demo.sh
+
+# the FIBER-native kernels' cycles over the FIBER SM's assumed keys, one at a time: the band
+# (scripts/fiber-sensitivity.sh, docs/fiber-sm.md)
+fiber-sensitivity: deps
+	@$(MAKE) --no-print-directory $(FIBERSIM)
+	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-sensitivity.sh
