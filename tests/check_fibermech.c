@@ -119,10 +119,10 @@ chain(const char *src, unsigned n, const char *const *set, SimTStats *st)
 	snprintf(line, sizeof line, "        IADD3 R10, R10, %s ;\n", src);
 	mok(&r, "", repeat(body, sizeof body, HEAD, line, n, TAIL), 32, set);
 	cyc = r.st.cycles;
-	if (st) {
+	if (st) {                             /* the counters; the timeline stays r's */
 		*st = r.st;
-		r.st.fiber_tl = NULL;
-		r.st.nfiber_tl = 0;
+		st->fiber_tl = NULL;
+		st->nfiber_tl = 0;
 	}
 	mdone(&r);
 	return cyc;
@@ -210,10 +210,10 @@ stream(const char *const src[4], unsigned n, uint32_t nthreads, const char *cons
 		mok(&r, "", repeat(body, sizeof body, HEAD, line, (k + 1) * n / 8, TAIL), nthreads,
 		    set);
 		cyc[k] = r.st.cycles;
-		if (k && st) {
+		if (k && st) {                /* the counters; the timeline stays r's */
 			*st = r.st;
-			r.st.fiber_tl = NULL;
-			r.st.nfiber_tl = 0;
+			st->fiber_tl = NULL;
+			st->nfiber_tl = 0;
 		}
 		mdone(&r);
 	}
