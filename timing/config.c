@@ -119,6 +119,8 @@ static const Key keys[] = {
 	TSIZE(icache_bytes, 16, 1u << 20, 0, "L0 instruction cache per sub-partition"),
 	TSIZE(icache_line, 16, 4096, FPow2, "instruction cache line"),
 	TINT(icache_miss_latency, 0, Big, "cycles", "to refill an instruction cache line"),
+	TINT(icache_prefetch, 0, 64, "lines", "the stream buffer: lines fetched ahead of a miss, "
+	     "one more as each is used (0: no prefetch)"),
 	TINT(sb_inc_delay, 0, 16, "cycles", "after issue at which a scoreboard (SB) increment "
 	     "lands"),
 	TINT(yield_bubble, 0, 16, "cycles", "the yield bit keeps the warp from issuing"),

@@ -54,6 +54,7 @@ typedef struct SimTiming {
 	uint32_t icache_bytes;         /* L0 instruction cache per sub-partition */
 	uint32_t icache_line;          /* bytes per line */
 	uint32_t icache_miss_latency;  /* cycles to refill a line */
+	uint32_t icache_prefetch;      /* lines the stream buffer fetches ahead of a miss (0: none) */
 	uint32_t sb_inc_delay;         /* cycles after issue at which an SB increment lands: 1 */
 	uint32_t yield_bubble;         /* cycles the yield bit keeps the warp off the next cycle: 1 */
 

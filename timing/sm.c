@@ -335,9 +335,7 @@ tsm_new(TLaunch *L, unsigned id)
 		u->warps = xmalloc(nper[p] * sizeof *u->warps);
 		u->ready = xmalloc(nper[p] * sizeof *u->ready);
 		u->why = xmalloc(nper[p]);
-		u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
-		u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
-		memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
+		ifetch_init(u, t);
 		bank_reuse_clear(&u->reuse);
 	}
 	s->cta = xmalloc(L->ctas_per_sm * sizeof *s->cta);
@@ -380,7 +378,7 @@ tsm_free(TSm *s)
 		free(s->sub[p].warps);
 		free(s->sub[p].ready);
 		free(s->sub[p].why);
-		free(s->sub[p].itag);
+		ifetch_free(&s->sub[p]);
 	}
 	for (uint32_t c = 0; c < L->ctas_per_sm; c++) {
 		free(s->cta[c].c.warp);
@@ -405,17 +403,13 @@ static void
 fetch_check(TSm *s, TWarp *tw, const DIns *d, uint64_t now, uint64_t *t, uint8_t *why)
 {
 	TSub *u = &s->sub[tw->sub];
-	uint32_t line, set;
+	uint64_t at;
 
 	if (!u->nlines)
 		return;
-	line = d->addr / s->L->t->icache_line;
-	set = line % u->nlines;
-	if (u->itag[set] == line)
-		return;
-	u->itag[set] = line;
-	if (now + s->L->t->icache_miss_latency > *t) {
-		*t = now + s->L->t->icache_miss_latency;
+	at = ifetch(u, s->L->t, d->addr, now);
+	if (at > now && at > *t) {
+		*t = at;
 		*why = CpiFetch;
 	}
 }

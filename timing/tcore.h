@@ -19,6 +19,7 @@ enum {
 	MaxSub = 4,            /* sub-partitions per SM at most */
 	MaxBanks = BankMax,    /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
+	IPrefetchMax = 64,     /* stream-buffer lines at most (icache_prefetch, ifetch.c) */
 	/* reads later than issue, from nvcc's schedules (docs/calibration.md) */
 	WideCLate = 2,         /* IMAD.WIDE: the high half of its 64-bit addend */
 	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
@@ -151,7 +152,12 @@ typedef struct TSub {
 	uint32_t bubble_pc;    /* the instruction whose bank conflict caused busy_until */
 	BankReuse reuse;       /* reuse cache: register per (slot, bank) and its warp (ir/banks.h) */
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
-	uint32_t nlines;
+	uint64_t *iready;      /* the cycle each set's line arrives (ifetch.c) */
+	uint32_t nlines;       /* lines of the L0 instruction cache (0: no cache) */
+	uint32_t sb_line;      /* the stream buffer: the first line it holds */
+	uint32_t sb_n;         /* lines it holds, sb_line .. sb_line + sb_n - 1 */
+	uint64_t sb_last;      /* arrival of the newest line it requested */
+	uint64_t sb_ready[IPrefetchMax]; /* arrival of line l at sb_ready[l % IPrefetchMax] */
 	uint64_t cpi[NCpi];
 } TSub;
 
@@ -252,6 +258,13 @@ int tsm_warp_begin(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until, u
  * recomputed, a stall charged to why */
 void tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why);
 void tsm_warp_done(TSm *s, TWarp *tw, uint64_t now); /* tw has exited (PeekDone) at now */
+
+/* ifetch.c: the L0 instruction cache of a sub-partition and its stream buffer */
+void ifetch_init(TSub *u, const SimTiming *t);
+void ifetch_free(TSub *u);
+/* the cycle the instruction at byte address addr can issue, fetched from cycle now (now on a
+ * hit; u->nlines must be > 0) */
+uint64_t ifetch(TSub *u, const SimTiming *t, uint32_t addr, uint64_t now);
 
 /* hazard.c */
 void thaz_warp_new(THazWarp *h);
