@@ -1,8 +1,8 @@
 /* check_tfiber.c: the FIBER SM timing model (timing/fsm.c, sm_model = fiber): the FIBER
  * configurations and keys (configs/NAME-fiber.cfg, turning the model on for any configuration), and
  * on inline listings (no encodings: the register scoreboard) the figures the model charges: remote
- * reads, crossbar and read-port conflicts, the CPI reason remote_read, the fiber_rs = 0 shared-
- * memory round trip, each key changing its statistic, the timeline; values identical to the SIMT
+ * reads, crossbar and read-port conflicts, the CPI reason remote_read, the fiber_rs = 0 loads
+ * through shared memory, each key changing its statistic, the timeline; values identical to the SIMT
  * model, and a kernel without V sources timed exactly as on the SIMT model. With the functional
  * FIBER state: windows by slice, the FIBER occupancy, CTAs reusing freed windows, SETFIBERNUM
  * (count, cycles, fiber_sync, timeline; fiber_dp = 0), busy-bit waits (busy_wait,
