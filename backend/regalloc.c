@@ -591,7 +591,7 @@ presspill(RA *ra)
 {
 	uint32_t npt = 2 * ra->nins + 2, *cnt, *ev, *segnode, *psunit, nn = ra->nnode;
 	uint32_t nps = ra->upseg[RaVirt];
-	int cap[2] = { ra->top, 7 };
+	int cap[2] = { ra->top, 7 }, r1 = !ra->win || ra->win->r1;
 	Sweep w = {0};
 
 	/* events: a segment's start at its first point, its end after its last; id << 2 |
@@ -659,6 +659,8 @@ presspill(RA *ra)
 					sw_leave(&w, o);
 			}
 		}
+		if (ra->win)                         /* a window: R0..top, R1 aside if reserved */
+			cap[0] = ra->top + 1 - r1;
 		for (int c = 0; c < 2; c++)
 			while (w.pr[c] > cap[c]) {
 				uint32_t best = RaNone, g = p / 2;
@@ -813,11 +815,16 @@ allocate(RA *ra)
 			for (uint32_t n = 0; n < nn; n++)
 				if (ra->node[n].failed) {
 					const RaNode *x = &ra->node[n];
+					uint32_t g = x->tseg.from / 2;
 					if (x->cls == RP)
-						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						error_at(ra->d, ra->ins[g]->loc, "regalloc: this "
 						         "instruction needs more predicates than P0..P6");
+					else if (ra->win)
+						error_at(ra->d, ra->ins[g]->loc, "this instruction needs more "
+						         "registers than a window of %d (R0..R%d%s) holds", ra->top + 1,
+						         ra->top, ra->win->r1 ? " without R1" : "");
 					else
-						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						error_at(ra->d, ra->ins[g]->loc, "regalloc: this "
 						         "instruction needs more registers than a limit of %d "
 						         "(--maxrregcount, .maxnreg) leaves: R0..R%d without R1",
 						         ra->maxreg, ra->top);
@@ -830,7 +837,7 @@ allocate(RA *ra)
 
 /* ---- the pass ------------------------------------------------------------------------------ */
 
-static void
+void
 ra_free(RA *ra)
 {
 	free(ra->ins);
@@ -852,12 +859,87 @@ ra_free(RA *ra)
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);
 	}
+	{                                       /* ready for ra_setup again: f, d, win kept */
+		Fn *f = ra->f;
+		Diag *d = ra->d;
+		RaWin *w = ra->win;
+		memset(ra, 0, sizeof *ra);
+		ra->f = f;
+		ra->d = d;
+		ra->win = w;
+	}
+}
+
+int
+ra_setup(RA *ra, int maxreg)
+{
+	Fn *f = ra->f;
+
+	if (maxreg < 8 || maxreg > 255) {
+		error_at(ra->d, f->loc, "regalloc: a register limit of %d is out of range (8..255)",
+		         maxreg);
+		return -1;
+	}
+	ra->maxreg = maxreg;
+	ra->top = maxreg - 3 > 254 ? 254 : maxreg - 3;
+	if (ra->win)
+		ra->top = maxreg - 1 > 254 ? 254 : maxreg - 1;   /* a window: R0..R(maxreg-1) */
+	if (!ra->win || ra->win->r1)
+		ra->res[0][0] = 2;                  /* R1: the stack pointer */
+	for (unsigned r = (unsigned)ra->top + 1; r < 256; r++)
+		ra->res[0][r >> 6] |= (uint64_t)1 << (r & 63);
+	ra->res[1][0] = ~(uint64_t)0x7f;            /* P0..P6 */
+	for (uint32_t k = 0; k < f->nvreg; k++) {
+		const FVReg *v = &f->vreg[k];
+		uint32_t *n = v->cls == RP ? &ra->npv : &ra->nrv;
+		if ((uint32_t)(v->base + v->size - RegVirt) > *n)
+			*n = (uint32_t)(v->base + v->size - RegVirt);
+	}
+	ra->nunit = RaVirt + ra->nrv + ra->npv;
+	ra->udecl = xmalloc((ra->nunit + 1) * sizeof *ra->udecl);
+	memset(ra->udecl, 0xff, (ra->nunit + 1) * sizeof *ra->udecl);
+	for (uint32_t k = 0; k < f->nvreg; k++) {
+		const FVReg *v = &f->vreg[k];
+		int u = ra_unit(ra, REG(v->cls == RP ? RP : RR, v->base));
+		for (uint32_t e = 0; u >= 0 && e < v->size; e++)
+			ra->udecl[(uint32_t)u + e] = k;
+	}
+	ra->gblk = xmalloc((f->nblk + 1) * sizeof *ra->gblk);
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		ra->gblk[b] = ra->nins;
+		ra->nins += f->blk[b]->nins;
+	}
+	ra->ins = xmalloc((ra->nins + 1) * sizeof *ra->ins);
+	for (uint32_t b = 0, g = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			if (!i->slot && op_slots(f, i) < 0)
+				return -1;
+			ra->ins[g++] = i;
+		}
+	return 0;
+}
+
+int
+ra_solve(RA *ra)
+{
+	if (ra_build(ra) < 0)
+		return -1;
+	occ_init(&ra->occ[0], 4, 2 * ra->nins + 2);
+	occ_init(&ra->occ[1], 1, 2 * ra->nins + 2);
+	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob ||
+	    (ra->win && ra->maxlive[0] + ra->win->r1 > ra->top + 1))
+		presspill(ra);      /* else the sweep would find room everywhere */
+	if (allocate(ra) < 0)
+		return -1;
+	slots(ra);
+	return 0;
 }
 
 int
 regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 {
-	RA ra = { .f = f, .d = d, .maxreg = maxreg };
+	RA ra = { .f = f, .d = d };
 	int rc = -1, copies = 0;
 
 	if (st)
@@ -869,52 +951,8 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 			return -1;
 		dom_build(f);
 	}
-	if (maxreg < 8 || maxreg > 255) {
-		error_at(d, f->loc, "regalloc: a register limit of %d is out of range (8..255)", maxreg);
-		return -1;
-	}
-	ra.top = maxreg - 3 > 254 ? 254 : maxreg - 3;
-	ra.res[0][0] = 2;                           /* R1: the stack pointer */
-	for (unsigned r = (unsigned)ra.top + 1; r < 256; r++)
-		ra.res[0][r >> 6] |= (uint64_t)1 << (r & 63);
-	ra.res[1][0] = ~(uint64_t)0x7f;             /* P0..P6 */
-	for (uint32_t k = 0; k < f->nvreg; k++) {
-		const FVReg *v = &f->vreg[k];
-		uint32_t *n = v->cls == RP ? &ra.npv : &ra.nrv;
-		if ((uint32_t)(v->base + v->size - RegVirt) > *n)
-			*n = (uint32_t)(v->base + v->size - RegVirt);
-	}
-	ra.nunit = RaVirt + ra.nrv + ra.npv;
-	ra.udecl = xmalloc((ra.nunit + 1) * sizeof *ra.udecl);
-	memset(ra.udecl, 0xff, (ra.nunit + 1) * sizeof *ra.udecl);
-	for (uint32_t k = 0; k < f->nvreg; k++) {
-		const FVReg *v = &f->vreg[k];
-		int u = ra_unit(&ra, REG(v->cls == RP ? RP : RR, v->base));
-		for (uint32_t e = 0; u >= 0 && e < v->size; e++)
-			ra.udecl[(uint32_t)u + e] = k;
-	}
-	ra.gblk = xmalloc((f->nblk + 1) * sizeof *ra.gblk);
-	for (uint32_t b = 0; b < f->nblk; b++) {
-		ra.gblk[b] = ra.nins;
-		ra.nins += f->blk[b]->nins;
-	}
-	ra.ins = xmalloc((ra.nins + 1) * sizeof *ra.ins);
-	for (uint32_t b = 0, g = 0; b < f->nblk; b++)
-		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
-			Ins *i = &f->blk[b]->ins[k];
-			if (!i->slot && op_slots(f, i) < 0)
-				goto out;
-			ra.ins[g++] = i;
-		}
-	if (ra_build(&ra) < 0)
+	if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
 		goto out;
-	occ_init(&ra.occ[0], 4, 2 * ra.nins + 2);
-	occ_init(&ra.occ[1], 1, 2 * ra.nins + 2);
-	if (ra.maxlive[0] > ra.top || ra.maxlive[1] > 7 || ra.nclob)
-		presspill(&ra);     /* else the sweep would find room everywhere */
-	if (allocate(&ra) < 0)
-		goto out;
-	slots(&ra);
 	if (ra_rewrite(&ra, &copies) < 0)
 		goto out;
 	if (st) {
