@@ -5,18 +5,20 @@
  * window written into the listing is one past the highest R the allocated code names.
  */
 #include "regalloc.h"
+#include "fpasses.h"
 
 #include <string.h>
 
 /* the most registers a weft's window may have: 255 (R0..R254), the lower of .maxnreg and
- * --maxrregcount, and, with a launch bound, a slice's registers shared by its wefts */
+ * --maxrregcount, and what the fullest slice leaves after its pools to each of its wefts (a
+ * quarter of the launch bound's, at least one) */
 static int
 budget(const Fn *f, long *threads)
 {
 	const FPlan *p = f->plan;
 	int slice = p && p->slice_regs > 0 ? p->slice_regs : FiberSliceRegs;
 	int nsub = p && p->nsub > 0 ? p->nsub : 4, n = 255;
-	long t = 1;
+	long t = 1, most = 0, per;
 
 	for (int k = 0; k < 3; k++)
 		t *= f->info.max_threads[k] > 0 ? f->info.max_threads[k] :
@@ -26,11 +28,16 @@ budget(const Fn *f, long *threads)
 	*threads = t;
 	if (f->info.maxreg > 0 && f->info.maxreg < n)
 		n = f->info.maxreg;
-	if (t > 1) {
-		long wefts = (t + 31) / 32, per = (wefts + nsub - 1) / nsub;
-		if (slice / per < n)
-			n = (int)(slice / per);
+	for (int sl = 0; sl < nsub; sl++) {          /* the fullest slice's pools */
+		long pooled = 0;
+		for (uint32_t k = 0; k < f->npool; k++)
+			pooled += f->pool[k].slice == sl ? f->pool[k].size : 0;
+		if (pooled > most)
+			most = pooled;
 	}
+	per = (((t + 31) / 32) + nsub - 1) / nsub;
+	if ((slice - most) / per < n)
+		n = (int)((slice - most) / per);
 	return n;
 }
 
@@ -55,13 +62,58 @@ window_of(Fn *f)
 	return top;
 }
 
+/* whether the code names R1 itself (the stack pointer of the selected code, or a program's own
+ * register) */
+static int
+names_r1(Fn *f)
+{
+	for (uint32_t k = 0; k < f->nins; k++) {
+		Ins *i = &f->ins[k];
+		if (!i->slot && op_slots(f, i) < 0)
+			continue;
+		for (unsigned j = 0; j < i->nslot; j++)
+			if (RCLS(i->slot[j].reg) == RR && !reg_isvirt(i->slot[j].reg) &&
+			    RNUM(i->slot[j].reg) <= 1 && RNUM(i->slot[j].reg) + i->slot[j].n > 1)
+				return 1;
+	}
+	return 0;
+}
+
+/* allocate f's virtual registers into R0..R(maxreg-1), R1 reserved if win->r1 (the code names
+ * it), else from the start again with R1 reserved if spill code (addressed by R1) turns out
+ * needed */
+static int
+allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
+{
+	RA ra = { .f = f, .d = d, .win = win };
+	int copies = 0, rc = -1;
+
+	if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
+		goto out;
+	if (!win->r1 && ra.nspill) {
+		if (win->pin[0] & 2) {
+			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
+			         "but R1 holds a register that another weft reads (naming R1 in the "
+			         "program keeps such registers off it)", maxreg);
+			goto out;
+		}
+		ra_free(&ra);
+		win->r1 = 1;
+		if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
+			goto out;
+	}
+	rc = ra_rewrite(&ra, &copies);
+out:
+	ra_free(&ra);
+	return rc;
+}
+
 int
 pass_regalloc_window(Fn *f, Diag *d)
 {
-	RaWin win = { .r1 = 1 };
-	RA ra = { .f = f, .d = d, .win = &win };
+	RaWin win = {0};
 	long threads = 1;
-	int maxreg = budget(f, &threads), copies = 0, rc = -1, vregs = (int)f->nvreg;
+	int maxreg = budget(f, &threads), vregs = (int)f->nvreg;
 
 	if (!f->blk) {
 		if (cfg_build(f, d) < 0)
@@ -70,24 +122,28 @@ pass_regalloc_window(Fn *f, Diag *d)
 	}
 	if (maxreg < 8) {
 		error_at(d, f->loc, "a window of %d registers is too small to allocate into (at least "
-		         "8): %ld threads per CTA leave %d per weft in a slice", maxreg, threads, maxreg);
+		         "8): %ld threads per CTA and the pools leave %d per weft in a slice", maxreg,
+		         threads, maxreg);
 		return -1;
 	}
 	if (f->nvreg) {
-		if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0 || ra_rewrite(&ra, &copies) < 0)
-			goto out;
+		win.r1 = names_r1(f);
+		if (ra_pin(f, d, &win, maxreg, win.r1) < 0 || allocate(f, d, &win, maxreg) < 0)
+			return -1;
 		f->nvreg = 0;
 	}
 	win.window = window_of(f);
 	if (win.window < 1)
 		win.window = 1;
+	if (f->plan && fw_check_slices(f, d, win.window, fw_has_setfibernum(f), "the registers the "
+	                                 "program names itself need that window") < 0)
+		return -1;
+	ra_remote(f, win.window);
+	fw_fix_setfibernum(f);
 	kinfo_regcount(f, win.window);
 	if (f->plan) {
 		f->plan->window = win.window;
 		f->plan->vregs = vregs;
 	}
-	rc = 0;
-out:
-	ra_free(&ra);
-	return rc;
+	return 0;
 }

@@ -586,6 +586,14 @@ sw_spill(RA *ra, Sweep *w, uint32_t n, uint32_t p)
  * (R: R0..top without R1; P: P0..P6), the node whose next reference is farthest for what
  * spilling it costs goes (Belady, weighed), not one referenced at this very instruction if
  * another will do */
+/* whether physical unit u's segments count in the pressure: not R1 (reserved), nor a register
+ * the window target pinned (reserved too, taken off the capacity instead) */
+static int
+counted(const RA *ra, uint32_t u)
+{
+	return u != 1 && !(ra->win && u < RaPhysR && ((ra->win->pin[u >> 6] >> (u & 63)) & 1));
+}
+
 static void
 presspill(RA *ra)
 {
@@ -613,7 +621,7 @@ presspill(RA *ra)
 		cnt[ra->seg[q].to + 2]++;
 	}
 	for (uint32_t q = 0; q < nps; q++)
-		if (psunit[q] != 1) {
+		if (counted(ra, psunit[q])) {
 			cnt[ra->pseg[q].from + 1]++;
 			cnt[ra->pseg[q].to + 2]++;
 		}
@@ -625,7 +633,7 @@ presspill(RA *ra)
 		ev[cnt[ra->seg[q].to + 1]++] = q << 2;
 	}
 	for (uint32_t q = 0; q < nps; q++)
-		if (psunit[q] != 1) {
+		if (counted(ra, psunit[q])) {
 			ev[cnt[ra->pseg[q].from]++] = q << 2 | 3;
 			ev[cnt[ra->pseg[q].to + 1]++] = q << 2 | 2;
 		}
@@ -659,8 +667,8 @@ presspill(RA *ra)
 					sw_leave(&w, o);
 			}
 		}
-		if (ra->win)                         /* a window: R0..top, R1 aside if reserved */
-			cap[0] = ra->top + 1 - r1;
+		if (ra->win)                         /* a window: R0..top, R1 and pins aside */
+			cap[0] = ra->top + 1 - r1 - ra->win->npin;
 		for (int c = 0; c < 2; c++)
 			while (w.pr[c] > cap[c]) {
 				uint32_t best = RaNone, g = p / 2;
@@ -886,6 +894,8 @@ ra_setup(RA *ra, int maxreg)
 		ra->top = maxreg - 1 > 254 ? 254 : maxreg - 1;   /* a window: R0..R(maxreg-1) */
 	if (!ra->win || ra->win->r1)
 		ra->res[0][0] = 2;                  /* R1: the stack pointer */
+	for (int k = 0; ra->win && k < 4; k++)
+		ra->res[0][k] |= ra->win->pin[k];   /* the window target's pinned registers */
 	for (unsigned r = (unsigned)ra->top + 1; r < 256; r++)
 		ra->res[0][r >> 6] |= (uint64_t)1 << (r & 63);
 	ra->res[1][0] = ~(uint64_t)0x7f;            /* P0..P6 */
@@ -928,7 +938,7 @@ ra_solve(RA *ra)
 	occ_init(&ra->occ[0], 4, 2 * ra->nins + 2);
 	occ_init(&ra->occ[1], 1, 2 * ra->nins + 2);
 	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob ||
-	    (ra->win && ra->maxlive[0] + ra->win->r1 > ra->top + 1))
+	    (ra->win && ra->maxlive[0] + ra->win->r1 + ra->win->npin > ra->top + 1))
 		presspill(ra);      /* else the sweep would find room everywhere */
 	if (allocate(ra) < 0)
 		return -1;

@@ -79,6 +79,9 @@ typedef struct RA RA;
  * conventions: R0..R(maxreg-3), the count stated as the highest R + 3). */
 typedef struct RaWin {
 	int r1;            /* R1 is the stack pointer: no virtual register takes it */
+	uint64_t pin[4];   /* R registers pinned to a declaration another weft reads (rapin.c):
+	                      reserved from the allocation, outside its pressure */
+	int npin;          /* how many */
 	int window;        /* the result: one past the highest R the function names */
 } RaWin;
 
@@ -141,6 +144,13 @@ int ra_setup(RA *ra, int maxreg);     /* units, instructions, reserved registers
                                          maxreg (8..255); -1 after an error */
 int ra_solve(RA *ra);                 /* webs, spills, colours, spill slots; -1 after an error */
 void ra_free(RA *ra);                 /* what ra_setup and ra_solve made; f, d, win kept */
+/* rapin.c (the window target) */
+int ra_pin(Fn *f, Diag *d, RaWin *w, int limit, int r1); /* declarations read remotely (%x@W)
+                                         or by a busy-bit instruction onto registers of their
+                                         own in R0..R(limit-1) (not R1 if r1), w->pin; -1 after
+                                         an error */
+void ra_remote(Fn *f, int n);         /* after the allocation, windows of n: each remote read
+                                         R(c)@W -> V(base(W) + c) */
 /* rawrite.c */
 int ra_rewrite(RA *ra, int *copies);  /* registers and spill code into the function; -1 after
                                          a located error */
