@@ -57,16 +57,16 @@ scan(Fn *f, Diag *d, uint8_t *pin, uint64_t phys[4])
 	return rc;
 }
 
-/* the lowest register r, aligned to the declaration, with r..r+size-1 in R0..R(limit-1), not
- * R1 if r1, and free in taken; -1 none */
+/* the lowest register r, aligned to the declaration, with r..r+size-1 in R0..R(limit-1) and
+ * free in taken (R1 too where the text names it); -1 none */
 static int
-place(const FVReg *v, const uint64_t taken[4], int limit, int r1)
+place(const FVReg *v, const uint64_t taken[4], int limit)
 {
 	unsigned al = v->size >= 4 ? 4 : v->size == 2 ? 2 : 1;
 
 	for (unsigned r = 0; r + v->size <= (unsigned)limit; r += al) {
 		unsigned e = 0;
-		while (e < v->size && (!r1 || r + e != 1) && !((taken[(r + e) >> 6] >> ((r + e) & 63)) & 1))
+		while (e < v->size && !((taken[(r + e) >> 6] >> ((r + e) & 63)) & 1))
 			e++;
 		if (e == v->size)
 			return (int)r;
@@ -75,7 +75,7 @@ place(const FVReg *v, const uint64_t taken[4], int limit, int r1)
 }
 
 int
-ra_pin(Fn *f, Diag *d, RaWin *w, int limit, int r1)
+ra_pin(Fn *f, Diag *d, RaWin *w, int limit)
 {
 	uint8_t *pin = xmalloc(f->nvreg + 1);
 	int *col = xmalloc((f->nvreg + 1) * sizeof *col), rc;
@@ -90,7 +90,7 @@ ra_pin(Fn *f, Diag *d, RaWin *w, int limit, int r1)
 			continue;
 		if (rc < 0)
 			break;
-		if ((col[k] = place(v, taken, limit, r1)) < 0) {
+		if ((col[k] = place(v, taken, limit)) < 0) {
 			error_at(d, v->loc, "no room for '%%%s' (%u register%s), which another weft reads "
 			         "or whose busy bits carry a protocol: it keeps one register for the whole "
 			         "kernel, and a window of %d has none left", mstr(f->mod, v->name), v->size,

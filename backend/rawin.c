@@ -62,26 +62,9 @@ window_of(Fn *f)
 	return top;
 }
 
-/* whether the code names R1 itself (the stack pointer of the selected code, or a program's own
- * register) */
-static int
-names_r1(Fn *f)
-{
-	for (uint32_t k = 0; k < f->nins; k++) {
-		Ins *i = &f->ins[k];
-		if (!i->slot && op_slots(f, i) < 0)
-			continue;
-		for (unsigned j = 0; j < i->nslot; j++)
-			if (RCLS(i->slot[j].reg) == RR && !reg_isvirt(i->slot[j].reg) &&
-			    RNUM(i->slot[j].reg) <= 1 && RNUM(i->slot[j].reg) + i->slot[j].n > 1)
-				return 1;
-	}
-	return 0;
-}
-
-/* allocate f's virtual registers into R0..R(maxreg-1), R1 reserved if win->r1 (the code names
- * it), else from the start again with R1 reserved if spill code (addressed by R1) turns out
- * needed */
+/* allocate f's virtual registers into R0..R(maxreg-1): R1 is a register like the others (where
+ * the code names it, its live ranges are pre-coloured as any physical register's), unless spill
+ * code (addressed by R1) turns out needed: then from the start again with R1 reserved */
 static int
 allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 {
@@ -93,8 +76,8 @@ allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 	if (!win->r1 && ra.nspill) {
 		if (win->pin[0] & 2) {
 			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
-			         "but R1 holds a register that another weft reads (naming R1 in the "
-			         "program keeps such registers off it)", maxreg);
+			         "but R1 holds a register that another weft reads (setting R1 in the "
+			         "program, IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28], keeps it off R1)", maxreg);
 			goto out;
 		}
 		ra_free(&ra);
@@ -127,8 +110,7 @@ pass_regalloc_window(Fn *f, Diag *d)
 		return -1;
 	}
 	if (f->nvreg) {
-		win.r1 = names_r1(f);
-		if (ra_pin(f, d, &win, maxreg, win.r1) < 0 || allocate(f, d, &win, maxreg) < 0)
+		if (ra_pin(f, d, &win, maxreg) < 0 || allocate(f, d, &win, maxreg) < 0)
 			return -1;
 		f->nvreg = 0;
 	}

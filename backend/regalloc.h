@@ -78,7 +78,7 @@ typedef struct RA RA;
  * does differently for --mode=fiber-native. RA.win is NULL for the SIMT target (ptxas's
  * conventions: R0..R(maxreg-3), the count stated as the highest R + 3). */
 typedef struct RaWin {
-	int r1;            /* R1 is the stack pointer: no virtual register takes it */
+	int r1;            /* R1 is reserved as the stack pointer (spill code needs it) */
 	uint64_t pin[4];   /* R registers pinned to a declaration another weft reads (rapin.c):
 	                      reserved from the allocation, outside its pressure */
 	int npin;          /* how many */
@@ -145,10 +145,10 @@ int ra_setup(RA *ra, int maxreg);     /* units, instructions, reserved registers
 int ra_solve(RA *ra);                 /* webs, spills, colours, spill slots; -1 after an error */
 void ra_free(RA *ra);                 /* what ra_setup and ra_solve made; f, d, win kept */
 /* rapin.c (the window target) */
-int ra_pin(Fn *f, Diag *d, RaWin *w, int limit, int r1); /* declarations read remotely (%x@W)
-                                         or by a busy-bit instruction onto registers of their
-                                         own in R0..R(limit-1) (not R1 if r1), w->pin; -1 after
-                                         an error */
+int ra_pin(Fn *f, Diag *d, RaWin *w, int limit); /* declarations read remotely (%x@W) or by a
+                                         busy-bit instruction onto registers of their own in
+                                         R0..R(limit-1), free of those the text names: w->pin;
+                                         -1 after an error */
 void ra_remote(Fn *f, int n);         /* after the allocation, windows of n: each remote read
                                          R(c)@W -> V(base(W) + c) */
 /* rawrite.c */
