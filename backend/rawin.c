@@ -98,6 +98,8 @@ pass_regalloc_window(Fn *f, Diag *d)
 	long threads = 1;
 	int maxreg = budget(f, &threads), vregs = (int)f->nvreg;
 
+	if (!f->nvreg)
+		return PassUnchanged;    /* physical registers only: the program's own window */
 	if (!f->blk) {
 		if (cfg_build(f, d) < 0)
 			return -1;
@@ -109,11 +111,9 @@ pass_regalloc_window(Fn *f, Diag *d)
 		         threads, maxreg);
 		return -1;
 	}
-	if (f->nvreg) {
-		if (ra_pin(f, d, &win, maxreg) < 0 || allocate(f, d, &win, maxreg) < 0)
-			return -1;
-		f->nvreg = 0;
-	}
+	if (ra_pin(f, d, &win, maxreg) < 0 || allocate(f, d, &win, maxreg) < 0)
+		return -1;
+	f->nvreg = 0;
 	win.window = window_of(f);
 	if (win.window < 1)
 		win.window = 1;

@@ -7,7 +7,7 @@
 /* the default pipelines of fiberc --mode (docs/fiberc.md); each FIBER pass's file in passes/
  * says what it requires */
 #define CUDA_NATIVE_PASSES "cfg,ssa,verify,liveness,phases,remote-writes,fiber-regs,out-of-ssa,mma-banks,ctrl-bits,fverify"
-#define FIBER_NATIVE_PASSES "cfg,fiber-ra,ssa,verify,liveness,remote-writes,out-of-ssa,mma-banks,ctrl-bits,fverify"
+#define FIBER_NATIVE_PASSES "cfg,regalloc-window,ssa,verify,liveness,remote-writes,out-of-ssa,mma-banks,ctrl-bits,fverify"
 
 /* a .ptx input (issue 11, docs/ptx-codegen.md): the lowered text is scheduled, allocated and
  * given control bits; with --mode=cuda-native the FIBER passes follow the allocation */
