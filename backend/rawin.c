@@ -62,17 +62,59 @@ window_of(Fn *f)
 	return top;
 }
 
-/* allocate f's virtual registers into R0..R(maxreg-1): R1 is a register like the others (where
- * the code names it, its live ranges are pre-coloured as any physical register's), unless spill
- * code (addressed by R1) turns out needed: then from the start again with R1 reserved */
+/* one past the highest register the allocation solved in ra names (its colours and the
+ * physical registers of the text), or a large number if it spills (any spill costs more than
+ * registers) */
+static int
+solved_window(const RA *ra)
+{
+	int hi = -1;
+
+	if (ra->nspill)
+		return 1 << 20;
+	for (uint32_t r = 0; r < RaPhysR; r++)
+		if ((ra->physr[r >> 6] >> (r & 63)) & 1)
+			hi = (int)r > hi ? (int)r : hi;
+	for (uint32_t n = 0; n < ra->nnode; n++) {
+		const RaNode *x = &ra->node[n];
+		if (x->cls == RR && !x->spilled && x->col >= 0 && x->col + x->size - 1 > hi)
+			hi = x->col + x->size - 1;
+	}
+	return hi + 1;
+}
+
+/* set up and solve ra for a limit of maxreg; -1 after an error */
+static int
+solve(RA *ra, int maxreg)
+{
+	ra_free(ra);
+	return ra_setup(ra, maxreg) < 0 || ra_solve(ra) < 0 ? -1 : 0;
+}
+
+/* allocate f's virtual registers into R0..R(maxreg-1). R1 is a register like the others (where
+ * the code names it, its live ranges are pre-coloured as any physical register's) unless spill
+ * code (addressed by R1) turns out needed: then from the start again with R1 reserved. Two
+ * colouring orders, regalloc's (by first point) and fiber-ra's (larger first), neither better
+ * everywhere (flash_attn: 148 against 157; a pair and a quad read by each other: 12 against 8):
+ * the smaller window wins, by first point on a tie */
 static int
 allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 {
 	RA ra = { .f = f, .d = d, .win = win };
-	int copies = 0, rc = -1;
+	int copies = 0, rc = -1, first;
 
-	if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
+	win->tuples_first = 1;
+	if (solve(&ra, maxreg) < 0)
 		goto out;
+	first = solved_window(&ra);
+	win->tuples_first = 0;
+	if (solve(&ra, maxreg) < 0)
+		goto out;
+	if (first < solved_window(&ra)) {
+		win->tuples_first = 1;
+		if (solve(&ra, maxreg) < 0)
+			goto out;
+	}
 	if (!win->r1 && ra.nspill) {
 		if (win->pin[0] & 2) {
 			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
@@ -80,9 +122,8 @@ allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 			         "program, IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28], keeps it off R1)", maxreg);
 			goto out;
 		}
-		ra_free(&ra);
 		win->r1 = 1;
-		if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
+		if (solve(&ra, maxreg) < 0)
 			goto out;
 	}
 	rc = ra_rewrite(&ra, &copies);

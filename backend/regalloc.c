@@ -241,7 +241,8 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 }
 
 /* the nodes to colour (ord[0..n)) by first point, larger first where they start together,
- * else in node order: counting sorts (stable), by size then by start */
+ * else in node order: counting sorts (stable), by size then by start; the window target may ask
+ * for larger first, then node order (RaWin.tuples_first: fiber-ra's order) */
 static void
 sort_nodes(const RA *ra, uint32_t *ord, uint32_t n)
 {
@@ -254,6 +255,12 @@ sort_nodes(const RA *ra, uint32_t *ord, uint32_t n)
 		bysz[z + 1] += bysz[z];
 	for (uint32_t k = 0; k < n; k++)
 		tmp[bysz[128 - (ra->node[ord[k]].size > 128 ? 128 : ra->node[ord[k]].size)]++] = ord[k];
+	if (ra->win && ra->win->tuples_first) {
+		memcpy(ord, tmp, n * sizeof *ord);
+		free(cnt);
+		free(tmp);
+		return;
+	}
 	memset(cnt, 0, (npt + 1) * sizeof *cnt);
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t st = ra->node[tmp[k]].start;

@@ -82,6 +82,7 @@ typedef struct RaWin {
 	uint64_t pin[4];   /* R registers pinned to a declaration another weft reads (rapin.c):
 	                      reserved from the allocation, outside its pressure */
 	int npin;          /* how many */
+	int tuples_first;  /* colour larger nodes first, then in node order (else by first point) */
 	int window;        /* the result: one past the highest R the function names */
 } RaWin;
 
