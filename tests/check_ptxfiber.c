@@ -2,7 +2,8 @@
  * item 5): every example kernel's PTX and every corpus PTX file compiled with `fiberc
  * --mode=fiber-native` (regalloc-window: one weft per warp, the window from the pressure) runs on
  * a100-fiber / h100-fiber and must give nvcc's listing's status and buffers on a100 / h100.
- * Examples run in timing mode with their fixed inputs (and no hazard); corpus functions in
+ * Examples run in timing mode with their fixed inputs (and no hazard), also with a budget of 48
+ * registers a weft (spilling what needs more); corpus functions in
  * functional mode with generic arguments (kernrun.h). What fiberc refuses, or a function whose
  * outputs differ, must be listed in tests/ptxfiber.xfail (printed as XFAIL lines); a listed one
  * that no longer fails is a failure too.
@@ -70,6 +71,79 @@ START_TEST(example_fiber_native)
 	kr_free(&got);
 	unlink(out);
 	free(out);
+}
+END_TEST
+
+/* the most SHI_REGISTERS=N of the listing at path, and its STL instructions (the kernel's own
+ * local stores, and spill code); -1 if it does not read */
+static int
+window_of(const char *path, int *stl)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	int most = -1, n;
+
+	*stl = 0;
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof buf, f)) {
+		const char *w = strstr(buf, "SHI_REGISTERS=");
+		if (w && sscanf(w + 14, "%d", &n) == 1 && n > most)
+			most = n;
+		*stl += strstr(buf, " STL ") != NULL;
+	}
+	fclose(f);
+	return most;
+}
+
+/* the same with a budget of 48 registers a weft (--maxrregcount=48, below what the slice leaves
+ * each weft of any example's launch bound): what needs more spills to local memory (gemm_tc's
+ * window is 103, flash_attn's 148), stays within 48, and still gives nvcc's buffers with no
+ * hazard */
+START_TEST(example_fiber_native_spill)
+{
+	int a = _i % 2, k = _i / 2, stl, stl0, win, full;
+	char dir[64], sym[128], sass[1024], ptx[1024], err[4096], args[128];
+	KRun want, got;
+	char *out, *wide;
+
+	ck_assert_int_lt(k, nlines);
+	ck_assert_int_eq(sscanf(lines[k], "%63s %127s", dir, sym), 2);
+	snprintf(sass, sizeof sass, "%s/examples/%s/%s.%s.sass", kr_root(), dir, dir, arch[a].sfx);
+	snprintf(ptx, sizeof ptx, "%s/examples/%s/%s.%s.ptx", kr_root(), dir, dir, arch[a].sfx);
+	snprintf(args, sizeof args, "--mode=fiber-native --arch=%s --maxrregcount=48",
+	         arch[a].sfx);
+	out = kr_fiberc(ptx, args, err, sizeof err);
+	ck_assert_msg(out != NULL, "fiberc %s %s failed:\n%s", ptx, args, err);
+	wide = compile(ptx, arch[a].sfx, err, sizeof err);
+	ck_assert_msg(wide != NULL, "fiberc --mode=fiber-native %s failed:\n%s", ptx, err);
+	full = window_of(wide, &stl0);
+	win = window_of(out, &stl);
+	ck_assert_msg(win > 0 && win <= 48, "%s: a window of %d past the budget of 48", ptx, win);
+	ck_assert_msg(full <= 48 ? stl == stl0 && win == full : stl > stl0, "%s: a window of %d "
+	              "unbudgeted (%d STL), %d with a budget of 48 (%d STL)", ptx, full, stl0, win,
+	              stl);
+	ck_assert_msg(kr_run_line(sass, arch[a].simt, FIBER_MODE_TIMING, lines[k], &want) == 0, "%s",
+	              want.err);
+	ck_assert_msg(kr_run_line(out, arch[a].fiber, FIBER_MODE_TIMING, lines[k], &got) == 0, "%s",
+	              got.err);
+	ck_assert_msg(got.status == FIBER_SUCCESS, "%s (budget 48) on %s: %s", ptx, arch[a].fiber,
+	              got.err);
+	ck_assert_uint_eq(want.n, got.n);
+	ck_assert_msg(memcmp(want.buf, got.buf, want.n) == 0, "%s (%s): with a budget of 48 the "
+	              "fiber-native listing computes other buffers than nvcc's", lines[k],
+	              arch[a].sfx);
+	ck_assert_msg(got.hazards == 0, "%s: %llu hazards with a budget of 48", ptx,
+	              (unsigned long long)got.hazards);
+	fprintf(stderr, "ptxfiber: %s %s: window %d, budget 48: %d, %d spill stores, %llu cycles on "
+	        "%s\n", sym, arch[a].sfx, full, win, stl - stl0, (unsigned long long)got.cycles,
+	        arch[a].fiber);
+	kr_free(&want);
+	kr_free(&got);
+	unlink(out);
+	unlink(wide);
+	free(out);
+	free(wide);
 }
 END_TEST
 
@@ -266,6 +340,7 @@ ptxfiber_suite(void)
 	if (nlines < 0)
 		nlines = 0;
 	tcase_add_loop_test(tc, example_fiber_native, 0, 2 * (nlines > 0 ? nlines : 1));
+	tcase_add_loop_test(tc, example_fiber_native_spill, 0, 2 * (nlines > 0 ? nlines : 1));
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	snprintf(path, sizeof path, "%s/tests/corpus", kr_root());
