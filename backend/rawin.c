@@ -1,8 +1,10 @@
 /* rawin.c: the pass regalloc-window (docs/pass-regalloc.md "The window target"): regalloc's
  * allocator (webs, pressure spills, colouring, copy coalescing, virtual predicates, spill code)
- * aimed at a FIBER weft's window instead of ptxas's register count, for PTX compiled with
- * --mode=fiber-native. The budget is what a slice leaves each weft of the launch bound; the
- * window written into the listing is one past the highest R the allocated code names.
+ * aimed at a FIBER weft's window instead of ptxas's register count, for every --mode=fiber-native
+ * pipeline (.vfsass and PTX). The budget is what the fullest slice leaves each weft of the launch
+ * bound; registers other wefts read are pinned first (rapin.c); two colouring orders are tried
+ * and the smaller window kept; the window written into the listing is one past the highest R
+ * the allocated code names.
  */
 #include "regalloc.h"
 #include "fpasses.h"
