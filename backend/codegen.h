@@ -26,6 +26,8 @@ typedef struct RaStats {
 } RaStats;
 int regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st); /* the pass with limit maxreg
                                          (8..255); st may be NULL */
+int pass_regalloc_window(Fn *f, Diag *d); /* regalloc-window (rawin.c): regalloc into a FIBER
+                                         weft's window (R1 kept), the window into the listing */
 int pass_ctrl_bits(Fn *f, Diag *d);   /* ctrl-bits (ctrlbits.c): control bits for the
                                          instructions passes inserted or edited */
 void ctrl_bits_dump(FILE *out, Fn *f); /* its --print-after dump */

@@ -220,6 +220,19 @@ maydef(RA *ra, uint32_t nw, const uint64_t *kill, uint64_t *din)
 /* ---- 3. segments and webs -------------------------------------------------------------------- */
 
 /* one backward walk over block b (live on exit: out) */
+/* the window target only: source slot j of i (first slot s0) names exactly the registers of a
+ * wide result of i (same unit, same width): the result may take the source's registers, in
+ * place (HMMA %acc, %a, %b, %acc), as fiber-ra allows; the SIMT target keeps them apart */
+static int
+in_place(const RA *ra, const Ins *i, uint32_t s0, unsigned j)
+{
+	for (unsigned q = 0; q < i->nslot; q++)
+		if (i->slot[q].kind == SDef && i->slot[q].n > 1 && i->slot[q].n == i->slot[j].n &&
+		    ra->sunit[s0 + q] == ra->sunit[s0 + j])
+			return 1;
+	return 0;
+}
+
 static void
 walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_t *live,
      uint32_t nw, uint32_t *open, uint32_t *defid, uint32_t *defg)
@@ -300,6 +313,8 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 					unite(B->s, B->sseg[s0 + j], open[v]);
 				if (sl->kind == SOld && defg[v] == g && isvirt(v))
 					unite(B->s, open[v], defid[v]);  /* a guarded write keeps the value */
+				else if (ra->win && defg[v] == g && isvirt(v) && in_place(ra, i, s0, j))
+					unite(B->s, open[v], defid[v]);  /* window target: D = C in place */
 			}
 		}
 		for (int c = 0; c < 2; c++)

@@ -220,16 +220,36 @@ rewrite_ins(W *w, uint32_t g, Ins *i)
 	return 0;
 }
 
-/* the frame: where the stack pointer is set in the entry block; the spill area's offset from
- * R1 (after what the text's frame has) and the new frame size. -1 after an error */
+/* i is the stack pointer's initialisation as selection writes it, IMAD.MOV.U32 R1, RZ, RZ,
+ * c[0x0][0x28] (sm_80) or LDC R1, c[0x0][0x28] (sm_90), unguarded: it reads nothing computed, so
+ * it may move to the top of the entry block */
 static int
-frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, int *size)
+is_sp_init(const Fn *f, const Ins *i)
+{
+	const Opnd *c = &i->opnd[i->nopnd - 1];
+
+	if (i->guarded || !i->nopnd || i->opnd[0].kind != OReg || i->opnd[0].r[0] != REG(RR, 1) ||
+	    c->kind != OCBank || c->imm2 != 0 || c->imm != 0x28 || c->r[0] != RNone)
+		return 0;
+	if (i->op == OLDC)
+		return i->nopnd == 2 && i->nmod == 0;
+	return i->op == OIMAD && i->nopnd == 4 && ins_hasmod(i, f->mod, "MOV") &&
+	       i->opnd[1].kind == OReg && i->opnd[1].r[0] == REG(RR, RegRZ) &&
+	       i->opnd[2].kind == OReg && i->opnd[2].r[0] == REG(RR, RegRZ);
+}
+
+/* the frame: where the stack pointer is set in the entry block; the spill area's offset from
+ * R1 (after what the text's frame has) and the new frame size; *moved: the initialisation to
+ * drop, when a spilled register is referenced before it and it can move to the top (then
+ * *init is none: frame_code writes it first). -1 after an error */
+static int
+frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, uint32_t *moved, int *size)
 {
 	RA *ra = w->ra;
 	Fn *f = w->f;
-	int f0 = f->info.frame_size > 0 ? f->info.frame_size : 0;
+	int f0 = f->info.frame_size > 0 ? f->info.frame_size : 0, early = 0;
 
-	*init = *adj = UINT32_MAX;
+	*init = *adj = *moved = UINT32_MAX;
 	for (uint32_t k = 0; k < e->nins; k++) {
 		const Ins *i = &e->ins[k];
 		int def = 0, use = 0;
@@ -239,6 +259,7 @@ frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, int *size)
 				use |= i->slot[j].kind != SDef;
 			}
 		if (*init == UINT32_MAX) {
+			early |= use;
 			if (def)
 				*init = k;
 			continue;
@@ -276,6 +297,11 @@ frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, int *size)
 		if (!x->spilled || x->cls != RR || !x->nref || ra->ref[x->ref].ins >= lim ||
 		    ra->ref[x->ref].ins < ra->gblk[e->id])
 			continue;
+		if (!early && *adj == UINT32_MAX && f0 == 0 && is_sp_init(f, &e->ins[*init])) {
+			*moved = *init;        /* the scheduler moved it down: back to the top */
+			*init = UINT32_MAX;
+			return 0;
+		}
 		error_at(ra->d, ra->ins[ra->ref[x->ref].ins]->loc, "regalloc: a spilled register "
 		         "is used before the stack pointer (R1) is set");
 		return -1;
@@ -311,7 +337,7 @@ ra_rewrite(RA *ra, int *copies)
 	Module *m = f->mod;
 	W w = { .ra = ra, .f = f };
 	Blk *entry = f->nrpo ? f->rpo[0] : f->blk[0];
-	uint32_t init = UINT32_MAX, adj = UINT32_MAX;
+	uint32_t init = UINT32_MAX, adj = UINT32_MAX, moved = UINT32_MAX;
 	int size = 0, rc = 0, hi = 1;
 	Ins **add = NULL;
 	uint32_t *nadd = NULL, cadd = 0, cnadd = 0, cdrop = 0;
@@ -330,7 +356,7 @@ ra_rewrite(RA *ra, int *copies)
 	w.a_mov = mintern(m, "MOV");
 	w.a_u32 = mintern(m, "U32");
 	*copies = 0;
-	if (ra->frame && frame(&w, entry, &init, &adj, &size) < 0)
+	if (ra->frame && frame(&w, entry, &init, &adj, &moved, &size) < 0)
 		return -1;
 	kinfo_drop_vregs(f);   /* before any edit: edit.c pins the text's items by index */
 	for (uint32_t b = 0; b < f->nblk && rc == 0; b++) {
@@ -344,7 +370,7 @@ ra_rewrite(RA *ra, int *copies)
 			Reg d, s;
 			if (x == entry && ra->frame && k == fpos)
 				frame_code(&w, k, init == UINT32_MAX, size, i->loc);
-			if (x == entry && k == adj)
+			if (x == entry && (k == adj || k == moved))
 				drop[k] = 1, kept--;
 			spill_code(&w, g0 + k, k, i);
 			if (rewrite_ins(&w, g0 + k, i) < 0) {

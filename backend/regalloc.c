@@ -241,7 +241,8 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 }
 
 /* the nodes to colour (ord[0..n)) by first point, larger first where they start together,
- * else in node order: counting sorts (stable), by size then by start */
+ * else in node order: counting sorts (stable), by size then by start; the window target may ask
+ * for larger first, then node order (RaWin.tuples_first: fiber-ra's order) */
 static void
 sort_nodes(const RA *ra, uint32_t *ord, uint32_t n)
 {
@@ -254,6 +255,12 @@ sort_nodes(const RA *ra, uint32_t *ord, uint32_t n)
 		bysz[z + 1] += bysz[z];
 	for (uint32_t k = 0; k < n; k++)
 		tmp[bysz[128 - (ra->node[ord[k]].size > 128 ? 128 : ra->node[ord[k]].size)]++] = ord[k];
+	if (ra->win && ra->win->tuples_first) {
+		memcpy(ord, tmp, n * sizeof *ord);
+		free(cnt);
+		free(tmp);
+		return;
+	}
 	memset(cnt, 0, (npt + 1) * sizeof *cnt);
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t st = ra->node[tmp[k]].start;
@@ -586,12 +593,20 @@ sw_spill(RA *ra, Sweep *w, uint32_t n, uint32_t p)
  * (R: R0..top without R1; P: P0..P6), the node whose next reference is farthest for what
  * spilling it costs goes (Belady, weighed), not one referenced at this very instruction if
  * another will do */
+/* whether physical unit u's segments count in the pressure: not R1 (reserved), nor a register
+ * the window target pinned (reserved too, taken off the capacity instead) */
+static int
+counted(const RA *ra, uint32_t u)
+{
+	return u != 1 && !(ra->win && u < RaPhysR && ((ra->win->pin[u >> 6] >> (u & 63)) & 1));
+}
+
 static void
 presspill(RA *ra)
 {
 	uint32_t npt = 2 * ra->nins + 2, *cnt, *ev, *segnode, *psunit, nn = ra->nnode;
 	uint32_t nps = ra->upseg[RaVirt];
-	int cap[2] = { ra->top, 7 };
+	int cap[2] = { ra->top, 7 }, r1 = !ra->win || ra->win->r1;
 	Sweep w = {0};
 
 	/* events: a segment's start at its first point, its end after its last; id << 2 |
@@ -613,7 +628,7 @@ presspill(RA *ra)
 		cnt[ra->seg[q].to + 2]++;
 	}
 	for (uint32_t q = 0; q < nps; q++)
-		if (psunit[q] != 1) {
+		if (counted(ra, psunit[q])) {
 			cnt[ra->pseg[q].from + 1]++;
 			cnt[ra->pseg[q].to + 2]++;
 		}
@@ -625,7 +640,7 @@ presspill(RA *ra)
 		ev[cnt[ra->seg[q].to + 1]++] = q << 2;
 	}
 	for (uint32_t q = 0; q < nps; q++)
-		if (psunit[q] != 1) {
+		if (counted(ra, psunit[q])) {
 			ev[cnt[ra->pseg[q].from]++] = q << 2 | 3;
 			ev[cnt[ra->pseg[q].to + 1]++] = q << 2 | 2;
 		}
@@ -659,6 +674,8 @@ presspill(RA *ra)
 					sw_leave(&w, o);
 			}
 		}
+		if (ra->win)                         /* a window: R0..top, R1 and pins aside */
+			cap[0] = ra->top + 1 - r1 - ra->win->npin;
 		for (int c = 0; c < 2; c++)
 			while (w.pr[c] > cap[c]) {
 				uint32_t best = RaNone, g = p / 2;
@@ -813,11 +830,16 @@ allocate(RA *ra)
 			for (uint32_t n = 0; n < nn; n++)
 				if (ra->node[n].failed) {
 					const RaNode *x = &ra->node[n];
+					uint32_t g = x->tseg.from / 2;
 					if (x->cls == RP)
-						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						error_at(ra->d, ra->ins[g]->loc, "regalloc: this "
 						         "instruction needs more predicates than P0..P6");
+					else if (ra->win)
+						error_at(ra->d, ra->ins[g]->loc, "this instruction needs more "
+						         "registers than a window of %d (R0..R%d%s) holds", ra->top + 1,
+						         ra->top, ra->win->r1 ? " without R1" : "");
 					else
-						error_at(ra->d, ra->ins[x->tseg.from / 2]->loc, "regalloc: this "
+						error_at(ra->d, ra->ins[g]->loc, "regalloc: this "
 						         "instruction needs more registers than a limit of %d "
 						         "(--maxrregcount, .maxnreg) leaves: R0..R%d without R1",
 						         ra->maxreg, ra->top);
@@ -830,7 +852,7 @@ allocate(RA *ra)
 
 /* ---- the pass ------------------------------------------------------------------------------ */
 
-static void
+void
 ra_free(RA *ra)
 {
 	free(ra->ins);
@@ -852,12 +874,89 @@ ra_free(RA *ra)
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);
 	}
+	{                                       /* ready for ra_setup again: f, d, win kept */
+		Fn *f = ra->f;
+		Diag *d = ra->d;
+		RaWin *w = ra->win;
+		memset(ra, 0, sizeof *ra);
+		ra->f = f;
+		ra->d = d;
+		ra->win = w;
+	}
+}
+
+int
+ra_setup(RA *ra, int maxreg)
+{
+	Fn *f = ra->f;
+
+	if (maxreg < 8 || maxreg > 255) {
+		error_at(ra->d, f->loc, "regalloc: a register limit of %d is out of range (8..255)",
+		         maxreg);
+		return -1;
+	}
+	ra->maxreg = maxreg;
+	ra->top = maxreg - 3 > 254 ? 254 : maxreg - 3;
+	if (ra->win)
+		ra->top = maxreg - 1 > 254 ? 254 : maxreg - 1;   /* a window: R0..R(maxreg-1) */
+	if (!ra->win || ra->win->r1)
+		ra->res[0][0] = 2;                  /* R1: the stack pointer */
+	for (int k = 0; ra->win && k < 4; k++)
+		ra->res[0][k] |= ra->win->pin[k];   /* the window target's pinned registers */
+	for (unsigned r = (unsigned)ra->top + 1; r < 256; r++)
+		ra->res[0][r >> 6] |= (uint64_t)1 << (r & 63);
+	ra->res[1][0] = ~(uint64_t)0x7f;            /* P0..P6 */
+	for (uint32_t k = 0; k < f->nvreg; k++) {
+		const FVReg *v = &f->vreg[k];
+		uint32_t *n = v->cls == RP ? &ra->npv : &ra->nrv;
+		if ((uint32_t)(v->base + v->size - RegVirt) > *n)
+			*n = (uint32_t)(v->base + v->size - RegVirt);
+	}
+	ra->nunit = RaVirt + ra->nrv + ra->npv;
+	ra->udecl = xmalloc((ra->nunit + 1) * sizeof *ra->udecl);
+	memset(ra->udecl, 0xff, (ra->nunit + 1) * sizeof *ra->udecl);
+	for (uint32_t k = 0; k < f->nvreg; k++) {
+		const FVReg *v = &f->vreg[k];
+		int u = ra_unit(ra, REG(v->cls == RP ? RP : RR, v->base));
+		for (uint32_t e = 0; u >= 0 && e < v->size; e++)
+			ra->udecl[(uint32_t)u + e] = k;
+	}
+	ra->gblk = xmalloc((f->nblk + 1) * sizeof *ra->gblk);
+	for (uint32_t b = 0; b < f->nblk; b++) {
+		ra->gblk[b] = ra->nins;
+		ra->nins += f->blk[b]->nins;
+	}
+	ra->ins = xmalloc((ra->nins + 1) * sizeof *ra->ins);
+	for (uint32_t b = 0, g = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			if (!i->slot && op_slots(f, i) < 0)
+				return -1;
+			ra->ins[g++] = i;
+		}
+	return 0;
+}
+
+int
+ra_solve(RA *ra)
+{
+	if (ra_build(ra) < 0)
+		return -1;
+	occ_init(&ra->occ[0], 4, 2 * ra->nins + 2);
+	occ_init(&ra->occ[1], 1, 2 * ra->nins + 2);
+	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob ||
+	    (ra->win && ra->maxlive[0] + ra->win->r1 + ra->win->npin > ra->top + 1))
+		presspill(ra);      /* else the sweep would find room everywhere */
+	if (allocate(ra) < 0)
+		return -1;
+	slots(ra);
+	return 0;
 }
 
 int
 regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 {
-	RA ra = { .f = f, .d = d, .maxreg = maxreg };
+	RA ra = { .f = f, .d = d };
 	int rc = -1, copies = 0;
 
 	if (st)
@@ -869,52 +968,8 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 			return -1;
 		dom_build(f);
 	}
-	if (maxreg < 8 || maxreg > 255) {
-		error_at(d, f->loc, "regalloc: a register limit of %d is out of range (8..255)", maxreg);
-		return -1;
-	}
-	ra.top = maxreg - 3 > 254 ? 254 : maxreg - 3;
-	ra.res[0][0] = 2;                           /* R1: the stack pointer */
-	for (unsigned r = (unsigned)ra.top + 1; r < 256; r++)
-		ra.res[0][r >> 6] |= (uint64_t)1 << (r & 63);
-	ra.res[1][0] = ~(uint64_t)0x7f;             /* P0..P6 */
-	for (uint32_t k = 0; k < f->nvreg; k++) {
-		const FVReg *v = &f->vreg[k];
-		uint32_t *n = v->cls == RP ? &ra.npv : &ra.nrv;
-		if ((uint32_t)(v->base + v->size - RegVirt) > *n)
-			*n = (uint32_t)(v->base + v->size - RegVirt);
-	}
-	ra.nunit = RaVirt + ra.nrv + ra.npv;
-	ra.udecl = xmalloc((ra.nunit + 1) * sizeof *ra.udecl);
-	memset(ra.udecl, 0xff, (ra.nunit + 1) * sizeof *ra.udecl);
-	for (uint32_t k = 0; k < f->nvreg; k++) {
-		const FVReg *v = &f->vreg[k];
-		int u = ra_unit(&ra, REG(v->cls == RP ? RP : RR, v->base));
-		for (uint32_t e = 0; u >= 0 && e < v->size; e++)
-			ra.udecl[(uint32_t)u + e] = k;
-	}
-	ra.gblk = xmalloc((f->nblk + 1) * sizeof *ra.gblk);
-	for (uint32_t b = 0; b < f->nblk; b++) {
-		ra.gblk[b] = ra.nins;
-		ra.nins += f->blk[b]->nins;
-	}
-	ra.ins = xmalloc((ra.nins + 1) * sizeof *ra.ins);
-	for (uint32_t b = 0, g = 0; b < f->nblk; b++)
-		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
-			Ins *i = &f->blk[b]->ins[k];
-			if (!i->slot && op_slots(f, i) < 0)
-				goto out;
-			ra.ins[g++] = i;
-		}
-	if (ra_build(&ra) < 0)
+	if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
 		goto out;
-	occ_init(&ra.occ[0], 4, 2 * ra.nins + 2);
-	occ_init(&ra.occ[1], 1, 2 * ra.nins + 2);
-	if (ra.maxlive[0] > ra.top || ra.maxlive[1] > 7 || ra.nclob)
-		presspill(&ra);     /* else the sweep would find room everywhere */
-	if (allocate(&ra) < 0)
-		goto out;
-	slots(&ra);
 	if (ra_rewrite(&ra, &copies) < 0)
 		goto out;
 	if (st) {

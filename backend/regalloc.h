@@ -72,9 +72,24 @@ typedef struct RaOcc {
 	uint64_t *pt, *any, *full;
 } RaOcc;
 
-typedef struct RA {
+typedef struct RA RA;
+
+/* the FIBER window target (rawin.c, docs/pass-regalloc.md "The window target"): what regalloc
+ * does differently for --mode=fiber-native. RA.win is NULL for the SIMT target (ptxas's
+ * conventions: R0..R(maxreg-3), the count stated as the highest R + 3). */
+typedef struct RaWin {
+	int r1;            /* R1 is reserved as the stack pointer (spill code needs it) */
+	uint64_t pin[4];   /* R registers pinned to a declaration another weft reads (rapin.c):
+	                      reserved from the allocation, outside its pressure */
+	int npin;          /* how many */
+	int tuples_first;  /* colour larger nodes first, then in node order (else by first point) */
+	int window;        /* the result: one past the highest R the function names */
+} RaWin;
+
+struct RA {
 	Fn *f;
 	Diag *d;
+	RaWin *win;        /* the FIBER window target, NULL for SIMT */
 	int maxreg;        /* register count limit: highest R at most maxreg - 3 */
 	int top;           /* highest R a virtual register may take */
 	uint32_t nins;     /* instructions (all blocks) */
@@ -111,7 +126,7 @@ typedef struct RA {
 	int frame;         /* bytes of spill area */
 	int nspill;        /* nodes spilled */
 	int rounds;        /* colouring rounds */
-} RA;
+};
 
 /* raweb.c */
 int ra_unit(const RA *ra, Reg r);     /* the unit of register r; -1: RZ, PT, another class */
@@ -126,6 +141,17 @@ uint32_t ra_opnd_node(const RA *ra, uint32_t g, unsigned j, int fl); /* the node
 /* regalloc.c */
 int ra_refs_at(const RA *ra, const RaNode *v, uint32_t g); /* index in RA.ref of v's reference
                                                          at instruction g, -1 none */
+int ra_setup(RA *ra, int maxreg);     /* units, instructions, reserved registers for a limit of
+                                         maxreg (8..255); -1 after an error */
+int ra_solve(RA *ra);                 /* webs, spills, colours, spill slots; -1 after an error */
+void ra_free(RA *ra);                 /* what ra_setup and ra_solve made; f, d, win kept */
+/* rapin.c (the window target) */
+int ra_pin(Fn *f, Diag *d, RaWin *w, int limit); /* declarations read remotely (%x@W) or by a
+                                         busy-bit instruction onto registers of their own in
+                                         R0..R(limit-1), free of those the text names: w->pin;
+                                         -1 after an error */
+void ra_remote(Fn *f, int n);         /* after the allocation, windows of n: each remote read
+                                         R(c)@W -> V(base(W) + c) */
 /* rawrite.c */
 int ra_rewrite(RA *ra, int *copies);  /* registers and spill code into the function; -1 after
                                          a located error */

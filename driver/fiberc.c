@@ -53,6 +53,11 @@ static const char *const mode_passes[] = {
 	[FModeCuda] = CUDA_NATIVE_PASSES,
 	[FModeFiber] = FIBER_NATIVE_PASSES,
 };
+static const char *const ptx_mode_passes[] = {   /* the same for a .ptx input */
+	[FModeNone] = PTX_PASSES,
+	[FModeCuda] = PTX_CUDA_NATIVE_PASSES,
+	[FModeFiber] = PTX_FIBER_NATIVE_PASSES,
+};
 
 static void
 usage(FILE *out)
@@ -85,8 +90,9 @@ usage(FILE *out)
 	    "  --dump-cfg=FILE.dot   write each kernel's control-flow graph for Graphviz\n"
 	    "  --mode=cuda-native    compile nvcc SASS into FIBER-native SASS (.fsass) with the\n"
 	    "                        FIBER passes (implies --emit=sass unless --emit is given)\n"
-	    "  --mode=fiber-native   allocate a FIBER-native program's virtual registers and run\n"
-	    "                        the FIBER passes\n"
+	    "  --mode=fiber-native   allocate a FIBER-native program's virtual registers (.vfsass,\n"
+	    "                        or a .ptx input's, into each weft's window) and run the\n"
+	    "                        FIBER passes\n"
 	    "  --fiber-contexts=N    weft contexts per sub-partition the passes plan for (64)\n"
 	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
 	    "  --fiber-grid=N        most CTAs the kernels are launched with: lets the phases pass\n"
@@ -283,11 +289,8 @@ parse_args(int argc, char **argv, Options *o)
 	if (!o->input)
 		usage_error("%s", "no input file");
 	o->ptx = is_ptx_name(o->input) || o->emit_ptx || o->emit_isel;
-	if (o->ptx && o->mode == FModeFiber)
-		usage_error("%s", "--mode=fiber-native takes a .vfsass program; a PTX input compiles "
-		            "with --mode=cuda-native");
 	if (!o->passes_given && o->ptx && !o->emit_ptx && !o->emit_isel)
-		add_passes(o, o->mode ? PTX_CUDA_NATIVE_PASSES : PTX_PASSES);
+		add_passes(o, ptx_mode_passes[o->mode]);
 	else if (!o->passes_given && !o->ptx)
 		add_passes(o, o->mode ? mode_passes[o->mode] : "cfg,ssa,verify");
 	if (o->mode && !o->emit_given)

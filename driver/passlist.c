@@ -37,6 +37,8 @@ static const Pass pass_table[] = {
 	 pass_fiber_regs},
 	{"regalloc", "PTX code generation: virtual registers and predicates onto R0..R254 and P0..P6, "
 	 "spilling to local memory past the register limit", PNeedCfg | PChanges, pass_regalloc},
+	{"regalloc-window", "FIBER-native PTX: regalloc into a weft's window (the budget a slice "
+	 "leaves it), the window into the listing", PNeedCfg | PChanges, pass_regalloc_window},
 };
 
 const Pass *

@@ -2,8 +2,9 @@
  * directives and pool operands, the lifting pipeline and the verifier's FIBER checks, the
  * FIBER encoder and decoder (ir/fenc.c) on every instruction, and the SASS printer, whose output
  * must parse again to the same text (the round trip of tests/fsass.sh); then, for a function with
- * virtual registers (.vreg), the fiber-native allocator (passes/fiber/fiberra.c). Seeds: tests/fsass/,
- * examples/fiber-native/ (the .vfsass programs).
+ * virtual registers (.vreg), both allocators of FIBER windows, each on its own parse: fiber-ra
+ * (passes/fiber/fiberra.c) and regalloc's window target (backend/rawin.c, rapin.c). Seeds:
+ * tests/fsass/, examples/fiber-native/ (the .vfsass programs).
  * Build: make fuzz (build/fuzz/fuzz_fsass).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
@@ -12,6 +13,7 @@
 #include "frontend.h"
 #include "passes.h"
 #include "fpasses.h"
+#include "codegen.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +85,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pass_fiber_ra(f, &d) == 0)
 				verify_fn(f, &d);
 		}
+		Diag d3;
+		diag_init(&d3, src, null);
+		Module *m3 = sass_parse(src, &d3);
+		for (uint32_t k = 0; m3 && d3.nerr == 0 && k < m3->nfn; k++) {
+			Fn *f = m3->fn[k];
+			if (!f->nvreg || cfg_build(f, &d3) < 0)
+				continue;
+			dom_build(f);
+			fplan_new(f, FModeFiber);
+			if (pass_regalloc_window(f, &d3) == 0)
+				verify_fn(f, &d3);
+		}
+		if (m3)
+			module_free(m3);
 	}
 	if (m)
 		module_free(m);

@@ -1,9 +1,11 @@
 #!/bin/sh
-# fiberra.sh: fiber-ra on the examples. Every examples/fiber-native/*.vfsass (virtual registers)
-# is allocated by `fiberc X.vfsass --mode=fiber-native -o out.fsass`, then run by fibersim on the
-# FIBER configuration of its architecture (sm_80: a100-fiber, sm_90: h100-fiber), and must write
-# output buffers byte-identical to the hand-allocated X.fsass beside it, on the same inputs.
-# Prints the window sizes (hand-allocated -> allocated). Environment: B (build directory).
+# fiberra.sh: the allocators of FIBER windows on the examples. Every
+# examples/fiber-native/*.vfsass (virtual registers) is allocated by `fiberc X.vfsass
+# --mode=fiber-native -o out.fsass` (regalloc's window target: backend/rawin.c, rapin.c), and by
+# the same pipeline with fiber-ra in its place, then run by fibersim on the FIBER configuration
+# of its architecture (sm_80: a100-fiber, sm_90: h100-fiber): both must write output buffers
+# byte-identical to the hand-allocated X.fsass beside it, on the same inputs. Prints the window
+# sizes (hand-allocated -> fiber-ra, regalloc-window). Environment: B (build directory).
 set -u
 B=${B:-build}
 FIBERC=$B/bin/fiberc SIM=$B/bin/fibersim
@@ -20,6 +22,9 @@ halfs() {
 halfs 2048 1 "$tmp/gate"
 halfs 2048 2 "$tmp/up"
 
+# the fiber-native pipeline with fiber-ra in place of regalloc-window
+FR=cfg,fiber-ra,ssa,verify,liveness,remote-writes,out-of-ssa,mma-banks,ctrl-bits,fverify
+
 # the line of kernels.txt: symbol grid block
 for v in examples/fiber-native/*.vfsass; do
 	base=${v%.vfsass}
@@ -33,22 +38,27 @@ for v in examples/fiber-native/*.vfsass; do
 	if ! "$FIBERC" "$v" --mode=fiber-native -o "$tmp/out.fsass" 2> "$tmp/err"; then
 		echo "FAIL $v: fiberc"; cat "$tmp/err"; fail=$((fail + 1)); continue
 	fi
+	if ! "$FIBERC" "$v" --mode=fiber-native -o "$tmp/fr.fsass" --passes="$FR" 2> "$tmp/err"; then
+		echo "FAIL $v: fiberc --passes=$FR"; cat "$tmp/err"; fail=$((fail + 1)); continue
+	fi
 	case $name in
 	silu_mul_*) args="--arg buf:$tmp/gate --arg buf:$tmp/up --arg zeros:4096 --arg i32:1024"
 	            out=2 ;;
 	*) echo "FAIL $v: no inputs for $name in fiberra.sh"; fail=$((fail + 1)); continue ;;
 	esac
 	ok=1
-	for f in "$base.fsass" "$tmp/out.fsass"; do
+	for f in "$base.fsass" "$tmp/out.fsass" "$tmp/fr.fsass"; do
 		# shellcheck disable=SC2086
 		"$SIM" run "$f" --kernel "$sym" --grid "$grid" --block "$block" --config "$cfg" \
 			--quiet $args --out "$out:$tmp/$(basename "$f").bin" 2> "$tmp/err" ||
 			{ echo "FAIL $v: fibersim $f"; cat "$tmp/err"; ok=0; }
 	done
 	hand=$(sed -n 's/.*SHI_REGISTERS=\([0-9]*\).*/\1/p' "$base.fsass")
-	alloc=$(sed -n 's/.*SHI_REGISTERS=\([0-9]*\).*/\1/p' "$tmp/out.fsass")
-	if [ $ok = 1 ] && cmp -s "$tmp/$(basename "$base").fsass.bin" "$tmp/out.fsass.bin"; then
-		echo "ok   $v on $cfg: outputs identical; window $hand (hand) -> $alloc (fiber-ra)"
+	fr=$(sed -n 's/.*SHI_REGISTERS=\([0-9]*\).*/\1/p' "$tmp/fr.fsass")
+	rw=$(sed -n 's/.*SHI_REGISTERS=\([0-9]*\).*/\1/p' "$tmp/out.fsass")
+	if [ $ok = 1 ] && cmp -s "$tmp/$(basename "$base").fsass.bin" "$tmp/out.fsass.bin" &&
+	   cmp -s "$tmp/$(basename "$base").fsass.bin" "$tmp/fr.fsass.bin"; then
+		echo "ok   $v on $cfg: outputs identical; window $hand (hand) -> $fr (fiber-ra), $rw (regalloc-window)"
 		pass=$((pass + 1))
 	else
 		echo "FAIL $v on $cfg: outputs differ"; fail=$((fail + 1))

@@ -288,62 +288,6 @@ colour(RA *ra, int *top)
 	return rc;
 }
 
-/* the registers (window size) the code reachable from instruction at of block b uses: b from
- * at on, and every block reachable from there (successors, internal subroutines), b whole if
- * the code comes back to it */
-static int
-regs_after(RA *ra, Blk *b, uint32_t at)
-{
-	Fn *f = ra->f;
-	uint8_t *seen = xmalloc(f->nblk + 1);
-	uint32_t *stk = xmalloc((f->nblk + 2) * sizeof *stk), sp = 0, from = at;
-	Blk *x = b;
-	int top = 0;
-
-	memset(seen, 0, f->nblk + 1);
-	for (;;) {
-		for (uint32_t k = from; k < x->nins; k++) {
-			const Ins *i = &x->ins[k];
-			for (unsigned j = 0; j < i->nslot; j++) {
-				const Slot *s = &i->slot[j];
-				if (RCLS(s->reg) == RR && !reg_isconst(s->reg) &&
-				    !(s->opnd < i->nopnd && (i->opnd[s->opnd].flags & FVRemote)) &&
-				    (int)(RNUM(s->reg) + s->n) > top)
-					top = (int)(RNUM(s->reg) + s->n);
-			}
-		}
-		Blk *c = cfg_callee(f, x);
-		if (c && !seen[c->id]) {
-			seen[c->id] = 1;
-			stk[sp++] = c->id;
-		}
-		for (uint32_t k = 0; k < x->nsucc; k++)
-			if (!seen[x->succ[k]->id]) {
-				seen[x->succ[k]->id] = 1;
-				stk[sp++] = x->succ[k]->id;
-			}
-		if (!sp)
-			break;
-		x = f->blk[stk[--sp]];
-		from = 0;
-	}
-	free(seen);
-	free(stk);
-	return top;
-}
-
-/* weft W's window base with one CTA per SM (docs/fiber-isa.md section 2), -1 if the placement
- * is not static */
-static int
-weft_base(const Fn *f, int w, int n, int slice, int has_sfn)
-{
-	if (!f->npool && !has_sfn)
-		return -1;
-	if (w >= 4 && has_sfn)
-		return -1;
-	return slice * (w % 4) + (w / 4) * n;
-}
-
 /* the register operands of every instruction: virtual -> window (or V for a remote read) */
 static int
 rewrite(RA *ra, int n, int has_sfn)
@@ -365,7 +309,7 @@ rewrite(RA *ra, int n, int has_sfn)
 				int c = ra->col[v - f->vreg];
 				any = 1;
 				if (fl == 0 && o->kind == OReg && (o->flags & FVRemote)) {
-					int base = weft_base(f, (int)o->imm, n, slice, has_sfn);
+					int base = fw_weft_base(f, (int)o->imm, n, slice, has_sfn);
 					if (base < 0) {
 						vreg_spell(f, o->r[0], s, sizeof s);
 						error_at(ra->d, i->loc, "remote read '%s@%lld': weft %lld's window "
@@ -391,59 +335,6 @@ rewrite(RA *ra, int n, int has_sfn)
 		}
 	}
 	return rc;
-}
-
-/* SETFIBERNUM count, nreg: nreg becomes the registers the code after it uses */
-static void
-fix_setfibernum(RA *ra)
-{
-	Fn *f = ra->f;
-
-	for (uint32_t b = 0; b < f->nblk; b++)
-		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
-			Ins *i = &f->blk[b]->ins[k];
-			if (i->op != OSETFIBERNUM || i->nopnd < 2 || i->opnd[1].kind != OImm)
-				continue;
-			int need = regs_after(ra, f->blk[b], k + 1);
-			i->opnd[1].imm = need > 0 ? need : 1;
-		}
-}
-
-/* windows and pools of every slice fit it: the most wefts the kernel can have (.maxfibers,
- * the launch bound, SETFIBERNUM counts), a quarter of them per slice */
-static int
-check_slices(RA *ra, int n, int has_sfn)
-{
-	Fn *f = ra->f;
-	FPlan *p = f->plan;
-	long fibers = f->info.maxfibers, t = 1, wefts, per;
-	int slice = p->slice_regs > 0 ? p->slice_regs : FiberSliceRegs;
-
-	for (int k = 0; k < 3; k++)
-		t *= f->info.max_threads[k] > 0 ? f->info.max_threads[k] :
-		     f->info.reqntid[k] > 0 ? f->info.reqntid[k] : 1;
-	if (t > fibers)
-		fibers = t;
-	for (uint32_t k = 0; has_sfn && k < f->nins; k++)
-		if (f->ins[k].op == OSETFIBERNUM && f->ins[k].nopnd && f->ins[k].opnd[0].kind == OImm &&
-		    f->ins[k].opnd[0].imm > fibers)
-			fibers = (long)f->ins[k].opnd[0].imm;
-	wefts = (fibers + 31) / 32;
-	per = (wefts + p->nsub - 1) / (p->nsub > 0 ? p->nsub : 4);
-	for (int s = 0; s < (p->nsub > 0 ? p->nsub : 4); s++) {
-		long pooled = 0;
-		for (uint32_t k = 0; k < f->npool; k++)
-			if (f->pool[k].slice == s)
-				pooled += f->pool[k].size;
-		if (per * n + pooled > slice) {
-			error_at(ra->d, f->loc, "the window of %d registers does not fit: %ld wefts per "
-			         "slice x %d + %ld pooled = %ld > %d registers of slice %d (fiber-ra does "
-			         "not spill: fewer live values, fibers or pooled registers)", n, per, n,
-			         pooled, per * n + pooled, slice, s);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 int
@@ -481,10 +372,12 @@ pass_fiber_ra(Fn *f, Diag *d)
 		has_sfn |= f->ins[k].op == OSETFIBERNUM;
 	scan(&ra);
 	interfere(&ra);
-	if (colour(&ra, &top) < 0 || check_slices(&ra, top, has_sfn) < 0 ||
+	if (colour(&ra, &top) < 0 ||
+	    fw_check_slices(f, d, top, has_sfn, "fiber-ra does not spill: fewer live values, "
+	                    "fibers or pooled registers") < 0 ||
 	    rewrite(&ra, top, has_sfn) < 0)
 		goto out;
-	fix_setfibernum(&ra);
+	fw_fix_setfibernum(f);
 	kinfo_drop_vregs(f);
 	kinfo_regcount(f, top);
 	f->plan->window = top;

@@ -21,6 +21,18 @@ int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> dest
 int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
                                      write an error */
 
+/* fwindow.c: what the allocators of FIBER windows share (fiber-ra, regalloc-window) */
+int fw_has_setfibernum(const Fn *f); /* some block holds a SETFIBERNUM (requires cfg) */
+int fw_weft_base(const Fn *f, int w, int n, int slice, int has_sfn); /* weft w's window base
+                                     with one CTA per SM (fiber-isa.md section 2), windows of n;
+                                     -1: not static (no pool nor SETFIBERNUM, or w >= 4 with it) */
+void fw_fix_setfibernum(Fn *f);      /* each SETFIBERNUM's nreg: the registers the code after it
+                                     names (slots computed) */
+int fw_check_slices(Fn *f, Diag *d, int n, int has_sfn, const char *why); /* the wefts of the
+                                     launch bound (.maxfibers, MAX_THREADS/REQNTID, SETFIBERNUM
+                                     counts) x n + pools fit every slice; else a located error
+                                     ending in (why); needs f->plan */
+
 /* ---------------------------------------------------------------------------------------------
  * weftset.c: which wefts (fiber ID / 32) can execute each block and instruction, from the
  * conditions on SR_FIBERID (and SR_TID.X where it equals the fiber ID) that guard branches,
