@@ -75,6 +75,7 @@ struct fiberDevice_st {
 	RtLaunch *launch;          /* every launch, oldest first */
 	uint32_t nlaunch, claunch;
 	RtTrace trace;
+	int noverify;              /* fiberDeviceSetVerify(d, 0): loads skip the checks (verify.c) */
 	fiberProgressFn progress;  /* fiberDeviceSetProgress, NULL none */
 	void *progress_arg;
 };
@@ -166,5 +167,10 @@ int rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k); /* one .nv.info 
                               parameters */
 fiberStatus rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size,
                            char **text, size_t *len); /* run nvdisasm -hex on a temp copy */
+
+/* verify.c: the checks of a module load (fiberc's: sass_check, the verifier's linear checks with
+ * the FIBER ones); full 0 (fiberDeviceSetVerify off): the encoding check alone. 0, or -1 after
+ * located errors into d */
+int rt_verify(Module *m, Diag *d, int full);
 
 #endif /* FIBER_RT_H */

@@ -399,8 +399,8 @@ START_TEST(test_pool_write)
 	free(bad);
 	ck_assert_int_ne(launch(r, 64, 512), 0);
 	ck_assert_int_eq(r->f.kind, FaultFiber);
-	ck_assert_msg(strstr(r->f.msg, "remote write: weft 1 (sub-partition 1) writes pool register "
-	                     "V496 of slice 0") != NULL, "%s", r->f.msg);
+	ck_assert_msg(strstr(r->f.msg, "remote write: weft 1 (sub-partition 1) writes pool kv[0] "
+	                     "(slice 0, V496) at PC 0x0080") != NULL, "%s", r->f.msg);
 	done(r);
 }
 END_TEST
