@@ -492,6 +492,24 @@ state_name(int st)
 	return st == BusyFull ? "full" : st == BusyEmpty ? "empty" : "busy";
 }
 
+/* printf at buf + *len, never past size (a long report is cut, not overrun) */
+static void
+put(char *buf, int *len, int size, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+put(char *buf, int *len, int size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, (size_t)(size - *len), fmt, ap);
+	va_end(ap);
+	*len = n < 0 ? *len : *len + n < size ? *len + n : size - 1;
+}
+
 int
 fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 {
@@ -502,16 +520,16 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 		const DIns *d;
 		if (w->dormant)
 			continue;
-		len += snprintf(buf + len, (size_t)(size - len), "%sweft %u of CTA %u", len ? "; " : "",
-		                k, c->ctaid[0] + x->nctaid[0] * (c->ctaid[1] + x->nctaid[1] * c->ctaid[2]));
+		put(buf, &len, size, "%sweft %u of CTA %u", len ? "; " : "", k,
+		    c->ctaid[0] + x->nctaid[0] * (c->ctaid[1] + x->nctaid[1] * c->ctaid[2]));
 		if (!live) {
-			len += snprintf(buf + len, (size_t)(size - len), " exited");
+			put(buf, &len, size, " exited");
 			continue;
 		}
-		if (!held)
+		if (!held)   /* a barrier or a convergence point: its PC and instruction too */
 			held = w->wait_bar ? w->wait_bar : w->wait_bsync ? w->wait_bsync : w->wait_warpsync;
 		if (!held) {
-			len += snprintf(buf + len, (size_t)(size - len), " blocked");
+			put(buf, &len, size, " blocked");
 			continue;
 		}
 		d = &x->prog->ins[w->pc[__builtin_ctz(held)]];
@@ -519,20 +537,19 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 			fmt_ins(ins, sizeof ins, x->prog->fn, d->ir, 0);
 		for (size_t e = strlen(ins); e && (ins[e - 1] == ';' || ins[e - 1] == ' '); e--)
 			ins[e - 1] = 0;
-		len += snprintf(buf + len, (size_t)(size - len), " at 0x%04x %s", d->addr, ins);
-		if (held == w->wait_bar && w->bar_of[__builtin_ctz(held)] < 16 && len < size - 1) {
+		put(buf, &len, size, " at 0x%04x %s", d->addr, ins);
+		if (held == w->wait_bar && w->bar_of[__builtin_ctz(held)] < 16) {
 			uint32_t b = w->bar_of[__builtin_ctz(held)];
-			len += snprintf(buf + len, (size_t)(size - len), " (barrier %u: %u of %u threads "
-			                "arrived)", b, c->bar_arrived[b], c->bar_expect[b] ? c->bar_expect[b]
-			                : c->nthreads - c->nexited);
+			put(buf, &len, size, " (barrier %u: %u of %u threads arrived)", b, c->bar_arrived[b],
+			    c->bar_expect[b] ? c->bar_expect[b] : c->nthreads - c->nexited);
 		}
-		if (w->wait_busy && len < size - 1) {
+		if (w->wait_busy) {
 			uint32_t first = d->mod & BAbs ? d->src[0].reg : w->rbase + d->src[0].reg;
-			len += snprintf(buf + len, (size_t)(size - len), " (");
-			for (uint32_t r = first; r < first + d->aux && len < size - 1; r++)
-				len += snprintf(buf + len, (size_t)(size - len), "%sV%u %s", r > first ? ", " : "",
-				                r, state_name(sm_busy_get(x->sm, r)));
-			len += snprintf(buf + len, (size_t)(size - len), ")");
+			put(buf, &len, size, " (");
+			for (uint32_t r = first; r < first + d->aux; r++)
+				put(buf, &len, size, "%sV%u %s", r > first ? ", " : "", r,
+				    state_name(sm_busy_get(x->sm, r)));
+			put(buf, &len, size, ")");
 		}
 	}
 	return len < size ? len : size - 1;
