@@ -2,7 +2,9 @@
 # fiberdoc.sh: the hand-written kernel of docs/fiber-isa.md section 10 ("Writing a FIBER-native
 # kernel by hand") is taken from the page itself (its ```fsass block), accepted by fiberc, and run
 # by fibersim on a100-fiber in both modes: out[i] must be 3i + 3(i mod 32) for the 128 fibers,
-# as the page says. A page that drifts from the tools fails here.
+# as the page says. A page that drifts from the tools fails here. Its timed run's summary gives
+# the occupancy decision of section 2 (one CTA per SM: the kernel owns its SM), a SIMT listing on
+# a100-fiber the FIBER limits without ownership, and a SIMT configuration no such line.
 # Environment: FIBERC, FIBERSIM (defaults build/bin/fiberc, build/bin/fibersim).
 fiberc=${FIBERC:-build/bin/fiberc}
 fibersim=${FIBERSIM:-build/bin/fibersim}
@@ -34,6 +36,23 @@ for mode in --functional ""; do
 		ok "fibersim runs it ${mode:-timing}: out[i] = 3i + 3(i mod 32) for 128 fibers"
 	else
 		bad "fibersim ${mode:-timing} run of the listing"; head -5 "$tmp/err"
+	fi
+done
+"$fibersim" run "$tmp/triple.fsass" --kernel triple --config a100-fiber --grid 1 --block 32 \
+	--arg zeros:512 2> "$tmp/sum"
+if grep -qF "FIBER occupancy: 1 CTA/SM (limit: fiber); a CTA takes 4 wefts (max(.maxfibers 128, 32 threads) / 32), 1 of the 64 weft contexts of each sub-partition; the kernel owns its SM (SETFIBERNUM, an SM-wide sync): one CTA per SM, 1 of 108 SMs busy" "$tmp/sum"; then
+	ok "the summary gives the occupancy decision: the kernel owns its SM"
+else
+	bad "the summary lacks the occupancy decision"; grep -i occupancy "$tmp/sum"
+fi
+for cfg in a100-fiber a100; do
+	"$fibersim" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --config $cfg \
+		--grid 2 --block 128 --arg zeros:8192 --arg zeros:8192 --arg i32:8 --arg i32:256 2> "$tmp/sum"
+	n=$(grep -c "FIBER occupancy:.*the SIMT limits on warps and threads per SM do not apply" "$tmp/sum")
+	if { [ $cfg = a100-fiber ] && [ "$n" = 1 ]; } || { [ $cfg = a100 ] && ! grep -q "FIBER occupancy" "$tmp/sum"; }; then
+		ok "softmax (SIMT listing) on $cfg: ${n} FIBER occupancy line"
+	else
+		bad "softmax on $cfg: FIBER occupancy lines"; grep -i occupancy "$tmp/sum"
 	fi
 done
 # the check can fail: a listing whose SETFIBERNUM is gone leaves out[32..127] unwritten
