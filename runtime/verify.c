@@ -1,10 +1,8 @@
-/* verify.c: what a module load checks before the simulator decodes it, as fiberc checks its
- * input: the listing checks (sass_check_load: encoding words that agree with the text, register
- * tuples; an unknown opcode is left to the decoder, which refuses only its kernel) and the
- * verifier's checks of linear code on every function (verify_fn: the FIBER checks of
- * ir/fverify.c, no V destination, no virtual register left). fiberDeviceSetVerify(dev, 0)
- * (fibersim run --no-verify) leaves only the encoding check, for debugging the simulator's own
- * faults (docs/fiber-isa.md section 5).
+/* verify.c: what a module load checks before the simulator decodes it, as fiberc checks its input:
+ * sass_check_load (encoding words, register tuples; an unknown opcode is left to the decoder, which
+ * refuses its kernel alone) and verify_fn on every function (FIBER checks of ir/fverify.c, no V
+ * destination, no virtual register left). fiberDeviceSetVerify(dev, 0) (fibersim run --no-verify)
+ * leaves the encoding check alone, for debugging the simulator's own faults.
  */
 #include "rt.h"
 

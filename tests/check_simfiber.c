@@ -2,9 +2,11 @@
  * docs/sim.md "FIBER"): window placement in slices (base(w) = 512*(w%4) + (w/4)*nreg, checked
  * through V reads of other wefts' windows), pools at the top of their slice, SETFIBERNUM up and
  * down (new fibers' SR_FIBERID / SR_TID, survivors keep registers, SR_FIBERNUM), fiber_dp = 0,
- * a producer/consumer pair on empty/full bits, the faults (divergent SETFIBERNUM, a count
- * beyond the reserved fibers, counts that differ, a busy-bit deadlock's report, FIBER code in
- * SIMT mode), and a SIMT kernel giving the same output with fiber = 1. Functional driver only:
+ * a producer/consumer pair on empty/full bits, first-fit windows of new wefts, lanes regrown
+ * after a shrink, the faults (divergent SETFIBERNUM, a count beyond the reserved fibers, counts
+ * that differ, R operands past a new weft's window, a busy-bit deadlock's report with a weft at
+ * BAR.SYNC, a pool written from another slice, FIBER code in SIMT mode), and a SIMT kernel giving
+ * the same output with fiber = 1. Functional driver only:
  * the FIBER timing model is timing/'s.
  */
 #define _POSIX_C_SOURCE 200809L
