@@ -300,6 +300,10 @@ START_TEST(test_fault_count)
 {
 	faults("", PROLOGUE "        SETFIBERNUM 0x80 ;\n        EXIT ;\n", 1, FaultFiber,
 	       "SETFIBERNUM 128: count beyond the 64 fibers reserved");
+	/* a count of 0 from a UR is named when the weft arrives (it was "counts differ ...
+	 * 4294967295" when the next weft came) */
+	faults("", PROLOGUE "        UMOV UR4, 0x0 ;\n        SETFIBERNUM UR4 ;\n        EXIT ;\n", 1,
+	       FaultFiber, "SETFIBERNUM 0 (weft 0 at PC 0x0050, from a UR): the count must be at least 1");
 }
 END_TEST
 
