@@ -468,9 +468,11 @@ layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
 	}
 	if (r->narg > a.num_params)
 		return error(ExitUser, "kernel '%s' takes %u parameter%s but %u argument%s given: "
-		             "argument %u (%s) has no parameter", r->kernel, a.num_params,
+		             "argument %u (%s) has no parameter%s", r->kernel, a.num_params,
 		             a.num_params == 1 ? "" : "s", r->narg, r->narg == 1 ? " was" : "s were",
-		             a.num_params, r->arg[a.num_params].spec);
+		             a.num_params, r->arg[a.num_params].spec, a.num_params ? "" :
+		             " (a listing's parameters are its .nv.info entries, each after nvdisasm's "
+		             "'//----- nvinfo : EIATTR_...' line: docs/fiber-isa.md section 10)");
 	*size = a.param_size;
 	return ExitOk;
 }

@@ -55,6 +55,16 @@ for cfg in a100-fiber a100; do
 		bad "softmax on $cfg: FIBER occupancy lines"; grep -i occupancy "$tmp/sum"
 	fi
 done
+# the .nv.info entries without nvdisasm's comment lines declare nothing: the error says why
+grep -v '//----- nvinfo' "$tmp/triple.fsass" > "$tmp/nocomment.fsass"
+"$fibersim" run "$tmp/nocomment.fsass" --kernel triple --config a100-fiber --grid 1 --block 32 \
+	--arg zeros:512 --quiet 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -qF "kernel 'triple' takes 0 parameters but 1 argument was given: argument 0 (zeros:512) has no parameter (a listing's parameters are its .nv.info entries, each after nvdisasm's '//----- nvinfo : EIATTR_...' line" "$tmp/err"; then
+	ok "without the nvinfo comment lines: no parameters, and the error says why"
+else
+	bad "without the nvinfo comment lines (rc $rc)"; head -3 "$tmp/err"
+fi
 # the check can fail: a listing whose SETFIBERNUM is gone leaves out[32..127] unwritten
 sed 's/^\( *\)SETFIBERNUM 0x80 ;.*/\1NOP ;/' "$tmp/triple.fsass" > "$tmp/bad.fsass"
 "$fibersim" run "$tmp/bad.fsass" --kernel triple --config a100-fiber --grid 1 --block 32 \
