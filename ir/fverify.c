@@ -167,7 +167,10 @@ ins(Fn *f, Ins *i, Diag *d)
 		         "unconditional)", mstr(f->mod, i->name), i->op == ODEPBAR ? " .FULL/.EMPTY" : "");
 	if (i->op == OSETFIBERNUM) {
 		const Opnd *c = i->nopnd ? &i->opnd[0] : NULL;
-		int max = f->info.maxfibers > 0 ? f->info.maxfibers : FiberMaxFibers;
+		const int *rq = f->info.reqntid;
+		/* without .maxfibers the launch's threads are the most; REQNTID fixes them */
+		int fixed = rq[0] > 0 && rq[1] > 0 && rq[2] > 0 ? rq[0] * rq[1] * rq[2] : 0;
+		int max = f->info.maxfibers > 0 ? f->info.maxfibers : fixed ? fixed : FiberMaxFibers;
 		if (c && c->kind == OFImm)
 			e |= decimal(f, i, c, "SETFIBERNUM count", d);
 		if (i->nopnd == 2 && i->opnd[1].kind == OFImm)
@@ -180,7 +183,9 @@ ins(Fn *f, Ins *i, Diag *d)
 		if (c->kind == OImm && (c->imm < 1 || c->imm > max))
 			e |= err(d, spell_loc(f, i, ospell(f, c, s, sizeof s)), "SETFIBERNUM count %lld "
 			         "out of range (1..%d%s)", (long long)c->imm, max, f->info.maxfibers > 0 ?
-			         ", the .maxfibers of the function" : ": 64 contexts x 4 x 32 fibers");
+			         ", the .maxfibers of the function" : fixed ? ", the threads of its REQNTID "
+			         "block: without '.maxfibers N' no more fibers are reserved" :
+			         ": 64 contexts x 4 x 32 fibers");
 		if (i->nopnd == 2) {
 			const Opnd *r = &i->opnd[1];
 			if (r->kind != OImm || r->imm < 1 || r->imm > 255)
