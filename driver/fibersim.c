@@ -92,6 +92,7 @@ run_usage(FILE *out)
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
 	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
+	    "           [--no-verify]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -132,6 +133,9 @@ run_usage(FILE *out)
 	    "                       resident at once; refused if it does not fit the GPU\n"
 	    "  --quiet              no summary on standard error (timing mode prints one) and no\n"
 	    "                       progress line (drawn on a terminal during a long launch)\n"
+	    "  --no-verify          load FILE without the checks fiberc runs on it (the listing\n"
+	    "                       checks and the verifier, FIBER's included), so that the\n"
+	    "                       simulator's own faults show: for debugging only\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
@@ -412,6 +416,8 @@ settings(const CliRun *r, fiberDevice dev)
 
 	if (s == FIBER_SUCCESS && r->functional)
 		s = fiberDeviceSetMode(dev, FIBER_MODE_FUNCTIONAL);
+	if (s == FIBER_SUCCESS && r->noverify)
+		s = fiberDeviceSetVerify(dev, 0);
 	if (s == FIBER_SUCCESS && r->threads)
 		s = fiberDeviceSetThreads(dev, r->threads);
 	if (s == FIBER_SUCCESS && (r->sample_sms || r->sample_ctas))
@@ -462,9 +468,11 @@ layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
 	}
 	if (r->narg > a.num_params)
 		return error(ExitUser, "kernel '%s' takes %u parameter%s but %u argument%s given: "
-		             "argument %u (%s) has no parameter", r->kernel, a.num_params,
+		             "argument %u (%s) has no parameter%s", r->kernel, a.num_params,
 		             a.num_params == 1 ? "" : "s", r->narg, r->narg == 1 ? " was" : "s were",
-		             a.num_params, r->arg[a.num_params].spec);
+		             a.num_params, r->arg[a.num_params].spec, a.num_params ? "" :
+		             " (a listing's parameters are its .nv.info entries, each after nvdisasm's "
+		             "'//----- nvinfo : EIATTR_...' line: docs/fiber-isa.md section 10)");
 	*size = a.param_size;
 	return ExitOk;
 }

@@ -13,6 +13,7 @@
  * (FPlan.rw_why, quoted in the message); from then on every one left is an error here.
  * fverify_plan is the FIBER verifier that --verify-each runs after every pass in FIBER modes.
  */
+#include "fenc.h"
 #include "ir.h"
 
 #include <stdio.h>
@@ -80,7 +81,10 @@ err(Diag *d, Loc loc, const char *fmt, ...)
 	return 1;
 }
 
-/* reg..reg+n-1 of operand o inside the window or the file */
+/* reg..reg+n-1 of operand o inside the file, or for R below RZ: a window is as large as the
+ * register count or the highest R register named plus one (a busy-bit range included), whichever
+ * is larger (sim/decode.c Prog.nreg; docs/fiber-isa.md section 2), so an R range past
+ * SHI_REGISTERS only makes the window larger */
 static int
 range(const Fn *f, const Ins *i, const Opnd *o, int64_t n, Diag *d)
 {
@@ -97,14 +101,52 @@ range(const Fn *f, const Ins *i, const Opnd *o, int64_t n, Diag *d)
 	if (c == RR && r + n > 255)
 		return err(d, l, "register range %s..+%lld runs past R254 (the window)", s,
 		           (long long)n - 1);
-	if (c == RR && f->info.regcount > 0 && r + n > (unsigned)f->info.regcount)
-		return err(d, l, "register range %s..+%lld runs past the window of %d registers", s,
-		           (long long)n - 1, f->info.regcount);
+	return 0;
+}
+
+/* operand o of i, a SETFIBERNUM or busy-bit count, is a float literal (SASS reads a decimal
+ * number as a float): the error says how to write it */
+static int
+decimal(const Fn *f, const Ins *i, const Opnd *o, const char *what, Diag *d)
+{
+	const char *t = mstr(f->mod, o->atom);
+	Loc l = spell_loc(f, i, t);
+	double v = o->fimm;
+
+	if (v >= 1 && v < 1e6 && v == (double)(long)v)
+		return err(d, l, "%s '%s' is a decimal literal, which SASS reads as the float %g: "
+		           "write it in hex (0x%lx)", what, t, v, (long)v);
+	return err(d, l, "%s '%s' is a float literal: it must be a hex integer", what, t);
+}
+
+/* pool destinations of i lie in the upper half of their slice, where the encoding's pool bit
+ * can name them (slice register 256 + Rd: docs/fiber-encoding.md "Pool destinations") */
+static int
+pool_dst(Fn *f, Ins *i, Diag *d)
+{
+	char s[64];
+
+	if (!i->slot && i->nopnd && op_slots(f, i) < 0)
+		return 0;
+	for (unsigned j = 0; j < i->nslot; j++) {
+		const Slot *sl = &i->slot[j];
+		const Opnd *o = sl->opnd < i->nopnd ? &i->opnd[sl->opnd] : NULL;
+		uint32_t v = RNUM(sl->reg);
+		if (sl->kind != SDef || !o || !(o->flags & FPoolRef) || RCLS(sl->reg) != RV ||
+		    v % FiberSliceRegs >= FencPoolBase)
+			continue;
+		return err(d, spell_loc(f, i, ospell(f, o, s, sizeof s)), "pool destination %s is V%u, "
+		           "register %u of slice %u: a pool is written only in the upper half of its "
+		           "slice (registers %d..%d, which the encoding's pool bit names: "
+		           "docs/fiber-encoding.md), so a written pool holds at most %d registers", s, v,
+		           v % FiberSliceRegs, v / FiberSliceRegs, FencPoolBase, FiberSliceRegs - 1,
+		           FiberSliceRegs - FencPoolBase);
+	}
 	return 0;
 }
 
 static int
-ins(const Fn *f, const Ins *i, Diag *d)
+ins(Fn *f, Ins *i, Diag *d)
 {
 	char s[64];
 	int e = 0;
@@ -125,14 +167,25 @@ ins(const Fn *f, const Ins *i, Diag *d)
 		         "unconditional)", mstr(f->mod, i->name), i->op == ODEPBAR ? " .FULL/.EMPTY" : "");
 	if (i->op == OSETFIBERNUM) {
 		const Opnd *c = i->nopnd ? &i->opnd[0] : NULL;
-		int max = f->info.maxfibers > 0 ? f->info.maxfibers : FiberMaxFibers;
+		const int *rq = f->info.reqntid;
+		/* without .maxfibers the launch's threads are the most; REQNTID fixes them */
+		int fixed = rq[0] > 0 && rq[1] > 0 && rq[2] > 0 ? rq[0] * rq[1] * rq[2] : 0;
+		int max = f->info.maxfibers > 0 ? f->info.maxfibers : fixed ? fixed : FiberMaxFibers;
+		if (c && c->kind == OFImm)
+			e |= decimal(f, i, c, "SETFIBERNUM count", d);
+		if (i->nopnd == 2 && i->opnd[1].kind == OFImm)
+			e |= decimal(f, i, &i->opnd[1], "SETFIBERNUM nreg", d);
+		if (c && (c->kind == OFImm || (i->nopnd == 2 && i->opnd[1].kind == OFImm)))
+			return e;
 		if (!c || i->nopnd > 2 || (c->kind != OImm && !(c->kind == OReg && RCLS(c->r[0]) == RUR)))
 			return err(d, i->loc, "SETFIBERNUM takes count[, nreg]: count an immediate or a "
 			           "uniform register, nreg an immediate") | e;
 		if (c->kind == OImm && (c->imm < 1 || c->imm > max))
 			e |= err(d, spell_loc(f, i, ospell(f, c, s, sizeof s)), "SETFIBERNUM count %lld "
 			         "out of range (1..%d%s)", (long long)c->imm, max, f->info.maxfibers > 0 ?
-			         ", the .maxfibers of the function" : ": 64 contexts x 4 x 32 fibers");
+			         ", the .maxfibers of the function" : fixed ? ", the threads of its REQNTID "
+			         "block: without '.maxfibers N' no more fibers are reserved" :
+			         ": 64 contexts x 4 x 32 fibers");
 		if (i->nopnd == 2) {
 			const Opnd *r = &i->opnd[1];
 			if (r->kind != OImm || r->imm < 1 || r->imm > 255)
@@ -146,6 +199,8 @@ ins(const Fn *f, const Ins *i, Diag *d)
 			return err(d, i->loc, "%s takes reg[, n]", mstr(f->mod, i->name)) | e;
 		if (i->nopnd == 2) {
 			const Opnd *c = &i->opnd[1];
+			if (c->kind == OFImm)
+				return decimal(f, i, c, "the register count", d) | e;
 			if (c->kind != OImm || c->imm < 1 || c->imm > 32)
 				return err(d, spell_loc(f, i, ospell(f, c, s, sizeof s)), "register count "
 				           "must be an immediate 1..32") | e;
@@ -153,7 +208,7 @@ ins(const Fn *f, const Ins *i, Diag *d)
 		}
 		e |= range(f, i, &i->opnd[0], n, d);
 	}
-	return e;
+	return e | pool_dst(f, i, d);
 }
 
 /* why remote-writes left the write at i, or NULL */

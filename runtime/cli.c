@@ -430,6 +430,8 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			r->quiet = 1;
 		} else if (strcmp(a, "--cooperative") == 0) {
 			r->cooperative = 1;
+		} else if (strcmp(a, "--no-verify") == 0) {
+			r->noverify = 1;
 		} else if (a[0] == '-' && a[1]) {
 			return fail(err, n, "unknown option '%.100s'", a);
 		} else {

@@ -7,6 +7,7 @@
  *       [--arg SPEC]...  [--out I:FILE]...  [--stats FILE.json] [--functional] [--quiet]
  *       [--trace FILE.json [--trace-limit N]] [--threads N] [--sample-sms N] [--sample-ctas N]
  *       [--set KEY=VALUE]...  [--cpi-svg FILE.svg] [--symbol NAME:FILE]... [--symbol-out NAME:FILE]...
+ *       [--no-verify]
  *   fibersim cpi-svg STATS.json -o OUT.svg        (cpisvg.c)
  */
 #ifndef FIBER_CLI_H
@@ -77,6 +78,7 @@ typedef struct CliRun {
 	int functional;            /* --functional */
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
+	int noverify;              /* --no-verify: load without fiberc's checks (debugging only) */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
 	unsigned threads;          /* --threads N; 0 not given */

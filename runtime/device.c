@@ -191,6 +191,15 @@ fiberDeviceSetThreads(fiberDevice d, unsigned n)
 }
 
 fiberStatus
+fiberDeviceSetVerify(fiberDevice d, int on)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetVerify: not a live device");
+	d->noverify = !on;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
 fiberDeviceSetSampling(fiberDevice d, unsigned sms, unsigned ctas)
 {
 	if (!rt_live(d, RtDevice))

@@ -229,6 +229,11 @@ FIBER_API fiberStatus fiberDeviceSetMode(fiberDevice dev, fiberSimMode mode);
 /* one configuration key, "key=value" (fibersim --set); the same keys and checks as a
  * configuration file; before the first module is loaded or after, but not during a launch */
 FIBER_API fiberStatus fiberDeviceSetConfigValue(fiberDevice dev, const char *key_value);
+/* the checks of the following module loads: on (1, the default) a listing is checked as fiberc
+ * checks it (sass_check and the verifier, FIBER checks included: located errors, the load fails);
+ * off (0) only its encoding words against its text, so the simulator's own faults can be seen
+ * (fibersim run --no-verify; for debugging only) */
+FIBER_API fiberStatus fiberDeviceSetVerify(fiberDevice dev, int on);
 /* host threads simulating SMs in parallel (timing mode); results are identical for any n */
 FIBER_API fiberStatus fiberDeviceSetThreads(fiberDevice dev, unsigned n);
 /* sampling (timing mode): simulate only sms SMs' share of the CTAs, or only the first ctas CTAs,

@@ -295,8 +295,8 @@ load_text(fiberModule *out, fiberDevice dev, Src *src, const Cubin *cb, const ch
 		s = cap_fail(&c, dev, FIBER_ERROR_INVALID_SOURCE, "no kernel");
 		goto fail;
 	}
-	if (sass_check_enc(m, &c.d) < 0) {
-		s = cap_fail(&c, dev, FIBER_ERROR_INVALID_SOURCE, "encoding words contradict the text");
+	if (rt_verify(m, &c.d, !dev->noverify) < 0) {
+		s = cap_fail(&c, dev, FIBER_ERROR_INVALID_SOURCE, "the listing does not verify");
 		goto fail;
 	}
 	if (truncated(&c, name, m)) {

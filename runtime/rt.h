@@ -28,6 +28,12 @@ enum RtKind {
 };
 
 /* one launch, for the statistics JSON (stats.c) and the summary */
+/* why a kernel owns its SM on a FIBER SM (RtLaunch.fiber_owner; sim/launch.c fiber_solo) */
+enum {
+	RtOwnSetfibernum = 1,      /* it has SETFIBERNUM: an SM-wide sync that re-partitions */
+	RtOwnPool = 2,             /* it declares a pool: SM state */
+};
+
 typedef struct RtLaunch {
 	char *kernel;              /* the kernel's name (malloc) */
 	char config[RtNameSize];   /* the device configuration's name */
@@ -41,6 +47,9 @@ typedef struct RtLaunch {
 	uint32_t subpartitions;
 	uint32_t clock_mhz;
 	uint32_t sample_sms, sample_ctas; /* the sampling asked for (0: all) */
+	unsigned fiber_owner;      /* RtOwnSetfibernum | RtOwnPool: what makes the kernel own its
+	                              SM on a FIBER SM (one CTA per SM); 0 none */
+	uint32_t maxfibers;        /* the kernel's .maxfibers, 0 none */
 	SimConfig cfg;             /* the configuration it ran on, every key (reproducibility) */
 	int traced;                /* its events are in the trace */
 	uint64_t trace_start;      /* its start on the trace's time line, cycles */
@@ -75,6 +84,7 @@ struct fiberDevice_st {
 	RtLaunch *launch;          /* every launch, oldest first */
 	uint32_t nlaunch, claunch;
 	RtTrace trace;
+	int noverify;              /* fiberDeviceSetVerify(d, 0): loads skip the checks (verify.c) */
 	fiberProgressFn progress;  /* fiberDeviceSetProgress, NULL none */
 	void *progress_arg;
 };
@@ -166,5 +176,10 @@ int rt_nvinfo_read(const uint8_t *b, size_t n, CubinKernel *k); /* one .nv.info 
                               parameters */
 fiberStatus rt_disassemble(fiberDevice d, const char *name, const void *data, size_t size,
                            char **text, size_t *len); /* run nvdisasm -hex on a temp copy */
+
+/* verify.c: the checks of a module load (fiberc's: sass_check, the verifier's linear checks with
+ * the FIBER ones); full 0 (fiberDeviceSetVerify off): the encoding check alone. 0, or -1 after
+ * located errors into d */
+int rt_verify(Module *m, Diag *d, int full);
 
 #endif /* FIBER_RT_H */

@@ -125,6 +125,36 @@ cpi_fraction(FILE *fp, const uint64_t cpi[NCpi])
 }
 
 /* sub-partition cycles of a launch: the CPI stack's total */
+/* the FIBER SM's occupancy decision, one line of the summary: CTAs per SM and the limit, the weft
+ * contexts a CTA takes, and whether the kernel owns its SM (docs/fiber-isa.md section 2) */
+static void
+summary_fiber_occupancy(FILE *fp, const RtLaunch *l)
+{
+	const SimTStats *t = &l->t;
+	uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+	uint64_t fibers = l->maxfibers > threads ? l->maxfibers : threads;
+	uint64_t nweft = (fibers + 31) / 32, nsub = l->subpartitions ? l->subpartitions : 4;
+	uint32_t ctx = l->cfg.t.fiber_contexts ? l->cfg.t.fiber_contexts : 64;
+	uint64_t busy = t->ctas < l->nsm ? t->ctas : l->nsm;
+
+	fprintf(fp, "  FIBER occupancy: %u CTA%s/SM (limit: %s); a CTA takes %llu weft%s "
+	        "(max(.maxfibers %u, %llu threads) / 32), %llu of the %u weft contexts of each "
+	        "sub-partition", t->ctas_per_sm, t->ctas_per_sm == 1 ? "" : "s",
+	        t->occupancy_limit ? t->occupancy_limit : "-", (unsigned long long)nweft,
+	        nweft == 1 ? "" : "s", l->maxfibers, (unsigned long long)threads,
+	        (unsigned long long)((nweft + nsub - 1) / nsub), ctx);
+	if (l->fiber_owner)
+		fprintf(fp, "; the kernel owns its SM (%s%s%s): one CTA per SM, %llu of %u SMs busy; "
+		        "only a persistent kernel (a CTA per SM looping over the work) fills the GPU",
+		        l->fiber_owner & RtOwnSetfibernum ? "SETFIBERNUM, an SM-wide sync" : "",
+		        l->fiber_owner == (RtOwnSetfibernum | RtOwnPool) ? "; " : "",
+		        l->fiber_owner & RtOwnPool ? "a pool, SM state" : "", (unsigned long long)busy,
+		        l->nsm);
+	else
+		fputs("; the SIMT limits on warps and threads per SM do not apply", fp);
+	fputc('\n', fp);
+}
+
 static double
 sp_cycles(const RtLaunch *l)
 {
@@ -585,6 +615,8 @@ summary_timing(FILE *fp, const RtLaunch *l)
 			        (unsigned long long)t->fiber_rs_smem_reads);
 		fputc('\n', fp);
 	}
+	if (t->fiber)
+		summary_fiber_occupancy(fp, l);
 	fprintf(fp, "  simulator: %.3f s, %u thread%s", t->wall_seconds, t->threads,
 	        t->threads == 1 ? "" : "s");
 	if (t->wall_seconds > 0)

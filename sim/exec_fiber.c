@@ -6,6 +6,7 @@
  */
 #include "weft.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,9 +47,13 @@ busy_range(Exec *x, const DIns *d, const Warp *w, uint32_t *first, uint32_t mask
 		if (r + n <= w->nreg)
 			return 0;
 	}
-	sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(mask | 1u << 31), "%s: %u registers "
-	          "from %s%u lie outside %s", opname(d), n, d->mod & BAbs ? "V" : "R", r,
-	          d->mod & BAbs ? "V0..V2047" : "the weft's window");
+	if (d->mod & BAbs)
+		sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(mask | 1u << 31), "%s: %u "
+		          "registers from V%u lie outside V0..V2047", opname(d), n, r);
+	else
+		sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask | 1u << 31), "%s: %u registers "
+		          "from R%u lie outside weft %u's window of %u registers (V%u..V%u) at PC 0x%04x",
+		          opname(d), n, r, w->id, w->nreg, w->rbase, w->rbase + w->nreg - 1, d->addr);
 	return -1;
 }
 
@@ -59,6 +64,42 @@ busy_holds(const Sm *sm, uint32_t first, uint32_t n, int full)
 		if (sm_busy_get(sm, r) != (full ? BusyFull : BusyEmpty))
 			return 0;
 	return 1;
+}
+
+/* a FIBER instruction of a form the simulator refuses: a located error naming the problem (the
+ * verifier, ir/fverify.c, reports the same at load unless fibersim runs --no-verify) */
+static int
+bad_form(DecodeCtx *c, const Ins *i, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+bad_form(DecodeCtx *c, const Ins *i, const char *fmt, ...)
+{
+	char name[64], why[256];
+	int len = snprintf(name, sizeof name, "%s", mstr(c->fn->mod, i->name));
+	va_list ap;
+
+	for (unsigned k = 0; k < i->nmod && len < (int)sizeof name; k++)
+		len += snprintf(name + len, sizeof name - (size_t)len, ".%s", mstr(c->fn->mod, i->mod[k]));
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	error_at(c->diag, i->loc, "%s: %s", name, why);
+	return -1;
+}
+
+/* operand k of i is a float literal (a decimal number in SASS): the located error, which says
+ * how to write it */
+static int
+bad_decimal(DecodeCtx *c, const Ins *i, unsigned k, const char *what)
+{
+	const Opnd *o = &i->opnd[k];
+	double v = o->kind == OFImm ? o->fimm : 0;
+
+	if (v >= 0 && v < 1e6 && v == (double)(long)v)
+		return bad_form(c, i, "%s '%s' is a decimal literal, which SASS reads as the float %g: "
+		                "write it in hex (0x%lx)", what, mstr(c->fn->mod, o->atom), v, (long)v);
+	return bad_form(c, i, "%s '%s' is a float literal: it must be a hex integer", what,
+	                o->kind == OFImm ? mstr(c->fn->mod, o->atom) : "?");
 }
 
 static void exec_depbar(Exec *x, const DIns *d, uint32_t mask);
@@ -76,11 +117,15 @@ sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d)
 	if (d->nsrc < 1 || d->nsrc > 2 || (d->src[0].kind != DR && d->src[0].kind != DV) ||
 	    (d->src[0].kind == DR && d->src[0].reg == RegRZ) ||
 	    (d->nsrc == 2 && d->src[1].kind != DImm))
-		return sim_unsupported_why(c, i, "takes reg[, n]: a register R<n>, V<n> or pool "
-		                           "operand and an immediate count");
+		return bad_form(c, i, "takes reg[, n]: a register R<n>, V<n> or pool operand and "
+		                "an immediate count");
+	if (d->nsrc == 2 && (d->src[1].flags & DFFimm) && i->nopnd > 1)
+		return bad_decimal(c, i, 1, "the register count");
 	d->aux = d->nsrc == 2 ? (uint32_t)d->src[1].imm : 1;
-	if (d->aux < 1 || d->aux > 32)
-		return sim_unsupported_why(c, i, "count n must be 1..32");
+	if (d->nsrc == 2 && (d->src[1].imm < 1 || d->src[1].imm > 32))
+		return bad_form(c, i, "count n must be 1..32");
+	if (i->guarded)
+		return bad_form(c, i, "a guard is refused (FIBER synchronisation is unconditional)");
 	d->mod = (full ? BFull : 0) | (d->src[0].kind == DV ? BAbs : 0);
 	d->exec = i->op == OSETBUSYBIT ? exec_setbusy : exec_depbar;
 	return 0;
@@ -157,6 +202,69 @@ fiber_mark_full(Exec *x, const DIns *d)
 	}
 }
 
+/* the registers past its window that operand o names, as the first and one past the last R
+ * number, or 0 when none: R destinations and sources (RZ reads 0, a pool destination is
+ * absolute), an address's base register and a constant bank's index register (not V<n>) */
+static int
+past_window(const DOp *o, uint32_t nreg, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t n;
+
+	if (o->flags & (DFVreg | DFPoolDst) || o->reg == RegRZ)
+		return 0;
+	if (o->kind == DR)
+		n = o->n ? o->n : 1;
+	else if (o->kind == DMem)
+		n = o->flags & DFWide ? 2 : 1;
+	else if (o->kind == DCBank)
+		n = 1;
+	else
+		return 0;
+	if (o->reg + n <= nreg)
+		return 0;
+	*lo = o->reg;
+	*hi = o->reg + n;
+	return 1;
+}
+
+int
+fiber_window_check(Exec *x, const DIns *d, uint32_t mask)
+{
+	const Warp *w = x->w;
+	unsigned lane = (unsigned)__builtin_ctz(mask);
+	uint32_t lo, hi;
+
+	for (unsigned k = 0; k < d->ndst; k++)
+		if (past_window(&d->dst[k], w->nreg, &lo, &hi)) {
+			sim_fault(x, FaultFiber, lane, "remote write: weft %u writes R%u%s at PC 0x%04x, "
+			          "past its window of %u registers (R0..R%u = V%u..V%u): the register "
+			          "belongs to another weft, a pool or no one, and a weft writes only its "
+			          "window or a pool of its slice", w->id, hi - 1, hi - lo > 1 ? " (a tuple)"
+			          : "", d->addr, w->nreg, w->nreg - 1, w->rbase, w->rbase + w->nreg - 1);
+			return -1;
+		}
+	for (unsigned k = 0; k < d->nsrc; k++)
+		if (past_window(&d->src[k], w->nreg, &lo, &hi)) {
+			sim_fault(x, FaultFiber, lane, "weft %u reads R%u%s at PC 0x%04x, past its window "
+			          "of %u registers (R0..R%u = V%u..V%u): a register outside the window is "
+			          "read by its absolute number, V<n>", w->id, hi - 1, hi - lo > 1 ?
+			          " (a tuple)" : "", d->addr, w->nreg, w->nreg - 1, w->rbase,
+			          w->rbase + w->nreg - 1);
+			return -1;
+		}
+	return 0;
+}
+
+/* the pool of fn that holds absolute register r, or NULL */
+static const FPool *
+pool_of(const Fn *fn, uint32_t r)
+{
+	for (uint32_t k = 0; k < fn->npool; k++)
+		if (r >= fn->pool[k].base && r < fn->pool[k].base + fn->pool[k].size)
+			return &fn->pool[k];
+	return NULL;
+}
+
 void
 fiber_pool_exec(Exec *x, const DIns *d, uint32_t mask)
 {
@@ -172,11 +280,14 @@ fiber_pool_exec(Exec *x, const DIns *d, uint32_t mask)
 			if (!x->fiber)
 				sim_fault(x, FaultIllegalInstr, 0, "a pool destination at 0x%04x needs a "
 				          "FIBER configuration (sm_model = fiber)", d->addr);
-			else
-				sim_fault(x, FaultFiber, 0, "remote write: weft %u (sub-partition %u) writes "
-				          "pool register V%u of slice %u at 0x%04x; a pool is written only by "
-				          "the wefts of its own slice", x->w->id, x->w->id % nsub, o->reg,
-				          o->reg / sr, d->addr);
+			else {
+				const FPool *p = pool_of(x->prog->fn, o->reg);
+				sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "remote write: weft %u "
+				          "(sub-partition %u) writes pool %s[%u] (slice %u, V%u) at PC 0x%04x; a "
+				          "pool is written only by the wefts of its own slice", x->w->id,
+				          x->w->id % nsub, p ? mstr(x->prog->fn->mod, p->name) : "?",
+				          p ? o->reg - p->base : 0, o->reg / sr, o->reg, d->addr);
+			}
 			return;
 		}
 		o->reg = (uint16_t)(o->reg - x->w->rbase);
@@ -195,6 +306,21 @@ lanes_for(uint32_t count, uint32_t k)
 	if (count <= first)
 		return 0;
 	return count - first >= WarpSize ? ~0u : (1u << (count - first)) - 1;
+}
+
+/* lanes of surviving weft w that a grow brings (back): new fibers, as those of a new weft:
+ * their lane of every window register zero, their predicates false (a lane trimmed by an
+ * earlier shrink keeps nothing of its old fiber; docs/fiber-isa.md section 3) */
+static void
+lanes_new(Sm *sm, Warp *w, uint32_t lanes)
+{
+	if (!lanes)
+		return;
+	for (uint32_t r = 0; r < w->nreg && w->rbase + r < SmVRegs; r++)
+		for (uint32_t m = lanes; m; m &= m - 1)
+			sm->rf[w->rbase + r][__builtin_ctz(m)] = 0;
+	for (unsigned p = 0; p < RegPT; p++)
+		w->p[p] &= ~lanes;
 }
 
 /* every weft has arrived: change the fiber count to count (new wefts' windows nreg) */
@@ -240,6 +366,7 @@ fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
 			wpc = held ? w->pc[__builtin_ctz(held)] : x->pc;
 			w->wait_fnum = 0;
 			w->exited &= lanes;
+			lanes_new(x->sm, w, lanes & ~w->present);
 			w->present = lanes;          /* trimmed to count, or grown in a partial weft */
 		}
 		for (uint32_t m = lanes; m; m &= m - 1) {
@@ -284,13 +411,28 @@ exec_setfibernum(Exec *x, const DIns *d, uint32_t mask)
 	count = d->src[0].kind == DImm ? (uint32_t)d->src[0].imm
 	      : d->src[0].reg == RegURZ ? 0 : w->ur[d->src[0].reg];
 	nreg = d->nsrc > 1 ? (uint32_t)d->src[1].imm : (uint32_t)x->prog->nreg;
+	if (count < 1 || count > c->maxfibers) {
+		/* before the gathering: the weft that names it is the one at fault */
+		if (count < 1)
+			sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "SETFIBERNUM 0 (weft %u "
+			          "at PC 0x%04x%s): the count must be at least 1", w->id, d->addr,
+			          d->src[0].kind == DUR ? ", from a UR" : "");
+		else
+			sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "SETFIBERNUM %u: count "
+			          "beyond the %u fibers reserved for the CTA (.maxfibers, else the launch's "
+			          "threads; %u weft contexts of %u per sub-partition); weft %u at PC "
+			          "0x%04x%s", count, c->maxfibers, c->nwarp, x->gpu->cfg.fiber_contexts ?
+			          x->gpu->cfg.fiber_contexts : 64, w->id, d->addr,
+			          d->src[0].kind == DUR ? ", the count from a UR" : "");
+		return;
+	}
 	if (c->fnum_count && c->fnum_count != count) {
 		sim_fault(x, FaultFiber, (unsigned)__builtin_ctz(mask), "SETFIBERNUM counts differ: weft "
 		          "%u names %u, weft %u named %u", w->id, count, c->fnum_first, c->fnum_count);
 		return;
 	}
 	if (!c->fnum_count) {
-		c->fnum_count = count ? count : UINT32_MAX;
+		c->fnum_count = count;
 		c->fnum_nreg = nreg;
 		c->fnum_first = w->id;
 	}
@@ -313,9 +455,18 @@ dec_setfibernum(DecodeCtx *c, const Ins *i, DIns *d)
 	if (sim_dec_opnds(c, i, d, 0) < 0)
 		return -1;
 	if (d->nsrc < 1 || d->nsrc > 2 || (d->src[0].kind != DImm && d->src[0].kind != DUR) ||
-	    (d->nsrc == 2 && (d->src[1].kind != DImm || d->src[1].imm < 1 || d->src[1].imm > 255)))
-		return sim_unsupported_why(c, i, "takes count[, nreg]: count an immediate or a UR, "
-		                           "nreg an immediate 1..255");
+	    (d->nsrc == 2 && d->src[1].kind != DImm))
+		return bad_form(c, i, "takes count[, nreg]: count an immediate or a UR, nreg an "
+		                "immediate 1..255");
+	for (unsigned k = 0; k < d->nsrc && k < i->nopnd; k++)
+		if (d->src[k].kind == DImm && (d->src[k].flags & DFFimm))
+			return bad_decimal(c, i, k, k ? "nreg" : "the count");
+	if (d->src[0].kind == DImm && (d->src[0].imm < 1 || d->src[0].imm > FiberMaxFibers))
+		return bad_form(c, i, "the count must be 1..8192");
+	if (d->nsrc == 2 && (d->src[1].imm < 1 || d->src[1].imm > 255))
+		return bad_form(c, i, "nreg must be 1..255");
+	if (i->guarded)
+		return bad_form(c, i, "a guard is refused (FIBER synchronisation is unconditional)");
 	d->exec = exec_setfibernum;
 	return 0;
 }
@@ -341,6 +492,24 @@ state_name(int st)
 	return st == BusyFull ? "full" : st == BusyEmpty ? "empty" : "busy";
 }
 
+/* printf at buf + *len, never past size (a long report is cut, not overrun) */
+static void
+put(char *buf, int *len, int size, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+put(char *buf, int *len, int size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, (size_t)(size - *len), fmt, ap);
+	va_end(ap);
+	*len = n < 0 ? *len : *len + n < size ? *len + n : size - 1;
+}
+
 int
 fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 {
@@ -351,14 +520,16 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 		const DIns *d;
 		if (w->dormant)
 			continue;
-		len += snprintf(buf + len, (size_t)(size - len), "%sweft %u of CTA %u", len ? "; " : "",
-		                k, c->ctaid[0] + x->nctaid[0] * (c->ctaid[1] + x->nctaid[1] * c->ctaid[2]));
+		put(buf, &len, size, "%sweft %u of CTA %u", len ? "; " : "", k,
+		    c->ctaid[0] + x->nctaid[0] * (c->ctaid[1] + x->nctaid[1] * c->ctaid[2]));
 		if (!live) {
-			len += snprintf(buf + len, (size_t)(size - len), " exited");
+			put(buf, &len, size, " exited");
 			continue;
 		}
+		if (!held)   /* a barrier or a convergence point: its PC and instruction too */
+			held = w->wait_bar ? w->wait_bar : w->wait_bsync ? w->wait_bsync : w->wait_warpsync;
 		if (!held) {
-			len += snprintf(buf + len, (size_t)(size - len), " blocked (barrier or convergence)");
+			put(buf, &len, size, " blocked");
 			continue;
 		}
 		d = &x->prog->ins[w->pc[__builtin_ctz(held)]];
@@ -366,14 +537,19 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 			fmt_ins(ins, sizeof ins, x->prog->fn, d->ir, 0);
 		for (size_t e = strlen(ins); e && (ins[e - 1] == ';' || ins[e - 1] == ' '); e--)
 			ins[e - 1] = 0;
-		len += snprintf(buf + len, (size_t)(size - len), " at 0x%04x %s", d->addr, ins);
-		if (w->wait_busy && len < size - 1) {
+		put(buf, &len, size, " at 0x%04x %s", d->addr, ins);
+		if (held == w->wait_bar && w->bar_of[__builtin_ctz(held)] < 16) {
+			uint32_t b = w->bar_of[__builtin_ctz(held)];
+			put(buf, &len, size, " (barrier %u: %u of %u threads arrived)", b, c->bar_arrived[b],
+			    c->bar_expect[b] ? c->bar_expect[b] : c->nthreads - c->nexited);
+		}
+		if (w->wait_busy) {
 			uint32_t first = d->mod & BAbs ? d->src[0].reg : w->rbase + d->src[0].reg;
-			len += snprintf(buf + len, (size_t)(size - len), " (");
-			for (uint32_t r = first; r < first + d->aux && len < size - 1; r++)
-				len += snprintf(buf + len, (size_t)(size - len), "%sV%u %s", r > first ? ", " : "",
-				                r, state_name(sm_busy_get(x->sm, r)));
-			len += snprintf(buf + len, (size_t)(size - len), ")");
+			put(buf, &len, size, " (");
+			for (uint32_t r = first; r < first + d->aux; r++)
+				put(buf, &len, size, "%sV%u %s", r > first ? ", " : "", r,
+				    state_name(sm_busy_get(x->sm, r)));
+			put(buf, &len, size, ")");
 		}
 	}
 	return len < size ? len : size - 1;

@@ -905,7 +905,8 @@ alu_dec_mov(DecodeCtx *c, const Ins *i, DIns *d)
 {
 	if (alu_mods(c, i, NULL, 0, &(AluMods){0}) < 0 || alu_split_n(c, i, d, 1) < 0)
 		return -1;
-	if (!is_gpr(&d->dst[0]) || d->nsrc < 1 || d->nsrc > 2 || (d->src[0].flags & ~DFReuse))
+	if (!is_gpr(&d->dst[0]) || d->nsrc < 1 || d->nsrc > 2 ||
+	    (d->src[0].flags & ~(DFReuse | DFVreg)))   /* MOV Rd, V<n>: a FIBER remote read */
 		return sim_unsupported(c, i);
 	d->exec = exec_mov;
 	if (d->nsrc == 2) {

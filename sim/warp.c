@@ -276,7 +276,8 @@ step(Exec *x, const int fiber)
 	x->next_pc_set = 0;
 	x->jumped = 0;
 	x->yield = 0;
-	if (mask) {
+	if (mask && !(fiber && w->nreg < (uint32_t)x->prog->nreg &&
+	              fiber_window_check(x, d, mask) < 0)) {
 		d->exec(x, d, mask);
 		if (fiber)
 			fiber_mark_full(x, d);
@@ -360,7 +361,8 @@ run_quantum(Exec *x, unsigned quantum, unsigned *issued, const int fiber)
 			x->next_pc_set = 0;
 			x->jumped = 0;
 			x->yield = 0;
-			if (mask) {
+			if (mask && !(fiber && w->nreg < (uint32_t)x->prog->nreg &&
+			              fiber_window_check(x, d, mask) < 0)) {
 				d->exec(x, d, mask);
 				if (fiber)
 					fiber_mark_full(x, d);

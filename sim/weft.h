@@ -45,6 +45,12 @@ int fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size);
 /* a vector-register write by d for some lanes: its R destinations become Full (the FIBER
  * copies of sim_step and sim_run, chosen when Exec.fiber, call it after every instruction) */
 void fiber_mark_full(Exec *x, const DIns *d);
+/* Before d runs for a weft whose window is smaller than the kernel's (Warp.nreg < Prog.nreg:
+ * only SETFIBERNUM's nreg makes one; the FIBER copies of sim_step and sim_run test that): every
+ * R operand of d (destinations, sources, address and constant-bank index registers) lies in the
+ * window. 0, or -1 after FaultFiber: a destination past it is a remote write, a source past it
+ * a read outside the window (docs/fiber-isa.md section 2) */
+int fiber_window_check(Exec *x, const DIns *d, uint32_t mask);
 /* the semantics of an instruction with a pool destination (DFPoolDst; decode.c installs it and
  * keeps the family's in Prog.pool_exec): FaultFiber unless the weft's sub-partition owns the
  * pool's slice, else the family's semantics on a copy whose pool destinations are window

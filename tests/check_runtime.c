@@ -510,7 +510,42 @@ static const struct {
 	{"\177ELF\2\1\1", FIBER_ERROR_INVALID_SOURCE, "not a"},
 	{"\t.target\tsm_100\n\t.section\t.text.k,\"ax\",@progbits\nk:\n        /*0000*/   EXIT ;\n",
 	 FIBER_ERROR_UNSUPPORTED, "sm_100 code"},
+	/* the load verifies as fiberc does (runtime/verify.c): the verifier's located errors */
+	{"\t.section\t.text.k,\"ax\",@progbits\nk:\n        /*0000*/   SETFIBERNUM 64 ;\n",
+	 FIBER_ERROR_INVALID_SOURCE, "bad.sass:3:32: error: verifier: SETFIBERNUM count '64' is a "
+	 "decimal literal, which SASS reads as the float 64: write it in hex (0x40)"},
+	{"\t.section\t.text.k,\"ax\",@progbits\n\t.maxfibers\t64\nk:\n        /*0000*/   "
+	 "SETFIBERNUM 0x41 ;\n", FIBER_ERROR_INVALID_SOURCE, "bad.sass:4:32: error: verifier: "
+	 "SETFIBERNUM count 65 out of range (1..64"},
+	{"\t.section\t.text.k,\"ax\",@progbits\nk:\n        /*0000*/   MOV V130, R2 ;\n",
+	 FIBER_ERROR_INVALID_SOURCE, "bad.sass:3:24: error: verifier: 'V130' is a destination"},
 };
+
+/* fiberDeviceSetVerify(d, 0): the module the verifier refuses loads, and its launch runs into the
+ * simulator's own fault, which names the problem */
+START_TEST(test_runtime_load_noverify)
+{
+	static const char text[] = "\t.section\t.text.k,\"ax\",@progbits\n\t.maxfibers\t64\nk:\n"
+	                           "        /*0000*/   SETFIBERNUM 0x41 ;\n        /*0010*/   EXIT ;\n";
+	fiberDevice d = device("a100-fiber");
+	fiberModule m;
+	fiberFunction f;
+	const unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+
+	ck_assert_int_eq(fiberModuleLoadData(&m, d, text, strlen(text), "bad.sass"),
+	                 FIBER_ERROR_INVALID_SOURCE);
+	ck_assert_int_eq(fiberDeviceSetVerify(d, 0), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadData(&m, d, text, strlen(text), "bad.sass") == FIBER_SUCCESS,
+	              "%s", fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "k"), FIBER_SUCCESS);
+	ck_assert_int_ne(fiberLaunchKernel(f, grid, block, 0, NULL),
+	                 FIBER_SUCCESS);
+	ck_assert_msg(strstr(fiberGetLastErrorMessage(d), "SETFIBERNUM 65: count beyond the 64 fibers "
+	                     "reserved"), "%s", fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberDeviceSetVerify(NULL, 0), FIBER_ERROR_INVALID_HANDLE);
+	fiberDeviceDestroy(d);
+}
+END_TEST
 
 START_TEST(test_runtime_load_errors)
 {
@@ -1223,6 +1258,7 @@ runtime_suite(void)
 	tcase_add_test(ld, test_runtime_load_data);
 	tcase_add_test(ld, test_runtime_load_ir_text);
 	tcase_add_loop_test(ld, test_runtime_load_errors, 0, sizeof bad_modules / sizeof bad_modules[0]);
+	tcase_add_test(ld, test_runtime_load_noverify);
 	tcase_add_test(ld, test_runtime_load_file_errors);
 	tcase_add_test(ld, test_runtime_load_log);
 	tcase_add_test(ld, test_runtime_cubin_no_disassembler);

@@ -2,9 +2,11 @@
  * docs/sim.md "FIBER"): window placement in slices (base(w) = 512*(w%4) + (w/4)*nreg, checked
  * through V reads of other wefts' windows), pools at the top of their slice, SETFIBERNUM up and
  * down (new fibers' SR_FIBERID / SR_TID, survivors keep registers, SR_FIBERNUM), fiber_dp = 0,
- * a producer/consumer pair on empty/full bits, the faults (divergent SETFIBERNUM, a count
- * beyond the reserved fibers, counts that differ, a busy-bit deadlock's report, FIBER code in
- * SIMT mode), and a SIMT kernel giving the same output with fiber = 1. Functional driver only:
+ * a producer/consumer pair on empty/full bits, first-fit windows of new wefts, lanes regrown
+ * after a shrink, the faults (divergent SETFIBERNUM, a count beyond the reserved fibers, counts
+ * that differ, R operands past a new weft's window, a busy-bit deadlock's report with a weft at
+ * BAR.SYNC, a pool written from another slice, FIBER code in SIMT mode), and a SIMT kernel giving
+ * the same output with fiber = 1. Functional driver only:
  * the FIBER timing model is timing/'s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -298,6 +300,10 @@ START_TEST(test_fault_count)
 {
 	faults("", PROLOGUE "        SETFIBERNUM 0x80 ;\n        EXIT ;\n", 1, FaultFiber,
 	       "SETFIBERNUM 128: count beyond the 64 fibers reserved");
+	/* a count of 0 from a UR is named when the weft arrives (it was "counts differ ...
+	 * 4294967295" when the next weft came) */
+	faults("", PROLOGUE "        UMOV UR4, 0x0 ;\n        SETFIBERNUM UR4 ;\n        EXIT ;\n", 1,
+	       FaultFiber, "SETFIBERNUM 0 (weft 0 at PC 0x0050, from a UR): the count must be at least 1");
 }
 END_TEST
 
@@ -345,6 +351,109 @@ START_TEST(test_fault_deadlock)
 	       "        DEPBAR.FULL V1000 ;\n"
 	       "        EXIT ;\n", 1, FaultDeadlock,
 	       "weft 0 of CTA 0 at 0x0060 DEPBAR.FULL V1000 (V1000 empty); weft 1 of CTA 0 exited");
+}
+END_TEST
+
+/* a weft waiting at BAR.SYNC is reported with its PC, instruction and the barrier's count, beside
+ * a weft waiting on a busy bit */
+START_TEST(test_fault_deadlock_bar)
+{
+	faults("", PROLOGUE
+	       "        ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n"
+	       "    @P0 BRA `(.L_x) ;\n"
+	       "        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	       "        EXIT ;\n"
+	       ".L_x:\n"
+	       "        DEPBAR.FULL V1000 ;\n"
+	       "        EXIT ;\n", 1, FaultDeadlock,
+	       "weft 0 of CTA 0 at 0x0060 BAR.SYNC.DEFER_BLOCKING 0x0 (barrier 0: 32 of 64 threads "
+	       "arrived); weft 1 of CTA 0 at 0x0080 DEPBAR.FULL V1000 (V1000 empty)");
+}
+END_TEST
+
+/* new wefts' windows are placed first fit (docs/fiber-isa.md section 2): one launched weft with
+ * a window of 16 (R15 is the highest register named), SETFIBERNUM 0x100, 0x28: weft 4 is slice
+ * 0's second window, at V16, and weft 0 reads its R6 as V22. Naming R39 makes the kernel's
+ * window 40 (the highest register named plus one, over SHI_REGISTERS), so weft 0 holds V0..V39
+ * and weft 4 starts at V40: V22 is then weft 0's own R22, 0 */
+static const char grow[] =
+	"        MOV R15, RZ ;\n"
+	"        SETFIBERNUM 0x100, 0x28 ;\n"
+	PROLOGUE
+	"        IADD3 R6, R0, 0x1000, RZ ;\n"
+	"        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+	"        IADD3 R7, V22, RZ, RZ ;\n"
+	"        STG.E [R2.64], R7 ;\n"
+	"        EXIT ;\n";
+
+START_TEST(test_first_fit)
+{
+	Run *r = load("\t.maxfibers\t256\n", grow, 1, 1);
+	char *wide;
+	int rc = launch(r, 32, 256);
+
+	ck_assert_int_eq(r->k->nreg, 16);
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	for (uint32_t t = 0; t < 256; t++)
+		ck_assert_msg(word(r, t) == 0x1000 + 128 + t % 32, "fiber %u: 0x%x", t, word(r, t));
+	done(r);
+	wide = subst(grow, "MOV R15, RZ", "MOV R39, RZ");
+	r = load("\t.maxfibers\t256\n", wide, 1, 1);
+	free(wide);
+	rc = launch(r, 32, 256);
+	ck_assert_int_eq(r->k->nreg, 40);
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	for (uint32_t t = 0; t < 256; t++)
+		ck_assert_msg(word(r, t) == 0, "fiber %u: 0x%x", t, word(r, t));
+	done(r);
+}
+END_TEST
+
+/* a weft whose window (SETFIBERNUM's nreg, 8) is smaller than the registers the code names: a
+ * write past it is a remote write, a read past it a read outside the window, both FaultFiber
+ * naming the weft, the register, the PC and the window (wefts 0 and 1 keep the kernel's 13) */
+START_TEST(test_fault_past_window)
+{
+	faults("\t.maxfibers\t128\n", PROLOGUE
+	       "        SETFIBERNUM 0x80, 0x8 ;\n"
+	       "        IADD3 R12, R0, 0x1, RZ ;\n"
+	       "        EXIT ;\n", 1, FaultFiber,
+	       "remote write: weft 2 writes R12 at PC 0x0050, past its window of 8 registers "
+	       "(R0..R7 = V1024..V1031)");
+	faults("\t.maxfibers\t128\n", PROLOGUE
+	       "        SETFIBERNUM 0x80, 0x8 ;\n"
+	       "        IADD3 R6, R12, 0x1, RZ ;\n"
+	       "        EXIT ;\n", 1, FaultFiber,
+	       "weft 2 reads R12 at PC 0x0050, past its window of 8 registers (R0..R7 = V1024..V1031)");
+	faults("\t.maxfibers\t128\n", PROLOGUE
+	       "        SETFIBERNUM 0x80, 0x8 ;\n"
+	       "        IMAD.WIDE.U32 R8, R0, 0x4, R4 ;\n"
+	       "        EXIT ;\n", 1, FaultFiber,
+	       "remote write: weft 2 writes R9 (a tuple) at PC 0x0050, past its window of 8 registers");
+}
+END_TEST
+
+/* lanes trimmed by a shrink and brought back by a grow are new fibers (docs/fiber-isa.md section
+ * 3): fibers 40..63 start after the second SETFIBERNUM with a zeroed window (R8 = 0), the others
+ * keep theirs; no .maxfibers is needed to grow back up to the launch's 64 threads */
+START_TEST(test_regrow)
+{
+	Run *r = load("", PROLOGUE
+	              "        IADD3 R8, R0, 0x1000, RZ ;\n"
+	              "        SETFIBERNUM 0x28 ;\n"
+	              "        SETFIBERNUM 0x40 ;\n"
+	              "        S2R R0, SR_FIBERID ;\n"
+	              "        MOV R4, c[0x0][0x160] ;\n"
+	              "        MOV R5, c[0x0][0x164] ;\n"
+	              "        IMAD.WIDE.U32 R2, R0, 0x4, R4 ;\n"
+	              "        STG.E [R2.64], R8 ;\n"
+	              "        EXIT ;\n", 1, 1);
+	int rc = launch(r, 64, 64);
+
+	ck_assert_msg(rc == 0, "%s", r->f.msg);
+	for (uint32_t t = 0; t < 64; t++)
+		ck_assert_msg(word(r, t) == (t < 40 ? 0x1000 + t : 0), "fiber %u: 0x%x", t, word(r, t));
+	done(r);
 }
 END_TEST
 
@@ -399,8 +508,8 @@ START_TEST(test_pool_write)
 	free(bad);
 	ck_assert_int_ne(launch(r, 64, 512), 0);
 	ck_assert_int_eq(r->f.kind, FaultFiber);
-	ck_assert_msg(strstr(r->f.msg, "remote write: weft 1 (sub-partition 1) writes pool register "
-	                     "V496 of slice 0") != NULL, "%s", r->f.msg);
+	ck_assert_msg(strstr(r->f.msg, "remote write: weft 1 (sub-partition 1) writes pool kv[0] "
+	                     "(slice 0, V496) at PC 0x0080") != NULL, "%s", r->f.msg);
 	done(r);
 }
 END_TEST
@@ -472,6 +581,10 @@ simfiber_suite(void)
 	tcase_add_test(t, test_fault_window);
 	tcase_add_test(t, test_fault_contexts);
 	tcase_add_test(t, test_fault_deadlock);
+	tcase_add_test(t, test_fault_deadlock_bar);
+	tcase_add_test(t, test_first_fit);
+	tcase_add_test(t, test_regrow);
+	tcase_add_test(t, test_fault_past_window);
 	tcase_add_test(t, test_fault_simt);
 	tcase_add_test(t, test_pool_write);
 	tcase_add_test(t, test_simt_same);

@@ -192,6 +192,30 @@ START_TEST(test_imad)
 }
 END_TEST
 
+/* MOV Rd, V<n> (it was "unsupported instruction 'MOV'" while IMAD.MOV.U32 and IADD3 took the
+ * same source): every thread adds warp 0's R8 (V8) and warp 1's R8 (V24: nreg 10 rounds to 16,
+ * so warp 1's window starts at V16) */
+START_TEST(test_mov)
+{
+	Run *r = load(PROLOGUE
+	              "        IADD3 R8, R0, 0x300, RZ ;\n"
+	              "        MOV R9, RZ ;\n"
+	              BARRIER
+	              "        MOV R6, V8 ;\n"
+	              "        MOV R7, V24 ;\n"
+	              "        IADD3 R6, R6, R7, RZ ;\n"
+	              "        STG.E [R2.64], R6 ;\n"
+	              "        EXIT ;\n");
+
+	launch(r, 64, 10);
+	for (uint32_t t = 0; t < 64; t++) {
+		uint32_t l = t % 32;
+		ck_assert_uint_eq(word(r, t), (l + 0x300) + (32 + l + 0x300));
+	}
+	done(r);
+}
+END_TEST
+
 /* LDG through a V address pair: warp 1 loads from the addresses warp 0 computed */
 START_TEST(test_ldg_address)
 {
@@ -403,6 +427,7 @@ simv_suite(void)
 
 	tcase_add_test(rd, test_fadd);
 	tcase_add_test(rd, test_imad);
+	tcase_add_test(rd, test_mov);
 	tcase_add_test(rd, test_ldg_address);
 	tcase_add_test(rd, test_stg_data);
 	tcase_add_test(rd, test_shfl);

@@ -276,8 +276,9 @@ sass_check_enc(Module *m, Diag *d)
 	return d->nerr > nerr ? -1 : 0;
 }
 
-int
-sass_check(Module *m, Diag *d)
+/* sass_check, or with unknown 0 sass_check_load: an unknown opcode is skipped, not an error */
+static int
+check(Module *m, Diag *d, int unknown)
 {
 	int nerr = d->nerr;
 
@@ -288,7 +289,8 @@ sass_check(Module *m, Diag *d)
 		for (uint32_t j = 0; j < f->nins; j++) {
 			Ins *i = &f->ins[j];
 			if (i->op == Ounknown) {
-				error_at(d, opcode_loc(m, i), "unknown opcode '%s'", mstr(m, i->name));
+				if (unknown)
+					error_at(d, opcode_loc(m, i), "unknown opcode '%s'", mstr(m, i->name));
 				continue;
 			}
 			enc_agrees(m, i, d);
@@ -297,4 +299,16 @@ sass_check(Module *m, Diag *d)
 		}
 	}
 	return d->nerr > nerr ? -1 : 0;
+}
+
+int
+sass_check(Module *m, Diag *d)
+{
+	return check(m, d, 1);
+}
+
+int
+sass_check_load(Module *m, Diag *d)
+{
+	return check(m, d, 0);
 }

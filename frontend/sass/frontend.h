@@ -66,6 +66,9 @@ Module *sass_parse(Src *src, Diag *d);
 /* check.c: what needs the opcode table (unknown opcodes, encoding words that contradict the
  * text, register tuples running into RZ or misaligned, no kernel): 0, or -1 after reporting */
 int sass_check(Module *m, Diag *d);
+/* check.c: sass_check as a module load runs it (runtime/verify.c): an unknown opcode is no error
+ * here, the simulator's decoder reports it for its kernel alone ("unsupported instruction") */
+int sass_check_load(Module *m, Diag *d);
 /* check.c: only the encoding words that contradict the text (run at every load): 0, or -1 */
 int sass_check_enc(Module *m, Diag *d);
 
