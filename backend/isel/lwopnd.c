@@ -121,12 +121,20 @@ lw_opnd(const Lw *w, int k)
 	return k < w->ins->nopnd ? &w->ins->opnd[k] : NULL;
 }
 
+/* WARP_SZ, the warp size: an immediate 32 wherever it stands (PTX ISA, "Special Registers") */
+static int
+is_warpsz(const Lw *w, const PtxOpnd *o)
+{
+	return o->kind == PoName && o->what == PwSreg && !strcmp(ptx_str(w->p, o->atom), "WARP_SZ");
+}
+
 int
 lw_isimm(const Lw *w, int k)
 {
 	const PtxOpnd *o = lw_opnd(w, k);
 
-	return o && (o->kind == PoImm || o->kind == PoF32 || o->kind == PoF64 || o->kind == PoFDec);
+	return o && (o->kind == PoImm || o->kind == PoF32 || o->kind == PoF64 || o->kind == PoFDec ||
+	             is_warpsz(w, o));
 }
 
 int
@@ -145,6 +153,8 @@ imm_bits(const PtxOpnd *o, int fbits)
 	switch (o->kind) {
 	case PoImm:
 		return (uint64_t)o->ival;
+	case PoName:               /* WARP_SZ (lw_isimm) */
+		return 32;
 	case PoF32:
 		if (fbits == 64) {
 			union { float f; uint32_t u; } a = { .u = (uint32_t)o->ival };

@@ -232,4 +232,18 @@ Src *ptx_lower(const Ptx *p, int sm, Diag *d);
  * (fiberc --emit=isel) */
 Src *ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d);
 
+/* what ptx_lower_opts is asked, and what it tells */
+typedef struct PtxLower {
+	int sm;            /* the target's SM number (fiberc --arch), 0: the module's .target */
+	int suffix;        /* with sm: 'a' for sm_90a, else 0 */
+	int comments;      /* each PTX instruction as a comment before its SASS (--emit=isel) */
+	const char *kernel; /* lower only this kernel (fiberc --kernel), NULL: every kernel */
+	uint32_t nkernel;  /* out: kernels lowered */
+	uint32_t nrefused; /* out: kernels refused: each has its located errors and a note naming it */
+} PtxLower;
+/* the lowering with its options: the target is checked against the architecture table (a
+ * .target fiberc does not generate for is a located error), and a kernel with an unsupported
+ * form is refused alone: the listing holds the others (NULL when none is left) */
+Src *ptx_lower_opts(const Ptx *p, PtxLower *o, Diag *d);
+
 #endif /* FIBER_PTXLOW_H */

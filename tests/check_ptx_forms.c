@@ -1,0 +1,290 @@
+/* check_ptx_forms.c: forms of PTX that Triton and nvcc write and the selection once refused
+ * (issue 23): a single register in braces as a load's or store's data, packs and unpacks with
+ * immediate elements (`mov.b32 %f1, {0, %rs1}`: __bfloat162float), the special register WARP_SZ,
+ * a kernel refused alone (the others lowered, its error located and the kernel named), and the
+ * .target checked against the architecture table. Kernels run on the simulator (tests/ptxrun.h)
+ * on sm_80 and sm_90 with hand-computed results. */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxrun.h"
+#include "ptxsel_test.h"
+
+static const char *const arch_of[2] = { "sm_80", "sm_90" };
+
+/* a kernel k(out, in) on target sm_80 around body, with registers of every size */
+static char *
+forms_kernel(const char *body)
+{
+	static const char fmt[] =
+	    ".version 8.5\n.target sm_80\n.address_size 64\n"
+	    ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n"
+	    "{\n"
+	    "\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<16>;\n\t.reg .b32 %%r<32>;\n\t.reg .f32 %%f<16>;\n"
+	    "\t.reg .b64 %%rd<16>;\n"
+	    "\tld.param.u64 %%rd1, [k_param_0];\n\tld.param.u64 %%rd2, [k_param_1];\n"
+	    "\tcvta.to.global.u64 %%rd1, %%rd1;\n\tcvta.to.global.u64 %%rd2, %%rd2;\n"
+	    "%s"
+	    "\tret;\n"
+	    "}\n";
+	size_t n = sizeof fmt + strlen(body) + 16;
+	char *s = malloc(n);
+
+	snprintf(s, n, fmt, body);
+	return s;
+}
+
+/* body run by one thread on arch: out (n words) from in (16 words) */
+static void
+run_forms(int arch, const char *body, const uint32_t *in, uint32_t *out, unsigned n)
+{
+	char *ptx = forms_kernel(body);
+	uint32_t inb[16];
+	PrRun r = { .arch = arch_of[arch], .config = arch ? "h100" : "a100", .block = { 1 } };
+	PrArg a[2] = {
+		{ .kind = PrBuf, .data = out, .bytes = n * 4 },
+		{ .kind = PrBuf, .data = inb, .bytes = sizeof inb },
+	};
+
+	memcpy(inb, in, sizeof inb);
+	memset(out, 0xee, n * 4);
+	ck_assert_msg(pr_run(ptx, "k", &r, a, 2) == 0, "%s:\n%s\n%s", arch_of[arch], r.err, ptx);
+	free(ptx);
+}
+
+/* `ld.global.b32 {%r1}, [..]` and `st.global.b32 [..], {%r1}`: Triton's masked accesses */
+START_TEST(test_run_braced_scalar)
+{
+	static const char body[] =
+	    "\tmov.pred %p1, -1;\n"
+	    "\tmov.u32 %r1, 0x0;\n"
+	    "\t@%p1 ld.global.b32 { %r1 }, [ %rd2 + 4 ];\n"
+	    "\tld.global.v2.b32 { %r2, %r3 }, [ %rd2 + 8 ];\n"
+	    "\tadd.s32 %r4, %r1, %r3;\n"
+	    "\tld.global.b16 {%rs1}, [%rd2 + 16];\n"
+	    "\t@%p1 st.global.b32 [ %rd1 + 0 ], { %r4 };\n"
+	    "\tst.global.b16 [ %rd1 + 4 ], { %rs1 };\n"
+	    "\tst.global.b16 [ %rd1 + 6 ], { %rs1 };\n";
+	uint32_t in[16] = { 0, 0x1000, 0, 0x0234, 0xbeefcafe };
+	uint32_t out[2];
+
+	run_forms(_i, body, in, out, 2);
+	ck_assert_uint_eq(out[0], 0x1234);
+	ck_assert_uint_eq(out[1], 0xcafecafe);
+}
+END_TEST
+
+/* packs and unpacks with immediates: __bfloat162float is `mov.b32 %f1, {0, %rs1}` */
+START_TEST(test_run_pack_imm)
+{
+	static const char body[] =
+	    "\tld.global.u16 %rs1, [%rd2];\n"                 /* bf16 1.5: 0x3fc0 */
+	    "\tmov.b32 %f1, {0, %rs1};\n"
+	    "\tadd.f32 %f2, %f1, %f1;\n"
+	    "\tst.global.f32 [%rd1], %f2;\n"
+	    "\tmov.b32 %r1, {%rs1, 0x7f};\n"
+	    "\tst.global.u32 [%rd1+4], %r1;\n"
+	    "\tld.global.u32 %r2, [%rd2+4];\n"
+	    "\tmov.b64 %rd3, {%r2, 5};\n"
+	    "\tst.global.u64 [%rd1+8], %rd3;\n"
+	    "\tmov.b32 {%rs2, %rs3}, 0x12345678;\n"
+	    "\tmov.b32 %r3, {%rs3, %rs2};\n"
+	    "\tst.global.u32 [%rd1+16], %r3;\n"
+	    "\tmov.b64 {%r4, %r5}, 0x1111222233334444;\n"
+	    "\tst.global.u32 [%rd1+20], %r4;\n"
+	    "\tst.global.u32 [%rd1+24], %r5;\n"
+	    "\tmov.b64 %rd4, {%rs1, 1, %rs1, 2};\n"
+	    "\tst.global.u64 [%rd1+32], %rd4;\n"
+	    "\tmov.b64 {%rs4, _, _, %rs5}, %rd4;\n"
+	    "\tmov.b32 %r6, {%rs5, %rs4};\n"
+	    "\tst.global.u32 [%rd1+40], %r6;\n";
+	uint32_t in[16] = { 0x3fc0, 0xdeadbeef };
+	uint32_t out[11];
+
+	run_forms(_i, body, in, out, 11);
+	ck_assert_uint_eq(out[0], 0x40400000u);          /* 3.0f */
+	ck_assert_uint_eq(out[1], 0x007f3fc0u);
+	ck_assert_uint_eq(out[2], 0xdeadbeefu);
+	ck_assert_uint_eq(out[3], 5);
+	ck_assert_uint_eq(out[4], 0x56781234u);
+	ck_assert_uint_eq(out[5], 0x33334444u);
+	ck_assert_uint_eq(out[6], 0x11112222u);
+	ck_assert_uint_eq(out[8], 0x00013fc0u);
+	ck_assert_uint_eq(out[9], 0x00023fc0u);
+	ck_assert_uint_eq(out[10], 0x3fc00002u);
+}
+END_TEST
+
+/* warpSize: `mov.u32 %r1, WARP_SZ` and WARP_SZ as an operand */
+START_TEST(test_run_warp_sz)
+{
+	static const char body[] =
+	    "\tmov.u32 %r1, WARP_SZ;\n"
+	    "\tld.global.u32 %r2, [%rd2];\n"
+	    "\tadd.s32 %r3, %r2, WARP_SZ;\n"
+	    "\tst.global.u32 [%rd1], %r1;\n"
+	    "\tst.global.u32 [%rd1+4], %r3;\n";
+	uint32_t in[16] = { 10 };
+	uint32_t out[2];
+
+	run_forms(_i, body, in, out, 2);
+	ck_assert_uint_eq(out[0], 32);
+	ck_assert_uint_eq(out[1], 42);
+}
+END_TEST
+
+/* the SASS selected is ptxas's for the same PTX: __bfloat162float one PRMT (nvcc's listing of
+ * `b[i] = __bfloat162float(a[i])`: PRMT R2, RZ, 0x5410, R2), WARP_SZ an immediate, the braced
+ * scalar a plain load and store */
+START_TEST(test_isel_forms)
+{
+	char *k = forms_kernel("\tld.global.u16 %rs1, [%rd2];\n\tmov.b32 %f1, {0, %rs1};\n"
+	                       "\tld.global.b32 {%r1}, [%rd2+8];\n\tadd.s32 %r2, %r1, WARP_SZ;\n"
+	                       "\tst.global.b32 [%rd1+4], {%r2};\n");
+	psel_lowers_to(k, 80, "LDG.E.U16 %rs1, [%rd2.64]\nPRMT %f1, RZ, 0x5410, %rs1\n"
+	               "LDG.E %r1, [%rd2.64+0x8]\nIADD3 %r2, %r1, 0x20, RZ\nSTG.E [%rd1.64+0x4], %r2");
+	free(k);
+}
+END_TEST
+
+/* located errors of the forms around these: element counts and sizes */
+START_TEST(test_isel_form_errors)
+{
+	char *k = forms_kernel("\tld.global.b32 {%r1, %r2}, [%rd2];\n");
+	psel_fails(k, 80, "k.ptx:15:16: error:", "takes a vector of 1 elements");
+	free(k);
+	k = forms_kernel("\tld.global.v2.b32 {%r1}, [%rd2];\n");
+	psel_fails(k, 80, "k.ptx:15:19: error:", "takes a vector of 2 elements");
+	free(k);
+	k = forms_kernel("\tmov.b32 %r1, {%r2, %rs1};\n");
+	psel_fails(k, 80, "k.ptx:15:15: error:", "element 0 must be a 16-bit register or an immediate");
+	free(k);
+	k = forms_kernel("\tmov.b32 %r1, {%rs1, %rs2, %rs3};\n");
+	psel_fails(k, 80, "k.ptx:15:15: error:", "packing 3 elements into .b32");
+	free(k);
+}
+END_TEST
+
+/* two kernels, the second with a form that is not selected: the first is lowered, the second
+ * refused with its error located and a note naming it; --kernel lowers one alone */
+START_TEST(test_isel_refuse_one)
+{
+	static const char ptx[] =
+	    ".version 8.5\n.target sm_80\n.address_size 64\n"
+	    ".visible .entry good(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1;\n\tret;\n}\n"
+	    ".visible .entry bad(.param .u64 p)\n{\n\t.reg .b64 %rd<4>;\n"
+	    "\tcvta.param.u64 %rd1, %rd2;\n\tret;\n}\n";
+	char *msgs = NULL;
+	size_t nmsg = 0;
+	FILE *out = open_memstream(&msgs, &nmsg);
+	Src *src = src_new("k.ptx", ptx, strlen(ptx));
+	Diag d;
+	Ptx *p;
+
+	diag_init(&d, src, out);
+	p = ptx_parse(src, &d);
+	ck_assert_ptr_nonnull(p);
+	PtxLower o = { .sm = 80 };
+	Src *l = ptx_lower_opts(p, &o, &d);
+	fflush(out);
+	ck_assert_msg(l != NULL, "%s", msgs);
+	ck_assert_uint_eq(o.nkernel, 1);
+	ck_assert_uint_eq(o.nrefused, 1);
+	ck_assert_ptr_nonnull(strstr(l->text, ".text.good"));
+	ck_assert_ptr_null(strstr(l->text, ".text.bad"));
+	ck_assert_msg(strstr(msgs, "k.ptx:13:2: error: 'cvta.param.u64' is not supported yet") != NULL,
+	              "%s", msgs);
+	ck_assert_msg(strstr(msgs, "k.ptx:10:17: note: kernel 'bad' is refused (1 error)") != NULL,
+	              "%s", msgs);
+	src_free(l);
+	/* --kernel=good: nothing refused; --kernel=bad: nothing left; --kernel=none: an error */
+	o = (PtxLower){ .sm = 80, .kernel = "good" };
+	l = ptx_lower_opts(p, &o, &d);
+	ck_assert(l != NULL && o.nkernel == 1 && o.nrefused == 0);
+	src_free(l);
+	o = (PtxLower){ .sm = 80, .kernel = "bad" };
+	ck_assert_ptr_null(ptx_lower_opts(p, &o, &d));
+	ck_assert_uint_eq(o.nrefused, 1);
+	o = (PtxLower){ .sm = 80, .kernel = "none" };
+	ck_assert_ptr_null(ptx_lower_opts(p, &o, &d));
+	fflush(out);
+	ck_assert_msg(strstr(msgs, "error: no kernel named 'none' in the module") != NULL, "%s", msgs);
+	ptx_free(p);
+	fclose(out);
+	free(msgs);
+	src_free(src);
+}
+END_TEST
+
+/* .target against the architecture table (ir/arch.c): one fiberc does not generate for is a
+ * located error; an older one compiles with --arch, as with ptxas -arch */
+static void
+target_case(const char *target, int sm, const char *why)
+{
+	char ptx[512], *msgs = NULL;
+	size_t nmsg = 0;
+	FILE *out = open_memstream(&msgs, &nmsg);
+	Src *src;
+	Diag d;
+	Ptx *p;
+
+	snprintf(ptx, sizeof ptx, ".version 8.5\n.target %s\n.address_size 64\n"
+	         ".visible .entry k()\n{\n\tret;\n}\n", target);
+	src = src_new("k.ptx", ptx, strlen(ptx));
+	diag_init(&d, src, out);
+	p = ptx_parse(src, &d);
+	ck_assert_ptr_nonnull(p);
+	PtxLower o = { .sm = sm };
+	Src *l = ptx_lower_opts(p, &o, &d);
+	fflush(out);
+	if (why) {
+		ck_assert_msg(l == NULL, ".target %s, sm %d: lowered", target, sm);
+		ck_assert_msg(strstr(msgs, "k.ptx:2:9: error: ") && strstr(msgs, why), "%s", msgs);
+	} else {
+		ck_assert_msg(l != NULL, ".target %s, sm %d: %s", target, sm, msgs);
+		src_free(l);
+	}
+	ptx_free(p);
+	fclose(out);
+	free(msgs);
+	src_free(src);
+}
+
+START_TEST(test_isel_targets)
+{
+	target_case("sm_12", 0, "'.target sm_12' is not an architecture fiberc compiles");
+	target_case("sm_12", 80, "before sm_20");
+	target_case("sm_75", 0, "--arch=sm_80 compiles this PTX for sm_80");
+	target_case("sm_75", 80, NULL);
+	target_case("sm_52", 90, NULL);
+	target_case("sm_100", 0, "fiberc does not generate code for sm_100");
+	target_case("sm_90", 80, "the target is newer");
+	target_case("sm_90a", 90, "need exactly that target");
+	target_case("sm_90a", 0, NULL);
+	target_case("sm_86", 0, NULL);
+	target_case("compute_80", 0, "not an architecture fiberc compiles");
+}
+END_TEST
+
+Suite *
+ptx_forms_suite(void)
+{
+	Suite *s = suite_create("ptx_forms");
+	TCase *isel = tcase_create("isel"), *run_ = tcase_create("run");
+
+	tcase_add_test(isel, test_isel_forms);
+	tcase_add_test(isel, test_isel_form_errors);
+	tcase_add_test(isel, test_isel_refuse_one);
+	tcase_add_test(isel, test_isel_targets);
+	suite_add_tcase(s, isel);
+	tcase_set_timeout(run_, 120);
+	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);
+	tcase_add_loop_test(run_, test_run_pack_imm, 0, 2);
+	tcase_add_loop_test(run_, test_run_warp_sz, 0, 2);
+	suite_add_tcase(s, run_);
+	return s;
+}
