@@ -1,7 +1,8 @@
 /* check_ptx_forms.c: forms of PTX that Triton and nvcc write and the selection once refused
  * (issue 23): a single register in braces as a load's or store's data, packs and unpacks with
  * immediate elements (`mov.b32 %f1, {0, %rs1}`: __bfloat162float), the special register WARP_SZ,
- * a kernel refused alone (the others lowered, its error located and the kernel named), and the
+ * `call.uni __assertfail` (a device assert) as nvcc's SASS calls it, a kernel refused alone (the
+ * others lowered, its error located and the kernel named), and the
  * .target checked against the architecture table. Kernels run on the simulator (tests/ptxrun.h)
  * on sm_80 and sm_90 with hand-computed results. */
 #define _POSIX_C_SOURCE 200809L
@@ -270,6 +271,95 @@ START_TEST(test_isel_targets)
 }
 END_TEST
 
+/* a device assert, as nvcc's PTX has it (tests/ptxbench/assert.cu): `call.uni __assertfail`
+ * selected as nvcc's SASS does it (its listing of the same kernel: the arguments in R4..R13,
+ * LDC.64 R2, c[0x4][R2] of the routine's .nv.constant4 slot, LEPC R14, the return address
+ * LEPC + 0x80 into R20:R21, CALL.ABS.NOINC R2), the routine and the CALL named in .nv.info */
+static const char assert_ptx[] =
+    ".version 9.0\n.target sm_80\n.address_size 64\n"
+    ".extern .func __assertfail\n(\n\t.param .b64 __assertfail_param_0,\n"
+    "\t.param .b64 __assertfail_param_1,\n\t.param .b32 __assertfail_param_2,\n"
+    "\t.param .b64 __assertfail_param_3,\n\t.param .b64 __assertfail_param_4\n)\n;\n"
+    ".global .align 1 .b8 $str[4] = {97, 62, 48};\n"
+    ".global .align 1 .b8 $str$1[5] = {97, 46, 99, 117};\n"
+    ".global .align 1 .b8 __unnamed_1[2] = {107};\n"
+    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+    "\t.reg .pred %p<3>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<16>;\n"
+    "\tld.param.u64 %rd3, [k_param_0];\n\tcvta.to.global.u64 %rd5, %rd3;\n"
+    "\tld.global.u32 %r11, [%rd5];\n\tsetp.gt.s32 %p2, %r11, -1;\n\t@%p2 bra $L__BB0_3;\n"
+    "\tmov.u64 %rd7, $str;\n\tcvta.global.u64 %rd8, %rd7;\n"
+    "\tmov.u64 %rd9, $str$1;\n\tcvta.global.u64 %rd10, %rd9;\n"
+    "\tmov.u64 %rd11, __unnamed_1;\n\tcvta.global.u64 %rd12, %rd11;\n"
+    "\t{ // callseq 0, 0\n\t.reg .b32 temp_param_reg;\n"
+    "\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd8;\n"
+    "\t.param .b64 param1;\n\tst.param.b64 [param1+0], %rd10;\n"
+    "\t.param .b32 param2;\n\tst.param.b32 [param2+0], 7;\n"
+    "\t.param .b64 param3;\n\tst.param.b64 [param3+0], %rd12;\n"
+    "\t.param .b64 param4;\n\tst.param.b64 [param4+0], 1;\n"
+    "\tcall.uni \n\t__assertfail, \n\t(\n\tparam0, \n\tparam1, \n\tparam2, \n\tparam3, \n\tparam4\n\t);\n"
+    "\t} // callseq 0\n"
+    "$L__BB0_3:\n\tmov.u32 %r9, WARP_SZ;\n\tadd.s32 %r10, %r11, %r9;\n"
+    "\tst.global.u32 [%rd5+4], %r10;\n\tret;\n}\n";
+
+START_TEST(test_isel_assertfail)
+{
+	char *msgs = NULL, *t = psel_lower(assert_ptx, 80, &msgs);
+	const char *want[] = {
+		/* the .nv.info of the kernel: the routine, then the CALL's offset */
+		"EIATTR_EXTERNS", ".word\tindex@(__assertfail)", "EIATTR_SYSCALL_OFFSETS",
+		".word\t.L_sys0@srel",
+		/* the arguments from R4: msg, file, line, function, charSize */
+		"MOV R4, ", "MOV R5, ", "MOV R6, ", "MOV R7, ", "MOV R8, ", "MOV R10, ", "MOV R11, ",
+		"MOV R12, ", "MOV R13, ",
+		"MOV R2, 0x18 ;", "LDC.64 R2, c[0x4][R2] ;", "LEPC R14 ;", "MOV R9, 0x80 ;",
+		"MOV R20, 0x0 ;", "MOV R21, 0x0 ;", "MOV R0, 0x0 ;",
+		"IADD3 R20, P0, P1, -R20, R9, R14 ;", "IADD3.X R21, ~R0, R21, R15, P0, P1 ;",
+		".L_sys0:", "CALL.ABS.NOINC R2 ;",
+		/* the routine's address in the fourth slot of .nv.constant4, its symbol a function */
+		".nv.constant4:", ".dword\t$str\n", ".dword\t$str$1\n", ".dword\t__unnamed_1\n",
+		".dword\t__assertfail\n", ".type\t\t__assertfail,@function",
+	};
+	const char *at;
+
+	ck_assert_msg(t != NULL, "%s", msgs);
+	at = t;
+	for (unsigned k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const char *hit = strstr(at, want[k]);
+		ck_assert_msg(hit != NULL, "'%s' missing (or out of order) in:\n%s", want[k], t);
+		at = hit + strlen(want[k]);
+	}
+	/* the 8 instructions from LEPC to the return point: LEPC + 0x80 is the one after CALL */
+	at = strstr(t, "LEPC R14 ;");
+	unsigned n = 0;
+	for (const char *q = at; q < strstr(t, "CALL.ABS.NOINC R2 ;"); q++)
+		n += *q == ';';
+	ck_assert_uint_eq(n, 7);
+	free(t);
+	free(msgs);
+}
+END_TEST
+
+/* a call of another routine declared without a body, and __assertfail declared otherwise: located
+ * errors */
+START_TEST(test_isel_syscall_errors)
+{
+	static const char other[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".extern .func vprintf2\n(\n\t.param .b64 a\n)\n;\n"
+	    ".visible .entry k()\n{\n\t{\n\t.param .b64 p;\n\tst.param.b64 [p], 0;\n"
+	    "\tcall.uni vprintf2, (p);\n\t}\n\tret;\n}\n";
+	static const char wrong[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".extern .func __assertfail\n(\n\t.param .b64 a\n)\n;\n"
+	    ".visible .entry k()\n{\n\t{\n\t.param .b64 p;\n\tst.param.b64 [p], 0;\n"
+	    "\tcall.uni __assertfail, (p);\n\t}\n\tret;\n}\n";
+
+	psel_fails(other, 80, "k.ptx:14:11: error:", "a call of 'vprintf2', which has no body in this "
+	           "module (of the system routines only __assertfail is selected)");
+	psel_fails(wrong, 80, "k.ptx:14:11: error:", "a call of '__assertfail', which has no body");
+}
+END_TEST
+
 Suite *
 ptx_forms_suite(void)
 {
@@ -280,6 +370,8 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_form_errors);
 	tcase_add_test(isel, test_isel_refuse_one);
 	tcase_add_test(isel, test_isel_targets);
+	tcase_add_test(isel, test_isel_assertfail);
+	tcase_add_test(isel, test_isel_syscall_errors);
 	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);

@@ -208,6 +208,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 			           (unsigned)priv.shared_size);
 	}
 	cnt->exit += w.nexit;
+	cnt->sys += w.nsys;
 	cnt->fn++;
 	lw_call_free(&w);
 	if (w.fam_free)
