@@ -16,7 +16,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 show() { sed 's/^/  | /' "$1" | head -n 8; }
 
 n=0 nbad=0
-for f in examples/*/*.ptx tests/corpus/*.ptx; do
+for f in examples/*/*.ptx tests/corpus/*.ptx bench/ptx/*/*.ptx; do
 	n=$((n + 1))
 	if ! "$FC" "$f" --emit=ptx -o "$tmp/a.ptx" 2> "$tmp/err" ||
 	   ! "$FC" "$tmp/a.ptx" --emit=ptx -o "$tmp/b.ptx" 2>> "$tmp/err" ||
@@ -25,7 +25,7 @@ for f in examples/*/*.ptx tests/corpus/*.ptx; do
 		echo "  $f"; show "$tmp/err"
 	fi
 done
-[ "$nbad" -eq 0 ] && [ "$n" -ge 40 ] && ok "--emit=ptx: $n PTX files print back and read again to the same text" ||
+[ "$nbad" -eq 0 ] && [ "$n" -ge 58 ] && ok "--emit=ptx: $n PTX files print back and read again to the same text" ||
 	bad "--emit=ptx: $nbad of $n files fail the round trip"
 
 cat > "$tmp/rec.ptx" <<'EOF2'
