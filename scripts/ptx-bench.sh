@@ -5,7 +5,7 @@
 # deterministic inputs (scripts/example-stats.sh):
 #   - the examples (examples/kernels.txt; examples/<dir>/<dir>.sm_80.ptx, .sm_90.ptx, compiled
 #     with --arch);
-#   - bench/ptx (bench/ptx/kernels.txt): Triton's PTX (bench/ptx/triton.py) and everyday CUDA
+#   - bench/ptx (bench/ptx/kernels.txt): Triton's PTX (bench/ptx/triton_kernels.py) and everyday CUDA
 #     (bf16, warpSize, assert), compiled for the PTX's own .target (Triton writes sm_90a);
 #   - the corpus (tests/corpus/*.ptx): compiled only, per kernel registers and spills (its
 #     kernels have no launch table: tests/check_ptxdiff.c runs them functionally).

@@ -1,4 +1,4 @@
-"""bench/ptx/triton.py: Triton kernels for `make ptx-bench` (issue 23), compiled ahead of time
+"""bench/ptx/triton_kernels.py: Triton kernels for `make ptx-bench` (issue 23), compiled ahead of time
 without a GPU for sm_80 and sm_90 (GPUTarget("cuda", 80|90, 32); Triton writes .target sm_90a for
 90). Writes, per kernel NAME and architecture, bench/ptx/NAME/NAME.sm_80.ptx and .sm_90.ptx
 (Triton's PTX without its .loc lines, which fiberc compiles) and NAME.sm_80.cubin / .sm_90.cubin
@@ -6,7 +6,7 @@ without a GPU for sm_80 and sm_90 (GPUTarget("cuda", 80|90, 32); Triton writes .
 by bench/ptx/README.md's commands). The shapes are small so that the simulator runs them in
 seconds; bench/ptx/kernels.txt gives each kernel's launch and arguments.
 
-    python3 bench/ptx/triton.py        (Triton 3.9 from PyPI; no GPU needed)
+    python3 bench/ptx/triton_kernels.py        (Triton 3.9 from PyPI; no GPU needed)
 """
 import os
 import re
@@ -144,6 +144,8 @@ def main():
                                target=GPUTarget("cuda", cc, 32),
                                options={"num_warps": warps, "num_stages": 2})
             ptx = re.sub(r"[ \t]*\.loc[^\n]*\n", "", k.asm["ptx"])   # no line table
+            # the debug line table's files by their names alone (no machine path)
+            ptx = re.sub(r'(\.file\s+\d+\s+)"(?:[^"]*/)?([^"/]*)"', r'\1"\2"', ptx)
             for ext, data in (("ptx", ptx.encode()), ("cubin", k.asm["cubin"])):
                 os.makedirs(os.path.join(here, name), exist_ok=True)
                 path = os.path.join(here, name, "%s.sm_%d.%s" % (name, cc, ext))
