@@ -3,7 +3,8 @@
  * immediate elements (`mov.b32 %f1, {0, %rs1}`: __bfloat162float), the special register WARP_SZ,
  * `call.uni __assertfail` (a device assert) as nvcc's SASS calls it, a kernel refused alone (the
  * others lowered, its error located and the kernel named), and the
- * .target checked against the architecture table. Kernels run on the simulator (tests/ptxrun.h)
+ * .target checked against the architecture table, and address arithmetic folded into memory
+ * offsets (lwfold.c). Kernels run on the simulator (tests/ptxrun.h)
  * on sm_80 and sm_90 with hand-computed results. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -17,7 +18,8 @@
 
 static const char *const arch_of[2] = { "sm_80", "sm_90" };
 
-/* a kernel k(out, in) on target sm_80 around body, with registers of every size */
+/* a kernel k(out, in) on target sm_80 around body, with registers of every size; %rd1 (out) and
+ * %rd2 (in) are the global addresses, each defined once */
 static char *
 forms_kernel(const char *body)
 {
@@ -27,8 +29,8 @@ forms_kernel(const char *body)
 	    "{\n"
 	    "\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<16>;\n\t.reg .b32 %%r<32>;\n\t.reg .f32 %%f<16>;\n"
 	    "\t.reg .b64 %%rd<16>;\n"
-	    "\tld.param.u64 %%rd1, [k_param_0];\n\tld.param.u64 %%rd2, [k_param_1];\n"
-	    "\tcvta.to.global.u64 %%rd1, %%rd1;\n\tcvta.to.global.u64 %%rd2, %%rd2;\n"
+	    "\tld.param.u64 %%rd14, [k_param_0];\n\tld.param.u64 %%rd15, [k_param_1];\n"
+	    "\tcvta.to.global.u64 %%rd1, %%rd14;\n\tcvta.to.global.u64 %%rd2, %%rd15;\n"
 	    "%s"
 	    "\tret;\n"
 	    "}\n";
@@ -360,6 +362,64 @@ START_TEST(test_isel_syscall_errors)
 }
 END_TEST
 
+/* address arithmetic folded into the memory offsets, as ptxas does (lwfold.c): `add.s64 d, b, imm`
+ * used only as load and store addresses is not computed, the accesses are [b+imm+off]; a register
+ * used otherwise too, or a base defined twice, keeps its add */
+START_TEST(test_isel_fold)
+{
+	char *k = forms_kernel("\tadd.s64 %rd3, %rd2, 512;\n\tld.global.b32 {%r1}, [%rd3+4];\n"
+	                       "\tadd.s64 %rd4, %rd1, 1024;\n\tst.global.u32 [%rd4], %r1;\n"
+	                       "\tst.global.u32 [%rd4+-8], %r1;\n"
+	                       "\tadd.s32 %r3, %r2, 16;\n\tld.shared.u32 %r4, [%r3];\n"
+	                       "\tst.global.u32 [%rd1], %r4;\n");
+	char *msgs = NULL, *t = psel_lower(k, 80, &msgs);
+
+	ck_assert_msg(t != NULL, "%s", msgs);
+	ck_assert_msg(strstr(t, "LDG.E %r1, [%rd2.64+0x204]") && strstr(t, "STG.E [%rd1.64+0x400], %r1") &&
+	              strstr(t, "STG.E [%rd1.64+0x3f8], %r1") && strstr(t, "LDS %r4, [%r2+0x10]"),
+	              "not folded:\n%s", t);
+	const char *code = strstr(t, ".text.k:");   /* the instructions (the .vreg list is above) */
+	ck_assert_msg(code && !strstr(code, "%rd3") && !strstr(code, "%rd4") && !strstr(code, "%r3,"),
+	              "an add left:\n%s", t);
+	free(t);
+	free(msgs);
+	free(k);
+	/* %rd3 also stored as a value, %rd2 defined twice: both adds stay, nothing folded */
+	k = forms_kernel("\tadd.s64 %rd3, %rd2, 512;\n\tld.global.u32 %r1, [%rd3];\n"
+	                 "\tst.global.u64 [%rd1], %rd3;\n"
+	                 "\tadd.s64 %rd4, %rd2, 8;\n\tmov.u64 %rd2, %rd1;\n\tld.global.u32 %r2, [%rd4];\n"
+	                 "\tst.global.u32 [%rd1+8], %r2;\n");
+	t = psel_lower(k, 80, &msgs);
+	ck_assert_msg(t != NULL, "%s", msgs);
+	ck_assert_msg(strstr(t, "LDG.E %r1, [%rd3.64]") && strstr(t, "LDG.E %r2, [%rd4.64]"),
+	              "folded where it must not:\n%s", t);
+	free(t);
+	free(msgs);
+	free(k);
+}
+END_TEST
+
+/* the folded accesses compute what the adds did: loads and stores at b+imm+off, on the simulator */
+START_TEST(test_run_fold)
+{
+	static const char body[] =
+	    "\tadd.s64 %rd3, %rd2, 8;\n\tld.global.u32 %r1, [%rd3+4];\n"       /* in[3] */
+	    "\tadd.s64 %rd4, %rd2, 32;\n\tld.global.v2.u32 {%r2, %r3}, [%rd4+-8];\n" /* in[6], in[7] */
+	    "\tadd.s64 %rd5, %rd1, 4;\n\tst.global.u32 [%rd5], %r1;\n"
+	    "\tst.global.v2.u32 [%rd5+4], {%r2, %r3};\n"
+	    "\tadd.s64 %rd6, %rd1, 16;\n\tst.global.u32 [%rd6], %r1;\n";
+	uint32_t in[16] = { 0, 1, 2, 0x33, 4, 5, 0x66, 0x77 };
+	uint32_t out[5];
+
+	run_forms(_i, body, in, out, 5);
+	ck_assert_uint_eq(out[0], 0xeeeeeeeeu);
+	ck_assert_uint_eq(out[1], 0x33);
+	ck_assert_uint_eq(out[2], 0x66);
+	ck_assert_uint_eq(out[3], 0x77);
+	ck_assert_uint_eq(out[4], 0x33);
+}
+END_TEST
+
 Suite *
 ptx_forms_suite(void)
 {
@@ -372,11 +432,13 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_targets);
 	tcase_add_test(isel, test_isel_assertfail);
 	tcase_add_test(isel, test_isel_syscall_errors);
+	tcase_add_test(isel, test_isel_fold);
 	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);
 	tcase_add_loop_test(run_, test_run_pack_imm, 0, 2);
 	tcase_add_loop_test(run_, test_run_warp_sz, 0, 2);
+	tcase_add_loop_test(run_, test_run_fold, 0, 2);
 	suite_add_tcase(s, run_);
 	return s;
 }

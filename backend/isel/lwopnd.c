@@ -334,6 +334,16 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 		return 0;
 	}
 	if (b->kind == PoName && b->what == PwReg) {
+		const LwFold *fo = lw_fold_of(w, b);
+		if (fo) {             /* [d+off] of `add d, base, imm`: [base+imm+off] (lwfold.c) */
+			b = fo->base;
+			off += fo->imm;
+			offs[0] = 0;
+			if (off > 0)
+				snprintf(offs, sizeof offs, "+0x%llx", (unsigned long long)off);
+			else if (off < 0)
+				snprintf(offs, sizeof offs, "+-0x%llx", (unsigned long long)-off);
+		}
 		const LwReg *r = lw_opnd_reg(w, b);
 		const char *nm = ptx_str(w->p, r->name);
 		int wide = space == PsGlobal || space == PsNoSpace;

@@ -55,6 +55,15 @@ struct LwPriv {
 	Place *local;      /* .local variables of the function, placed in its frame */
 	uint32_t nlocal, clocal; /* ... how many, and the room for them */
 	int compact;       /* registers named by colour (ptx_compact): a large function */
+	struct LwFold {    /* an add folded into the addresses that use its result (lwfold.c) */
+		const PtxIns *def; /* the add, which writes nothing */
+		const PtxVar *decl; /* its destination: declaration ... */
+		uint32_t atom;     /* ... and name */
+		const PtxOpnd *base; /* the register the addresses use instead */
+		int64_t imm;       /* added to their offsets */
+	} *fold;
+	uint32_t nfold, cfold; /* folds, and the room for them */
+	const PtxFunc *foldfn; /* the function the folds were planned for (not an inlined body) */
 	uint32_t ncolour[5]; /* compact: colours used per LwKind */
 	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
 	                      * kind (t, w, x, q) and how many of each are declared */
@@ -93,6 +102,12 @@ void lw_kernel_info(Lw *w, LwBuf *b, const char *fn); /* the kernel's .nv.info.<
 void lw_plan_regs(Lw *w);                     /* make every register of the function and name it */
 void lw_colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
 const char *lw_colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
+
+/* lwfold.c */
+typedef struct LwFold LwFold;
+void lw_plan_fold(Lw *w);                     /* find the adds to fold (after lw_plan_regs) */
+const LwFold *lw_fold_of(const Lw *w, const PtxOpnd *o); /* register o's fold, NULL none */
+int lw_fold_skip(const Lw *w, const PtxIns *i); /* i is a folded add: nothing to write */
 
 /* lwmvar.c */
 void lw_collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */

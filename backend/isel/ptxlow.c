@@ -65,6 +65,8 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 			           w->p->src->text + st->ins->loc.start);
 		}
 		int nerr = w->d->nerr;
+		if (lw_fold_skip(w, st->ins))
+			continue;      /* an add folded into the addresses that use it (lwfold.c) */
 		set_guard(w, st->ins);
 		const SelRow *row = ptxsel_lookup(w);
 		if (!row) {
@@ -140,6 +142,7 @@ priv_free(struct LwPriv *v)
 	free(v->local);
 	free(v->tmpdecl.s);
 	free(v->tmppred.s);
+	free(v->fold);
 }
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
@@ -164,6 +167,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	lw_place_shared(&w);
 	lw_place_local(&w);
 	lw_plan_regs(&w);
+	lw_plan_fold(&w);
 	if (fn->entry) {
 		if (arch_has(w.arch, ArchLdcBank0))
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);

@@ -1,0 +1,174 @@
+/* lwfold.c: address arithmetic folded into memory offsets, as ptxas does (issue 23). A register d
+ * defined once, unguarded, by `add.s64 d, b, imm` (.u64; .s32/.u32 for .shared addresses) and
+ * otherwise used only as the base of ld/st addresses `[d+off]` is not computed: those addresses
+ * are `[b+imm+off]` (lw_addr asks lw_fold_of) and the add writes nothing (lw_fold_skip). b must
+ * have at most one definition in the function, so that it holds at every use of d the value it
+ * had at the add. Functions lowered by colour (lwcolour.c) are left alone: a colour's live ranges
+ * would be extended past what the colouring saw.
+ */
+#include "lwpriv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	MaxFoldOff = 1 << 22,   /* |imm| and |off| below this: the sum fits the 24-bit offset */
+};
+
+/* one PTX register of the function (a declaration and its name) and what the scan saw of it */
+typedef struct Seen {
+	const PtxVar *decl;     /* its declaration */
+	uint32_t atom;          /* its name ("%rd12") */
+	uint32_t any;           /* appearances as an operand, anywhere */
+	uint32_t def;           /* appearances in operand 0 (a possible definition) */
+	uint32_t addr64;        /* bases of ld/st addresses in the global or generic space */
+	uint32_t addr32;        /* bases of ld/st addresses in the shared space */
+	int64_t maxoff;         /* the largest |offset| of those addresses */
+} Seen;
+
+/* the scan's table: open addressing would be faster; functions are small enough for a list
+ * with a hint (the last match) */
+typedef struct Scan {
+	Seen *s;                /* the registers seen */
+	uint32_t n, cap;        /* how many, and the room for them */
+} Scan;
+
+static Seen *
+seen_of(Scan *sc, const PtxOpnd *o)
+{
+	for (uint32_t k = sc->n; k-- > 0;)
+		if (sc->s[k].atom == o->atom && sc->s[k].decl == o->decl)
+			return &sc->s[k];
+	vgrow(&sc->s, &sc->cap, sc->n + 1, sizeof *sc->s);
+	sc->s[sc->n] = (Seen){ .decl = o->decl, .atom = o->atom };
+	return &sc->s[sc->n++];
+}
+
+/* the space an ld/st names: 1 global or generic, 2 shared, 0 another (const, local, param) */
+static int
+ldst_space(const Ptx *p, const PtxIns *i)
+{
+	const char *op = ptx_str(p, i->op);
+
+	if (strcmp(op, "ld") && strcmp(op, "st") && strcmp(op, "ldu"))
+		return 0;
+	for (uint32_t m = 0; m < i->nmod; m++) {
+		const char *s = ptx_str(p, i->mod[m]);
+		if (!strcmp(s, "global"))
+			return 1;
+		if (!strcmp(s, "shared") || !strcmp(s, "shared::cta"))
+			return 2;
+		if (!strcmp(s, "const") || !strcmp(s, "local") || !strcmp(s, "param") ||
+		    !strncmp(s, "shared::", 8))
+			return 0;
+	}
+	return 1;                     /* generic */
+}
+
+static void
+scan_opnd(Scan *sc, const PtxOpnd *o, int def, int space)
+{
+	if (o->kind == PoName && o->what == PwReg && o->decl) {
+		Seen *s = seen_of(sc, o);
+		s->any++;
+		s->def += def;
+		return;
+	}
+	if (o->kind == PoAddr && o->nsub == 1 && o->sub[0].kind == PoName && o->sub[0].what == PwReg &&
+	    o->sub[0].decl && space) {
+		Seen *s = seen_of(sc, &o->sub[0]);
+		int64_t off = o->hasoff ? llabs(o->ival) : 0;
+		s->any++;
+		if (space == 1)
+			s->addr64++;
+		else
+			s->addr32++;
+		if (off > s->maxoff)
+			s->maxoff = off;
+		return;
+	}
+	for (uint32_t k = 0; k < o->nsub; k++)
+		scan_opnd(sc, &o->sub[k], def, 0);
+}
+
+/* `add.TYPE d, b, imm` with TYPE s64/u64 (wide 1) or s32/u32 (wide 0), unguarded: its d, else
+ * NULL */
+static const PtxOpnd *
+fold_add(const Ptx *p, const PtxIns *i, int *wide)
+{
+	const char *t;
+
+	if (strcmp(ptx_str(p, i->op), "add") || i->guard || i->nmod != 1 || i->nopnd != 3)
+		return NULL;
+	t = ptx_str(p, i->mod[0]);
+	if (strcmp(t, "s64") && strcmp(t, "u64") && strcmp(t, "s32") && strcmp(t, "u32"))
+		return NULL;
+	*wide = t[1] == '6';
+	if (i->opnd[0].kind != PoName || i->opnd[0].what != PwReg || i->opnd[1].kind != PoName ||
+	    i->opnd[1].what != PwReg || i->opnd[2].kind != PoImm || !i->opnd[0].decl ||
+	    !i->opnd[1].decl)
+		return NULL;
+	return &i->opnd[0];
+}
+
+void
+lw_plan_fold(Lw *w)
+{
+	struct LwPriv *v = w->priv;
+	const PtxFunc *fn = w->fn;
+	Scan sc = {0};
+
+	v->foldfn = fn;
+	if (v->compact)
+		return;
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
+		if (!i)
+			continue;
+		int space = ldst_space(w->p, i);
+		for (uint32_t k = 0; k < i->nopnd; k++)
+			scan_opnd(&sc, &i->opnd[k], k == 0, space);
+	}
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
+		int wide = 0;
+		const PtxOpnd *d = i ? fold_add(w->p, i, &wide) : NULL;
+		if (!d)
+			continue;
+		const Seen *sd = seen_of(&sc, d), *sb = seen_of(&sc, &i->opnd[1]);
+		uint32_t uses = wide ? sd->addr64 : sd->addr32;
+		int64_t imm = i->opnd[2].ival;
+		if (sd->def != 1 || !uses || sd->any != 1 + uses || sb->def > 1 || sb == sd ||
+		    (wide ? sd->addr32 : sd->addr64) || imm <= -MaxFoldOff || imm >= MaxFoldOff ||
+		    sd->maxoff >= MaxFoldOff)
+			continue;
+		vgrow(&v->fold, &v->cfold, v->nfold + 1, sizeof *v->fold);
+		v->fold[v->nfold++] = (LwFold){ .def = i, .decl = d->decl, .atom = d->atom,
+		                                .base = &i->opnd[1], .imm = imm };
+	}
+	free(sc.s);
+}
+
+const LwFold *
+lw_fold_of(const Lw *w, const PtxOpnd *o)
+{
+	const struct LwPriv *v = w->priv;
+
+	if (w->fn != v->foldfn)
+		return NULL;          /* an inlined body: its registers were not scanned */
+	for (uint32_t k = 0; k < v->nfold; k++)
+		if (v->fold[k].atom == o->atom && v->fold[k].decl == o->decl)
+			return &v->fold[k];
+	return NULL;
+}
+
+int
+lw_fold_skip(const Lw *w, const PtxIns *i)
+{
+	const struct LwPriv *v = w->priv;
+
+	for (uint32_t k = 0; k < v->nfold; k++)
+		if (v->fold[k].def == i)
+			return 1;
+	return 0;
+}
