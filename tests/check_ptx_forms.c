@@ -420,6 +420,41 @@ START_TEST(test_run_fold)
 }
 END_TEST
 
+/* mul.wide + add.s64 as one IMAD.WIDE with the addend, as ptxas (lwfold.c); a product used twice
+ * stays a mul.wide */
+START_TEST(test_isel_fold_wide)
+{
+	char *k = forms_kernel("\tld.global.u32 %r1, [%rd2];\n\tmul.wide.s32 %rd3, %r1, 4;\n"
+	                       "\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n"
+	                       "\tmul.wide.u32 %rd5, %r2, 8;\n\tadd.s64 %rd6, %rd5, %rd1;\n"
+	                       "\tst.global.u32 [%rd6], %r2;\n"
+	                       "\tmul.wide.s32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
+	                       "\tst.global.u64 [%rd8], %rd7;\n");
+	psel_lowers_to(k, 80, "IMAD.WIDE %rd4, %r1, 0x4, %rd2\nLDG.E %r2, [%rd4.64]\n"
+	               "IMAD.WIDE.U32 %rd6, %r2, 0x8, %rd1\nSTG.E [%rd6.64], %r2\n"
+	               "IMAD.WIDE %rd7, %r1, 0x4, RZ");
+	free(k);
+}
+END_TEST
+
+/* the folded IMAD.WIDE computes the add's address: out[in[0]] = in[in[0]] */
+START_TEST(test_run_fold_wide)
+{
+	static const char body[] =
+	    "\tld.global.u32 %r1, [%rd2];\n\tmul.wide.s32 %rd3, %r1, 4;\n"
+	    "\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n"
+	    "\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd5, %rd1;\n"
+	    "\tst.global.u32 [%rd6], %r2;\n";
+	uint32_t in[16] = { 3, 10, 20, 30, 40 };
+	uint32_t out[5];
+
+	run_forms(_i, body, in, out, 5);
+	ck_assert_uint_eq(out[3], 30);
+	ck_assert_uint_eq(out[2], 0xeeeeeeeeu);
+	ck_assert_uint_eq(out[4], 0xeeeeeeeeu);
+}
+END_TEST
+
 Suite *
 ptx_forms_suite(void)
 {
@@ -433,12 +468,14 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_assertfail);
 	tcase_add_test(isel, test_isel_syscall_errors);
 	tcase_add_test(isel, test_isel_fold);
+	tcase_add_test(isel, test_isel_fold_wide);
 	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);
 	tcase_add_loop_test(run_, test_run_pack_imm, 0, 2);
 	tcase_add_loop_test(run_, test_run_warp_sz, 0, 2);
 	tcase_add_loop_test(run_, test_run_fold, 0, 2);
+	tcase_add_loop_test(run_, test_run_fold_wide, 0, 2);
 	suite_add_tcase(s, run_);
 	return s;
 }

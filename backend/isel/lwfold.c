@@ -1,10 +1,13 @@
-/* lwfold.c: address arithmetic folded into memory offsets, as ptxas does (issue 23). A register d
+/* lwfold.c: address arithmetic folded as ptxas does (issue 23). An address fold: a register d
  * defined once, unguarded, by `add.s64 d, b, imm` (.u64; .s32/.u32 for .shared addresses) and
  * otherwise used only as the base of ld/st addresses `[d+off]` is not computed: those addresses
- * are `[b+imm+off]` (lw_addr asks lw_fold_of) and the add writes nothing (lw_fold_skip). b must
- * have at most one definition in the function, so that it holds at every use of d the value it
- * had at the add. Functions lowered by colour (lwcolour.c) are left alone: a colour's live ranges
- * would be extended past what the colouring saw.
+ * are `[b+imm+off]` (lw_addr asks lw_fold_of) and the add writes nothing (lw_fold_skip). A wide
+ * fold: `mul.wide.s32 t, a, b` (.u32) whose t is used once, by `add.s64 d, c, t`, is one
+ * `IMAD.WIDE d, a, b, c` (the mad.wide row, lw_fold_wide) and the mul writes nothing. The
+ * registers the folded instruction reads (b; a and b) must have at most one definition in the
+ * function, so that they hold at the fold the value they had at the add or mul. Functions lowered
+ * by colour (lwcolour.c) are left alone: a colour's live ranges would be extended past what the
+ * colouring saw.
  */
 #include "lwpriv.h"
 
@@ -91,24 +94,96 @@ scan_opnd(Scan *sc, const PtxOpnd *o, int def, int space)
 		scan_opnd(sc, &o->sub[k], def, 0);
 }
 
+/* the add's only modifier is s64/u64 (wide 1) or s32/u32 (wide 0): 1, else 0 */
+static int
+fold_add_type(const Ptx *p, const PtxIns *i, int *wide)
+{
+	const char *t = i->nmod == 1 ? ptx_str(p, i->mod[0]) : "";
+
+	if (strcmp(t, "s64") && strcmp(t, "u64") && strcmp(t, "s32") && strcmp(t, "u32"))
+		return 0;
+	*wide = t[1] == '6';
+	return 1;
+}
+
 /* `add.TYPE d, b, imm` with TYPE s64/u64 (wide 1) or s32/u32 (wide 0), unguarded: its d, else
  * NULL */
 static const PtxOpnd *
 fold_add(const Ptx *p, const PtxIns *i, int *wide)
 {
-	const char *t;
-
-	if (strcmp(ptx_str(p, i->op), "add") || i->guard || i->nmod != 1 || i->nopnd != 3)
+	if (strcmp(ptx_str(p, i->op), "add") || i->guard || i->nmod != 1 || i->nopnd != 3 ||
+	    !fold_add_type(p, i, wide))
 		return NULL;
-	t = ptx_str(p, i->mod[0]);
-	if (strcmp(t, "s64") && strcmp(t, "u64") && strcmp(t, "s32") && strcmp(t, "u32"))
-		return NULL;
-	*wide = t[1] == '6';
 	if (i->opnd[0].kind != PoName || i->opnd[0].what != PwReg || i->opnd[1].kind != PoName ||
 	    i->opnd[1].what != PwReg || i->opnd[2].kind != PoImm || !i->opnd[0].decl ||
 	    !i->opnd[1].decl)
 		return NULL;
 	return &i->opnd[0];
+}
+
+/* `mul.wide.s32 t, a, b` (.u32), unguarded: its t, else NULL */
+static const PtxOpnd *
+fold_mulwide(const Ptx *p, const PtxIns *i)
+{
+	const char *m0, *m1;
+
+	if (strcmp(ptx_str(p, i->op), "mul") || i->guard || i->nmod != 2 || i->nopnd != 3)
+		return NULL;
+	m0 = ptx_str(p, i->mod[0]);
+	m1 = ptx_str(p, i->mod[1]);
+	if (strcmp(m0, "wide") || (strcmp(m1, "s32") && strcmp(m1, "u32")))
+		return NULL;
+	if (i->opnd[0].kind != PoName || i->opnd[0].what != PwReg || !i->opnd[0].decl)
+		return NULL;
+	return &i->opnd[0];
+}
+
+/* operand o of a folded instruction keeps its value up to the fold: an immediate, or a register
+ * defined at most once */
+static int
+steady(Scan *sc, const PtxOpnd *o)
+{
+	if (o->kind == PoImm)
+		return 1;
+	return o->kind == PoName && o->what == PwReg && o->decl && seen_of(sc, o)->def <= 1;
+}
+
+/* the wide folds: `add.s64 d, x, y` with x or y the t of a mul.wide used nowhere else */
+static void
+plan_wide(Lw *w, Scan *sc)
+{
+	struct LwPriv *v = w->priv;
+	const PtxFunc *fn = w->fn;
+
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
+		int wide = 0;
+		if (!i || strcmp(ptx_str(w->p, i->op), "add") || i->guard || i->nmod != 1 ||
+		    i->nopnd != 3 || !fold_add_type(w->p, i, &wide) || !wide)
+			continue;
+		for (int k = 1; k <= 2; k++) {
+			const PtxOpnd *t = &i->opnd[k], *c = &i->opnd[3 - k];
+			if (t->kind != PoName || t->what != PwReg || !t->decl || c->kind != PoName ||
+			    c->what != PwReg || !c->decl || (c->atom == i->opnd[0].atom &&
+			    c->decl == i->opnd[0].decl))
+				continue;
+			const Seen *st = seen_of(sc, t);
+			if (st->def != 1 || st->any != 2)
+				continue;
+			const PtxIns *m = NULL;
+			for (uint32_t q = 0; q < s && !m; q++) {
+				const PtxIns *j = fn->st[q].kind == PsIns ? fn->st[q].ins : NULL;
+				const PtxOpnd *mt = j ? fold_mulwide(w->p, j) : NULL;
+				if (mt && mt->atom == t->atom && mt->decl == t->decl)
+					m = j;
+			}
+			if (!m || !steady(sc, &m->opnd[1]) || !steady(sc, &m->opnd[2]))
+				continue;
+			vgrow(&v->fold, &v->cfold, v->nfold + 1, sizeof *v->fold);
+			v->fold[v->nfold++] = (LwFold){ .def = i, .mul = m, .base = c };
+			break;
+		}
+	}
 }
 
 void
@@ -146,6 +221,7 @@ lw_plan_fold(Lw *w)
 		v->fold[v->nfold++] = (LwFold){ .def = i, .decl = d->decl, .atom = d->atom,
 		                                .base = &i->opnd[1], .imm = imm };
 	}
+	plan_wide(w, &sc);
 	free(sc.s);
 }
 
@@ -157,7 +233,7 @@ lw_fold_of(const Lw *w, const PtxOpnd *o)
 	if (w->fn != v->foldfn)
 		return NULL;          /* an inlined body: its registers were not scanned */
 	for (uint32_t k = 0; k < v->nfold; k++)
-		if (v->fold[k].atom == o->atom && v->fold[k].decl == o->decl)
+		if (!v->fold[k].mul && v->fold[k].atom == o->atom && v->fold[k].decl == o->decl)
 			return &v->fold[k];
 	return NULL;
 }
@@ -167,8 +243,39 @@ lw_fold_skip(const Lw *w, const PtxIns *i)
 {
 	const struct LwPriv *v = w->priv;
 
+	if (w->fn != v->foldfn)
+		return 0;
 	for (uint32_t k = 0; k < v->nfold; k++)
-		if (v->fold[k].def == i)
+		if (v->fold[k].mul ? v->fold[k].mul == i : v->fold[k].def == i)
 			return 1;
 	return 0;
+}
+
+int
+lw_fold_wide(Lw *w, const PtxIns *i)
+{
+	struct LwPriv *v = w->priv;
+	const LwFold *f = NULL;
+
+	for (uint32_t k = 0; k < v->nfold && w->fn == v->foldfn; k++)
+		if (v->fold[k].mul && v->fold[k].def == i)
+			f = &v->fold[k];
+	if (!f)
+		return 1;
+	/* `mad.wide.s32 d, a, b, c` in place of the add, located at the add */
+	PtxOpnd o[4] = { i->opnd[0], f->mul->opnd[1], f->mul->opnd[2], *f->base };
+	PtxIns mad = *f->mul;
+	mad.op = atomz(w->p->atoms, "mad");
+	mad.opnd = o;
+	mad.nopnd = 4;
+	mad.loc = i->loc;
+	mad.oploc = i->oploc;
+	const PtxIns *was = w->ins;
+	w->ins = &mad;
+	w->tins = NULL;               /* lw_type's cache is by instruction address */
+	const SelRow *row = ptxsel_lookup(w);
+	int rc = row ? row->fn(w) : lw_error(w, "no selection row for mad.wide");
+	w->tins = NULL;
+	w->ins = was;
+	return rc < 0 ? -1 : 0;
 }

@@ -55,12 +55,15 @@ struct LwPriv {
 	Place *local;      /* .local variables of the function, placed in its frame */
 	uint32_t nlocal, clocal; /* ... how many, and the room for them */
 	int compact;       /* registers named by colour (ptx_compact): a large function */
-	struct LwFold {    /* an add folded into the addresses that use its result (lwfold.c) */
-		const PtxIns *def; /* the add, which writes nothing */
-		const PtxVar *decl; /* its destination: declaration ... */
+	struct LwFold {    /* an add folded into what uses or makes its operand (lwfold.c) */
+		const PtxIns *def; /* the add: an address fold writes nothing for it; a wide fold
+		                    * writes IMAD.WIDE for it */
+		const PtxIns *mul; /* a wide fold: the mul.wide it absorbs (written nothing), else NULL */
+		const PtxVar *decl; /* an address fold: the add's destination: declaration ... */
 		uint32_t atom;     /* ... and name */
-		const PtxOpnd *base; /* the register the addresses use instead */
-		int64_t imm;       /* added to their offsets */
+		const PtxOpnd *base; /* an address fold: the register the addresses use instead; a wide
+		                      * fold: the add's other operand, the IMAD.WIDE's addend */
+		int64_t imm;       /* an address fold: added to their offsets */
 	} *fold;
 	uint32_t nfold, cfold; /* folds, and the room for them */
 	const PtxFunc *foldfn; /* the function the folds were planned for (not an inlined body) */
@@ -107,7 +110,10 @@ const char *lw_colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0",
 typedef struct LwFold LwFold;
 void lw_plan_fold(Lw *w);                     /* find the adds to fold (after lw_plan_regs) */
 const LwFold *lw_fold_of(const Lw *w, const PtxOpnd *o); /* register o's fold, NULL none */
-int lw_fold_skip(const Lw *w, const PtxIns *i); /* i is a folded add: nothing to write */
+int lw_fold_skip(const Lw *w, const PtxIns *i); /* i is folded away: nothing to write */
+/* i is the add of a wide fold: IMAD.WIDE written through the mad row (0), or -1 after an error;
+ * 1: i is not one */
+int lw_fold_wide(Lw *w, const PtxIns *i);
 
 /* lwmvar.c */
 void lw_collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */

@@ -68,8 +68,14 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 		if (lw_fold_skip(w, st->ins))
 			continue;      /* an add folded into the addresses that use it (lwfold.c) */
 		set_guard(w, st->ins);
-		const SelRow *row = ptxsel_lookup(w);
-		if (!row) {
+		int wide = lw_fold_wide(w, st->ins);   /* mul.wide + add.s64: IMAD.WIDE (lwfold.c) */
+		const SelRow *row = wide == 1 ? ptxsel_lookup(w) : NULL;
+		if (wide == 0) {
+			if (w->d->nerr > nerr)
+				rc = -1;
+		} else if (wide < 0) {
+			rc = -1;
+		} else if (!row) {
 			const char *t = lw_type(w);
 			lw_error(w, "no selection row for opcode '%s'%s%s%s", ptx_str(w->p, st->ins->op),
 			         t[0] ? " with type ." : "", t, "");
