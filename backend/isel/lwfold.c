@@ -27,23 +27,47 @@ typedef struct Seen {
 	uint32_t addr64;        /* bases of ld/st addresses in the global or generic space */
 	uint32_t addr32;        /* bases of ld/st addresses in the shared space */
 	int64_t maxoff;         /* the largest |offset| of those addresses */
+	const PtxIns *mulwide;  /* the mul.wide that defines it (fold_mulwide), NULL none */
 } Seen;
 
-/* the scan's table: open addressing would be faster; functions are small enough for a list
- * with a hint (the last match) */
+/* the scan's table: the registers seen, found by an open-addressing hash of (decl, atom) */
 typedef struct Scan {
 	Seen *s;                /* the registers seen */
 	uint32_t n, cap;        /* how many, and the room for them */
+	uint32_t *hash;         /* index + 1 into s, 0 empty */
+	uint32_t hcap;          /* slots of hash, a power of 2, at least twice n */
 } Scan;
+
+static uint32_t
+seen_hash(const PtxVar *decl, uint32_t atom)
+{
+	return (uint32_t)(atom * 2654435761u) ^ (uint32_t)((uintptr_t)decl >> 4) * 40503u;
+}
 
 static Seen *
 seen_of(Scan *sc, const PtxOpnd *o)
 {
-	for (uint32_t k = sc->n; k-- > 0;)
-		if (sc->s[k].atom == o->atom && sc->s[k].decl == o->decl)
-			return &sc->s[k];
+	uint32_t h;
+
+	if (2 * (sc->n + 1) > sc->hcap) {          /* grow: rehash every register */
+		sc->hcap = sc->hcap ? 2 * sc->hcap : 256;
+		free(sc->hash);
+		sc->hash = xmalloc(sc->hcap * sizeof *sc->hash);
+		memset(sc->hash, 0, sc->hcap * sizeof *sc->hash);
+		for (uint32_t k = 0; k < sc->n; k++) {
+			for (h = seen_hash(sc->s[k].decl, sc->s[k].atom); sc->hash[h & (sc->hcap - 1)]; h++)
+				;
+			sc->hash[h & (sc->hcap - 1)] = k + 1;
+		}
+	}
+	for (h = seen_hash(o->decl, o->atom); sc->hash[h & (sc->hcap - 1)]; h++) {
+		Seen *s = &sc->s[sc->hash[h & (sc->hcap - 1)] - 1];
+		if (s->atom == o->atom && s->decl == o->decl)
+			return s;
+	}
 	vgrow(&sc->s, &sc->cap, sc->n + 1, sizeof *sc->s);
 	sc->s[sc->n] = (Seen){ .decl = o->decl, .atom = o->atom };
+	sc->hash[h & (sc->hcap - 1)] = sc->n + 1;
 	return &sc->s[sc->n++];
 }
 
@@ -168,16 +192,9 @@ plan_wide(Lw *w, Scan *sc)
 			    c->decl == i->opnd[0].decl))
 				continue;
 			const Seen *st = seen_of(sc, t);
-			if (st->def != 1 || st->any != 2)
-				continue;
-			const PtxIns *m = NULL;
-			for (uint32_t q = 0; q < s && !m; q++) {
-				const PtxIns *j = fn->st[q].kind == PsIns ? fn->st[q].ins : NULL;
-				const PtxOpnd *mt = j ? fold_mulwide(w->p, j) : NULL;
-				if (mt && mt->atom == t->atom && mt->decl == t->decl)
-					m = j;
-			}
-			if (!m || !steady(sc, &m->opnd[1]) || !steady(sc, &m->opnd[2]))
+			const PtxIns *m = st->mulwide;
+			if (st->def != 1 || st->any != 2 || !m || !steady(sc, &m->opnd[1]) ||
+			    !steady(sc, &m->opnd[2]))
 				continue;
 			vgrow(&v->fold, &v->cfold, v->nfold + 1, sizeof *v->fold);
 			v->fold[v->nfold++] = (LwFold){ .def = i, .mul = m, .base = c };
@@ -203,6 +220,9 @@ lw_plan_fold(Lw *w)
 		int space = ldst_space(w->p, i);
 		for (uint32_t k = 0; k < i->nopnd; k++)
 			scan_opnd(&sc, &i->opnd[k], k == 0, space);
+		const PtxOpnd *mt = fold_mulwide(w->p, i);
+		if (mt)
+			seen_of(&sc, mt)->mulwide = i;
 	}
 	for (uint32_t s = 0; s < fn->nst; s++) {
 		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
@@ -223,6 +243,7 @@ lw_plan_fold(Lw *w)
 	}
 	plan_wide(w, &sc);
 	free(sc.s);
+	free(sc.hash);
 }
 
 const LwFold *
