@@ -16,6 +16,7 @@
 #include "ptxlow.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +45,14 @@ typedef struct Options {
 	int ptx;                  /* the input is PTX (a .ptx name, or --emit=ptx/isel) */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
 	int maxrreg;              /* --maxrregcount: register limit of regalloc (0: .maxnreg/255) */
+	int maxerr;               /* --max-errors: errors shown before stopping (0: no limit; -1:
+	                           * not given, MaxErrors) */
+	uint32_t refused;         /* a .ptx input: kernels refused by the lowering (the output holds
+	                           * the others; exit status 1) */
 } Options;
 
 static int is_ptx_name(const char *path);
+static void limit_note(Diag *d);
 
 /* the default pipelines of the FIBER modes (docs/fiberc.md) */
 static const char *const mode_passes[] = {
@@ -81,7 +87,9 @@ usage(FILE *out)
 	    "  --emit=isel           a .ptx input: the SASS that instruction selection writes,\n"
 	    "                        with virtual registers (before scheduling and allocation)\n"
 	    "  --arch=ARCH           %s (default: from the file)\n"
-	    "  --kernel=NAME         only this kernel\n"
+	    "  --kernel=NAME         only this kernel (a .ptx input: only it is compiled, so an\n"
+	    "                        unsupported form elsewhere does not stop it)\n"
+	    "  --max-errors=N        stop after N errors (default 20; 0: no limit)\n"
 	    "  --passes=A,B,...      run these passes instead of the default (cfg,ssa,verify)\n"
 	    "  --print-before=PASS   print the IR before PASS (on stderr)\n"
 	    "  --print-after=PASS    print the IR after PASS (on stderr)\n"
@@ -108,7 +116,8 @@ usage(FILE *out)
 	    "  --help                this text\n"
 	    "  --version             the version\n"
 	    "\n"
-	    "exit status: 0 success, 1 error in the input or a pass, 2 usage error\n", archs);
+	    "exit status: 0 success, 1 error in the input or a pass (a .ptx input whose kernels\n"
+	    "are not all compiled: 1, the output holds those that are), 2 usage error\n", archs);
 }
 
 static void
@@ -185,6 +194,7 @@ parse_args(int argc, char **argv, Options *o)
 
 	memset(o, 0, sizeof *o);
 	o->emit_ir = 1;
+	o->maxerr = -1;
 	pass_opts_init(&o->popt);
 	for (int k = 1; k < argc; k++) {
 		const char *a = argv[k];
@@ -235,6 +245,10 @@ parse_args(int argc, char **argv, Options *o)
 			o->arch = v;
 		} else if ((v = optval(argc, argv, &k, "--kernel"))) {
 			o->kernel = v;
+		} else if ((v = optval(argc, argv, &k, "--max-errors"))) {
+			o->maxerr = int_arg(v);
+			if (o->maxerr < 0)
+				usage_error("--max-errors must be a count >= 0, not '%s'", v);
 		} else if ((v = optval(argc, argv, &k, "--passes"))) {
 			add_passes(o, v);
 		} else if ((v = optval(argc, argv, &k, "--print-before"))) {
@@ -429,7 +443,7 @@ on_signal(int sig)
  * the AST back, --emit=isel the lowered text. Returns the lowered text (*src replaced), or NULL
  * with *status set when nothing more is to be done. */
 static Src *
-ptx_main(const Options *o, Src *src, Diag *d, int *status)
+ptx_main(Options *o, Src *src, Diag *d, int *status)
 {
 	OutFile outf = {.slot = -1};
 	Ptx *p = ptx_parse(src, d);
@@ -442,7 +456,10 @@ ptx_main(const Options *o, Src *src, Diag *d, int *status)
 	if (o->arch && sm_of_string(o->arch, &sm, &sfx) < 0)
 		die("architecture table out of sync");
 	if (!o->emit_ptx) {
-		if (!(low = ptx_lower_text(p, sm, o->emit_isel, d)))
+		PtxLower lo = { .sm = sm, .suffix = sfx, .comments = o->emit_isel, .kernel = o->kernel };
+		low = ptx_lower_opts(p, &lo, d);
+		o->refused = lo.nrefused;
+		if (!low)
 			goto done;
 		if (!o->emit_isel) {
 			ptx_free(p);
@@ -463,14 +480,25 @@ ptx_main(const Options *o, Src *src, Diag *d, int *status)
 		error_plain(d, "cannot write the output: %s", strerror(errno));
 		goto done;
 	}
-	*status = ExitOk;
+	*status = o->refused ? ExitUser : ExitOk;
 done:
+	limit_note(d);
 	outfile_abort(&outf);
 	ptx_free(p);
 	src_free(src);
 	if (low)
 		src_free(low);
 	return NULL;
+}
+
+/* the error limit reached: the front ends stop there, so the user learns that more may follow
+ * and how to see them (as gcc's -fmax-errors) */
+static void
+limit_note(Diag *d)
+{
+	if (d->maxerr != INT_MAX && d->nerr >= d->maxerr)
+		fprintf(d->out, "fiberc: note: stopped at the limit of %d errors (--max-errors=N raises it, "
+		        "0 removes it)\n", d->maxerr);
 }
 
 static int
@@ -497,6 +525,8 @@ main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	diag_init(&d, NULL, stderr);
+	if (o.maxerr >= 0)
+		d.maxerr = o.maxerr ? o.maxerr : INT_MAX;
 	if (!(src = src_read(o.input, &d)))
 		return ExitUser;
 	d.src = src;
@@ -512,6 +542,7 @@ main(int argc, char **argv)
 	if (!m) {
 		if (d.nerr == 0)
 			error_plain(&d, "cannot read '%s'", o.input);
+		limit_note(&d);
 		src_free(src);
 		return ExitUser;
 	}
@@ -606,6 +637,13 @@ main(int argc, char **argv)
 	}
 	if (status == ExitOk && o.stats)
 		print_stats(&o, m, time, parse_s, emit_s);
+	if (status == ExitOk && o.refused) {
+		/* the kernels that compiled are written; the refused ones make the run fail */
+		error_plain(&d, "%u kernel%s refused (named above); the output holds the other %u%s",
+		            o.refused, o.refused == 1 ? "" : "s", m->nfn,
+		            o.kernel ? "" : " (--kernel=NAME compiles one kernel alone)");
+		status = ExitUser;
+	}
 done:
 	outfile_abort(&outf);
 	outfile_abort(&dot);

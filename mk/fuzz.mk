@@ -25,7 +25,7 @@ FUZZ_RT_OBJS := $(call fuzz_objs,sim timing runtime)
 FUZZ_BINS    := $(addprefix $(FUZZ_B)/,fuzz_sass fuzz_fsass fuzz_ptx fuzz_load fuzz_args)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                 $(wildcard tests/golden/*.sass)
-PTX_FILES     = $(sort $(wildcard examples/*/*.ptx tests/corpus/*.ptx))
+PTX_FILES     = $(sort $(wildcard examples/*/*.ptx tests/corpus/*.ptx bench/ptx/*/*.ptx))
 
 fuzz: $(FUZZ_BINS)
 

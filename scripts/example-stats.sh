@@ -66,9 +66,11 @@ grep -v '^#' "${KERNELS:-examples/kernels.txt}" | while read -r dir sym grid blo
 		"$sim" run "$listing" --config "$cfg" --kernel "$sym" \
 			--grid "$grid" --block "$block" --dynamic-smem "$smem" $run_args $outs \
 			--stats "$out/$tag.json" --quiet ${SIM_ARGS:-} || echo "$tag: exit $?" >> "$out/failures.txt"
-		[ -f "$out/$tag.json" ] &&
+		# (an if: a failed last run must not end the loops, and the script, under set -e)
+		if [ -f "$out/$tag.json" ]; then
 			grep -v -E '"(host_seconds|sim_seconds|wall_seconds|[a-z_]*per_second|[a-z_]*_per_s)"' \
 				"$out/$tag.json" > "$out/$tag.json.tmp" && mv "$out/$tag.json.tmp" "$out/$tag.json"
+		fi
 	done
 done
 ls "$out" | wc -l

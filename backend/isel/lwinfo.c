@@ -1,7 +1,8 @@
 /* lwinfo.c: the kernel metadata of a lowered function, in the .nv.info attributes fibersim reads
  * (frontend/sass/nvinfo.c): the module-wide EIATTR_REGCOUNT (0 here: regalloc writes it),
  * FRAME_SIZE and MIN_STACK_SIZE of every function, and per kernel its .nv.info.<fn>: the CUDA API
- * version, the parameter bank and each parameter, .maxnreg, the EXIT offsets (labels),
+ * version, the parameter bank and each parameter, .maxnreg, the system routine and its CALLs
+ * (EIATTR_EXTERNS, EIATTR_SYSCALL_OFFSETS: __assertfail), the EXIT offsets (labels),
  * .maxntid and .reqntid.
  */
 #include "lwpriv.h"
@@ -83,6 +84,17 @@ lw_kernel_info(Lw *w, LwBuf *b, const char *fn)
 		    w->fn->attr[k].val[0] < 0xff)
 			maxreg = w->fn->attr[k].val[0];
 	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, maxreg);
+	if (w->nsys) {          /* a system call (ptxsyscall.c): the routine and each CALL */
+		snprintf(t0, sizeof t0, ".word\tindex@(__assertfail)");
+		attr_words(c, b, "EIATTR_EXTERNS", 0x0f, ws, 1);
+		uint32_t a = c->info++, e = c->info++;
+		attr_head(b, "EIATTR_SYSCALL_OFFSETS");
+		lw_buf_printf(b, "\t.byte\t0x04, 0x46\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n.L_i%" PRIu32 ":\n",
+		           e, a, a);
+		for (uint32_t k = 0; k < w->nsys; k++)
+			lw_buf_printf(b, "\t.word\t.L_sys%" PRIu32 "@srel\n", c->sys + k);
+		lw_buf_printf(b, ".L_i%" PRIu32 ":\n", e);
+	}
 	if (w->nexit) {
 		uint32_t a = c->info++, e = c->info++;
 		attr_head(b, "EIATTR_EXIT_INSTR_OFFSETS");

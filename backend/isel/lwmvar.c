@@ -1,7 +1,8 @@
 /* lwmvar.c: the module's variables: collect_mvars places every .global and .const variable of
  * the module in its section (.nv.global.init with an initialiser, .nv.global without, and
  * .nv.constant3 for .const); emit_mvars writes those sections with the initialisers' bytes and
- * .nv.constant4, the addresses of the .global variables the code names (lw_global_addr).
+ * .nv.constant4, the addresses of the .global variables the code names (lw_global_addr) and of
+ * the system routine __assertfail (ptxsyscall.c).
  */
 #include "lwpriv.h"
 
@@ -138,11 +139,17 @@ lw_emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d)
 		if (sec == 2 && c->nc4) {
 			lw_buf_printf(b, "\n\n//--------------------- .nv.constant4 --------------------------\n"
 			           "\t.section\t.nv.constant4,\"a\",@progbits\n\t.align\t8\n.nv.constant4:\n");
-			for (uint32_t slot = 0; slot < c->nc4; slot++)
+			for (uint32_t slot = 0; slot < c->nc4; slot++) {
 				for (uint32_t k = 0; k < c->nmv; k++)
 					if (c->mv[k].c4 == (int)slot)
 						lw_buf_printf(b, "\t.dword\t%s\n", ptx_str(p, c->mv[k].v->name));
+				if (c->assert_c4 == slot + 1)
+					lw_buf_printf(b, "\t.dword\t__assertfail\n");
+			}
 		}
 	}
+	if (c->assert_c4)     /* the system routine: a symbol without a section, as nvcc lists it */
+		lw_buf_printf(b, "\n\n//--------------------- SYMBOLS --------------------------\n\n"
+		              "\t.type\t\t__assertfail,@function\n");
 	return 0;
 }

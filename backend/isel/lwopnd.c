@@ -121,12 +121,20 @@ lw_opnd(const Lw *w, int k)
 	return k < w->ins->nopnd ? &w->ins->opnd[k] : NULL;
 }
 
+/* WARP_SZ, the warp size: an immediate 32 wherever it stands (PTX ISA, "Special Registers") */
+static int
+is_warpsz(const Lw *w, const PtxOpnd *o)
+{
+	return o->kind == PoName && o->what == PwSreg && !strcmp(ptx_str(w->p, o->atom), "WARP_SZ");
+}
+
 int
 lw_isimm(const Lw *w, int k)
 {
 	const PtxOpnd *o = lw_opnd(w, k);
 
-	return o && (o->kind == PoImm || o->kind == PoF32 || o->kind == PoF64 || o->kind == PoFDec);
+	return o && (o->kind == PoImm || o->kind == PoF32 || o->kind == PoF64 || o->kind == PoFDec ||
+	             is_warpsz(w, o));
 }
 
 int
@@ -145,6 +153,8 @@ imm_bits(const PtxOpnd *o, int fbits)
 	switch (o->kind) {
 	case PoImm:
 		return (uint64_t)o->ival;
+	case PoName:               /* WARP_SZ (lw_isimm) */
+		return 32;
 	case PoF32:
 		if (fbits == 64) {
 			union { float f; uint32_t u; } a = { .u = (uint32_t)o->ival };
@@ -324,6 +334,16 @@ lw_addr(Lw *w, int k, int space, char *buf, size_t n, char *cbank, size_t ncb)
 		return 0;
 	}
 	if (b->kind == PoName && b->what == PwReg) {
+		const LwFold *fo = lw_fold_of(w, b);
+		if (fo) {             /* [d+off] of `add d, base, imm`: [base+imm+off] (lwfold.c) */
+			b = fo->base;
+			off += fo->imm;
+			offs[0] = 0;
+			if (off > 0)
+				snprintf(offs, sizeof offs, "+0x%llx", (unsigned long long)off);
+			else if (off < 0)
+				snprintf(offs, sizeof offs, "+-0x%llx", (unsigned long long)-off);
+		}
 		const LwReg *r = lw_opnd_reg(w, b);
 		const char *nm = ptx_str(w->p, r->name);
 		int wide = space == PsGlobal || space == PsNoSpace;

@@ -33,6 +33,8 @@ typedef struct LwCount {
 	} *mv;
 	uint32_t nmv, cmv; /* module variables, and the room for them */
 	uint32_t nc4;      /* slots of .nv.constant4 given out */
+	uint32_t assert_c4; /* __assertfail's address: its .nv.constant4 slot + 1, 0 not called */
+	uint32_t sys;      /* .L_sys<N>: system calls labelled (ptxsyscall.c) */
 } LwCount;
 
 /* the state of the function being lowered (Lw.priv) */
@@ -53,6 +55,18 @@ struct LwPriv {
 	Place *local;      /* .local variables of the function, placed in its frame */
 	uint32_t nlocal, clocal; /* ... how many, and the room for them */
 	int compact;       /* registers named by colour (ptx_compact): a large function */
+	struct LwFold {    /* an add folded into what uses or makes its operand (lwfold.c) */
+		const PtxIns *def; /* the add: an address fold writes nothing for it; a wide fold
+		                    * writes IMAD.WIDE for it */
+		const PtxIns *mul; /* a wide fold: the mul.wide it absorbs (written nothing), else NULL */
+		const PtxVar *decl; /* an address fold: the add's destination: declaration ... */
+		uint32_t atom;     /* ... and name */
+		const PtxOpnd *base; /* an address fold: the register the addresses use instead; a wide
+		                      * fold: the add's other operand, the IMAD.WIDE's addend */
+		int64_t imm;       /* an address fold: added to their offsets */
+	} *fold;
+	uint32_t nfold, cfold; /* folds, and the room for them */
+	const PtxFunc *foldfn; /* the function the folds were planned for (not an inlined body) */
 	uint32_t ncolour[5]; /* compact: colours used per LwKind */
 	uint32_t tmpn[4], tmpdecl_n[4]; /* compact: temporaries of the current instruction per
 	                      * kind (t, w, x, q) and how many of each are declared */
@@ -91,6 +105,15 @@ void lw_kernel_info(Lw *w, LwBuf *b, const char *fn); /* the kernel's .nv.info.<
 void lw_plan_regs(Lw *w);                     /* make every register of the function and name it */
 void lw_colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
 const char *lw_colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
+
+/* lwfold.c */
+typedef struct LwFold LwFold;
+void lw_plan_fold(Lw *w);                     /* find the adds to fold (after lw_plan_regs) */
+const LwFold *lw_fold_of(const Lw *w, const PtxOpnd *o); /* register o's fold, NULL none */
+int lw_fold_skip(const Lw *w, const PtxIns *i); /* i is folded away: nothing to write */
+/* i is the add of a wide fold: IMAD.WIDE written through the mad row (0), or -1 after an error;
+ * 1: i is not one */
+int lw_fold_wide(Lw *w, const PtxIns *i);
 
 /* lwmvar.c */
 void lw_collect_mvars(const Ptx *p, LwCount *c);  /* place the module's variables */

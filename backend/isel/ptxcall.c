@@ -259,6 +259,12 @@ lw_st_param(Lw *w)
 	return 0;
 }
 
+const char *
+lw_param_word(Lw *w, const PtxVar *v, uint32_t m)
+{
+	return slot_word(w, slot_of(w, v), m);
+}
+
 /* call[.uni] (ret, ...), func, (arg, ...): the callee's body in place */
 int
 lw_call(Lw *w)
@@ -279,14 +285,17 @@ lw_call(Lw *w)
 	o = lw_opnd(w, k);
 	if (!o || o->kind != PoName || o->what != PwFunc)
 		return lw_error_opnd(w, k, "an indirect call (through a register)");
+	const PtxFunc *decl = NULL;
 	for (uint32_t f = 0; f < w->p->nfn; f++)
-		if (w->p->fn[f]->name == o->atom && w->p->fn[f]->body)
-			callee = w->p->fn[f];
+		if (w->p->fn[f]->name == o->atom)
+			*(w->p->fn[f]->body ? &callee : &decl) = w->p->fn[f];
+	if (lw_opnd(w, k + 1) && lw_opnd(w, k + 1)->kind == PoList)
+		args = lw_opnd(w, k + 1);
+	if (!callee && decl && !rets && !lw_opnd(w, k + 2))
+		return lw_syscall(w, decl, args, k);   /* a system routine: __assertfail */
 	if (!callee)
 		return lw_error_opnd(w, k, "a call of '%s', which has no body in this module",
 		                     ptx_str(w->p, o->atom));
-	if (lw_opnd(w, k + 1) && lw_opnd(w, k + 1)->kind == PoList)
-		args = lw_opnd(w, k + 1);
 	if (lw_opnd(w, k + 2))
 		return lw_error_opnd(w, k + 2, "a call with a prototype (indirect)");
 	for (uint32_t d = 0; d < c->depth; d++)

@@ -65,9 +65,17 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 			           w->p->src->text + st->ins->loc.start);
 		}
 		int nerr = w->d->nerr;
+		if (lw_fold_skip(w, st->ins))
+			continue;      /* an add folded into the addresses that use it (lwfold.c) */
 		set_guard(w, st->ins);
-		const SelRow *row = ptxsel_lookup(w);
-		if (!row) {
+		int wide = lw_fold_wide(w, st->ins);   /* mul.wide + add.s64: IMAD.WIDE (lwfold.c) */
+		const SelRow *row = wide == 1 ? ptxsel_lookup(w) : NULL;
+		if (wide == 0) {
+			if (w->d->nerr > nerr)
+				rc = -1;
+		} else if (wide < 0) {
+			rc = -1;
+		} else if (!row) {
 			const char *t = lw_type(w);
 			lw_error(w, "no selection row for opcode '%s'%s%s%s", ptx_str(w->p, st->ins->op),
 			         t[0] ? " with type ." : "", t, "");
@@ -75,7 +83,9 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 		} else if (row->fn(w) < 0 || w->d->nerr > nerr) {
 			rc = -1;
 		}
-		if (w->d->nerr >= (w->d->maxerr ? w->d->maxerr : MaxErrors))
+		/* past the error limit nothing more is shown: a kernel with an error is refused
+		 * anyway, so its lowering stops (a kernel without one goes on, to be compiled) */
+		if (rc < 0 && w->d->nerr >= (w->d->maxerr ? w->d->maxerr : MaxErrors))
 			break;
 	}
 	w->fn = outer;
@@ -138,6 +148,7 @@ priv_free(struct LwPriv *v)
 	free(v->local);
 	free(v->tmpdecl.s);
 	free(v->tmppred.s);
+	free(v->fold);
 }
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
@@ -162,6 +173,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	lw_place_shared(&w);
 	lw_place_local(&w);
 	lw_plan_regs(&w);
+	lw_plan_fold(&w);
 	if (fn->entry) {
 		if (arch_has(w.arch, ArchLdcBank0))
 			lw_emit_ng(&w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);
@@ -206,6 +218,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 			           (unsigned)priv.shared_size);
 	}
 	cnt->exit += w.nexit;
+	cnt->sys += w.nsys;
 	cnt->fn++;
 	lw_call_free(&w);
 	if (w.fam_free)
@@ -224,13 +237,89 @@ ptx_lower(const Ptx *p, int sm, Diag *d)
 Src *
 ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 {
+	PtxLower o = { .sm = sm, .comments = comments };
+
+	if (sm)         /* a bare SM number: the module's suffix on its own target, else none */
+		o.suffix = sm == p->sm ? p->sm_suffix : arch_find(sm, 0) ? 0 : 'a';
+	return ptx_lower_opts(p, &o, d);
+}
+
+/* the SM number of a `.target sm_N` word without a suffix, also one the table does not hold
+ * (sm_52, sm_75): PTX of an older target compiles for a newer one, as ptxas does; 0 otherwise */
+static int
+plain_sm(const char *t)
+{
+	char *end;
+	long v;
+
+	if (strncmp(t, "sm_", 3) != 0)
+		return 0;
+	v = strtol(t + 3, &end, 10);
+	return *end || v <= 0 || v > 999 ? 0 : (int)v;
+}
+
+/* the target: --arch (o->sm) or the module's .target, checked against the architecture table
+ * (ir/arch.c, docs/ptx-codegen.md "Targets"): the row to generate for, or NULL after a located
+ * error. A target older than every row compiles with --arch (as ptxas -arch), never below
+ * OldestPtxSm (the instructions this lowering selects need at least sm_20). */
+static const Arch *
+check_target(const Ptx *p, const PtxLower *o, Diag *d)
+{
+	enum { OldestPtxSm = 20 };
+	const Arch *t = p->ntarget ? arch_find(p->sm, p->sm_suffix) : NULL;
+	const Arch *a = o->sm ? arch_find(o->sm, o->suffix) : t, *g = NULL;
+	char list[128], tname[40];
+	int old;
+
+	arch_list(list, sizeof list, ArchGenerates, ", ", " or ");
+	snprintf(tname, sizeof tname, "%s", p->ntarget ? ptx_str(p, p->target[0]) : "");
+	if (!p->ntarget)       /* no .target: --arch, else the default architecture */
+		return a ? a : arch_default();
+	for (size_t k = 0; (g = arch_at(k)); k++)   /* the oldest row that generates */
+		if ((g->support & ArchGenerates) && !g->suffix)
+			break;
+	old = plain_sm(tname);
+	if (!t && old >= OldestPtxSm && g && old < g->sm) {
+		if (o->sm && a && (a->support & ArchGenerates))
+			return a;
+		error_at(d, p->tloc, "fiberc does not generate code for %s: it generates code for %s; "
+		         "--arch=%s compiles this PTX for %s", tname, list, g->name, g->name);
+		return NULL;
+	}
+	if (!t) {
+		error_at(d, p->tloc, "'.target %s' is not an architecture fiberc compiles: it generates "
+		         "code for %s%s", tname, list,
+		         old && old < OldestPtxSm ? " (PTX of a target before sm_20 is not read)" : "");
+		return NULL;
+	}
+	if (!o->sm && !(t->support & ArchGenerates)) {
+		for (size_t k = 0; (g = arch_at(k)); k++)   /* the oldest row at least as new */
+			if ((g->support & ArchGenerates) && g->sm >= t->sm && !g->suffix)
+				break;
+		error_at(d, p->tloc, "fiberc does not generate code for %s: it generates code for %s%s%s",
+		         t->name, list, g ? "; --arch=" : "", g ? g->name : "");
+		return NULL;
+	}
+	if (!a || !(a->support & ArchGenerates))
+		die("ptx_lower_opts: --arch sm_%d is not a code-generator row", o->sm);
+	if (t->sm > a->sm || (t->suffix && t != a)) {
+		error_at(d, p->tloc, "PTX for %s does not compile for %s: %s", t->name, a->name,
+		         t->suffix ? "its architecture-specific features need exactly that target"
+		                   : "the target is newer");
+		return NULL;
+	}
+	return a;
+}
+
+Src *
+ptx_lower_opts(const Ptx *p, PtxLower *o, Diag *d)
+{
 	LwBuf out = {0}, ginfo = {0}, kinfo = {0}, text = {0};
-	int rc = 0;
+	const Arch *a;
+	int found = 0;
 	char name[512];
 
-	if (!sm)
-		sm = p->sm ? p->sm : 80;
-	LwCount c = {0};
+	o->nkernel = o->nrefused = 0;
 	uint32_t nentry = 0;
 	for (uint32_t k = 0; k < p->nfn; k++)
 		nentry += p->fn[k]->body && p->fn[k]->entry;
@@ -239,34 +328,50 @@ ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d)
 		         "no kernel in the module: nothing to compile (.entry with a body)");
 		return NULL;
 	}
+	if (!(a = check_target(p, o, d)))
+		return NULL;
+	LwCount c = {0};
 	cnt = &c;
 	lw_collect_mvars(p, cnt);
 	for (uint32_t k = 0; k < p->nfn; k++) {
 		const PtxFunc *fn = p->fn[k];
-		if (fn->body && fn->entry && lower_fn(p, fn, sm, comments, d, &ginfo, &kinfo, &text) < 0)
-			rc = -1;
+		if (!fn->body || !fn->entry)
+			continue;
+		if (o->kernel && strcmp(ptx_str(p, fn->name), o->kernel) != 0)
+			continue;
+		found = 1;
+		int nerr = d->nerr;
+		if (lower_fn(p, fn, a->sm, o->comments, d, &ginfo, &kinfo, &text) < 0 || d->nerr > nerr) {
+			/* refused: its sections were not written; the others go on */
+			o->nrefused++;
+			note_at(d, fn->loc, "kernel '%s' is refused (%d error%s)", ptx_str(p, fn->name),
+			        d->nerr - nerr, d->nerr - nerr == 1 ? "" : "s");
+		} else {
+			o->nkernel++;
+		}
 	}
-	if (rc == 0) {
-		lw_buf_printf(&out, "\t.target\tsm_%d%s\n\n\t.elftype\t@\"ET_EXEC\"\n\n", sm,
-		           p->sm_suffix && sm == p->sm ? "a" : "");
+	if (!found)
+		error_at(d, p->tloc.end > p->tloc.start ? p->tloc : p->vloc, "no kernel named '%s' in the "
+		         "module", o->kernel);
+	if (o->nkernel) {
+		lw_buf_printf(&out, "\t.target\t%s\n\n\t.elftype\t@\"ET_EXEC\"\n\n", a->name);
 		lw_buf_printf(&out, "\n//--------------------- .nv.info                  --------------------------\n"
 		           "\t.section\t.nv.info,\"\",@\"SHT_CUDA_INFO\"\n\t.align\t4\n");
 		lw_buf_add(&out, ginfo.s ? ginfo.s : "", ginfo.len);
 		lw_buf_add(&out, kinfo.s ? kinfo.s : "", kinfo.len);
 		lw_buf_add(&out, text.s ? text.s : "", text.len);
 		if (lw_emit_mvars(p, cnt, &out, d) < 0)
-			rc = -1;
+			o->nkernel = 0;
 	}
 	free(c.mv);
 	cnt = NULL;
 	free(ginfo.s);
 	free(kinfo.s);
 	free(text.s);
-	if (rc < 0) {
+	if (!o->nkernel) {
 		free(out.s);
 		return NULL;
 	}
 	snprintf(name, sizeof name, "%s.isel", p->src && p->src->name ? p->src->name : "<ptx>");
 	return src_take(name, out.s ? out.s : xstrdup(""), out.len);
 }
-

@@ -68,6 +68,8 @@ struct Lw {
 	uint32_t nlabel;   /* labels made so far (.L_p0, ...) */
 	uint32_t nexit;    /* EXIT instructions written: each has a label lw_exit_label() */
 	uint32_t exit0;    /* number of this function's first exit label */
+	uint32_t nsys;     /* system calls written (CALL.ABS.NOINC): labels .L_sys<N> from the
+	                    * listing's count (LwCount.sys), for EIATTR_SYSCALL_OFFSETS */
 	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
 	                    * a `$i<N>` suffix), 0 in the kernel's own body */
 	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
@@ -175,6 +177,11 @@ int lw_st_param(Lw *w);
 int lw_call(Lw *w);
 int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inlined body */
 void lw_call_free(Lw *w);
+/* word m of the value of .param variable v (a call sequence's argument slot) */
+const char *lw_param_word(Lw *w, const PtxVar *v, uint32_t m);
+/* ptxsyscall.c: a call of callee, declared without a body (args: the argument list, operand k
+ * the callee): __assertfail as nvcc's SASS calls it; another is a located error */
+int lw_syscall(Lw *w, const PtxFunc *callee, const PtxOpnd *args, int k);
 /* lower the statements of fn (the kernel, or a device function being inlined) */
 int lw_lower_stmts(Lw *w, const PtxFunc *fn);
 /* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
@@ -231,5 +238,19 @@ Src *ptx_lower(const Ptx *p, int sm, Diag *d);
 /* the same, with comments 1: each PTX instruction as a `// LINE: text` comment before its SASS
  * (fiberc --emit=isel) */
 Src *ptx_lower_text(const Ptx *p, int sm, int comments, Diag *d);
+
+/* what ptx_lower_opts is asked, and what it tells */
+typedef struct PtxLower {
+	int sm;            /* the target's SM number (fiberc --arch), 0: the module's .target */
+	int suffix;        /* with sm: 'a' for sm_90a, else 0 */
+	int comments;      /* each PTX instruction as a comment before its SASS (--emit=isel) */
+	const char *kernel; /* lower only this kernel (fiberc --kernel), NULL: every kernel */
+	uint32_t nkernel;  /* out: kernels lowered */
+	uint32_t nrefused; /* out: kernels refused: each has its located errors and a note naming it */
+} PtxLower;
+/* the lowering with its options: the target is checked against the architecture table (a
+ * .target fiberc does not generate for is a located error), and a kernel with an unsupported
+ * form is refused alone: the listing holds the others (NULL when none is left) */
+Src *ptx_lower_opts(const Ptx *p, PtxLower *o, Diag *d);
 
 #endif /* FIBER_PTXLOW_H */

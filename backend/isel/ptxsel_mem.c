@@ -557,14 +557,14 @@ sel_ld_space(Lw *w, int space, int ldu)
 		return -1;
 	}
 	if (n == 1) {
-		const PtxOpnd *o = lw_opnd(w, 0);
+		const PtxOpnd *o = elem_opnd(w, 0, 0);   /* `{%r1}` is %r1 (Triton writes it) */
 		int dk = reg_kind(w, o);
 		char d[MemName];
 		if (dk < 0)
 			return lw_error_opnd(w, 0, "a load's destination must be a register");
 		if ((dk == Lk16 && bits > 16) || (dk == Lk32 && bits > 32) || (dk == Lk64 && bits > 64))
 			return lw_error_opnd(w, 0, "a destination narrower than the load");
-		snprintf(d, sizeof d, "%s", lw_reg(w, 0));
+		snprintf(d, sizeof d, "%s", lw_vec(w, 0, 0));
 		lw_emit(w, "%s%s%s%s %s, %s", op, pre, size_mod(bits, sgn), post, d, addr);
 		if (dk == Lk64 && bits < 64)
 			widen_hi(w, d, sgn);
@@ -613,6 +613,7 @@ st_data(Lw *w, int bits, int n, char *out, size_t nout)
 	char a[MemName], b[MemName];
 
 	if (n == 1) {
+		o = elem_opnd(w, 1, 0);                   /* `{%r1}` is %r1 */
 		if (is_imm(o)) {
 			uint64_t v = imm_value(o, bits);
 			if (bits < 64 && bits > 0)
@@ -639,7 +640,7 @@ st_data(Lw *w, int bits, int n, char *out, size_t nout)
 		if ((dk == Lk16 && bits > 16) || (dk == Lk32 && bits > 32) || (dk == Lk64 && bits > 64) ||
 		    (dk != Lk128 && bits == 128))
 			return lw_error_opnd(w, 1, "a data register narrower than the store");
-		snprintf(out, nout, "%s", lw_reg(w, 1));
+		snprintf(out, nout, "%s", lw_vec(w, 1, 0));
 		return 0;
 	}
 	snprintf(out, nout, "%s", tot == 128 ? lw_tmp128(w) : tot == 64 ? lw_tmp64(w) : lw_tmp(w));

@@ -2,6 +2,7 @@
  * immediates, of special registers and of symbol addresses; packing and unpacking of vectors
  * with mov.b32/mov.b64 {a, b}. */
 #include "ptxlow.h"
+#include "ptxsel_mem.h"
 
 #include <string.h>
 
@@ -46,6 +47,132 @@ sel_sreg(Lw *w, const PtxOpnd *o)
 	return lw_error_opnd(w, 1, "special register '%s%s%s' is not selected", n, x[0] ? "." : "", x);
 }
 
+/* the bits an LwKind holds */
+static int
+kind_bits(int kind)
+{
+	return kind == Lk128 ? 128 : kind == Lk64 ? 64 : kind == Lk32 ? 32 : kind == Lk16 ? 16 : 1;
+}
+
+/* the element size of a pack or unpack of n elements into .bN (mov.b32 {a, b}: 16): the PTX
+ * forms .b16 2x8, .b32 2x16 and 4x8, .b64 2x32 and 4x16, .b128 2x64 and 4x32; 0 otherwise */
+static int
+vec_elem_bits(int bits, int n)
+{
+	int eb = n == 2 || n == 4 ? bits / n : 0;
+
+	if (bits < 16 || bits > 128 || eb < 8 || (n == 4 && eb == 64))
+		return 0;
+	return eb;
+}
+
+/* element e of the vector operand k is a register of the element's size, `_`, or (a source)
+ * an immediate: 0, or -1 after a located error */
+static int
+vec_elem_ok(Lw *w, int k, int e, int eb, int src)
+{
+	int vk = lw_vkind(w, k, e), want = eb >= 64 ? Lk64 : eb == 32 ? Lk32 : Lk16;
+	const PtxOpnd *v = &lw_opnd(w, k)->sub[e];
+
+	if (vk == -1 || (src && (v->kind == PoImm || v->kind == PoF32 || v->kind == PoF64 ||
+	                         v->kind == PoFDec)))
+		return 0;
+	if (vk != want)
+		return lw_error_opnd(w, k, "element %d must be a %d-bit register%s", e, eb < 16 ? 16 : eb,
+		                     src ? " or an immediate" : "");
+	return 0;
+}
+
+/* mov.bN d, {a, b[, c, d]}: the words of d from the elements; 16-bit elements in pairs (PRMT
+ * 0x5410, as ptxas: the low halves, whatever the upper ones hold), bytes in pairs and pairs of
+ * pairs (PRMT 0x7740, 0x5410); an immediate element is RZ when 0, else a MOV first */
+static int
+sel_pack(Lw *w, int bits)
+{
+	int n = lw_veclen(w, 1), eb = vec_elem_bits(bits, n);
+	char d[LwStr], a[64], b[64], h[2][LwStr];
+
+	if (!eb)
+		return lw_error_opnd(w, 1, "packing %d elements into .b%d", n, bits);
+	for (int e = 0; e < n; e++)
+		if (vec_elem_ok(w, 1, e, eb, 1) < 0)
+			return -1;
+	snprintf(d, sizeof d, "%s", lw_reg(w, 0));
+	if (eb >= 32) {
+		for (int e = 0; e < n; e++)
+			for (int k = 0; k < eb / 32; k++)
+				lw_emit(w, "MOV %s, %s", lw_elem(w, d, e * (eb / 32) + k),
+				        mem_elem_src(w, 1, e, eb, k, a, sizeof a));
+		return 0;
+	}
+	if (eb == 16) {
+		for (int e = 0; e < n; e += 2) {
+			mem_elem_reg(w, 1, e, 16, 0, a, sizeof a);
+			mem_elem_reg(w, 1, e + 1, 16, 0, b, sizeof b);
+			lw_emit(w, "PRMT %s, %s, 0x5410, %s", lw_elem(w, d, e / 2), a, b);
+		}
+		return 0;
+	}
+	for (int p = 0; p < n / 2; p++) {       /* bytes */
+		mem_elem_reg(w, 1, 2 * p, 8, 0, a, sizeof a);
+		mem_elem_reg(w, 1, 2 * p + 1, 8, 0, b, sizeof b);
+		snprintf(h[p], sizeof h[p], "%s", n == 2 ? d : lw_tmp(w));
+		lw_emit(w, "PRMT %s, %s, 0x7740, %s", h[p], a, b);
+	}
+	if (n == 4)
+		lw_emit(w, "PRMT %s, %s, 0x5410, %s", d, h[0], h[1]);
+	return 0;
+}
+
+/* mov.bN {a, b[, c, d]}, s: each element (not `_`) from its part of s, zero-extended: words by
+ * MOV, halves and bytes by PRMT (0x7710, 0x7732; bytes 0x777k); an immediate s gives immediates */
+static int
+sel_unpack(Lw *w, int bits)
+{
+	int n = lw_veclen(w, 0), eb = vec_elem_bits(bits, n);
+	const PtxOpnd *s = lw_opnd(w, 1);
+	char r[LwStr], x[LwStr];
+
+	if (!eb)
+		return lw_error_opnd(w, 0, "unpacking .b%d into %d elements", bits, n);
+	for (int e = 0; e < n; e++)
+		if (vec_elem_ok(w, 0, e, eb, 0) < 0)
+			return -1;
+	if (s->kind == PoVec || s->kind == PoAddr || s->kind == PoPair || s->kind == PoList ||
+	    (s->kind == PoName && s->what != PwReg))
+		return lw_error_opnd(w, 1, "unpacking needs a register or an immediate");
+	if (s->kind == PoName) {
+		const LwReg *sr = lw_regof(w, 1);
+		if (!sr || kind_bits(sr->kind) < bits)
+			return lw_error_opnd(w, 1, "a register narrower than .b%d", bits);
+		snprintf(r, sizeof r, "%s", lw_reg(w, 1));
+	}
+	for (int e = 0; e < n; e++) {
+		if (lw_vkind(w, 0, e) == -1)
+			continue;          /* `_` */
+		int bit0 = e * eb;     /* the element's first bit in s */
+		snprintf(x, sizeof x, "%s", lw_vec(w, 0, e));
+		for (int k = 0; k < (eb + 31) / 32; k++) {
+			int at = bit0 + 32 * k, word = at / 32, sh = at % 32;
+			const char *dst = lw_elem(w, x, k);
+			if (s->kind != PoName) {
+				uint64_t v[2] = { (uint64_t)lw_imm(w, 1), 0 };
+				uint32_t wv = (uint32_t)(v[word / 2] >> (32 * (word % 2)));
+				if (eb < 32)
+					wv = (wv >> sh) & ((1u << eb) - 1);
+				lw_emit(w, "MOV %s, 0x%x", dst, (unsigned)wv);
+			} else if (eb >= 32) {
+				lw_emit(w, "MOV %s, %s", dst, lw_elem(w, r, word));
+			} else {
+				unsigned b0 = (unsigned)sh / 8, sel = eb == 16 ? 0x7700u | (b0 + 1) << 4 | b0
+				                                             : 0x7770u | b0;
+				lw_emit(w, "PRMT %s, %s, 0x%x, RZ", dst, lw_elem(w, r, word), sel);
+			}
+		}
+	}
+	return 0;
+}
+
 static int
 sel_mov(Lw *w)
 {
@@ -53,7 +180,7 @@ sel_mov(Lw *w)
 	const char *t = lw_type(w);
 	int bits = lw_type_bits(t);
 
-	if (s->kind == PoName && s->what == PwSreg)
+	if (s->kind == PoName && s->what == PwSreg && !lw_isimm(w, 1))
 		return sel_sreg(w, s);
 	/* a 64-bit move reads and writes pairs: a scalar operand must be a 64-bit register */
 	for (int k = 0; k < 2 && bits == 64; k++) {
@@ -69,38 +196,10 @@ sel_mov(Lw *w)
 			lw_emit(w, "PLOP3.LUT %s, PT, %s, PT, PT, 0x80, 0x0", lw_reg(w, 0), lw_reg(w, 1));
 		return 0;
 	}
-	if (d->kind == PoVec) {         /* unpack: mov.b32 {lo, hi}, r; mov.b64 {a, b}, rd */
-		int n = lw_veclen(w, 0);
-		const char *r = lw_rsrc(w, 1);
-		if (bits == 64 && n == 2) {
-			lw_emit(w, "MOV %s, %s", lw_vec(w, 0, 0), r);
-			lw_emit(w, "MOV %s, %s", lw_vec(w, 0, 1), lw_elem(w, r, 1));
-			return 0;
-		}
-		if (bits == 32 && n == 2) {
-			const char *lo = lw_vec(w, 0, 0), *hi = lw_vec(w, 0, 1);
-			if (strcmp(lo, "RZ"))
-				lw_emit(w, "PRMT %s, %s, 0x7710, RZ", lo, r);
-			if (strcmp(hi, "RZ"))
-				lw_emit(w, "PRMT %s, %s, 0x7732, RZ", hi, r);
-			return 0;
-		}
-		return lw_error_opnd(w, 0, "unpacking into %d elements of .%s", n, t);
-	}
-	if (s->kind == PoVec) {         /* pack */
-		int n = lw_veclen(w, 1);
-		const char *r = lw_reg(w, 0);
-		if (bits == 64 && n == 2) {
-			lw_emit(w, "MOV %s, %s", r, lw_vec(w, 1, 0));
-			lw_emit(w, "MOV %s, %s", lw_elem(w, r, 1), lw_vec(w, 1, 1));
-			return 0;
-		}
-		if (bits == 32 && n == 2) {
-			lw_emit(w, "PRMT %s, %s, 0x5410, %s", r, lw_vec(w, 1, 0), lw_vec(w, 1, 1));
-			return 0;
-		}
-		return lw_error_opnd(w, 1, "packing %d elements into .%s", n, t);
-	}
+	if (d->kind == PoVec)           /* unpack: mov.b32 {lo, hi}, r; mov.b64 {a, b}, rd */
+		return sel_unpack(w, bits);
+	if (s->kind == PoVec)           /* pack: mov.b32 r, {lo, hi}; mov.b64 rd, {a, b, c, d} */
+		return sel_pack(w, bits);
 	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsShared) {
 		int off = lw_shared_offset(w, s->atom);
 		if (off < 0)

@@ -492,6 +492,33 @@ check_sizes(Ck *c, const PtxIns *i)
 	}
 }
 
+/* ld, ldu, st: the data operand's elements are as many as the .v2/.v4/.v8 modifier says (one
+ * without it: a scalar, or `{%r1}` as Triton writes it), so that no element is dropped or
+ * invented by the selection */
+static void
+check_vec(Ck *c, const PtxIns *i)
+{
+	const char *op = ptx_str(c->p, i->op);
+	uint32_t want = 1;
+
+	if (strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st"))
+		return;
+	for (uint32_t m = 0; m < i->nmod; m++) {
+		const char *w = ptx_str(c->p, i->mod[m]);
+		if (w[0] == 'v' && (w[1] == '2' || w[1] == '4' || w[1] == '8') && !w[2])
+			want = (uint32_t)(w[1] - '0');
+	}
+	for (uint32_t n = 0; n < i->nopnd; n++) {
+		const PtxOpnd *o = &i->opnd[n];
+		if (o->kind == PoAddr)
+			continue;
+		if (o->kind == PoVec ? o->nsub != want : want != 1)
+			error_at(c->d, o->loc, "'%s' with %s takes a vector of %u elements here", op,
+			         want > 1 ? "this .v modifier" : "no .v modifier", want);
+		break;   /* the data operand is the first that is not the address */
+	}
+}
+
 static Loc
 modloc(const PtxIns *i, uint32_t k, const char *w)
 {
@@ -565,6 +592,7 @@ check_ins(Ck *c, PtxIns *i)
 			error_at(c->d, o->loc, "branch target of '%s' must be a label", r->name);
 	}
 	check_sizes(c, i);
+	check_vec(c, i);
 }
 
 /* ---- functions and the module --------------------------------------------------------------- */
