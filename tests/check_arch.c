@@ -370,7 +370,7 @@ START_TEST(test_arch_gate_fiberc)
 		n = fread(text, 1, sizeof text - 1, f);
 		text[n] = 0;
 		fclose(f);
-		snprintf(want, sizeof want, "\t.target\tsm_%d\n", a->sm);
+		snprintf(want, sizeof want, "\t.target\t%s\n", a->name);
 		ck_assert_msg(strstr(text, want), "%s: no '%s' in the output", a->name, want);
 		unlink(out);
 		free(out);
