@@ -64,6 +64,8 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_LIMIT = 8,            /* block or shared memory over the device's limits */
 	FIBER_FAULT_INTERNAL = 9,         /* a simulator bug */
 	FIBER_FAULT_INTERRUPTED = 10,     /* the progress callback asked the launch to stop */
+	FIBER_FAULT_ASSERT = 12,          /* a failed device assert() (CUDA: cudaErrorAssert); its
+	                                     lines went to the report stream (fiberDeviceSetOutput) */
 } fiberFaultKind;
 
 typedef struct fiberFault {
@@ -256,6 +258,10 @@ FIBER_API fiberStatus fiberDeviceGetTraceCounts(fiberDevice dev, uint64_t *kept,
                                                 uint32_t *untraced_launches);
 /* statistics of every launch so far as JSON (docs/sim-stats.md) */
 FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
+/* where a launch's device printf text goes (printf_file, a FILE *; NULL: stdout) and the lines
+ * of failed asserts and the checks' reports (report_file; NULL: stderr); both are written when
+ * the launch ends, as CUDA prints the printf FIFO at the next synchronisation */
+FIBER_API fiberStatus fiberDeviceSetOutput(fiberDevice dev, void *printf_file, void *report_file);
 /* a human-readable summary of the last launch (several lines) */
 FIBER_API fiberStatus fiberPrintSummary(fiberDevice dev, void *file /* FILE * */);
 

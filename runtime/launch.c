@@ -26,7 +26,8 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_BAD_ARGS == (int)FaultBadArgs
                && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
                && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal
-               && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted,
+               && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted
+               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus
@@ -152,6 +153,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	} else {
 		rc = run_timed(d, fn, &lp, &l);
 	}
+	rt_devout_flush(d);
 	if (rc < 0 && d->fault.kind == FaultNone)
 		d->fault.kind = FaultInternal;
 	l.fault = rc < 0 ? d->fault.kind : FaultNone;

@@ -11,6 +11,8 @@
 #include "sim.h"
 #include "timing.h"
 
+#include <stdio.h>
+
 enum {
 	RtMsgSize = 1024,          /* bytes of a one-line error message */
 	RtNameSize = 64,           /* bytes of a configuration name */
@@ -77,6 +79,8 @@ struct fiberDevice_st {
 	RtTrace trace;
 	fiberProgressFn progress;  /* fiberDeviceSetProgress, NULL none */
 	void *progress_arg;
+	void *out_file;            /* FILE * of device printf (fiberDeviceSetOutput), NULL stdout */
+	void *report_file;         /* FILE * of asserts and checks' reports, NULL stderr */
 };
 
 struct fiberModule_st {
@@ -155,6 +159,10 @@ fiberStatus rt_trace_finish(fiberDevice d);        /* write the file, stop traci
 fiberStatus rt_config(fiberDevice d, const char *config);
 fiberStatus rt_config_text(fiberDevice d, const char *name, const char *text, size_t n);
 void rt_config_builtin(fiberDevice d, int sm);     /* a100 for 80, h100 for 90 */
+
+/* devio.c: device printf and assert text after a launch */
+void rt_devout_flush(fiberDevice d);
+FILE *rt_report_file(fiberDevice d);               /* fiberDeviceSetOutput's, or stderr */
 
 /* cubin.c */
 int rt_is_elf(const void *data, size_t size);

@@ -55,6 +55,7 @@ gpu_free(Gpu *g)
 	}
 	free(g->alloc);
 	free(g->sm.rf);
+	sim_devout_free(g);
 	free(g);
 }
 
@@ -100,6 +101,11 @@ eval(DataCx *c, const Expr *e, Loc loc)
 			return s->addr;
 		if (module_fn(c->sm->m, mstr(c->sm->m, e->atom)))
 			return 0;    /* a function: offset 0 of its own section */
+		{
+			uint64_t a;
+			if (sim_devcall_addr(mstr(c->sm->m, e->atom), &a) == 0)
+				return a;    /* __assertfail, vprintf: the simulator's routine (devcall.c) */
+		}
 		for (uint32_t f = 0; f < c->sm->m->nfn; f++) {
 			const Fn *fn = c->sm->m->fn[f];
 			for (uint32_t k = 0; k < fn->nins; k++)

@@ -49,6 +49,9 @@ enum {
 #define SimSharedWindow 0x00007e0000000000ull
 #define SimLocalWindow 0x00007d0000000000ull
 #define SimWindowSize 0x0000000100000000ull
+/* The device runtime's routines (__assertfail, vprintf: devcall.c) are at SimDevcallBase + 16 k,
+ * an address no kernel's code reaches: the loader resolves their names to it */
+#define SimDevcallBase 0x00000000fffff000ull
 
 /* ---------------------------------------------------------------------------------------------
  * Decoded operands.
@@ -350,6 +353,7 @@ enum SimFaultKind {
 	FaultFiber,            /* FIBER: SETFIBERNUM misuse (divergent, counts differ, no context);
 	                          after FaultInterrupted: the runtime's fiberFaultKind follows the
 	                          kinds before it (runtime/launch.c) */
+	FaultAssert,           /* a failed device assert (__assertfail; cudaErrorAssert) */
 };
 
 struct SimFault {
@@ -641,6 +645,7 @@ struct GpuConfig {
 };
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
+typedef struct DevOut DevOut;         /* device printf and assert output (devcall.c) */
 
 typedef struct LaunchParams {
 	uint32_t grid[3];      /* gridDim */
@@ -703,7 +708,21 @@ struct Gpu {
 	Sm sm;                 /* the SM the functional driver runs CTAs on */
 	SimPollFn poll;        /* progress and interruption hook, NULL none */
 	void *poll_arg;
+	DevOut *devout;        /* device printf and assert text of the launch (devcall.c) */
 };
+
+/* devcall.c: the device runtime's routines. Their output is kept per device until taken: the
+ * printf text (DevOutPrintf, CUDA: stdout) and the failed asserts' lines (DevOutAssert, stderr) */
+enum { DevOutPrintf, DevOutAssert };
+int sim_devcall_addr(const char *name, uint64_t *addr); /* address of a routine; -1 if none */
+int sim_devcall(Exec *x, uint64_t addr, uint32_t lanes); /* a call of lanes to addr: 1 if addr
+                                                      is a routine (run, lanes go on after the
+                                                      CALL), 0 if not */
+char *sim_devout_take(Gpu *g, int stream, size_t fifo, uint64_t *lost); /* the stream's text in
+                                                      order (malloc'd; NULL none), newest fifo
+                                                      bytes of DevOutPrintf (0: all); *lost:
+                                                      bytes not kept */
+void sim_devout_free(Gpu *g);
 
 /* fault.c */
 void sim_fault(Exec *x, int kind, unsigned lane, const char *fmt, ...)
