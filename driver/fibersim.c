@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitSignal = 128 };
+enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitCheck = 4, ExitSignal = 128 };
 enum { MaxBufBytes = 1u << 30 };
 
 static void
@@ -92,6 +92,7 @@ run_usage(FILE *out)
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
 	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
+	    "           [--racecheck]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -132,6 +133,8 @@ run_usage(FILE *out)
 	    "                       resident at once; refused if it does not fit the GPU\n"
 	    "  --quiet              no summary on standard error (timing mode prints one) and no\n"
 	    "                       progress line (drawn on a terminal during a long launch)\n"
+	    "  --racecheck          report shared-memory hazards between warps that no barrier\n"
+	    "                       orders (compute-sanitizer --tool racecheck); exit 4 if any\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
@@ -144,7 +147,8 @@ run_usage(FILE *out)
 	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n", bars, opt, words);
+	    "             access, watchdog, ...), 4 a check (--racecheck) reported, 130 interrupted\n"
+	    "             (Ctrl-C)\n", bars, opt, words);
 }
 
 /* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
@@ -418,6 +422,8 @@ settings(const CliRun *r, fiberDevice dev)
 		s = fiberDeviceSetSampling(dev, r->sample_sms, r->sample_ctas);
 	if (s == FIBER_SUCCESS && r->trace)
 		s = fiberDeviceSetTrace(dev, r->trace, r->trace_limit);
+	if (s == FIBER_SUCCESS && r->checks)
+		s = fiberDeviceSetChecks(dev, r->checks);
 	if (s != FIBER_SUCCESS)
 		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	return ExitOk;
@@ -566,6 +572,13 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	}
 	if (status == ExitOk)
 		status = results(r, dev, 0);
+	if (status == ExitOk && r->checks) {
+		uint64_t n = 0;
+		fiberGetCheckCount(dev, &n);
+		if (n)
+			status = error(ExitCheck, "the checks found %llu hazard%s (above)",
+			               (unsigned long long)n, n == 1 ? "" : "s");
+	}
 out:
 	for (unsigned k = 0; buf && k < r->narg; k++)
 		fiberFree(dev, buf[k]);

@@ -4,6 +4,7 @@
  * --trace-limit) are at least 1. Options of the timing model conflict with --functional.
  */
 #include "cli.h"
+#include "fiber.h"
 #include "arch.h"
 
 #include <errno.h>
@@ -430,6 +431,8 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			r->quiet = 1;
 		} else if (strcmp(a, "--cooperative") == 0) {
 			r->cooperative = 1;
+		} else if (strcmp(a, "--racecheck") == 0) {
+			r->checks |= FIBER_CHECK_RACE;
 		} else if (a[0] == '-' && a[1]) {
 			return fail(err, n, "unknown option '%.100s'", a);
 		} else {

@@ -1,7 +1,7 @@
 /* devio.c: what a launch prints: the text of device printf (to the device's output stream,
- * stdout by default) and the lines of failed asserts (to its report stream, stderr by default),
- * written when the launch ends, as the CUDA driver prints the printf FIFO at the next
- * synchronisation. The FIFO keeps the newest RtPrintfFifo bytes of a launch
+ * stdout by default), the lines of failed asserts and the checks' findings (to its report
+ * stream, stderr by default), written when the launch ends, as the CUDA driver prints the printf
+ * FIFO at the next synchronisation. The FIFO keeps the newest RtPrintfFifo bytes of a launch
  * (cudaLimitPrintfFifoSize's default); what it lost is said on the report stream.
  */
 #include "rt.h"
@@ -51,4 +51,49 @@ rt_devout_flush(fiberDevice d)
 		free(text);
 	}
 	fflush(rep);
+}
+
+fiberStatus
+fiberDeviceSetChecks(fiberDevice d, unsigned checks)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetChecks: not a live device");
+	if (checks & ~(unsigned)FIBER_CHECK_RACE)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetChecks: unknown checks 0x%x",
+		              checks & ~(unsigned)FIBER_CHECK_RACE);
+	d->checks = checks & FIBER_CHECK_RACE ? SimCheckRace : 0;
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberGetCheckCount(fiberDevice d, uint64_t *hazards)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberGetCheckCount: not a live device");
+	if (!hazards)
+		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberGetCheckCount: hazards is NULL");
+	*hazards = d->check_count;
+	return FIBER_SUCCESS;
+}
+
+const Prog *
+rt_check_begin(fiberDevice d, const Prog *k)
+{
+	d->check_count = 0;
+	if (!d->checks)
+		return k;
+	return sim_check_prog(sim_check_new(d->gpu, k, d->checks));
+}
+
+void
+rt_check_end(fiberDevice d, const unsigned block[3])
+{
+	uint32_t ntid[3] = { block[0], block[1], block[2] };
+	FILE *rep = rt_report_file(d);
+
+	if (!d->gpu->chk)
+		return;
+	d->check_count = sim_check_report(d->gpu->chk, rep, ntid);
+	fflush(rep);
+	sim_check_free(d->gpu);
 }

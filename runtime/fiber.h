@@ -262,6 +262,14 @@ FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
  * of failed asserts and the checks' reports (report_file; NULL: stderr); both are written when
  * the launch ends, as CUDA prints the printf FIFO at the next synchronisation */
 FIBER_API fiberStatus fiberDeviceSetOutput(fiberDevice dev, void *printf_file, void *report_file);
+/* compute-sanitizer's checks for the following launches (an OR of fiberCheck; 0: none): their
+ * findings go to the report stream when a launch ends; fiberGetCheckCount says how many the
+ * last launch had (docs/sim.md, "Checks") */
+typedef enum fiberCheck {
+	FIBER_CHECK_RACE = 1,             /* racecheck: shared-memory hazards between warps */
+} fiberCheck;
+FIBER_API fiberStatus fiberDeviceSetChecks(fiberDevice dev, unsigned checks);
+FIBER_API fiberStatus fiberGetCheckCount(fiberDevice dev, uint64_t *hazards);
 /* a human-readable summary of the last launch (several lines) */
 FIBER_API fiberStatus fiberPrintSummary(fiberDevice dev, void *file /* FILE * */);
 

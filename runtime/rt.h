@@ -81,6 +81,8 @@ struct fiberDevice_st {
 	void *progress_arg;
 	void *out_file;            /* FILE * of device printf (fiberDeviceSetOutput), NULL stdout */
 	void *report_file;         /* FILE * of asserts and checks' reports, NULL stderr */
+	unsigned checks;           /* fiberDeviceSetChecks: SimCheck bits, 0 none */
+	uint64_t check_count;      /* what the checks of the last launch found */
 };
 
 struct fiberModule_st {
@@ -163,6 +165,9 @@ void rt_config_builtin(fiberDevice d, int sm);     /* a100 for 80, h100 for 90 *
 /* devio.c: device printf and assert text after a launch */
 void rt_devout_flush(fiberDevice d);
 FILE *rt_report_file(fiberDevice d);               /* fiberDeviceSetOutput's, or stderr */
+const Prog *rt_check_begin(fiberDevice d, const Prog *k); /* the program to launch: k, or its
+                                                      checked variant under fiberDeviceSetChecks */
+void rt_check_end(fiberDevice d, const unsigned block[3]); /* the checks' report, after it */
 
 /* cubin.c */
 int rt_is_elf(const void *data, size_t size);

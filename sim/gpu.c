@@ -56,6 +56,7 @@ gpu_free(Gpu *g)
 	free(g->alloc);
 	free(g->sm.rf);
 	sim_devout_free(g);
+	sim_check_free(g);
 	free(g);
 }
 

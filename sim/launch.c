@@ -364,7 +364,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	lc->nreg_alloc = ((uint32_t)k->nreg + 7) & ~7u;
 	lc->nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
 	for (uint32_t j = 0; j < sm->nk; j++)
-		if (sm->k[j].prog == k)
+		if (sm->k[j].prog == (k->orig ? k->orig : k))
 			ke = &sm->k[j];
 	if (!ke) {
 		fault0(fault, FaultInternal, "not a kernel of this module%.0llu%.0llu", k->name, 0, 0);
@@ -552,6 +552,9 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	memset(c->smem, 0, c->smem_size);
 	if (c->lsize)
 		memset(c->lmem, 0, (size_t)c->lsize * lc->nweft * WarpSize);
+	c->chk = NULL;
+	if (x->gpu->chk)
+		sim_check_cta(x, c);
 	if (lc->fiber) {
 		cta_start_fiber(lc, x, c);
 		return;

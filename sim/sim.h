@@ -28,6 +28,8 @@ typedef struct Warp Warp;
 typedef struct Cta Cta;
 typedef struct Sm Sm;
 typedef struct Gpu Gpu;
+typedef struct SimChecker SimChecker; /* the checks of one launch (check.c) */
+typedef struct ChkCta ChkCta;         /* their state of one CTA slot (racecheck.c) */
 typedef struct Alloc Alloc;
 typedef struct SimFault SimFault;
 typedef struct SimStats SimStats;
@@ -214,6 +216,8 @@ struct Prog {
 	ExecFn *pool_exec;     /* FIBER: per instruction, the family's semantics of an instruction
 	                          with a pool destination (DFPoolDst), whose exec is fiber_pool_exec;
 	                          NULL when the kernel writes no pool */
+	const Prog *orig;      /* a checked variant (check.c): the program it was made from; NULL
+	                          for a program decoded from its kernel */
 };
 
 /* Decoder and semantics registry: each family file registers its opcodes. */
@@ -299,6 +303,7 @@ struct Cta {
 	uint32_t fnum_count;   /* FIBER: count named by the wefts arrived at SETFIBERNUM (0 none) */
 	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
 	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
+	ChkCta *chk;           /* the checks' state of the slot (cta_start sets it); NULL unchecked */
 };
 
 struct Sm {
@@ -709,7 +714,43 @@ struct Gpu {
 	SimPollFn poll;        /* progress and interruption hook, NULL none */
 	void *poll_arg;
 	DevOut *devout;        /* device printf and assert text of the launch (devcall.c) */
+	SimChecker *chk;       /* the checks of the launch running (check.c); NULL: unchecked */
 };
+
+/* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */
+enum SimCheck {
+	SimCheckRace = 1 << 0, /* shared-memory hazards between warps (racecheck.c) */
+};
+enum ChkKind {
+	ChkRaw,                /* a read after another warp's write, no barrier between */
+	ChkWar,                /* a write after another warp's read */
+	ChkWaw,                /* a write after another warp's write */
+};
+typedef struct ChkFind {
+	uint8_t kind;          /* ChkKind */
+	uint8_t write[2];      /* each access: 1 a write, 0 a read */
+	uint8_t lane[2];       /* the first hazard's lanes */
+	uint32_t pc[2];        /* the earlier access's instruction, the later one's */
+	uint32_t warp[2];      /* the first hazard's warps */
+	uint32_t cta[3];       /* its CTA */
+	uint32_t addr;         /* its shared-memory offset */
+	uint64_t n;            /* hazards of this pair of instructions */
+} ChkFind;
+SimChecker *sim_check_new(Gpu *g, const Prog *p, unsigned checks); /* g->chk, for a launch of p */
+const Prog *sim_check_prog(const SimChecker *k);  /* the variant to launch (its orig: p) */
+void sim_check_free(Gpu *g);                      /* after the launch; g->chk = NULL */
+void sim_check_cta(Exec *x, Cta *c);              /* cta_start: slot c holds a new CTA */
+void sim_check_find(Exec *x, const ChkFind *f);   /* one hazard (racecheck.c) */
+uint64_t sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3]); /* prints the
+                                                      findings; how many hazards */
+const char *race_kind_name(int kind);             /* "RAW", "WAR", "WAW" */
+ChkCta *race_cta_new(Cta *c, uint32_t size);
+Cta *race_cta_of(const ChkCta *s);
+void race_cta_start(ChkCta *s, const Cta *c);
+void race_cta_free(ChkCta *s);
+void race_barrier(ChkCta *s);                     /* a CTA barrier completed */
+void race_access(Exec *x, ChkCta *s, const DIns *d, const MemAcc *a, int spin);
+int race_polled(const ChkCta *s, uint32_t a);     /* a flag polled by a spin load */
 
 /* devcall.c: the device runtime's routines. Their output is kept per device until taken: the
  * printf text (DevOutPrintf, CUDA: stdout) and the failed asserts' lines (DevOutAssert, stderr) */

@@ -1,0 +1,105 @@
+#!/bin/sh
+# checks.sh: fibersim --racecheck (sim/check.c, sim/racecheck.c, docs/sim.md "Checks"): on the
+# kernels of tests/checks/racy.cu (sm_80 and sm_90, functional and timed) it reports each racy
+# kernel's hazard in compute-sanitizer's words (the pair of instructions, the kind, a CTA, threads
+# and the __shared__ offset) and exits 4; it is silent, with exit 0 and the same outputs as an
+# unchecked run, on the same kernel with its barrier and on the softmax example; the report is the
+# same for any --threads. Prints a line per check, then `N passed, M failed`.
+# Environment: B (build directory).
+set -u
+B=${B:-build}
+root=$(pwd)
+SIM=$root/$B/bin/fibersim
+D=tests/checks
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+show() { sed 's/^/  | /' "$1" | head -n 8; }
+
+if [ ! -x "$SIM" ]; then
+	bad "$SIM is missing (make all)"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+# inputs: 256 floats k / 64 - 2, then the ints 0 and 1
+cat > "$tmp/gen.c" <<'C'
+#include <stdio.h>
+int
+main(void)
+{
+	for (int k = 0; k < 256; k++) {
+		float v = (float)k / 64 - 2;
+		fwrite(&v, 4, 1, stdout);
+	}
+	for (int k = 0; k < 2; k++)
+		fwrite(&k, 4, 1, stdout);
+	return 0;
+}
+C
+if cc -std=c11 -o "$tmp/gen" "$tmp/gen.c" && "$tmp/gen" > "$tmp/all.bin"; then
+	head -c 1024 "$tmp/all.bin" > "$tmp/x.bin"
+	tail -c 8 "$tmp/all.bin" > "$tmp/i.bin"
+	ok "inputs written"
+else
+	bad "cannot build the input generator"
+fi
+
+NORM="--grid 2 --block 256 --arg buf:$tmp/x.bin --arg zeros:1024 --arg i32:256 --quiet"
+for a in 80 90; do
+	L=$D/racy.sm_$a.sass
+	for m in functional timing; do
+		mo=
+		[ $m = functional ] && mo=--functional
+		w="sm_$a $m"
+		"$SIM" run $L --kernel norm_racy $NORM $mo --racecheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		if [ $rc -eq 4 ] &&
+		   grep -q "^========= Error: Race reported between [RW][a-z]* access at 0x[0-9a-f]* \`.*\` in 'norm_racy'$" "$tmp/err" &&
+		   grep -q "^=========     and [RW][a-z]* access at 0x[0-9a-f]* \`.*\` in 'norm_racy' \[[0-9]* hazards*, \(RAW\|WAR\)\]$" "$tmp/err" &&
+		   grep -q "^=========     for example: __shared__ 0x[0-9a-f]* in block ([01],0,0): \(read\|write\) by thread ([0-9]*,0,0) (warp [0-7] lane [0-9]*), then \(read\|write\) by thread" "$tmp/err" &&
+		   grep -q '^========= RACECHECK SUMMARY: [1-9][0-9]* hazards* displayed' "$tmp/err" &&
+		   grep -q '^fibersim: error: the checks found [1-9][0-9]* hazards* (above)$' "$tmp/err"; then
+			ok "$w: norm_racy: the hazard on s[0], exit 4"
+		else
+			bad "$w: norm_racy (exit $rc)"; show "$tmp/err"
+		fi
+		"$SIM" run $L --kernel norm_fixed $NORM $mo --racecheck --out 1:$tmp/y1.bin > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		"$SIM" run $L --kernel norm_fixed $NORM $mo --out 1:$tmp/y0.bin > /dev/null 2>&1
+		[ $rc -eq 0 ] && cmp -s "$tmp/y0.bin" "$tmp/y1.bin" &&
+			grep -q '^========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)$' "$tmp/err" &&
+			! grep -q 'Race reported' "$tmp/err" &&
+			ok "$w: norm_fixed: nothing reported, exit 0, the outputs of an unchecked run" ||
+			{ bad "$w: norm_fixed (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel publish_racy --grid 2 --block 128 --arg buf:$tmp/i.bin --arg zeros:1024 \
+			--quiet $mo --racecheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 4 ] && grep -q "STS .* in 'publish_racy'" "$tmp/err" && grep -q "LDS .* in 'publish_racy'" "$tmp/err" &&
+			ok "$w: publish_racy: the store and the loads of the flag, exit 4" ||
+			{ bad "$w: publish_racy (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel store_racy --grid 2 --block 128 --arg zeros:1024 --quiet $mo --racecheck \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 4 ] && grep -q 'hazards*, WAW\]$' "$tmp/err" &&
+			ok "$w: store_racy: WAW, exit 4" || { bad "$w: store_racy (exit $rc)"; show "$tmp/err"; }
+	done
+	"$SIM" run $L --kernel norm_racy $NORM --racecheck --threads 1 > /dev/null 2> "$tmp/t1"
+	"$SIM" run $L --kernel norm_racy $NORM --racecheck --threads 2 > /dev/null 2> "$tmp/t2"
+	cmp -s "$tmp/t1" "$tmp/t2" && grep -q 'Race reported' "$tmp/t1" &&
+		ok "sm_$a: the same report for --threads 1 and 2" || { bad "sm_$a: --threads changes the report"; diff "$tmp/t1" "$tmp/t2" | head; }
+done
+
+# the softmax example, checked: silent (every example and corpus kernel: tests/check_checks.c)
+"$SIM" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --grid 2 --block 128 \
+	--arg buf:$tmp/all.bin --arg zeros:8192 --arg i32:8 --arg i32:32 --racecheck --quiet > "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q 'Race reported' "$tmp/err" && ok "softmax example: silent, exit 0" ||
+	{ bad "softmax example (exit $rc)"; show "$tmp/err"; }
+"$SIM" run --help 2>&1 | grep -q -- '--racecheck' && ok "run --help names --racecheck" ||
+	bad "run --help lacks --racecheck"
+grep -q 'racecheck' man/fibersim.1 && ok "fibersim(1) names --racecheck" || bad "fibersim(1) lacks --racecheck"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
