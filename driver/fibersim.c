@@ -92,7 +92,7 @@ run_usage(FILE *out)
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
 	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
-	    "           [--racecheck]\n"
+	    "           [--racecheck] [--synccheck]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -135,6 +135,9 @@ run_usage(FILE *out)
 	    "                       progress line (drawn on a terminal during a long launch)\n"
 	    "  --racecheck          report shared-memory hazards between warps that no barrier\n"
 	    "                       orders (compute-sanitizer --tool racecheck); exit 4 if any\n"
+	    "  --synccheck          report __syncthreads() reached by divergent threads of a warp,\n"
+	    "                       mismatched barrier counts and __syncwarp masks without the\n"
+	    "                       caller (compute-sanitizer --tool synccheck); exit 4 if any\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
@@ -147,7 +150,7 @@ run_usage(FILE *out)
 	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...), 4 a check (--racecheck) reported, 130 interrupted\n"
+	    "             access, watchdog, ...), 4 a check (--racecheck, --synccheck) reported, 130 interrupted\n"
 	    "             (Ctrl-C)\n", bars, opt, words);
 }
 
@@ -576,7 +579,7 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		uint64_t n = 0;
 		fiberGetCheckCount(dev, &n);
 		if (n)
-			status = error(ExitCheck, "the checks found %llu hazard%s (above)",
+			status = error(ExitCheck, "the checks reported %llu finding%s (above)",
 			               (unsigned long long)n, n == 1 ? "" : "s");
 	}
 out:

@@ -433,6 +433,8 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			r->cooperative = 1;
 		} else if (strcmp(a, "--racecheck") == 0) {
 			r->checks |= FIBER_CHECK_RACE;
+		} else if (strcmp(a, "--synccheck") == 0) {
+			r->checks |= FIBER_CHECK_SYNC;
 		} else if (a[0] == '-' && a[1]) {
 			return fail(err, n, "unknown option '%.100s'", a);
 		} else {

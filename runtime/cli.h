@@ -77,7 +77,7 @@ typedef struct CliRun {
 	int functional;            /* --functional */
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
-	unsigned checks;           /* --racecheck: fiberCheck bits (fiberDeviceSetChecks) */
+	unsigned checks;           /* --racecheck, --synccheck: fiberCheck bits (fiberDeviceSetChecks) */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
 	unsigned threads;          /* --threads N; 0 not given */

@@ -56,12 +56,15 @@ rt_devout_flush(fiberDevice d)
 fiberStatus
 fiberDeviceSetChecks(fiberDevice d, unsigned checks)
 {
+	unsigned known = FIBER_CHECK_RACE | FIBER_CHECK_SYNC;
+
 	if (!rt_live(d, RtDevice))
 		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetChecks: not a live device");
-	if (checks & ~(unsigned)FIBER_CHECK_RACE)
+	if (checks & ~known)
 		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetChecks: unknown checks 0x%x",
-		              checks & ~(unsigned)FIBER_CHECK_RACE);
-	d->checks = checks & FIBER_CHECK_RACE ? SimCheckRace : 0;
+		              checks & ~known);
+	d->checks = (checks & FIBER_CHECK_RACE ? SimCheckRace : 0) |
+	            (checks & FIBER_CHECK_SYNC ? SimCheckSync : 0);
 	return FIBER_SUCCESS;
 }
 

@@ -267,6 +267,7 @@ FIBER_API fiberStatus fiberDeviceSetOutput(fiberDevice dev, void *printf_file, v
  * last launch had (docs/sim.md, "Checks") */
 typedef enum fiberCheck {
 	FIBER_CHECK_RACE = 1,             /* racecheck: shared-memory hazards between warps */
+	FIBER_CHECK_SYNC = 2,             /* synccheck: divergent barriers, bad WARPSYNC masks */
 } fiberCheck;
 FIBER_API fiberStatus fiberDeviceSetChecks(fiberDevice dev, unsigned checks);
 FIBER_API fiberStatus fiberGetCheckCount(fiberDevice dev, uint64_t *hazards);

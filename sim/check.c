@@ -19,6 +19,7 @@ struct SimChecker {
 	Prog prog;             /* the checked variant: Prog's fields, its own ins[] */
 	ExecFn *orig;          /* per instruction, its own semantics */
 	uint8_t *spin;         /* per instruction, 1: a load that polls a flag (spin_loads) */
+	uint8_t *sync;         /* per instruction: SyncBar, SyncWarp or 0 (synccheck.c checks) */
 	mtx_t lock;            /* SMs simulated in parallel: slots and findings */
 	ChkCta **slot;         /* the state of every CTA slot seen, by Cta address */
 	uint32_t nslot, cslot;
@@ -28,6 +29,8 @@ struct SimChecker {
 };
 
 enum { ChkMaxFind = 1024 };   /* distinct pairs kept; the rest are counted */
+enum { SyncBar = 1, SyncWarp, SyncExit };  /* Checker.sync: BAR.SYNC/.RED, WARPSYNC with a
+                                              mask, EXIT */
 
 /* the wrapped semantics of memory instructions: the accesses they log go to the checks */
 static void
@@ -63,6 +66,12 @@ chk_sync(Exec *x, const DIns *d, uint32_t mask)
 	uint32_t before = x->bar_progress;
 
 	x->bar_progress = 0;
+	if ((k->checks & SimCheckSync) && k->sync[d->pc] == SyncBar)
+		sync_bar(x, d, mask);
+	else if ((k->checks & SimCheckSync) && k->sync[d->pc] == SyncWarp)
+		sync_warpsync(x, d, mask);
+	else if ((k->checks & SimCheckSync) && k->sync[d->pc] == SyncExit)
+		sync_exit(x, d, mask);
 	k->orig[d->pc](x, d, mask);
 	if ((x->bar_progress || d->op == OMEMBAR) && x->cta->chk && x->fault->kind == FaultNone)
 		race_barrier(x->cta->chk);
@@ -116,6 +125,30 @@ spin_loads(const Prog *p, uint8_t *spin)
 	}
 }
 
+static int
+has_mod(const Prog *p, const Ins *i, const char *m)
+{
+	for (unsigned k = 0; k < i->nmod; k++)
+		if (strcmp(mstr(p->fn->mod, i->mod[k]), m) == 0)
+			return 1;
+	return 0;
+}
+
+/* what synccheck checks before instruction d */
+static uint8_t
+sync_kind(const Prog *p, const DIns *d)
+{
+	if (!d->ir)
+		return 0;
+	if (d->op == OBAR && !has_mod(p, d->ir, "ARV"))
+		return SyncBar;
+	if (d->op == OWARPSYNC && !has_mod(p, d->ir, "ALL"))
+		return SyncWarp;
+	if (d->op == OEXIT)
+		return SyncExit;
+	return 0;
+}
+
 SimChecker *
 sim_check_new(Gpu *g, const Prog *p, unsigned checks)
 {
@@ -133,6 +166,9 @@ sim_check_new(Gpu *g, const Prog *p, unsigned checks)
 	k->spin = xmalloc((size_t)p->nins + 1);
 	memset(k->spin, 0, (size_t)p->nins + 1);
 	spin_loads(p, k->spin);
+	k->sync = xmalloc((size_t)p->nins + 1);
+	for (uint32_t i = 0; i <= p->nins; i++)
+		k->sync[i] = i == p->nins ? 0 : sync_kind(p, &p->ins[i]);
 	for (uint32_t i = 0; i <= p->nins; i++) {
 		DIns *d = &k->prog.ins[i];
 		uint32_t f = d->op < NOp ? optab[d->op].flags : 0;
@@ -168,6 +204,7 @@ sim_check_free(Gpu *g)
 	free(k->prog.ins);
 	free(k->orig);
 	free(k->spin);
+	free(k->sync);
 	mtx_destroy(&k->lock);
 	free(k);
 	g->chk = NULL;
@@ -298,6 +335,35 @@ print_pair(const SimChecker *k, FILE *f, const ChkFind *e, uint64_t n, const uin
 	        t[1][2], e->warp[1], e->lane[1]);
 }
 
+static void
+print_sync(const SimChecker *k, FILE *f, const ChkFind *e, uint64_t n, const uint32_t ntid[3])
+{
+	static const char *const what[] = {
+		[ChkDivBar] = "Divergent thread(s) in warp",
+		[ChkBarCount] = "Mismatched barrier thread counts",
+		[ChkWarpsync] = "Invalid arguments",
+	};
+	const Prog *p = &k->prog;
+	char ins[160] = "";
+	uint32_t t[3];
+
+	if (p->ins[e->pc[0]].ir)
+		fmt_ins(ins, sizeof ins, p->fn, p->ins[e->pc[0]].ir, 0);
+	thread_of(ntid, e->warp[0], e->lane[0], t);
+	fprintf(f, "========= Barrier error detected. %s\n"
+	        "=========     at 0x%04x `%s` in '%s' [%llu time%s]\n"
+	        "=========     by thread (%u,%u,%u) (warp %u lane %u) in block (%u,%u,%u): ",
+	        what[e->kind], p->ins[e->pc[0]].addr, ins, p->name, (unsigned long long)n,
+	        n == 1 ? "" : "s", t[0], t[1], t[2], e->warp[0], e->lane[0], e->cta[0], e->cta[1],
+	        e->cta[2]);
+	if (e->kind == ChkDivBar)
+		fprintf(f, "only the threads of lanes 0x%08x reach it\n", e->addr);
+	else if (e->kind == ChkBarCount)
+		fprintf(f, "count %u, other threads wait with another\n", e->addr);
+	else
+		fprintf(f, "WARPSYNC mask 0x%08x does not include the calling thread\n", e->addr);
+}
+
 /* Print the findings to f (compute-sanitizer's lines, "========= " first), one report per kind
  * and pair of instructions, in a fixed order (kind, the instructions' addresses) whatever order
  * the SMs found them in, leaving out the addresses of polled flags; the number of hazards
@@ -306,7 +372,7 @@ uint64_t
 sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 {
 	uint64_t total = k->dropped;
-	uint32_t npair = 0;
+	uint32_t npair = 0, nsync = 0;
 
 	qsort(k->find, k->nfind, sizeof *k->find, find_cmp);
 	for (uint32_t i = 0; i < k->nfind;) {
@@ -315,7 +381,7 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 		uint32_t j = i;
 		for (; j < k->nfind && k->find[j].kind == e->kind && k->find[j].pc[0] == e->pc[0] &&
 		       k->find[j].pc[1] == e->pc[1]; j++) {
-			if (polled(k, k->find[j].addr))
+			if (e->kind <= ChkWaw && polled(k, k->find[j].addr))
 				continue;
 			if (!first)
 				first = &k->find[j];
@@ -324,9 +390,14 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 		i = j;
 		if (!first)
 			continue;
-		print_pair(k, f, first, n, ntid);
+		if (e->kind <= ChkWaw) {
+			print_pair(k, f, first, n, ntid);
+			npair++;
+		} else {
+			print_sync(k, f, first, n, ntid);
+			nsync++;
+		}
 		total += n;
-		npair++;
 	}
 	if (k->dropped)
 		fprintf(f, "=========     and %llu hazards past the first %d addresses and pairs\n",
@@ -334,5 +405,7 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 	if (k->checks & SimCheckRace)
 		fprintf(f, "========= RACECHECK SUMMARY: %u hazard%s displayed (%u error%s, 0 warnings)\n",
 		        npair, npair == 1 ? "" : "s", npair, npair == 1 ? "" : "s");
+	if (k->checks & SimCheckSync)
+		fprintf(f, "========= SYNCCHECK SUMMARY: %u error%s\n", nsync, nsync == 1 ? "" : "s");
 	return total;
 }

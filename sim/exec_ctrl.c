@@ -449,13 +449,18 @@ exec_warpsync(Exec *x, const DIns *d, uint32_t mask)
 	sim_warpsync(x, m, mask, !!(d->mod & CExcl));
 }
 
-/* WARPSYNC imm | Rn | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn, `(end)` */
+/* WARPSYNC imm | Rn | c[bank][off] (a mask parameter) | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn,
+ * `(end)` */
 static int
 dec_warpsync(DecodeCtx *c, const Ins *i, DIns *d)
 {
 	static const char *const ok[] = { "ALL", "EXCLUSIVE", "COLLECTIVE", NULL };
 	const DOp *im = find_kind(d, DImm);
 	int r = reg_src(d);
+
+	for (unsigned k = 0; r < 0 && k < d->nsrc; k++)
+		if (d->src[k].kind == DCBank)
+			r = (int)k;
 
 	if (!only_mods(c, i, ok))
 		return sim_unsupported(c, i);

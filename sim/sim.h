@@ -720,11 +720,15 @@ struct Gpu {
 /* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */
 enum SimCheck {
 	SimCheckRace = 1 << 0, /* shared-memory hazards between warps (racecheck.c) */
+	SimCheckSync = 1 << 1, /* barrier misuse (synccheck.c) */
 };
 enum ChkKind {
 	ChkRaw,                /* a read after another warp's write, no barrier between */
 	ChkWar,                /* a write after another warp's read */
 	ChkWaw,                /* a write after another warp's write */
+	ChkDivBar,             /* a CTA barrier reached by some of a warp's live threads */
+	ChkBarCount,           /* a BAR count that differs from the waiting threads' */
+	ChkWarpsync,           /* a WARPSYNC mask without the calling thread */
 };
 typedef struct ChkFind {
 	uint8_t kind;          /* ChkKind */
@@ -733,7 +737,7 @@ typedef struct ChkFind {
 	uint32_t pc[2];        /* the earlier access's instruction, the later one's */
 	uint32_t warp[2];      /* the first hazard's warps */
 	uint32_t cta[3];       /* its CTA */
-	uint32_t addr;         /* its shared-memory offset */
+	uint32_t addr;         /* its shared-memory offset; synccheck: the mask or count */
 	uint64_t n;            /* hazards of this pair of instructions */
 } ChkFind;
 SimChecker *sim_check_new(Gpu *g, const Prog *p, unsigned checks); /* g->chk, for a launch of p */
@@ -751,6 +755,9 @@ void race_cta_free(ChkCta *s);
 void race_barrier(ChkCta *s);                     /* a CTA barrier completed */
 void race_access(Exec *x, ChkCta *s, const DIns *d, const MemAcc *a, int spin);
 int race_polled(const ChkCta *s, uint32_t a);     /* a flag polled by a spin load */
+void sync_bar(Exec *x, const DIns *d, uint32_t mask);      /* synccheck.c: before a BAR.SYNC */
+void sync_warpsync(Exec *x, const DIns *d, uint32_t mask); /* before a WARPSYNC with a mask */
+void sync_exit(Exec *x, const DIns *d, uint32_t mask);     /* before an EXIT */
 
 /* devcall.c: the device runtime's routines. Their output is kept per device until taken: the
  * printf text (DevOutPrintf, CUDA: stdout) and the failed asserts' lines (DevOutAssert, stderr) */

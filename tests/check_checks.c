@@ -1,9 +1,11 @@
-/* check_checks.c: compute-sanitizer's checks in the simulator (sim/check.c, sim/racecheck.c):
- * racecheck finds the hazards of tests/checks/racy.cu (the kind, the pair of instructions) in
- * functional and timing mode, and stays silent on the same kernels with their barrier, on every
- * example (examples/kernels.txt, a100 and h100, both modes) and on every function of every corpus
- * listing (tests/corpus/, tests/corpus/latency/: the generic launch of kernrun.c, functional).
- * A checked launch gives the outputs of the unchecked one. Files come from $FIBER_ROOT.
+/* check_checks.c: compute-sanitizer's checks in the simulator (sim/check.c, sim/racecheck.c,
+ * sim/synccheck.c): racecheck finds the hazards of tests/checks/racy.cu (the kind, the pair of
+ * instructions) in functional and timing mode, and stays silent on the same kernels with their
+ * barrier; racecheck and synccheck together stay silent on every example (examples/kernels.txt,
+ * a100 and h100, both modes) and on every function of every corpus listing (tests/corpus/,
+ * tests/corpus/latency/: the generic launch of kernrun.c, functional) but the two that race
+ * under that launch. A checked launch gives the outputs and cycles of the unchecked one.
+ * tests/checks.sh covers fibersim and synccheck's findings. Files come from $FIBER_ROOT.
  */
 #include "kernrun.h"
 
@@ -38,7 +40,7 @@ setup(void)
 {
 	rep = tmpfile();
 	ck_assert_ptr_nonnull(rep);
-	kr_set_checks(FIBER_CHECK_RACE, rep);
+	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC, rep);
 }
 
 static void
@@ -117,7 +119,7 @@ START_TEST(test_race_same_outputs)
 	run_racy(archs[_i], FIBER_MODE_TIMING, "norm_fixed", &a);
 	kr_set_checks(0, NULL);
 	run_racy(archs[_i], FIBER_MODE_TIMING, "norm_fixed", &b);
-	kr_set_checks(FIBER_CHECK_RACE, rep);
+	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC, rep);
 	ck_assert_uint_eq(a.n, b.n);
 	ck_assert_int_eq(memcmp(a.buf, b.buf, a.n), 0);
 	ck_assert_uint_eq(a.cycles, b.cycles);

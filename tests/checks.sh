@@ -1,10 +1,13 @@
 #!/bin/sh
-# checks.sh: fibersim --racecheck (sim/check.c, sim/racecheck.c, docs/sim.md "Checks"): on the
+# checks.sh: fibersim --racecheck and --synccheck (sim/check.c, sim/racecheck.c, sim/synccheck.c,
+# docs/sim.md "Checks"). racecheck: on the
 # kernels of tests/checks/racy.cu (sm_80 and sm_90, functional and timed) it reports each racy
 # kernel's hazard in compute-sanitizer's words (the pair of instructions, the kind, a CTA, threads
 # and the __shared__ offset) and exits 4; it is silent, with exit 0 and the same outputs as an
 # unchecked run, on the same kernel with its barrier and on the softmax example; the report is the
-# same for any --threads. Prints a line per check, then `N passed, M failed`.
+# same for any --threads. synccheck (tests/checks/sync.cu): __syncthreads() in divergent code
+# and a __syncwarp mask without the caller are reported (exit 4; the second then deadlocks: 3),
+# correct barriers are not. Prints a line per check, then `N passed, M failed`.
 # Environment: B (build directory).
 set -u
 B=${B:-build}
@@ -27,8 +30,14 @@ fi
 cat > "$tmp/gen.c" <<'C'
 #include <stdio.h>
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1) {               /* i256: the ints 0..255 */
+		for (int k = 0; k < 256; k++)
+			fwrite(&k, 4, 1, stdout);
+		return 0;
+	}
+	(void)argv;
 	for (int k = 0; k < 256; k++) {
 		float v = (float)k / 64 - 2;
 		fwrite(&v, 4, 1, stdout);
@@ -60,7 +69,7 @@ for a in 80 90; do
 		   grep -q "^=========     and [RW][a-z]* access at 0x[0-9a-f]* \`.*\` in 'norm_racy' \[[0-9]* hazards*, \(RAW\|WAR\)\]$" "$tmp/err" &&
 		   grep -q "^=========     for example: __shared__ 0x[0-9a-f]* in block ([01],0,0): \(read\|write\) by thread ([0-9]*,0,0) (warp [0-7] lane [0-9]*), then \(read\|write\) by thread" "$tmp/err" &&
 		   grep -q '^========= RACECHECK SUMMARY: [1-9][0-9]* hazards* displayed' "$tmp/err" &&
-		   grep -q '^fibersim: error: the checks found [1-9][0-9]* hazards* (above)$' "$tmp/err"; then
+		   grep -q '^fibersim: error: the checks reported [1-9][0-9]* findings* (above)$' "$tmp/err"; then
 			ok "$w: norm_racy: the hazard on s[0], exit 4"
 		else
 			bad "$w: norm_racy (exit $rc)"; show "$tmp/err"
@@ -91,15 +100,55 @@ for a in 80 90; do
 		ok "sm_$a: the same report for --threads 1 and 2" || { bad "sm_$a: --threads changes the report"; diff "$tmp/t1" "$tmp/t2" | head; }
 done
 
+# --synccheck on tests/checks/sync.cu
+I256="--arg buf:$tmp/i256.bin --arg zeros:1024"
+"$tmp/gen" i256 > "$tmp/i256.bin" 2>/dev/null
+for a in 80 90; do
+	L=$D/sync.sm_$a.sass
+	for m in functional timing; do
+		mo=
+		[ $m = functional ] && mo=--functional
+		w="sm_$a $m"
+		"$SIM" run $L --kernel bar_divergent --grid 2 --block 256 $I256 --quiet $mo --synccheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 4 ] && grep -q '^========= Barrier error detected\. Divergent thread(s) in warp$' "$tmp/err" &&
+			grep -q "^=========     at 0x[0-9a-f]* \`.*\(WARPSYNC 0xffffffff\|BAR.SYNC.DEFER_BLOCKING 0x0\) ;\` in 'bar_divergent' \[[0-9]* times*\]$" "$tmp/err" &&
+			grep -q '^========= SYNCCHECK SUMMARY: 1 error$' "$tmp/err" &&
+			ok "$w: bar_divergent: __syncthreads() in divergent code, exit 4" ||
+			{ bad "$w: bar_divergent (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel warpsync_bad --grid 2 --block 64 $I256 --arg u32:0xffff --quiet $mo --synccheck \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		# the report, then the deadlock the plain semantics come to (a fault: exit 3)
+		[ $rc -eq 3 ] && grep -q '^========= Barrier error detected\. Invalid arguments$' "$tmp/err" &&
+			grep -q 'lane 16) in block (0,0,0): WARPSYNC mask 0x0000ffff does not include the calling thread$' "$tmp/err" &&
+			grep -q '^fibersim: error: deadlock' "$tmp/err" &&
+			ok "$w: warpsync_bad: a mask without the caller, then the deadlock" ||
+			{ bad "$w: warpsync_bad (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel warpsync_bad --grid 2 --block 64 $I256 --arg u32:0xffff0000 --quiet $mo \
+			--synccheck --racecheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^========= SYNCCHECK SUMMARY: 0 errors$' "$tmp/err" &&
+			ok "$w: warpsync_bad with the right mask: silent" || { bad "$w: warpsync_bad, right mask (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel sync_ok --grid 2 --block 256 $I256 --quiet $mo --synccheck --racecheck \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^========= SYNCCHECK SUMMARY: 0 errors$' "$tmp/err" &&
+			grep -q '^========= RACECHECK SUMMARY: 0 hazards' "$tmp/err" &&
+			ok "$w: sync_ok: silent under both checks" || { bad "$w: sync_ok (exit $rc)"; show "$tmp/err"; }
+	done
+done
+
 # the softmax example, checked: silent (every example and corpus kernel: tests/check_checks.c)
 "$SIM" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --grid 2 --block 128 \
 	--arg buf:$tmp/all.bin --arg zeros:8192 --arg i32:8 --arg i32:32 --racecheck --quiet > "$tmp/out" 2> "$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && ! grep -q 'Race reported' "$tmp/err" && ok "softmax example: silent, exit 0" ||
 	{ bad "softmax example (exit $rc)"; show "$tmp/err"; }
-"$SIM" run --help 2>&1 | grep -q -- '--racecheck' && ok "run --help names --racecheck" ||
+"$SIM" run --help 2>&1 | grep -q -- "--racecheck" && "$SIM" run --help 2>&1 | grep -q -- "--synccheck" && ok "run --help names --racecheck and --synccheck" ||
 	bad "run --help lacks --racecheck"
-grep -q 'racecheck' man/fibersim.1 && ok "fibersim(1) names --racecheck" || bad "fibersim(1) lacks --racecheck"
+grep -q 'racecheck' man/fibersim.1 && grep -q 'synccheck' man/fibersim.1 &&
+	ok "fibersim(1) names --racecheck and --synccheck" || bad "fibersim(1) lacks --racecheck or --synccheck"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
