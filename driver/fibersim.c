@@ -92,7 +92,7 @@ run_usage(FILE *out)
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
 	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
-	    "           [--racecheck] [--synccheck]\n"
+	    "           [--racecheck] [--synccheck] [--initcheck]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -110,6 +110,8 @@ run_usage(FILE *out)
 	    "                         buf:PATH     a device buffer holding PATH's bytes (the\n"
 	    "                                      parameter is its 64-bit address)\n"
 	    "                         zeros:BYTES  a zero-filled device buffer of BYTES bytes\n"
+	    "                         uninit:BYTES a device buffer of BYTES bytes the host never\n"
+	    "                                      writes (its reads are what --initcheck finds)\n"
 	    "                         u32:N  i32:N  u64:N  i64:N  f32:X   a scalar\n"
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
@@ -138,6 +140,8 @@ run_usage(FILE *out)
 	    "  --synccheck          report __syncthreads() reached by divergent threads of a warp,\n"
 	    "                       mismatched barrier counts and __syncwarp masks without the\n"
 	    "                       caller (compute-sanitizer --tool synccheck); exit 4 if any\n"
+	    "  --initcheck          report reads of global memory that neither the host nor the\n"
+	    "                       kernel wrote (compute-sanitizer --tool initcheck); exit 4 if any\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
@@ -150,7 +154,7 @@ run_usage(FILE *out)
 	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...), 4 a check (--racecheck, --synccheck) reported, 130 interrupted\n"
+	    "             access, watchdog, ...), 4 a check (--racecheck, --synccheck, --initcheck) reported, 130 interrupted\n"
 	    "             (Ctrl-C)\n", bars, opt, words);
 }
 
@@ -478,7 +482,7 @@ layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
 	return ExitOk;
 }
 
-/* device buffers of the buf: and zeros: arguments; buf[k] 0 for scalars */
+/* device buffers of the buf:, zeros: and uninit: arguments; buf[k] 0 for scalars */
 static int
 make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 {
@@ -495,14 +499,15 @@ make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 				return error(ExitUser, "argument %u (%s): '%s' is empty; a buffer needs at least "
 				             "one byte", k, a->spec, a->path);
 			}
-		} else if (a->kind == ArgZeros) {
+		} else if (a->kind == ArgZeros || a->kind == ArgUninit) {
 			n = (size_t)a->bytes;
 		} else {
 			continue;
 		}
 		if (fiberMalloc(dev, &buf[k], n) != FIBER_SUCCESS
-		    || (data ? fiberMemcpyHtoD(dev, buf[k], data, n) : fiberMemset(dev, buf[k], 0, n))
-		           != FIBER_SUCCESS) {
+		    || (a->kind != ArgUninit &&
+		        (data ? fiberMemcpyHtoD(dev, buf[k], data, n) : fiberMemset(dev, buf[k], 0, n))
+		            != FIBER_SUCCESS)) {
 			free(data);
 			return error(ExitUser, "argument %u (%s): %s", k, a->spec, fiberGetLastErrorMessage(dev));
 		}
@@ -534,7 +539,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		goto out;
 	}
 	for (unsigned k = 0; k < r->narg; k++) {
-		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ? buf[k] : r->arg[k].bits;
+		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ||
+		             r->arg[k].kind == ArgUninit ? buf[k] : r->arg[k].bits;
 		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
 			block[off[k] + b] = (unsigned char)(v >> (8 * b));
 	}

@@ -24,6 +24,7 @@ enum CliArgKind {
 	ArgU64,                    /* u64:N */
 	ArgI64,                    /* i64:N */
 	ArgF32,                    /* f32:X */
+	ArgUninit,                 /* uninit:BYTES: a device buffer the host never writes */
 };
 
 enum {
@@ -40,7 +41,7 @@ typedef struct CliArg {
 	int kind;                  /* CliArgKind */
 	const char *spec;          /* as written */
 	const char *path;          /* ArgBuf: the file */
-	uint64_t bytes;            /* ArgZeros: the buffer size */
+	uint64_t bytes;            /* ArgZeros, ArgUninit: the buffer size */
 	uint64_t bits;             /* scalars: the value's bytes, little-endian, in size bytes */
 	unsigned size;             /* bytes of the parameter: 8 for buffers (their address) */
 } CliArg;
@@ -77,7 +78,7 @@ typedef struct CliRun {
 	int functional;            /* --functional */
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
-	unsigned checks;           /* --racecheck, --synccheck: fiberCheck bits (fiberDeviceSetChecks) */
+	unsigned checks;           /* --racecheck, --synccheck, --initcheck: fiberCheck bits */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
 	unsigned threads;          /* --threads N; 0 not given */

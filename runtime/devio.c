@@ -56,7 +56,7 @@ rt_devout_flush(fiberDevice d)
 fiberStatus
 fiberDeviceSetChecks(fiberDevice d, unsigned checks)
 {
-	unsigned known = FIBER_CHECK_RACE | FIBER_CHECK_SYNC;
+	unsigned known = FIBER_CHECK_RACE | FIBER_CHECK_SYNC | FIBER_CHECK_INIT;
 
 	if (!rt_live(d, RtDevice))
 		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetChecks: not a live device");
@@ -64,7 +64,10 @@ fiberDeviceSetChecks(fiberDevice d, unsigned checks)
 		return rt_err(d, FIBER_ERROR_INVALID_VALUE, "fiberDeviceSetChecks: unknown checks 0x%x",
 		              checks & ~known);
 	d->checks = (checks & FIBER_CHECK_RACE ? SimCheckRace : 0) |
-	            (checks & FIBER_CHECK_SYNC ? SimCheckSync : 0);
+	            (checks & FIBER_CHECK_SYNC ? SimCheckSync : 0) |
+	            (checks & FIBER_CHECK_INIT ? SimCheckInit : 0);
+	if (d->gpu && !(checks & FIBER_CHECK_INIT) != !d->gpu->init_track)   /* else rt_choose */
+		gpu_set_init_track(d->gpu, !!(checks & FIBER_CHECK_INIT));
 	return FIBER_SUCCESS;
 }
 

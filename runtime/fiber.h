@@ -268,6 +268,8 @@ FIBER_API fiberStatus fiberDeviceSetOutput(fiberDevice dev, void *printf_file, v
 typedef enum fiberCheck {
 	FIBER_CHECK_RACE = 1,             /* racecheck: shared-memory hazards between warps */
 	FIBER_CHECK_SYNC = 2,             /* synccheck: divergent barriers, bad WARPSYNC masks */
+	FIBER_CHECK_INIT = 4,             /* initcheck: reads of global memory never written; the
+	                                     allocations made from then on are tracked */
 } fiberCheck;
 FIBER_API fiberStatus fiberDeviceSetChecks(fiberDevice dev, unsigned checks);
 FIBER_API fiberStatus fiberGetCheckCount(fiberDevice dev, uint64_t *hazards);

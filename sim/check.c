@@ -50,9 +50,12 @@ chk_mem(Exec *x, const DIns *d, uint32_t mask)
 	x->mlog = saved;
 	if (x->fault->kind != FaultNone || !x->cta->chk)
 		return;
-	for (unsigned i = n0; i < l->n && i < 2; i++)
+	for (unsigned i = n0; i < l->n && i < 2; i++) {
 		if (k->checks & SimCheckRace)
 			race_access(x, x->cta->chk, d, &l->acc[i], k->spin[d->pc]);
+		if (k->checks & SimCheckInit)
+			init_access(x, d, &l->acc[i]);
+	}
 }
 
 /* barriers, exits and fences: a CTA barrier that completes orders what came before it; so does
@@ -336,6 +339,24 @@ print_pair(const SimChecker *k, FILE *f, const ChkFind *e, uint64_t n, const uin
 }
 
 static void
+print_uninit(const SimChecker *k, FILE *f, const ChkFind *e, uint64_t n, const uint32_t ntid[3])
+{
+	const Prog *p = &k->prog;
+	char ins[160] = "";
+	uint32_t t[3];
+
+	if (p->ins[e->pc[0]].ir)
+		fmt_ins(ins, sizeof ins, p->fn, p->ins[e->pc[0]].ir, 0);
+	thread_of(ntid, e->warp[0], e->lane[0], t);
+	fprintf(f, "========= Uninitialized __global__ memory read of size %u bytes\n"
+	        "=========     at 0x%04x `%s` in '%s' [%llu time%s]\n"
+	        "=========     by thread (%u,%u,%u) (warp %u lane %u) in block (%u,%u,%u): address "
+	        "0x%llx\n", e->size, p->ins[e->pc[0]].addr, ins, p->name, (unsigned long long)n,
+	        n == 1 ? "" : "s", t[0], t[1], t[2], e->warp[0], e->lane[0], e->cta[0], e->cta[1],
+	        e->cta[2], (unsigned long long)e->daddr);
+}
+
+static void
 print_sync(const SimChecker *k, FILE *f, const ChkFind *e, uint64_t n, const uint32_t ntid[3])
 {
 	static const char *const what[] = {
@@ -372,7 +393,7 @@ uint64_t
 sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 {
 	uint64_t total = k->dropped;
-	uint32_t npair = 0, nsync = 0;
+	uint32_t npair = 0, nsync = 0, ninit = 0;
 
 	qsort(k->find, k->nfind, sizeof *k->find, find_cmp);
 	for (uint32_t i = 0; i < k->nfind;) {
@@ -393,6 +414,9 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 		if (e->kind <= ChkWaw) {
 			print_pair(k, f, first, n, ntid);
 			npair++;
+		} else if (e->kind == ChkUninit) {
+			print_uninit(k, f, first, n, ntid);
+			ninit++;
 		} else {
 			print_sync(k, f, first, n, ntid);
 			nsync++;
@@ -407,5 +431,7 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 		        npair, npair == 1 ? "" : "s", npair, npair == 1 ? "" : "s");
 	if (k->checks & SimCheckSync)
 		fprintf(f, "========= SYNCCHECK SUMMARY: %u error%s\n", nsync, nsync == 1 ? "" : "s");
+	if (k->checks & SimCheckInit)
+		fprintf(f, "========= INITCHECK SUMMARY: %u error%s\n", ninit, ninit == 1 ? "" : "s");
 	return total;
 }

@@ -51,6 +51,7 @@ gpu_free(Gpu *g)
 		return;
 	for (uint32_t k = 0; k < g->nalloc; k++) {
 		free(g->alloc[k]->data);
+		free(g->alloc[k]->init);
 		free(g->alloc[k]);
 	}
 	free(g->alloc);
@@ -217,6 +218,8 @@ place_globals(SimModule *sm, Diag *d)
 		sm->galloc[sm->ngalloc++] = addr;
 		a = sm->gpu->alloc[sm->gpu->nalloc - 1];
 		a->name = mstr(m, s->name);
+		free(a->init);          /* module data is initialised by the loader: not tracked */
+		a->init = NULL;
 		c.base = addr;
 		c.define = 1;
 		c.buf = a->data;

@@ -250,6 +250,8 @@ coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
 	}
 	a = g->alloc[g->nalloc - 1];
 	a->name = "grid-sync workspace";
+	free(a->init);              /* zeroed for the kernel: initialised, not tracked */
+	a->init = NULL;
 	memcpy(a->data, ws, sizeof ws);
 	lc->cooperative = 1;
 	return 0;

@@ -341,6 +341,9 @@ struct Alloc {
 	uint32_t id;           /* for messages */
 	int freed;             /* use after free is a fault */
 	const char *name;      /* module-scope variable(s) it holds, or NULL for gpu_malloc */
+	uint8_t *init;         /* initcheck: per byte, 1 once written (gpu_write, a checked launch's
+	                          stores); NULL: not tracked (made before Gpu.init_track, or module
+	                          data, which the loader initialises) */
 };
 
 enum SimFaultKind {
@@ -684,6 +687,9 @@ void gpu_set_poll(Gpu *g, SimPollFn fn, void *arg);  /* NULL: none (the default)
  * resident at once; the cooperative-launch check); NULL: one, and CTAs run one after another */
 void gpu_set_occupancy(Gpu *g, SimOccupancyFn fn);
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
+void gpu_set_init_track(Gpu *g, int on);           /* initcheck: track the bytes written of the
+                                                      allocations made from now on (Alloc.init);
+                                                      off: forget every map */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
 int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
 int gpu_read(Gpu *g, uint64_t addr, void *dst, uint64_t n);
@@ -715,12 +721,14 @@ struct Gpu {
 	void *poll_arg;
 	DevOut *devout;        /* device printf and assert text of the launch (devcall.c) */
 	SimChecker *chk;       /* the checks of the launch running (check.c); NULL: unchecked */
+	int init_track;        /* initcheck asked for: gpu_malloc gives allocations Alloc.init */
 };
 
 /* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */
 enum SimCheck {
 	SimCheckRace = 1 << 0, /* shared-memory hazards between warps (racecheck.c) */
 	SimCheckSync = 1 << 1, /* barrier misuse (synccheck.c) */
+	SimCheckInit = 1 << 2, /* reads of global memory never written (initcheck.c) */
 };
 enum ChkKind {
 	ChkRaw,                /* a read after another warp's write, no barrier between */
@@ -729,6 +737,7 @@ enum ChkKind {
 	ChkDivBar,             /* a CTA barrier reached by some of a warp's live threads */
 	ChkBarCount,           /* a BAR count that differs from the waiting threads' */
 	ChkWarpsync,           /* a WARPSYNC mask without the calling thread */
+	ChkUninit,             /* a global read of bytes never written */
 };
 typedef struct ChkFind {
 	uint8_t kind;          /* ChkKind */
@@ -739,6 +748,8 @@ typedef struct ChkFind {
 	uint32_t cta[3];       /* its CTA */
 	uint32_t addr;         /* its shared-memory offset; synccheck: the mask or count */
 	uint64_t n;            /* hazards of this pair of instructions */
+	uint64_t daddr;        /* initcheck: the device address of the first read */
+	uint32_t size;         /* initcheck: its bytes */
 } ChkFind;
 SimChecker *sim_check_new(Gpu *g, const Prog *p, unsigned checks); /* g->chk, for a launch of p */
 const Prog *sim_check_prog(const SimChecker *k);  /* the variant to launch (its orig: p) */
@@ -758,6 +769,8 @@ int race_polled(const ChkCta *s, uint32_t a);     /* a flag polled by a spin loa
 void sync_bar(Exec *x, const DIns *d, uint32_t mask);      /* synccheck.c: before a BAR.SYNC */
 void sync_warpsync(Exec *x, const DIns *d, uint32_t mask); /* before a WARPSYNC with a mask */
 void sync_exit(Exec *x, const DIns *d, uint32_t mask);     /* before an EXIT */
+void init_access(Exec *x, const DIns *d, const MemAcc *a); /* initcheck.c: one logged access */
+Alloc *sim_alloc_at(Gpu *g, uint64_t addr, Alloc **last);  /* mem.c: the allocation holding addr */
 
 /* devcall.c: the device runtime's routines. Their output is kept per device until taken: the
  * printf text (DevOutPrintf, CUDA: stdout) and the failed asserts' lines (DevOutAssert, stderr) */

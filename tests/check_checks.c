@@ -40,7 +40,7 @@ setup(void)
 {
 	rep = tmpfile();
 	ck_assert_ptr_nonnull(rep);
-	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC, rep);
+	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC | FIBER_CHECK_INIT, rep);
 }
 
 static void
@@ -119,7 +119,7 @@ START_TEST(test_race_same_outputs)
 	run_racy(archs[_i], FIBER_MODE_TIMING, "norm_fixed", &a);
 	kr_set_checks(0, NULL);
 	run_racy(archs[_i], FIBER_MODE_TIMING, "norm_fixed", &b);
-	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC, rep);
+	kr_set_checks(FIBER_CHECK_RACE | FIBER_CHECK_SYNC | FIBER_CHECK_INIT, rep);
 	ck_assert_uint_eq(a.n, b.n);
 	ck_assert_int_eq(memcmp(a.buf, b.buf, a.n), 0);
 	ck_assert_uint_eq(a.cycles, b.cycles);
@@ -226,6 +226,54 @@ START_TEST(test_race_corpus_silent)
 }
 END_TEST
 
+/* initcheck through the API: what the host writes, what the kernel reads, tracking turned off */
+START_TEST(test_init_api)
+{
+	char path[1200];
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	fiberDevicePtr in, scratch, out;
+	int host[256];
+	void *params[3] = { &in, &scratch, &out };
+	const unsigned g[3] = { 2, 1, 1 }, b[3] = { 128, 1, 1 };
+	uint64_t n = 0;
+
+	for (int k = 0; k < 256; k++)
+		host[k] = k;
+	snprintf(path, sizeof path, "%s/tests/checks/uninit.%s.sass", kr_root(), archs[_i]);
+	ck_assert_int_eq(fiberDeviceCreate(&d, archs[_i][3] == '8' ? "a100" : "h100"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetChecks(d, 8), FIBER_ERROR_INVALID_VALUE);
+	ck_assert_int_eq(fiberDeviceSetChecks(d, FIBER_CHECK_INIT), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetOutput(d, NULL, rep), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleLoadFile(&m, d, path), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, "add_scratch"), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &in, sizeof host), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &scratch, sizeof host), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &out, sizeof host), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemcpyHtoD(d, in, host, sizeof host), FIBER_SUCCESS);
+	/* scratch never written: every thread's read is a finding */
+	ck_assert_int_eq(fiberLaunchKernel(f, g, b, 0, params), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberGetCheckCount(d, &n), FIBER_SUCCESS);
+	ck_assert_uint_eq(n, 256);
+	ck_assert_ptr_nonnull(strstr(report_text(), "Uninitialized __global__ memory read of size 4"));
+	/* half of it written by the host: the other half's reads */
+	ck_assert_int_eq(fiberMemcpyHtoD(d, scratch, host, sizeof host / 2), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernel(f, g, b, 0, params), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberGetCheckCount(d, &n), FIBER_SUCCESS);
+	ck_assert_uint_eq(n, 128);
+	report_text();
+	/* off, then on: the maps are forgotten (the allocations are no longer tracked) */
+	ck_assert_int_eq(fiberDeviceSetChecks(d, 0), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetChecks(d, FIBER_CHECK_INIT), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernel(f, g, b, 0, params), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberGetCheckCount(d, &n), FIBER_SUCCESS);
+	ck_assert_uint_eq(n, 0);
+	report_text();
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
 Suite *
 checks_suite(void)
 {
@@ -238,6 +286,7 @@ checks_suite(void)
 	tcase_add_loop_test(tc, test_race_same_outputs, 0, 2);
 	tcase_add_loop_test(tc, test_race_examples_silent, 0, 4);
 	tcase_add_test(tc, test_race_corpus_silent);
+	tcase_add_loop_test(tc, test_init_api, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

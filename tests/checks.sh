@@ -7,7 +7,9 @@
 # unchecked run, on the same kernel with its barrier and on the softmax example; the report is the
 # same for any --threads. synccheck (tests/checks/sync.cu): __syncthreads() in divergent code
 # and a __syncwarp mask without the caller are reported (exit 4; the second then deadlocks: 3),
-# correct barriers are not. Prints a line per check, then `N passed, M failed`.
+# correct barriers are not. initcheck (tests/checks/uninit.cu): the reads of an uninit: buffer are
+# reported, of a zeroed one or of what the kernel wrote first are not. Prints a line per check,
+# then `N passed, M failed`.
 # Environment: B (build directory).
 set -u
 B=${B:-build}
@@ -139,6 +141,36 @@ for a in 80 90; do
 	done
 done
 
+# --initcheck on tests/checks/uninit.cu: uninit: is a buffer the host never writes
+for a in 80 90; do
+	L=$D/uninit.sm_$a.sass
+	for m in functional timing; do
+		mo=
+		[ $m = functional ] && mo=--functional
+		w="sm_$a $m"
+		"$SIM" run $L --kernel add_scratch --grid 2 --block 128 --arg buf:$tmp/i256.bin --arg uninit:1024 \
+			--arg zeros:1024 --quiet $mo --initcheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 4 ] && grep -q '^========= Uninitialized __global__ memory read of size 4 bytes$' "$tmp/err" &&
+			grep -q "^=========     at 0x[0-9a-f]* \`LDG.E .*\` in 'add_scratch' \[256 times\]$" "$tmp/err" &&
+			grep -q '^=========     by thread (0,0,0) (warp 0 lane 0) in block (0,0,0): address 0x[0-9a-f]*$' "$tmp/err" &&
+			grep -q '^========= INITCHECK SUMMARY: 1 error$' "$tmp/err" &&
+			ok "$w: add_scratch: 256 reads of a buffer never written, exit 4" ||
+			{ bad "$w: add_scratch (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel add_scratch --grid 2 --block 128 --arg buf:$tmp/i256.bin --arg zeros:1024 \
+			--arg zeros:1024 --quiet $mo --initcheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^========= INITCHECK SUMMARY: 0 errors$' "$tmp/err" &&
+			ok "$w: add_scratch on a zeroed buffer: silent" || { bad "$w: add_scratch, zeros (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L --kernel fill_then_add --grid 2 --block 128 --arg buf:$tmp/i256.bin --arg uninit:1024 \
+			--arg uninit:1024 --quiet $mo --initcheck --racecheck --synccheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^========= INITCHECK SUMMARY: 0 errors$' "$tmp/err" &&
+			ok "$w: fill_then_add: reads only what the kernel wrote, silent under all three checks" ||
+			{ bad "$w: fill_then_add (exit $rc)"; show "$tmp/err"; }
+	done
+done
+
 # the softmax example, checked: silent (every example and corpus kernel: tests/check_checks.c)
 "$SIM" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --grid 2 --block 128 \
 	--arg buf:$tmp/all.bin --arg zeros:8192 --arg i32:8 --arg i32:32 --racecheck --quiet > "$tmp/out" 2> "$tmp/err"
@@ -147,8 +179,9 @@ rc=$?
 	{ bad "softmax example (exit $rc)"; show "$tmp/err"; }
 "$SIM" run --help 2>&1 | grep -q -- "--racecheck" && "$SIM" run --help 2>&1 | grep -q -- "--synccheck" && ok "run --help names --racecheck and --synccheck" ||
 	bad "run --help lacks --racecheck"
-grep -q 'racecheck' man/fibersim.1 && grep -q 'synccheck' man/fibersim.1 &&
-	ok "fibersim(1) names --racecheck and --synccheck" || bad "fibersim(1) lacks --racecheck or --synccheck"
+grep -q 'racecheck' man/fibersim.1 && grep -q 'synccheck' man/fibersim.1 && grep -q 'initcheck' man/fibersim.1 &&
+	grep -q 'uninit:' man/fibersim.1 &&
+	ok "fibersim(1) names --racecheck, --synccheck, --initcheck, uninit:" || bad "fibersim(1) lacks a check"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
