@@ -380,6 +380,22 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			    || count("--trace-limit", v, CliMaxTraceLimit, &r->trace_limit, err, n) < 0)
 				return -1;
 			tlimit = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--warp-order", &missing))) {
+			uint64_t x;
+			if (r->warp_seed || r->order_check)
+				return fail(err, n, "--warp-order given twice");
+			if (strncmp(v, "random:", 7) == 0) {
+				if (parse_uint(v + 7, UINT64_MAX, &x) < 0 || x == 0)
+					return fail(err, n, "bad --warp-order '%.100s': random:SEED, SEED from 1 to "
+					            "%llu", v, (unsigned long long)UINT64_MAX);
+				r->warp_seed = x;
+			} else if (strncmp(v, "check:", 6) == 0) {
+				if (count("--warp-order check:", v + 6, CliMaxOrders, &x, err, n) < 0)
+					return -1;
+				r->order_check = (unsigned)x;
+			} else {
+				return fail(err, n, "bad --warp-order '%.100s': random:SEED or check:N", v);
+			}
 		} else if (!missing && (v = optval(argc, argv, &k, "--threads", &missing))) {
 			uint64_t x;
 			if (once("--threads", threads, err, n) < 0
@@ -458,6 +474,9 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 		return fail(err, n, "--block X[,Y[,Z]] is required");
 	if (tlimit && !r->trace)
 		return fail(err, n, "--trace-limit needs --trace FILE.json");
+	if ((r->warp_seed || r->order_check) && !r->functional)
+		return fail(err, n, "--warp-order needs --functional (the timing model has its own warp "
+		            "schedulers)");
 	if (r->functional) {
 		const char *timing = r->trace ? "--trace" : r->cpi_svg ? "--cpi-svg"
 		                     : r->fiber_svg ? "--fiber-svg" : threads ? "--threads"

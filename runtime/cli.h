@@ -31,6 +31,7 @@ enum {
 	CliMaxArgs = 8192,         /* --arg options (a 32764-byte parameter block of u32) */
 	CliMaxOuts = 8192,         /* --out options; --symbol and --symbol-out options each */
 	CliMaxZeros = 1u << 30,    /* bytes of a zeros: buffer (1 GiB) */
+	CliMaxOrders = 1000,       /* --warp-order check:N */
 	CliMaxSets = 4096,         /* --set options */
 	CliMaxThreads = 256,       /* --threads */
 	CliMaxSampleSms = 1024,    /* --sample-sms */
@@ -79,6 +80,8 @@ typedef struct CliRun {
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
 	unsigned checks;           /* --racecheck, --synccheck, --initcheck: fiberCheck bits */
+	uint64_t warp_seed;        /* --warp-order random:SEED; 0 not given */
+	unsigned order_check;      /* --warp-order check:N: N random orders against the first; 0 */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
 	unsigned threads;          /* --threads N; 0 not given */

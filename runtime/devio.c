@@ -1,8 +1,10 @@
-/* devio.c: what a launch prints: the text of device printf (to the device's output stream,
- * stdout by default), the lines of failed asserts and the checks' findings (to its report
- * stream, stderr by default), written when the launch ends, as the CUDA driver prints the printf
- * FIFO at the next synchronisation. The FIFO keeps the newest RtPrintfFifo bytes of a launch
- * (cudaLimitPrintfFifoSize's default); what it lost is said on the report stream.
+/* devio.c: what a launch prints, and its variants. Printed: the text of device printf (to the
+ * device's output stream, stdout by default), the lines of failed asserts and the checks'
+ * findings (to its report stream, stderr by default), written when the launch ends, as the CUDA
+ * driver prints the printf FIFO at the next synchronisation; the FIFO keeps the newest
+ * RtPrintfFifo bytes of a launch (cudaLimitPrintfFifoSize's default), and what it lost is said on
+ * the report stream. Variants: the checks (fiberDeviceSetChecks) and the warp order
+ * (fiberDeviceSetWarpOrder), set up by rt_check_begin for each launch.
  */
 #include "rt.h"
 
@@ -82,10 +84,20 @@ fiberGetCheckCount(fiberDevice d, uint64_t *hazards)
 	return FIBER_SUCCESS;
 }
 
+fiberStatus
+fiberDeviceSetWarpOrder(fiberDevice d, uint64_t seed)
+{
+	if (!rt_live(d, RtDevice))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "fiberDeviceSetWarpOrder: not a live device");
+	d->warp_order = seed;
+	return FIBER_SUCCESS;
+}
+
 const Prog *
 rt_check_begin(fiberDevice d, const Prog *k)
 {
 	d->check_count = 0;
+	d->gpu->warp_order = d->mode == FIBER_MODE_FUNCTIONAL ? d->warp_order : 0;
 	if (!d->checks)
 		return k;
 	return sim_check_prog(sim_check_new(d->gpu, k, d->checks));

@@ -273,6 +273,10 @@ typedef enum fiberCheck {
 } fiberCheck;
 FIBER_API fiberStatus fiberDeviceSetChecks(fiberDevice dev, unsigned checks);
 FIBER_API fiberStatus fiberGetCheckCount(fiberDevice dev, uint64_t *hazards);
+/* the warp order of the following functional launches: 0 the functional driver's round-robin
+ * (the default), else the seed of a random order (each round the warps of a CTA in a random
+ * order, each for a random number of instructions); timing mode has its own schedulers */
+FIBER_API fiberStatus fiberDeviceSetWarpOrder(fiberDevice dev, uint64_t seed);
 /* a human-readable summary of the last launch (several lines) */
 FIBER_API fiberStatus fiberPrintSummary(fiberDevice dev, void *file /* FILE * */);
 

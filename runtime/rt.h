@@ -83,6 +83,7 @@ struct fiberDevice_st {
 	void *report_file;         /* FILE * of asserts and checks' reports, NULL stderr */
 	unsigned checks;           /* fiberDeviceSetChecks: SimCheck bits, 0 none */
 	uint64_t check_count;      /* what the checks of the last launch found */
+	uint64_t warp_order;       /* fiberDeviceSetWarpOrder: 0 round-robin, else a seed */
 };
 
 struct fiberModule_st {
@@ -166,7 +167,8 @@ void rt_config_builtin(fiberDevice d, int sm);     /* a100 for 80, h100 for 90 *
 void rt_devout_flush(fiberDevice d);
 FILE *rt_report_file(fiberDevice d);               /* fiberDeviceSetOutput's, or stderr */
 const Prog *rt_check_begin(fiberDevice d, const Prog *k); /* the program to launch: k, or its
-                                                      checked variant under fiberDeviceSetChecks */
+                                                      checked variant under fiberDeviceSetChecks;
+                                                      the warp order (functional) set */
 void rt_check_end(fiberDevice d, const unsigned block[3]); /* the checks' report, after it */
 
 /* cubin.c */

@@ -665,7 +665,74 @@ typedef struct FuncSm {
 	Cta *cta;              /* by slot */
 	uint32_t per;          /* vector registers of a CTA's window */
 	uint64_t done;         /* CTAs finished */
+	uint64_t rng;          /* run_cta_random's state (Gpu.warp_order), 0: round-robin */
 } FuncSm;
+
+/* xorshift64*: the next of a seeded sequence */
+static uint64_t
+rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* run_cta with the warp order as a variable (Gpu.warp_order: fibersim --warp-order): each round
+ * visits the CTA's warps in a random order, each for a random quantum of 1 to Quantum
+ * instructions, so that a kernel whose result depends on how warps interleave shows it; a
+ * launch-time variant, chosen by fsm_run, the round-robin loop untouched */
+static int
+run_cta_random(Exec *x, Cta *c, Poll *p, uint64_t *rng)
+{
+	uint32_t order[1024];
+	uint32_t nw = c->nwarp < 1024 ? c->nwarp : 1024;
+
+	for (;;) {
+		int progress = 0, alldone = 1, parked = 0;
+		for (uint32_t k = 0; k < nw; k++)
+			order[k] = k;
+		for (uint32_t k = nw; k > 1; k--) {
+			uint32_t j = (uint32_t)(rng_next(rng) % k), t = order[k - 1];
+			order[k - 1] = order[j];
+			order[j] = t;
+		}
+		for (uint32_t i = 0; i < nw; i++) {
+			unsigned issued;
+			int r;
+			x->w = &c->warp[order[i]];
+			if (x->w->wait_busy)
+				fiber_busy_recheck(x, x->w);
+			if (x->w->parked) {
+				alldone = 0;
+				parked = 1;
+				continue;
+			}
+			r = sim_run(x, 1 + (unsigned)(rng_next(rng) % Quantum), &issued);
+			if (issued)
+				progress = 1;
+			if (r == StepFault)
+				return ResFault;
+			if (r == StepYield)
+				x->w->parked = 1;
+			if (r != StepDone)
+				alldone = 0;
+			if (x->ninstr >= p->next && poll_stop(x, p))
+				return ResFault;
+		}
+		if (alldone)
+			return ResDone;
+		if (!progress && parked) {
+			for (uint32_t k = 0; k < nw; k++)
+				c->warp[k].parked = 0;
+		} else if (!progress && c->smbar_wait) {
+			return ResSmWait;
+		} else if (!progress) {
+			sim_deadlock(x, c);
+			return ResFault;
+		}
+	}
+}
 
 static void
 fsm_start(void *arg, uint32_t slot, uint64_t linear)
@@ -686,7 +753,8 @@ fsm_run(void *arg, uint32_t slot)
 	f->poll->ctas_done = f->done;
 	if (f->x->fault->kind != FaultNone)   /* FIBER: a window did not fit (cta_start) */
 		return ResFault;
-	r = run_cta(f->x, &f->cta[slot], f->poll);
+	r = f->rng ? run_cta_random(f->x, &f->cta[slot], f->poll, &f->rng)
+	           : run_cta(f->x, &f->cta[slot], f->poll);
 	if (r == ResDone) {
 		f->done++;
 		cta_end(f->lc, f->x, &f->cta[slot]);
@@ -743,6 +811,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	f.lc = &lc;
 	f.x = x;
 	f.poll = &poll;
+	f.rng = g->warp_order ? g->warp_order * 0x9e3779b97f4a7c15ull | 1 : 0;
 	f.cta = xmalloc(nslot * sizeof *f.cta);
 	memset(f.cta, 0, nslot * sizeof *f.cta);
 	for (uint32_t i = 0; i < nslot; i++) {

@@ -722,6 +722,8 @@ struct Gpu {
 	DevOut *devout;        /* device printf and assert text of the launch (devcall.c) */
 	SimChecker *chk;       /* the checks of the launch running (check.c); NULL: unchecked */
 	int init_track;        /* initcheck asked for: gpu_malloc gives allocations Alloc.init */
+	uint64_t warp_order;   /* functional driver: 0 round-robin; else the seed of a random warp
+	                          order (launch.c, run_cta_random; not the cooperative runner) */
 };
 
 /* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */

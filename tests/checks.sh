@@ -8,8 +8,9 @@
 # same for any --threads. synccheck (tests/checks/sync.cu): __syncthreads() in divergent code
 # and a __syncwarp mask without the caller are reported (exit 4; the second then deadlocks: 3),
 # correct barriers are not. initcheck (tests/checks/uninit.cu): the reads of an uninit: buffer are
-# reported, of a zeroed one or of what the kernel wrote first are not. Prints a line per check,
-# then `N passed, M failed`.
+# reported, of a zeroed one or of what the kernel wrote first are not. --warp-order (functional):
+# check:N finds that the racy kernel's result depends on the order and the fixed one's does not;
+# random:SEED is repeatable. Prints a line per check, then `N passed, M failed`.
 # Environment: B (build directory).
 set -u
 B=${B:-build}
@@ -170,6 +171,41 @@ for a in 80 90; do
 			{ bad "$w: fill_then_add (exit $rc)"; show "$tmp/err"; }
 	done
 done
+
+# --warp-order (functional): the racy softmax's result depends on the order, the fixed one's not
+for a in 80 90; do
+	L=$D/racy.sm_$a.sass
+	"$SIM" run $L --kernel norm_racy $NORM --functional --warp-order check:8 > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 4 ] && grep -q "^fibersim: error: --warp-order: argument 1 (zeros:1024) differs between the first launch and the warp order random:[0-9]*, first at byte [0-9]* (0x[0-9a-f]*, then 0x[0-9a-f]*): the result depends on how warps interleave$" "$tmp/err" &&
+		ok "sm_$a: --warp-order check:8 finds that norm_racy depends on the warp order, exit 4" ||
+		{ bad "sm_$a: --warp-order check on norm_racy (exit $rc)"; show "$tmp/err"; }
+	"$SIM" run $L --kernel norm_fixed $NORM --functional --warp-order check:8 --out 1:$tmp/w1.bin > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	"$SIM" run $L --kernel norm_fixed $NORM --functional --out 1:$tmp/w0.bin > /dev/null 2>&1
+	[ $rc -eq 0 ] && grep -q '^fibersim: --warp-order: 8 random warp orders give the first launch.s buffers$' "$tmp/err" &&
+		cmp -s "$tmp/w0.bin" "$tmp/w1.bin" &&
+		ok "sm_$a: norm_fixed: the same buffers in 8 random orders, --out the first launch's" ||
+		{ bad "sm_$a: --warp-order check on norm_fixed (exit $rc)"; show "$tmp/err"; }
+	"$SIM" run $L --kernel norm_racy $NORM --functional --out 1:$tmp/r0.bin > /dev/null 2>&1
+	"$SIM" run $L --kernel norm_racy $NORM --functional --warp-order random:5 --out 1:$tmp/r5.bin > /dev/null 2>&1
+	"$SIM" run $L --kernel norm_racy $NORM --functional --warp-order random:5 --out 1:$tmp/r5b.bin > /dev/null 2>&1
+	! cmp -s "$tmp/r0.bin" "$tmp/r5.bin" && cmp -s "$tmp/r5.bin" "$tmp/r5b.bin" &&
+		ok "sm_$a: --warp-order random:5 changes norm_racy's result, the same for the same seed" ||
+		bad "sm_$a: --warp-order random:5 on norm_racy"
+done
+"$SIM" run $D/racy.sm_80.sass --kernel norm_fixed $NORM --warp-order random:1 > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q -- '--warp-order needs --functional' "$tmp/err" && ok "--warp-order without --functional: usage error" ||
+	{ bad "--warp-order without --functional"; show "$tmp/err"; }
+for bad_spec in random:0 check:0 check:1001 sometimes; do
+	"$SIM" run $D/racy.sm_80.sass --kernel norm_fixed $NORM --functional --warp-order $bad_spec > /dev/null 2> "$tmp/err"
+	[ $? -eq 2 ] && grep -q -- "--warp-order" "$tmp/err" && ok "--warp-order $bad_spec: usage error" ||
+		{ bad "--warp-order $bad_spec"; show "$tmp/err"; }
+done
+"$SIM" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --grid 2 --block 128 \
+	--arg buf:$tmp/all.bin --arg zeros:8192 --arg i32:8 --arg i32:32 --functional --warp-order check:4 --quiet \
+	> "$tmp/out" 2> "$tmp/err" && ok "softmax example: the same in 4 random warp orders" ||
+	{ bad "softmax example under --warp-order check:4"; show "$tmp/err"; }
 
 # the softmax example, checked: silent (every example and corpus kernel: tests/check_checks.c)
 "$SIM" run examples/softmax/softmax.sm_80.sass --kernel softmax_rows --grid 2 --block 128 \
