@@ -395,7 +395,8 @@ sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3])
 	uint64_t total = k->dropped;
 	uint32_t npair = 0, nsync = 0, ninit = 0;
 
-	qsort(k->find, k->nfind, sizeof *k->find, find_cmp);
+	if (k->nfind)
+		qsort(k->find, k->nfind, sizeof *k->find, find_cmp);
 	for (uint32_t i = 0; i < k->nfind;) {
 		const ChkFind *e = &k->find[i], *first = NULL;
 		uint64_t n = 0;
