@@ -201,6 +201,10 @@ smem_layout(LaunchCx *lc, const Prog *k, const Arch *a, uint32_t dyn)
 	lc->smem_user = st + dyn;
 	lc->smem_rsv = 0;
 	if (a->rsv == ArchRsvBelow) {
+		/* the kernel's own bytes, without the reserve its section counts (occupancy adds the
+		 * reserve once, GpuConfig.smem_reserved_per_cta) */
+		if (st >= a->rsv_bytes)
+			lc->smem_user = st - a->rsv_bytes + dyn;
 		lc->smem_size = (st > a->rsv_bytes ? st : a->rsv_bytes) + dyn;
 	} else {
 		lc->smem_rsv = (lc->smem_user + a->rsv_align - 1) / a->rsv_align * a->rsv_align;
