@@ -582,7 +582,9 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 
 /* A cooperative grid in functional mode: every CTA resident (each with its own window of a
  * register file sized for the grid), the warps of all CTAs stepped round-robin, so that a CTA
- * spinning on the grid barrier lets the others reach it. 0, or -1 with the fault filled. */
+ * spinning on the grid barrier lets the others reach it; a warp that yielded (the barrier's
+ * spin) is parked until no other warp of the grid can issue, and the progress hook is polled
+ * (Ctrl-C) as in run_cta. 0, or -1 with the fault filled. */
 static int
 run_grid(LaunchCx *lc, Exec *x)
 {
@@ -590,6 +592,7 @@ run_grid(LaunchCx *lc, Exec *x)
 	Cta *cta = xmalloc((size_t)n * sizeof *cta);
 	uint8_t *done = xmalloc(n);
 	Sm big;
+	Poll poll = { x->gpu, x->gpu->poll ? PollInstr : UINT64_MAX, 0, n };
 	int rc = 0;
 
 	if (lc->fiber) {
@@ -614,7 +617,7 @@ run_grid(LaunchCx *lc, Exec *x)
 		cta_start(lc, x, &cta[i], i, i * per);
 	}
 	for (uint32_t left = n; left && !rc;) {
-		int progress = 0;
+		int progress = 0, parked = 0;
 		for (uint32_t i = 0; i < n && !rc; i++) {
 			int alldone = 1;
 			if (done[i])
@@ -624,19 +627,37 @@ run_grid(LaunchCx *lc, Exec *x)
 				unsigned issued;
 				int r;
 				x->w = &cta[i].warp[k];
+				if (x->w->parked) {  /* it yielded (a grid-barrier spin): runs when none can */
+					alldone = 0;
+					parked = 1;
+					continue;
+				}
 				r = sim_run(x, Quantum, &issued);
 				progress |= issued != 0;
 				if (r == StepFault) {
 					rc = -1;
 					break;
 				}
+				if (r == StepYield)
+					x->w->parked = 1;
 				if (r != StepDone)
 					alldone = 0;
+				poll.ctas_done = n - left;
+				if (x->ninstr >= poll.next && poll_stop(x, &poll)) {
+					rc = -1;
+					break;
+				}
 			}
 			if (!rc && alldone) {
 				done[i] = 1;
 				left--;
 			}
+		}
+		if (!rc && left && !progress && parked) {
+			for (uint32_t i = 0; i < n; i++)
+				for (uint32_t k = 0; k < cta[i].nwarp; k++)
+					cta[i].warp[k].parked = 0;
+			continue;
 		}
 		if (!rc && left && !progress) {
 			for (uint32_t i = 0; i < n; i++)
