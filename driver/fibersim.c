@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitSignal = 128 };
+enum { ExitOk = 0, ExitUser = 1, ExitUsage = 2, ExitFault = 3, ExitCheck = 4, ExitSignal = 128 };
 enum { MaxBufBytes = 1u << 30 };
 
 static void
@@ -93,6 +93,7 @@ run_usage(FILE *out)
 	    "           [--trace FILE.json [--trace-limit N]]\n"
 	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
 	    "           [--no-verify]\n"
+	    "           [--racecheck] [--synccheck] [--initcheck] [--warp-order random:SEED|check:N]\n"
 	    "\n"
 	    "Launch kernel NAME of FILE once on the simulated GPU.\n"
 	    "\n"
@@ -110,6 +111,8 @@ run_usage(FILE *out)
 	    "                         buf:PATH     a device buffer holding PATH's bytes (the\n"
 	    "                                      parameter is its 64-bit address)\n"
 	    "                         zeros:BYTES  a zero-filled device buffer of BYTES bytes\n"
+	    "                         uninit:BYTES a device buffer of BYTES bytes the host never\n"
+	    "                                      writes (its reads are what --initcheck finds)\n"
 	    "                         u32:N  i32:N  u64:N  i64:N  f32:X   a scalar\n"
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
@@ -136,6 +139,17 @@ run_usage(FILE *out)
 	    "  --no-verify          load FILE without the checks fiberc runs on it (the listing\n"
 	    "                       checks and the verifier, FIBER's included), so that the\n"
 	    "                       simulator's own faults show: for debugging only\n"
+	    "  --racecheck          report shared-memory hazards between warps that no barrier\n"
+	    "                       orders (compute-sanitizer --tool racecheck); exit 4 if any\n"
+	    "  --synccheck          report __syncthreads() reached by divergent threads of a warp,\n"
+	    "                       mismatched barrier counts and __syncwarp masks without the\n"
+	    "                       caller (compute-sanitizer --tool synccheck); exit 4 if any\n"
+	    "  --initcheck          report reads of global memory that neither the host nor the\n"
+	    "                       kernel wrote (compute-sanitizer --tool initcheck); exit 4 if any\n"
+	    "  --warp-order random:SEED  (with --functional) run the warps of each CTA in a random\n"
+	    "                       order, each for a random number of instructions, from SEED\n"
+	    "  --warp-order check:N (with --functional) run again in N random warp orders from the\n"
+	    "                       same inputs and compare every buffer; exit 4 if one differs\n"
 	    "  --help               this text\n"
 	    "\n"
 	    "environment: FIBER_NVDISASM  disassembler for cubins (empty: none)\n"
@@ -148,7 +162,8 @@ run_usage(FILE *out)
 	    "\n"
 	    "exit status: 0 success, 1 bad input (files, kernel, arguments, device limits,\n"
 	    "             configuration keys), 2 usage error, 3 the kernel faulted (out-of-bounds\n"
-	    "             access, watchdog, ...), 130 interrupted (Ctrl-C)\n", bars, opt, words);
+	    "             access, watchdog, ...), 4 a check (--racecheck, --synccheck, --initcheck, --warp-order check:N) reported, 130 interrupted\n"
+	    "             (Ctrl-C)\n", bars, opt, words);
 }
 
 /* "fibersim: error: MESSAGE"; a message that is already a located diagnostic ("FILE:LINE:COL:
@@ -424,6 +439,10 @@ settings(const CliRun *r, fiberDevice dev)
 		s = fiberDeviceSetSampling(dev, r->sample_sms, r->sample_ctas);
 	if (s == FIBER_SUCCESS && r->trace)
 		s = fiberDeviceSetTrace(dev, r->trace, r->trace_limit);
+	if (s == FIBER_SUCCESS && r->checks)
+		s = fiberDeviceSetChecks(dev, r->checks);
+	if (s == FIBER_SUCCESS && r->warp_seed)
+		s = fiberDeviceSetWarpOrder(dev, r->warp_seed);
 	if (s != FIBER_SUCCESS)
 		return error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 	return ExitOk;
@@ -477,7 +496,7 @@ layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
 	return ExitOk;
 }
 
-/* device buffers of the buf: and zeros: arguments; buf[k] 0 for scalars */
+/* device buffers of the buf:, zeros: and uninit: arguments; buf[k] 0 for scalars */
 static int
 make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 {
@@ -494,14 +513,15 @@ make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 				return error(ExitUser, "argument %u (%s): '%s' is empty; a buffer needs at least "
 				             "one byte", k, a->spec, a->path);
 			}
-		} else if (a->kind == ArgZeros) {
+		} else if (a->kind == ArgZeros || a->kind == ArgUninit) {
 			n = (size_t)a->bytes;
 		} else {
 			continue;
 		}
 		if (fiberMalloc(dev, &buf[k], n) != FIBER_SUCCESS
-		    || (data ? fiberMemcpyHtoD(dev, buf[k], data, n) : fiberMemset(dev, buf[k], 0, n))
-		           != FIBER_SUCCESS) {
+		    || (a->kind != ArgUninit &&
+		        (data ? fiberMemcpyHtoD(dev, buf[k], data, n) : fiberMemset(dev, buf[k], 0, n))
+		            != FIBER_SUCCESS)) {
 			free(data);
 			return error(ExitUser, "argument %u (%s): %s", k, a->spec, fiberGetLastErrorMessage(dev));
 		}
@@ -509,6 +529,92 @@ make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 		free(data);
 	}
 	return ExitOk;
+}
+
+/* the buffers as make_buffers made them, again (--warp-order check:N): buf: files read again,
+ * zeros: and uninit: buffers zeroed */
+static int
+refill(const CliRun *r, fiberDevice dev, const fiberDevicePtr *buf, const size_t *len)
+{
+	for (unsigned k = 0; k < r->narg; k++) {
+		const CliArg *a = &r->arg[k];
+		unsigned char *data = NULL;
+		size_t n = 0;
+		fiberStatus s;
+		if (a->kind == ArgBuf) {
+			if (!(data = read_all(a->path, &n)))
+				return ExitUser;
+			s = n == len[k] ? fiberMemcpyHtoD(dev, buf[k], data, n) : FIBER_ERROR_INVALID_VALUE;
+			free(data);
+		} else if (a->kind == ArgZeros || a->kind == ArgUninit) {
+			s = fiberMemset(dev, buf[k], 0, len[k]);
+		} else {
+			continue;
+		}
+		if (s != FIBER_SUCCESS)
+			return error(ExitUser, "--warp-order: argument %u (%s) cannot be made again", k,
+			             a->spec);
+	}
+	return ExitOk;
+}
+
+/* --warp-order check:N: the buffers after the launch just run, against N more launches from the
+ * same inputs in random warp orders (seeds 1..N); the first difference is reported (exit 4); the
+ * buffers are left as the first launch wrote them, for --out */
+static int
+order_check(const CliRun *r, fiberDevice dev, fiberFunction fn, const fiberDevicePtr *buf,
+            const size_t *len, const unsigned char *block, size_t size)
+{
+	unsigned char **want = calloc(r->narg + 1, sizeof *want), *got = NULL;
+	int status = ExitOk;
+
+	for (unsigned k = 0; want && k < r->narg; k++)
+		if (len[k] && (!(want[k] = malloc(len[k])) ||
+		               fiberMemcpyDtoH(dev, want[k], buf[k], len[k]) != FIBER_SUCCESS))
+			status = error(ExitUser, "--warp-order: out of memory");
+	if (!want)
+		return error(ExitUser, "--warp-order: out of memory");
+	for (unsigned o = 1; o <= r->order_check && status == ExitOk; o++) {
+		if ((status = refill(r, dev, buf, len)) != ExitOk)
+			break;
+		fiberDeviceSetWarpOrder(dev, o);
+		if ((r->cooperative ? fiberLaunchCooperativeKernelPacked : fiberLaunchKernelPacked)
+		        (fn, r->grid, r->block, r->dyn_smem, block, size) != FIBER_SUCCESS) {
+			status = error(ExitFault, "--warp-order: in the warp order random:%u: %s", o,
+			               fiberGetLastErrorMessage(dev));
+			break;
+		}
+		for (unsigned k = 0; k < r->narg && status == ExitOk; k++) {
+			size_t b = 0;
+			if (!len[k])
+				continue;
+			free(got);
+			if (!(got = malloc(len[k])) ||
+			    fiberMemcpyDtoH(dev, got, buf[k], len[k]) != FIBER_SUCCESS) {
+				status = error(ExitUser, "--warp-order: out of memory");
+				break;
+			}
+			while (b < len[k] && got[b] == want[k][b])
+				b++;
+			if (b < len[k])
+				status = error(ExitCheck, "--warp-order: argument %u (%s) differs between the "
+				               "first launch and the warp order random:%u, first at byte %zu "
+				               "(0x%02x, then 0x%02x): the result depends on how warps interleave",
+				               k, r->arg[k].spec, o, b, want[k][b], got[b]);
+		}
+	}
+	for (unsigned k = 0; k < r->narg; k++) {
+		if (want[k])
+			fiberMemcpyHtoD(dev, buf[k], want[k], len[k]);
+		free(want[k]);
+	}
+	if (status == ExitOk)
+		fprintf(stderr, "fibersim: --warp-order: %u random warp orders give the first launch's "
+		        "buffers\n", r->order_check);
+	fiberDeviceSetWarpOrder(dev, r->warp_seed);
+	free(want);
+	free(got);
+	return status;
 }
 
 static int
@@ -519,7 +625,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	unsigned char *block = NULL;
 	Progress pg = {0};
 	fiberStatus s;
-	int status;
+	int status, order_st = ExitOk;
+	uint64_t nfound = 0;
 
 	if (!off || !len || !buf) {
 		status = error(ExitUser, "out of memory");
@@ -533,7 +640,8 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		goto out;
 	}
 	for (unsigned k = 0; k < r->narg; k++) {
-		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ? buf[k] : r->arg[k].bits;
+		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ||
+		             r->arg[k].kind == ArgUninit ? buf[k] : r->arg[k].bits;
 		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
 			block[off[k] + b] = (unsigned char)(v >> (8 * b));
 	}
@@ -560,6 +668,9 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 		status = error(ExitUser, "%s", fiberGetLastErrorMessage(dev));
 		goto out;
 	}
+	fiberGetCheckCount(dev, &nfound);
+	if (r->order_check)
+		order_st = order_check(r, dev, fn, buf, len, block, size);
 	for (unsigned k = 0; k < r->nout && status == ExitOk; k++) {
 		unsigned i = r->out[k].index;
 		unsigned char *data = malloc(len[i]);
@@ -574,6 +685,11 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	}
 	if (status == ExitOk)
 		status = results(r, dev, 0);
+	if (status == ExitOk && nfound)
+		status = error(ExitCheck, "the checks reported %llu finding%s (above)",
+		               (unsigned long long)nfound, nfound == 1 ? "" : "s");
+	if (status == ExitOk)
+		status = order_st;
 out:
 	for (unsigned k = 0; buf && k < r->narg; k++)
 		fiberFree(dev, buf[k]);

@@ -4,6 +4,7 @@
  * --trace-limit) are at least 1. Options of the timing model conflict with --functional.
  */
 #include "cli.h"
+#include "fiber.h"
 #include "arch.h"
 
 #include <errno.h>
@@ -15,7 +16,7 @@
 
 static const char *const kind_name[] = {
 	[ArgBuf] = "buf", [ArgZeros] = "zeros", [ArgU32] = "u32", [ArgI32] = "i32",
-	[ArgU64] = "u64", [ArgI64] = "i64", [ArgF32] = "f32",
+	[ArgU64] = "u64", [ArgI64] = "i64", [ArgF32] = "f32", [ArgUninit] = "uninit",
 };
 
 const char *
@@ -117,12 +118,12 @@ cli_parse_spec(const char *s, CliArg *a, char *err, size_t n)
 		            "u32:N, i32:N, u64:N, i64:N or f32:X)", s);
 	klen = (size_t)(colon - s);
 	v = colon + 1;
-	for (int k = 0; k <= ArgF32; k++)
+	for (int k = 0; k <= ArgUninit; k++)
 		if (strlen(kind_name[k]) == klen && strncmp(s, kind_name[k], klen) == 0)
 			kind = k;
 	if (kind < 0)
-		return fail(err, n, "bad --arg '%.200s': unknown type '%.*s' (buf, zeros, u32, i32, u64, "
-		            "i64 or f32)", s, (int)(klen > 32 ? 32 : klen), s);
+		return fail(err, n, "bad --arg '%.200s': unknown type '%.*s' (buf, zeros, uninit, u32, i32, "
+		            "u64, i64 or f32)", s, (int)(klen > 32 ? 32 : klen), s);
 	a->kind = kind;
 	a->size = kind == ArgU32 || kind == ArgI32 || kind == ArgF32 ? 4 : 8;
 	switch (kind) {
@@ -132,9 +133,10 @@ cli_parse_spec(const char *s, CliArg *a, char *err, size_t n)
 		a->path = v;
 		return 0;
 	case ArgZeros:
+	case ArgUninit:
 		if (parse_uint(v, CliMaxZeros, &a->bytes) < 0 || a->bytes == 0)
-			return fail(err, n, "bad --arg '%.200s': zeros: takes a size from 1 to %u bytes", s,
-			            CliMaxZeros);
+			return fail(err, n, "bad --arg '%.200s': %s: takes a size from 1 to %u bytes", s,
+			            kind_name[kind], CliMaxZeros);
 		return 0;
 	case ArgU32:
 	case ArgU64:
@@ -378,6 +380,22 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			    || count("--trace-limit", v, CliMaxTraceLimit, &r->trace_limit, err, n) < 0)
 				return -1;
 			tlimit = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--warp-order", &missing))) {
+			uint64_t x;
+			if (r->warp_seed || r->order_check)
+				return fail(err, n, "--warp-order given twice");
+			if (strncmp(v, "random:", 7) == 0) {
+				if (parse_uint(v + 7, UINT64_MAX, &x) < 0 || x == 0)
+					return fail(err, n, "bad --warp-order '%.100s': random:SEED, SEED from 1 to "
+					            "%llu", v, (unsigned long long)UINT64_MAX);
+				r->warp_seed = x;
+			} else if (strncmp(v, "check:", 6) == 0) {
+				if (count("--warp-order check:", v + 6, CliMaxOrders, &x, err, n) < 0)
+					return -1;
+				r->order_check = (unsigned)x;
+			} else {
+				return fail(err, n, "bad --warp-order '%.100s': random:SEED or check:N", v);
+			}
 		} else if (!missing && (v = optval(argc, argv, &k, "--threads", &missing))) {
 			uint64_t x;
 			if (once("--threads", threads, err, n) < 0
@@ -432,6 +450,12 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			r->cooperative = 1;
 		} else if (strcmp(a, "--no-verify") == 0) {
 			r->noverify = 1;
+		} else if (strcmp(a, "--racecheck") == 0) {
+			r->checks |= FIBER_CHECK_RACE;
+		} else if (strcmp(a, "--synccheck") == 0) {
+			r->checks |= FIBER_CHECK_SYNC;
+		} else if (strcmp(a, "--initcheck") == 0) {
+			r->checks |= FIBER_CHECK_INIT;
 		} else if (a[0] == '-' && a[1]) {
 			return fail(err, n, "unknown option '%.100s'", a);
 		} else {
@@ -452,6 +476,9 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 		return fail(err, n, "--block X[,Y[,Z]] is required");
 	if (tlimit && !r->trace)
 		return fail(err, n, "--trace-limit needs --trace FILE.json");
+	if ((r->warp_seed || r->order_check) && !r->functional)
+		return fail(err, n, "--warp-order needs --functional (the timing model has its own warp "
+		            "schedulers)");
 	if (r->functional) {
 		const char *timing = r->trace ? "--trace" : r->cpi_svg ? "--cpi-svg"
 		                     : r->fiber_svg ? "--fiber-svg" : threads ? "--threads"
@@ -464,7 +491,8 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 		if (o->index >= r->narg)
 			return fail(err, n, "--out %u:%.100s: there are only %u arguments (0-based)", o->index,
 			            o->path, r->narg);
-		if (r->arg[o->index].kind != ArgBuf && r->arg[o->index].kind != ArgZeros)
+		if (r->arg[o->index].kind != ArgBuf && r->arg[o->index].kind != ArgZeros &&
+		    r->arg[o->index].kind != ArgUninit)
 			return fail(err, n, "--out %u:%.100s: argument %u (%.100s) is not a buffer", o->index,
 			            o->path, o->index, r->arg[o->index].spec);
 	}

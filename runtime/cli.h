@@ -25,12 +25,14 @@ enum CliArgKind {
 	ArgU64,                    /* u64:N */
 	ArgI64,                    /* i64:N */
 	ArgF32,                    /* f32:X */
+	ArgUninit,                 /* uninit:BYTES: a device buffer the host never writes */
 };
 
 enum {
 	CliMaxArgs = 8192,         /* --arg options (a 32764-byte parameter block of u32) */
 	CliMaxOuts = 8192,         /* --out options; --symbol and --symbol-out options each */
 	CliMaxZeros = 1u << 30,    /* bytes of a zeros: buffer (1 GiB) */
+	CliMaxOrders = 1000,       /* --warp-order check:N */
 	CliMaxSets = 4096,         /* --set options */
 	CliMaxThreads = 256,       /* --threads */
 	CliMaxSampleSms = 1024,    /* --sample-sms */
@@ -41,7 +43,7 @@ typedef struct CliArg {
 	int kind;                  /* CliArgKind */
 	const char *spec;          /* as written */
 	const char *path;          /* ArgBuf: the file */
-	uint64_t bytes;            /* ArgZeros: the buffer size */
+	uint64_t bytes;            /* ArgZeros, ArgUninit: the buffer size */
 	uint64_t bits;             /* scalars: the value's bytes, little-endian, in size bytes */
 	unsigned size;             /* bytes of the parameter: 8 for buffers (their address) */
 } CliArg;
@@ -79,6 +81,9 @@ typedef struct CliRun {
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
 	int quiet;                 /* --quiet: no summary */
 	int noverify;              /* --no-verify: load without fiberc's checks (debugging only) */
+	unsigned checks;           /* --racecheck, --synccheck, --initcheck: fiberCheck bits */
+	uint64_t warp_seed;        /* --warp-order random:SEED; 0 not given */
+	unsigned order_check;      /* --warp-order check:N: N random orders against the first; 0 */
 	const char *trace;         /* --trace FILE.json, NULL none */
 	uint64_t trace_limit;      /* --trace-limit N; 0 not given */
 	unsigned threads;          /* --threads N; 0 not given */

@@ -99,6 +99,7 @@ rt_choose(fiberDevice d, int sm)
 	rt_config_builtin(d, sm);
 	if (!(d->gpu = gpu_new(simcfg_gpu(&d->cfg))))
 		return rt_err(d, FIBER_ERROR_OUT_OF_MEMORY, "cannot create a '%s' device", d->name);
+	gpu_set_init_track(d->gpu, (d->checks & SimCheckInit) != 0);   /* fiberDeviceSetChecks */
 	d->chosen = 1;
 	return FIBER_SUCCESS;
 }

@@ -64,6 +64,8 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_LIMIT = 8,            /* block or shared memory over the device's limits */
 	FIBER_FAULT_INTERNAL = 9,         /* a simulator bug */
 	FIBER_FAULT_INTERRUPTED = 10,     /* the progress callback asked the launch to stop */
+	FIBER_FAULT_ASSERT = 12,          /* a failed device assert() (CUDA: cudaErrorAssert); its
+	                                     lines went to the report stream (fiberDeviceSetOutput) */
 } fiberFaultKind;
 
 typedef struct fiberFault {
@@ -261,6 +263,25 @@ FIBER_API fiberStatus fiberDeviceGetTraceCounts(fiberDevice dev, uint64_t *kept,
                                                 uint32_t *untraced_launches);
 /* statistics of every launch so far as JSON (docs/sim-stats.md) */
 FIBER_API fiberStatus fiberWriteStatsJSON(fiberDevice dev, const char *path);
+/* where a launch's device printf text goes (printf_file, a FILE *; NULL: stdout) and the lines
+ * of failed asserts and the checks' reports (report_file; NULL: stderr); both are written when
+ * the launch ends, as CUDA prints the printf FIFO at the next synchronisation */
+FIBER_API fiberStatus fiberDeviceSetOutput(fiberDevice dev, void *printf_file, void *report_file);
+/* compute-sanitizer's checks for the following launches (an OR of fiberCheck; 0: none): their
+ * findings go to the report stream when a launch ends; fiberGetCheckCount says how many the
+ * last launch had (docs/sim.md, "Checks") */
+typedef enum fiberCheck {
+	FIBER_CHECK_RACE = 1,             /* racecheck: shared-memory hazards between warps */
+	FIBER_CHECK_SYNC = 2,             /* synccheck: divergent barriers, bad WARPSYNC masks */
+	FIBER_CHECK_INIT = 4,             /* initcheck: reads of global memory never written; the
+	                                     allocations made from then on are tracked */
+} fiberCheck;
+FIBER_API fiberStatus fiberDeviceSetChecks(fiberDevice dev, unsigned checks);
+FIBER_API fiberStatus fiberGetCheckCount(fiberDevice dev, uint64_t *hazards);
+/* the warp order of the following functional launches: 0 the functional driver's round-robin
+ * (the default), else the seed of a random order (each round the warps of a CTA in a random
+ * order, each for a random number of instructions); timing mode has its own schedulers */
+FIBER_API fiberStatus fiberDeviceSetWarpOrder(fiberDevice dev, uint64_t seed);
 /* a human-readable summary of the last launch (several lines) */
 FIBER_API fiberStatus fiberPrintSummary(fiberDevice dev, void *file /* FILE * */);
 

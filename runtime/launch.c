@@ -26,7 +26,8 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_BAD_ARGS == (int)FaultBadArgs
                && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
                && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal
-               && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted,
+               && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted
+               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus
@@ -74,9 +75,10 @@ check_dims(fiberFunction fn, const unsigned grid[3], const unsigned block[3], un
 	return FIBER_SUCCESS;
 }
 
-/* the launch in timing mode: the device's threads, sampling and trace */
+/* the launch of k (fn's program, or its checked variant) in timing mode: the device's threads,
+ * sampling and trace */
 static int
-run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
+run_timed(fiberDevice d, fiberFunction fn, const Prog *k, const LaunchParams *lp, RtLaunch *l)
 {
 	TimingOpts o;
 	TraceBuf tb;
@@ -94,7 +96,7 @@ run_timed(fiberDevice d, fiberFunction fn, const LaunchParams *lp, RtLaunch *l)
 	} else if (d->trace.path) {
 		d->trace.untraced++;
 	}
-	rc = sim_launch_timed(d->gpu, &d->cfg, fn->mod->sm, fn->prog, lp, &o, &l->t, &d->fault);
+	rc = sim_launch_timed(d->gpu, &d->cfg, fn->mod->sm, k, lp, &o, &l->t, &d->fault);
 	if (o.trace)
 		rt_trace_add(d, l, &tb);
 	free(tb.ev);
@@ -119,6 +121,7 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	LaunchParams lp;
 	RtLaunch l;
 	const char *name;
+	const Prog *k = rt_check_begin(d, fn->prog);   /* a checked variant under --racecheck */
 	int rc;
 
 	memset(&lp, 0, sizeof lp);
@@ -151,12 +154,14 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	if (d->mode == FIBER_MODE_FUNCTIONAL) {
 		SimStats st;
 		memset(&st, 0, sizeof st);
-		rc = sim_launch(d->gpu, fn->mod->sm, fn->prog, &lp, &st, &d->fault);
+		rc = sim_launch(d->gpu, fn->mod->sm, k, &lp, &st, &d->fault);
 		l.t.warp_instructions = st.warp_instructions;
 		l.t.thread_instructions = st.thread_instructions;
 	} else {
-		rc = run_timed(d, fn, &lp, &l);
+		rc = run_timed(d, fn, k, &lp, &l);
 	}
+	rt_devout_flush(d);
+	rt_check_end(d, block);
 	if (rc < 0 && d->fault.kind == FaultNone)
 		d->fault.kind = FaultInternal;
 	l.fault = rc < 0 ? d->fault.kind : FaultNone;

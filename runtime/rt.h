@@ -11,6 +11,8 @@
 #include "sim.h"
 #include "timing.h"
 
+#include <stdio.h>
+
 enum {
 	RtMsgSize = 1024,          /* bytes of a one-line error message */
 	RtNameSize = 64,           /* bytes of a configuration name */
@@ -87,6 +89,11 @@ struct fiberDevice_st {
 	int noverify;              /* fiberDeviceSetVerify(d, 0): loads skip the checks (verify.c) */
 	fiberProgressFn progress;  /* fiberDeviceSetProgress, NULL none */
 	void *progress_arg;
+	void *out_file;            /* FILE * of device printf (fiberDeviceSetOutput), NULL stdout */
+	void *report_file;         /* FILE * of asserts and checks' reports, NULL stderr */
+	unsigned checks;           /* fiberDeviceSetChecks: SimCheck bits, 0 none */
+	uint64_t check_count;      /* what the checks of the last launch found */
+	uint64_t warp_order;       /* fiberDeviceSetWarpOrder: 0 round-robin, else a seed */
 };
 
 struct fiberModule_st {
@@ -165,6 +172,14 @@ fiberStatus rt_trace_finish(fiberDevice d);        /* write the file, stop traci
 fiberStatus rt_config(fiberDevice d, const char *config);
 fiberStatus rt_config_text(fiberDevice d, const char *name, const char *text, size_t n);
 void rt_config_builtin(fiberDevice d, int sm);     /* a100 for 80, h100 for 90 */
+
+/* devio.c: device printf and assert text after a launch */
+void rt_devout_flush(fiberDevice d);
+FILE *rt_report_file(fiberDevice d);               /* fiberDeviceSetOutput's, or stderr */
+const Prog *rt_check_begin(fiberDevice d, const Prog *k); /* the program to launch: k, or its
+                                                      checked variant under fiberDeviceSetChecks;
+                                                      the warp order (functional) set */
+void rt_check_end(fiberDevice d, const unsigned block[3]); /* the checks' report, after it */
 
 /* cubin.c */
 int rt_is_elf(const void *data, size_t size);

@@ -23,6 +23,8 @@ enum {
 	CRel = 1 << 8,         /* BRX: relative to the next instruction */
 	CExcl = 1 << 9,        /* WARPSYNC.EXCLUSIVE */
 	CBraMask = 1 << 10,    /* BRA.DIV/.CONV URm: the member mask (src index in aux2 >> 8) */
+	CCall = 1 << 11,       /* CALL Rn: a target outside the kernel may be a device-runtime
+	                          routine (devcall.c) */
 };
 
 /* operand of a kind among the decoded ones; NULL if none */
@@ -62,20 +64,49 @@ first_val(Exec *x, const DOp *o, uint32_t mask)
 	return sim_src(x, o, tmp)[__builtin_ctz(mask)];
 }
 
-/* byte address -> instruction index, or a fault */
-static int
-addr_pc(Exec *x, uint64_t a, unsigned lane, uint32_t *pc)
+/* byte address -> instruction index; -1 if it is none */
+static inline int
+addr_pc(Exec *x, uint64_t a, uint32_t *pc)
 {
 	const Prog *p = x->prog;
 
-	if ((a & 15) || a / 16 >= p->naddr || p->addr_to_pc[a / 16] == UINT32_MAX) {
-		sim_fault(x, FaultIllegalInstr, lane,
-		          "indirect branch to 0x%llx, which is not an instruction of the kernel",
-		          (unsigned long long)a);
+	if ((a & 15) || a / 16 >= p->naddr || p->addr_to_pc[a / 16] == UINT32_MAX)
 		return -1;
-	}
 	*pc = p->addr_to_pc[a / 16];
 	return 0;
+}
+
+static void
+bad_target(Exec *x, uint64_t a, unsigned lane)
+{
+	sim_fault(x, FaultIllegalInstr, lane,
+	          "indirect branch to 0x%llx, which is not an instruction of the kernel",
+	          (unsigned long long)a);
+}
+
+/* An indirect transfer of the lanes of m (the lowest first) to no instruction: a call of the
+ * device runtime (__assertfail, vprintf: devcall.c) for every lane of m with the same target,
+ * which then go on after the CALL; else an illegal-instruction fault. The lanes handled, 0
+ * after a fault. */
+static uint32_t
+devcall(Exec *x, uint64_t a, uint32_t m, const uint32_t *v, uint64_t base)
+{
+	unsigned l = (unsigned)__builtin_ctz(m);
+	uint32_t same = 0;
+
+	for (uint32_t k = m; k; k &= k - 1)
+		if (((base + v[__builtin_ctz(k)]) & 0xffffffffu) == a)
+			same |= 1u << __builtin_ctz(k);
+	if (a < SimDevcallBase || !sim_devcall(x, a, same)) {
+		sim_fault(x, FaultIllegalInstr, l, "a call of 0x%llx, which is neither an instruction "
+		          "of the kernel nor a routine of the device runtime (__assertfail, vprintf)",
+		          (unsigned long long)a);
+		return 0;
+	}
+	if (x->fault->kind != FaultNone)
+		return 0;
+	sim_set_pc(x, same, x->pc + 1);
+	return same;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -114,14 +145,23 @@ static void
 exec_brx(Exec *x, const DIns *d, uint32_t mask)
 {
 	const DOp *r = &d->src[d->aux2];
-	uint32_t tmp[WarpSize], *v = sim_src(x, r, tmp), pc;
+	uint32_t tmp[WarpSize], *v = sim_src(x, r, tmp), pc, done;
 	uint64_t base = (uint64_t)(int64_t)(int32_t)d->aux + ((d->mod & CRel) ? d->addr + 16u : 0);
 
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		if (addr_pc(x, (base + v[l]) & 0xffffffffu, l, &pc) < 0)
+		uint64_t a = (base + v[l]) & 0xffffffffu;
+		if (addr_pc(x, a, &pc) == 0) {
+			sim_set_pc(x, 1u << l, pc);
+			continue;
+		}
+		if (!(d->mod & CCall)) {
+			bad_target(x, a, l);
 			return;
-		sim_set_pc(x, 1u << l, pc);
+		}
+		if ((done = devcall(x, a, m, v, base)) == 0)
+			return;
+		m &= ~(done & ~(1u << l));    /* the lanes that made the same call */
 	}
 }
 
@@ -136,7 +176,8 @@ static void
 exec_trap(Exec *x, const DIns *d, uint32_t mask)
 {
 	sim_fault(x, FaultTrap, (unsigned)__builtin_ctz(mask),
-	          "BPT.TRAP 0x%x (__trap() or a failed device assert)", d->aux);
+	          "BPT.TRAP 0x%x: __trap(), or __brkpt() with no debugger (nvcc compiles both to this "
+	          "instruction)", d->aux);
 }
 
 static int
@@ -246,6 +287,8 @@ dec_call(DecodeCtx *c, const Ins *i, DIns *d)
 	}
 	d->exec = exec_brx;
 	d->aux2 = (uint32_t)r;
+	if (!ret)
+		d->mod |= CCall;
 	if (t)
 		d->aux = c->fn->nins && t->imm < c->fn->nins && c->fn->ins[t->imm].addr >= 0
 		         ? (uint32_t)c->fn->ins[t->imm].addr : 16u * (uint32_t)t->imm;
@@ -406,13 +449,18 @@ exec_warpsync(Exec *x, const DIns *d, uint32_t mask)
 	sim_warpsync(x, m, mask, !!(d->mod & CExcl));
 }
 
-/* WARPSYNC imm | Rn | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn, `(end)` */
+/* WARPSYNC imm | Rn | c[bank][off] (a mask parameter) | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn,
+ * `(end)` */
 static int
 dec_warpsync(DecodeCtx *c, const Ins *i, DIns *d)
 {
 	static const char *const ok[] = { "ALL", "EXCLUSIVE", "COLLECTIVE", NULL };
 	const DOp *im = find_kind(d, DImm);
 	int r = reg_src(d);
+
+	for (unsigned k = 0; r < 0 && k < d->nsrc; k++)
+		if (d->src[k].kind == DCBank)
+			r = (int)k;
 
 	if (!only_mods(c, i, ok))
 		return sim_unsupported(c, i);

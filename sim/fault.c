@@ -21,12 +21,13 @@ static const char *const fault_names[] = {
 	[FaultInternal] = "internal error",
 	[FaultFiber] = "fiber",
 	[FaultInterrupted] = "interrupted",
+	[FaultAssert] = "device-side assert",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultFiber)
+	if (kind < 0 || kind > FaultAssert)
 		return "unknown fault";
 	return fault_names[kind];
 }

@@ -51,10 +51,13 @@ gpu_free(Gpu *g)
 		return;
 	for (uint32_t k = 0; k < g->nalloc; k++) {
 		free(g->alloc[k]->data);
+		free(g->alloc[k]->init);
 		free(g->alloc[k]);
 	}
 	free(g->alloc);
 	free(g->sm.rf);
+	sim_devout_free(g);
+	sim_check_free(g);
 	free(g);
 }
 
@@ -100,6 +103,11 @@ eval(DataCx *c, const Expr *e, Loc loc)
 			return s->addr;
 		if (module_fn(c->sm->m, mstr(c->sm->m, e->atom)))
 			return 0;    /* a function: offset 0 of its own section */
+		{
+			uint64_t a;
+			if (sim_devcall_addr(mstr(c->sm->m, e->atom), &a) == 0)
+				return a;    /* __assertfail, vprintf: the simulator's routine (devcall.c) */
+		}
 		for (uint32_t f = 0; f < c->sm->m->nfn; f++) {
 			const Fn *fn = c->sm->m->fn[f];
 			for (uint32_t k = 0; k < fn->nins; k++)
@@ -210,6 +218,8 @@ place_globals(SimModule *sm, Diag *d)
 		sm->galloc[sm->ngalloc++] = addr;
 		a = sm->gpu->alloc[sm->gpu->nalloc - 1];
 		a->name = mstr(m, s->name);
+		free(a->init);          /* module data is initialised by the loader: not tracked */
+		a->init = NULL;
 		c.base = addr;
 		c.define = 1;
 		c.buf = a->data;

@@ -201,6 +201,10 @@ smem_layout(LaunchCx *lc, const Prog *k, const Arch *a, uint32_t dyn)
 	lc->smem_user = st + dyn;
 	lc->smem_rsv = 0;
 	if (a->rsv == ArchRsvBelow) {
+		/* the kernel's own bytes, without the reserve its section counts (occupancy adds the
+		 * reserve once, GpuConfig.smem_reserved_per_cta) */
+		if (st >= a->rsv_bytes)
+			lc->smem_user = st - a->rsv_bytes + dyn;
 		lc->smem_size = (st > a->rsv_bytes ? st : a->rsv_bytes) + dyn;
 	} else {
 		lc->smem_rsv = (lc->smem_user + a->rsv_align - 1) / a->rsv_align * a->rsv_align;
@@ -250,6 +254,8 @@ coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
 	}
 	a = g->alloc[g->nalloc - 1];
 	a->name = "grid-sync workspace";
+	free(a->init);              /* zeroed for the kernel: initialised, not tracked */
+	a->init = NULL;
 	memcpy(a->data, ws, sizeof ws);
 	lc->cooperative = 1;
 	return 0;
@@ -364,7 +370,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	lc->nreg_alloc = ((uint32_t)k->nreg + 7) & ~7u;
 	lc->nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
 	for (uint32_t j = 0; j < sm->nk; j++)
-		if (sm->k[j].prog == k)
+		if (sm->k[j].prog == (k->orig ? k->orig : k))
 			ke = &sm->k[j];
 	if (!ke) {
 		fault0(fault, FaultInternal, "not a kernel of this module%.0llu%.0llu", k->name, 0, 0);
@@ -552,6 +558,9 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	memset(c->smem, 0, c->smem_size);
 	if (c->lsize)
 		memset(c->lmem, 0, (size_t)c->lsize * lc->nweft * WarpSize);
+	c->chk = NULL;
+	if (x->gpu->chk)
+		sim_check_cta(x, c);
 	if (lc->fiber) {
 		cta_start_fiber(lc, x, c);
 		return;
@@ -573,7 +582,9 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 
 /* A cooperative grid in functional mode: every CTA resident (each with its own window of a
  * register file sized for the grid), the warps of all CTAs stepped round-robin, so that a CTA
- * spinning on the grid barrier lets the others reach it. 0, or -1 with the fault filled. */
+ * spinning on the grid barrier lets the others reach it; a warp that yielded (the barrier's
+ * spin) is parked until no other warp of the grid can issue, and the progress hook is polled
+ * (Ctrl-C) as in run_cta. 0, or -1 with the fault filled. */
 static int
 run_grid(LaunchCx *lc, Exec *x)
 {
@@ -581,6 +592,7 @@ run_grid(LaunchCx *lc, Exec *x)
 	Cta *cta = xmalloc((size_t)n * sizeof *cta);
 	uint8_t *done = xmalloc(n);
 	Sm big;
+	Poll poll = { x->gpu, x->gpu->poll ? PollInstr : UINT64_MAX, 0, n };
 	int rc = 0;
 
 	if (lc->fiber) {
@@ -605,7 +617,7 @@ run_grid(LaunchCx *lc, Exec *x)
 		cta_start(lc, x, &cta[i], i, i * per);
 	}
 	for (uint32_t left = n; left && !rc;) {
-		int progress = 0;
+		int progress = 0, parked = 0;
 		for (uint32_t i = 0; i < n && !rc; i++) {
 			int alldone = 1;
 			if (done[i])
@@ -615,19 +627,37 @@ run_grid(LaunchCx *lc, Exec *x)
 				unsigned issued;
 				int r;
 				x->w = &cta[i].warp[k];
+				if (x->w->parked) {  /* it yielded (a grid-barrier spin): runs when none can */
+					alldone = 0;
+					parked = 1;
+					continue;
+				}
 				r = sim_run(x, Quantum, &issued);
 				progress |= issued != 0;
 				if (r == StepFault) {
 					rc = -1;
 					break;
 				}
+				if (r == StepYield)
+					x->w->parked = 1;
 				if (r != StepDone)
 					alldone = 0;
+				poll.ctas_done = n - left;
+				if (x->ninstr >= poll.next && poll_stop(x, &poll)) {
+					rc = -1;
+					break;
+				}
 			}
 			if (!rc && alldone) {
 				done[i] = 1;
 				left--;
 			}
+		}
+		if (!rc && left && !progress && parked) {
+			for (uint32_t i = 0; i < n; i++)
+				for (uint32_t k = 0; k < cta[i].nwarp; k++)
+					cta[i].warp[k].parked = 0;
+			continue;
 		}
 		if (!rc && left && !progress) {
 			for (uint32_t i = 0; i < n; i++)
@@ -660,7 +690,74 @@ typedef struct FuncSm {
 	Cta *cta;              /* by slot */
 	uint32_t per;          /* vector registers of a CTA's window */
 	uint64_t done;         /* CTAs finished */
+	uint64_t rng;          /* run_cta_random's state (Gpu.warp_order), 0: round-robin */
 } FuncSm;
+
+/* xorshift64*: the next of a seeded sequence */
+static uint64_t
+rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dull;
+}
+
+/* run_cta with the warp order as a variable (Gpu.warp_order: fibersim --warp-order): each round
+ * visits the CTA's warps in a random order, each for a random quantum of 1 to Quantum
+ * instructions, so that a kernel whose result depends on how warps interleave shows it; a
+ * launch-time variant, chosen by fsm_run, the round-robin loop untouched */
+static int
+run_cta_random(Exec *x, Cta *c, Poll *p, uint64_t *rng)
+{
+	uint32_t order[1024];
+	uint32_t nw = c->nwarp < 1024 ? c->nwarp : 1024;
+
+	for (;;) {
+		int progress = 0, alldone = 1, parked = 0;
+		for (uint32_t k = 0; k < nw; k++)
+			order[k] = k;
+		for (uint32_t k = nw; k > 1; k--) {
+			uint32_t j = (uint32_t)(rng_next(rng) % k), t = order[k - 1];
+			order[k - 1] = order[j];
+			order[j] = t;
+		}
+		for (uint32_t i = 0; i < nw; i++) {
+			unsigned issued;
+			int r;
+			x->w = &c->warp[order[i]];
+			if (x->w->wait_busy)
+				fiber_busy_recheck(x, x->w);
+			if (x->w->parked) {
+				alldone = 0;
+				parked = 1;
+				continue;
+			}
+			r = sim_run(x, 1 + (unsigned)(rng_next(rng) % Quantum), &issued);
+			if (issued)
+				progress = 1;
+			if (r == StepFault)
+				return ResFault;
+			if (r == StepYield)
+				x->w->parked = 1;
+			if (r != StepDone)
+				alldone = 0;
+			if (x->ninstr >= p->next && poll_stop(x, p))
+				return ResFault;
+		}
+		if (alldone)
+			return ResDone;
+		if (!progress && parked) {
+			for (uint32_t k = 0; k < nw; k++)
+				c->warp[k].parked = 0;
+		} else if (!progress && c->smbar_wait) {
+			return ResSmWait;
+		} else if (!progress) {
+			sim_deadlock(x, c);
+			return ResFault;
+		}
+	}
+}
 
 static void
 fsm_start(void *arg, uint32_t slot, uint64_t linear)
@@ -681,7 +778,8 @@ fsm_run(void *arg, uint32_t slot)
 	f->poll->ctas_done = f->done;
 	if (f->x->fault->kind != FaultNone)   /* FIBER: a window did not fit (cta_start) */
 		return ResFault;
-	r = run_cta(f->x, &f->cta[slot], f->poll);
+	r = f->rng ? run_cta_random(f->x, &f->cta[slot], f->poll, &f->rng)
+	           : run_cta(f->x, &f->cta[slot], f->poll);
 	if (r == ResDone) {
 		f->done++;
 		cta_end(f->lc, f->x, &f->cta[slot]);
@@ -738,6 +836,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	f.lc = &lc;
 	f.x = x;
 	f.poll = &poll;
+	f.rng = g->warp_order ? g->warp_order * 0x9e3779b97f4a7c15ull | 1 : 0;
 	f.cta = xmalloc(nslot * sizeof *f.cta);
 	memset(f.cta, 0, nslot * sizeof *f.cta);
 	for (uint32_t i = 0; i < nslot; i++) {

@@ -52,7 +52,8 @@ struct LaunchCx {
 	int fiber;             /* GpuConfig.fiber: FIBER windows and busy bits */
 	int fiber_solo;        /* FIBER: the kernel has SETFIBERNUM or a pool: one CTA per SM */
 	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
-	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic */
+	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic,
+	                          without the reserve (which sm_90's .nv.shared.<k> counts) */
 	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */
 	uint32_t smem_rsv;     /* offset of the reserved region in it (ArchRsv) */
 	uint32_t nctas;        /* CTAs in the grid (fits: x < 2^31, y, z < 2^16, checked) */

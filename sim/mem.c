@@ -40,6 +40,24 @@ find(Gpu *g, uint64_t addr, Alloc **last)
 	return NULL;
 }
 
+Alloc *
+sim_alloc_at(Gpu *g, uint64_t addr, Alloc **last)
+{
+	return find(g, addr, last);
+}
+
+void
+gpu_set_init_track(Gpu *g, int on)
+{
+	g->init_track = on;
+	if (on)
+		return;
+	for (uint32_t k = 0; k < g->nalloc; k++) {   /* unchecked launches will not mark: forget */
+		free(g->alloc[k]->init);
+		g->alloc[k]->init = NULL;
+	}
+}
+
 int
 gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr)
 {
@@ -51,7 +69,10 @@ gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr)
 		return -1;
 	a = xmalloc(sizeof *a);
 	a->data = calloc(1, (size_t)size);
-	if (!a->data) {
+	a->init = g->init_track ? calloc(1, (size_t)size) : NULL;
+	if (!a->data || (g->init_track && !a->init)) {
+		free(a->data);
+		free(a->init);
 		free(a);
 		return -1;
 	}
@@ -76,6 +97,8 @@ gpu_free_mem(Gpu *g, uint64_t addr)
 	a->freed = 1;
 	free(a->data);
 	a->data = NULL;
+	free(a->init);
+	a->init = NULL;
 	g->bytes -= a->size;
 	return 0;
 }
@@ -101,6 +124,8 @@ gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n)
 	if (!p)
 		return -1;
 	memcpy(p, src, (size_t)n);
+	if (g->last->init)          /* span found g->last */
+		memset(g->last->init + (addr - g->last->base), 1, (size_t)n);
 	return 0;
 }
 

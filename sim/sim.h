@@ -28,6 +28,8 @@ typedef struct Warp Warp;
 typedef struct Cta Cta;
 typedef struct Sm Sm;
 typedef struct Gpu Gpu;
+typedef struct SimChecker SimChecker; /* the checks of one launch (check.c) */
+typedef struct ChkCta ChkCta;         /* their state of one CTA slot (racecheck.c) */
 typedef struct Alloc Alloc;
 typedef struct SimFault SimFault;
 typedef struct SimStats SimStats;
@@ -49,6 +51,9 @@ enum {
 #define SimSharedWindow 0x00007e0000000000ull
 #define SimLocalWindow 0x00007d0000000000ull
 #define SimWindowSize 0x0000000100000000ull
+/* The device runtime's routines (__assertfail, vprintf: devcall.c) are at SimDevcallBase + 16 k,
+ * an address no kernel's code reaches: the loader resolves their names to it */
+#define SimDevcallBase 0x00000000fffff000ull
 
 /* ---------------------------------------------------------------------------------------------
  * Decoded operands.
@@ -211,6 +216,8 @@ struct Prog {
 	ExecFn *pool_exec;     /* FIBER: per instruction, the family's semantics of an instruction
 	                          with a pool destination (DFPoolDst), whose exec is fiber_pool_exec;
 	                          NULL when the kernel writes no pool */
+	const Prog *orig;      /* a checked variant (check.c): the program it was made from; NULL
+	                          for a program decoded from its kernel */
 };
 
 /* Decoder and semantics registry: each family file registers its opcodes. */
@@ -296,6 +303,7 @@ struct Cta {
 	uint32_t fnum_count;   /* FIBER: count named by the wefts arrived at SETFIBERNUM (0 none) */
 	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
 	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
+	ChkCta *chk;           /* the checks' state of the slot (cta_start sets it); NULL unchecked */
 };
 
 struct Sm {
@@ -333,6 +341,9 @@ struct Alloc {
 	uint32_t id;           /* for messages */
 	int freed;             /* use after free is a fault */
 	const char *name;      /* module-scope variable(s) it holds, or NULL for gpu_malloc */
+	uint8_t *init;         /* initcheck: per byte, 1 once written (gpu_write, a checked launch's
+	                          stores); NULL: not tracked (made before Gpu.init_track, or module
+	                          data, which the loader initialises) */
 };
 
 enum SimFaultKind {
@@ -350,6 +361,7 @@ enum SimFaultKind {
 	FaultFiber,            /* FIBER: SETFIBERNUM misuse (divergent, counts differ, no context);
 	                          after FaultInterrupted: the runtime's fiberFaultKind follows the
 	                          kinds before it (runtime/launch.c) */
+	FaultAssert,           /* a failed device assert (__assertfail; cudaErrorAssert) */
 };
 
 struct SimFault {
@@ -641,6 +653,7 @@ struct GpuConfig {
 };
 
 typedef struct SimModule SimModule;   /* a Module placed on a Gpu: decoded kernels, globals */
+typedef struct DevOut DevOut;         /* device printf and assert output (devcall.c) */
 
 typedef struct LaunchParams {
 	uint32_t grid[3];      /* gridDim */
@@ -674,6 +687,9 @@ void gpu_set_poll(Gpu *g, SimPollFn fn, void *arg);  /* NULL: none (the default)
  * resident at once; the cooperative-launch check); NULL: one, and CTAs run one after another */
 void gpu_set_occupancy(Gpu *g, SimOccupancyFn fn);
 int gpu_malloc(Gpu *g, uint64_t size, uint64_t *addr); /* 0, or -1 when out of memory */
+void gpu_set_init_track(Gpu *g, int on);           /* initcheck: track the bytes written of the
+                                                      allocations made from now on (Alloc.init);
+                                                      off: forget every map */
 int gpu_free_mem(Gpu *g, uint64_t addr);               /* -1 if addr is not an allocation */
 int gpu_write(Gpu *g, uint64_t addr, const void *src, uint64_t n); /* -1 if out of bounds */
 int gpu_read(Gpu *g, uint64_t addr, void *dst, uint64_t n);
@@ -703,7 +719,73 @@ struct Gpu {
 	Sm sm;                 /* the SM the functional driver runs CTAs on */
 	SimPollFn poll;        /* progress and interruption hook, NULL none */
 	void *poll_arg;
+	DevOut *devout;        /* device printf and assert text of the launch (devcall.c) */
+	SimChecker *chk;       /* the checks of the launch running (check.c); NULL: unchecked */
+	int init_track;        /* initcheck asked for: gpu_malloc gives allocations Alloc.init */
+	uint64_t warp_order;   /* functional driver: 0 round-robin; else the seed of a random warp
+	                          order (launch.c, run_cta_random; not the cooperative runner) */
 };
+
+/* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */
+enum SimCheck {
+	SimCheckRace = 1 << 0, /* shared-memory hazards between warps (racecheck.c) */
+	SimCheckSync = 1 << 1, /* barrier misuse (synccheck.c) */
+	SimCheckInit = 1 << 2, /* reads of global memory never written (initcheck.c) */
+};
+enum ChkKind {
+	ChkRaw,                /* a read after another warp's write, no barrier between */
+	ChkWar,                /* a write after another warp's read */
+	ChkWaw,                /* a write after another warp's write */
+	ChkDivBar,             /* a CTA barrier reached by some of a warp's live threads */
+	ChkBarCount,           /* a BAR count that differs from the waiting threads' */
+	ChkWarpsync,           /* a WARPSYNC mask without the calling thread */
+	ChkUninit,             /* a global read of bytes never written */
+};
+typedef struct ChkFind {
+	uint8_t kind;          /* ChkKind */
+	uint8_t write[2];      /* each access: 1 a write, 0 a read */
+	uint8_t lane[2];       /* the first hazard's lanes */
+	uint32_t pc[2];        /* the earlier access's instruction, the later one's */
+	uint32_t warp[2];      /* the first hazard's warps */
+	uint32_t cta[3];       /* its CTA */
+	uint32_t addr;         /* its shared-memory offset; synccheck: the mask or count */
+	uint64_t n;            /* hazards of this pair of instructions */
+	uint64_t daddr;        /* initcheck: the device address of the first read */
+	uint32_t size;         /* initcheck: its bytes */
+} ChkFind;
+SimChecker *sim_check_new(Gpu *g, const Prog *p, unsigned checks); /* g->chk, for a launch of p */
+const Prog *sim_check_prog(const SimChecker *k);  /* the variant to launch (its orig: p) */
+void sim_check_free(Gpu *g);                      /* after the launch; g->chk = NULL */
+void sim_check_cta(Exec *x, Cta *c);              /* cta_start: slot c holds a new CTA */
+void sim_check_find(Exec *x, const ChkFind *f);   /* one hazard (racecheck.c) */
+uint64_t sim_check_report(SimChecker *k, FILE *f, const uint32_t ntid[3]); /* prints the
+                                                      findings; how many hazards */
+const char *race_kind_name(int kind);             /* "RAW", "WAR", "WAW" */
+ChkCta *race_cta_new(Cta *c, uint32_t size);
+Cta *race_cta_of(const ChkCta *s);
+void race_cta_start(ChkCta *s, const Cta *c);
+void race_cta_free(ChkCta *s);
+void race_barrier(ChkCta *s);                     /* a CTA barrier completed */
+void race_access(Exec *x, ChkCta *s, const DIns *d, const MemAcc *a, int spin);
+int race_polled(const ChkCta *s, uint32_t a);     /* a flag polled by a spin load */
+void sync_bar(Exec *x, const DIns *d, uint32_t mask);      /* synccheck.c: before a BAR.SYNC */
+void sync_warpsync(Exec *x, const DIns *d, uint32_t mask); /* before a WARPSYNC with a mask */
+void sync_exit(Exec *x, const DIns *d, uint32_t mask);     /* before an EXIT */
+void init_access(Exec *x, const DIns *d, const MemAcc *a); /* initcheck.c: one logged access */
+Alloc *sim_alloc_at(Gpu *g, uint64_t addr, Alloc **last);  /* mem.c: the allocation holding addr */
+
+/* devcall.c: the device runtime's routines. Their output is kept per device until taken: the
+ * printf text (DevOutPrintf, CUDA: stdout) and the failed asserts' lines (DevOutAssert, stderr) */
+enum { DevOutPrintf, DevOutAssert };
+int sim_devcall_addr(const char *name, uint64_t *addr); /* address of a routine; -1 if none */
+int sim_devcall(Exec *x, uint64_t addr, uint32_t lanes); /* a call of lanes to addr: 1 if addr
+                                                      is a routine (run, lanes go on after the
+                                                      CALL), 0 if not */
+char *sim_devout_take(Gpu *g, int stream, size_t fifo, uint64_t *lost); /* the stream's text in
+                                                      order (malloc'd; NULL none), newest fifo
+                                                      bytes of DevOutPrintf (0: all); *lost:
+                                                      bytes not kept */
+void sim_devout_free(Gpu *g);
 
 /* fault.c */
 void sim_fault(Exec *x, int kind, unsigned lane, const char *fmt, ...)

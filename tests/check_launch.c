@@ -209,6 +209,42 @@ START_TEST(test_launch_grid_sync)
 }
 END_TEST
 
+/* the functional cooperative runner polls the progress hook: a hook that asks to stop ends a
+ * long grid (2^23 elements over 8 CTAs per SM) with FIBER_FAULT_INTERRUPTED, as run_cta does */
+static int
+stop_at_once(void *arg, const fiberProgress *p)
+{
+	unsigned *calls = arg;
+
+	(*calls)++;
+	return p->warp_instructions > 0;
+}
+
+START_TEST(test_launch_grid_sync_interrupt)
+{
+	Run r = open_run("coop", _i ? 90 : 80, "gsum", 1);
+	int n = 1 << 23;
+	fiberDevicePtr din, dpart, dout;
+	fiberDeviceProps p;
+	fiberFault f;
+	unsigned calls = 0, g[3] = { 1, 1, 1 }, b[3] = { Block, 1, 1 };
+	void *params[4] = { &din, &dpart, &dout, &n };
+
+	fiberDeviceGetProperties(r.d, &p);
+	g[0] = 8 * (unsigned)p.sm_count;
+	ck_assert_int_eq(fiberMalloc(r.d, &din, (size_t)n * 4), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemset(r.d, din, 1, (size_t)n * 4), FIBER_SUCCESS);
+	dpart = dev_buf(&r, NULL, g[0] * 4);
+	dout = dev_buf(&r, NULL, 4);
+	ck_assert_int_eq(fiberDeviceSetProgress(r.d, stop_at_once, &calls), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchCooperativeKernel(r.f, g, b, 0, params), FIBER_ERROR_LAUNCH_FAILED);
+	ck_assert_int_eq(fiberGetLastFault(r.d, &f), FIBER_SUCCESS);
+	ck_assert_int_eq(f.kind, FIBER_FAULT_INTERRUPTED);
+	ck_assert_uint_eq(calls, 1);
+	fiberDeviceDestroy(r.d);
+}
+END_TEST
+
 /* a plain launch gives no workspace: cooperative groups trap, as on the hardware */
 START_TEST(test_launch_grid_sync_plain)
 {
@@ -348,6 +384,7 @@ launch_suite(void)
 	tcase_set_timeout(rsv, 120);
 	suite_add_tcase(s, rsv);
 	tcase_add_loop_test(grid, test_launch_grid_sync, 0, 4);
+	tcase_add_loop_test(grid, test_launch_grid_sync_interrupt, 0, 2);
 	tcase_add_loop_test(grid, test_launch_grid_sync_plain, 0, 2);
 	tcase_add_loop_test(grid, test_launch_coop_too_large, 0, 2);
 	tcase_add_test(grid, test_launch_coop_no_sampling);

@@ -71,6 +71,15 @@ tsize(const char *t)
 }
 
 static uint64_t watchdog;   /* kr_set_watchdog's, 0 none */
+static unsigned checks;     /* kr_set_checks's, 0 none */
+static void *report;        /* their report stream, NULL stderr */
+
+void
+kr_set_checks(unsigned c, void *rep)
+{
+	checks = c;
+	report = rep;
+}
 
 void
 kr_set_watchdog(uint64_t n)
@@ -88,6 +97,10 @@ open_dev(const char *path, const char *config, fiberSimMode mode, fiberDevice *d
 		return -1;
 	}
 	fiberDeviceSetMode(*dev, mode);
+	if (checks) {
+		fiberDeviceSetChecks(*dev, checks);
+		fiberDeviceSetOutput(*dev, NULL, report);
+	}
 	if (watchdog) {
 		char kv[64];
 		snprintf(kv, sizeof kv, "watchdog=%llu", (unsigned long long)watchdog);
@@ -120,6 +133,7 @@ launch(fiberDevice dev, fiberFunction fn, const unsigned grid[3], const unsigned
 		snprintf(r->err, sizeof r->err, "%s", fiberGetLastErrorMessage(dev));
 	r->cycles = s1.cycles - s0.cycles;
 	r->hazards = s1.hazards - s0.hazards;
+	fiberGetCheckCount(dev, &r->found);
 	r->buf = malloc(total + 1);
 	r->n = 0;
 	for (unsigned k = 0; k < np; k++)

@@ -16,6 +16,7 @@ typedef struct KRun {
 	uint64_t cycles;     /* timing mode: cycles of the launch */
 	uint64_t hazards;    /* timing mode: hazards of the launch */
 	char err[256];       /* fiberGetLastErrorMessage when status != FIBER_SUCCESS */
+	uint64_t found;      /* what the checks of kr_set_checks found (fiberGetCheckCount) */
 } KRun;
 
 const char *kr_root(void);                 /* $FIBER_ROOT or "." */
@@ -30,6 +31,9 @@ int kr_function_count(const char *path, const char *config, unsigned *n);
 /* the watchdog (warp instructions per launch) of the devices the runs open from now on; 0: the
  * configuration's own (2^28) */
 void kr_set_watchdog(uint64_t n);
+/* the checks (fiberDeviceSetChecks) of the devices the runs open from now on, their reports to
+ * report (a FILE *; NULL: stderr); 0: none */
+void kr_set_checks(unsigned checks, void *report);
 void kr_free(KRun *r);
 /* run the fiberc program ($FIBERC, else build/bin/fiberc) as `fiberc IN ARGS -o TMP`: the
  * temporary output's path (malloc'd; the caller unlinks it), or NULL with fiberc's messages in
