@@ -11,6 +11,9 @@
  * be at least the SIMT rate / 1.5.
  *
  *   timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] [-k KIND]
+ *   timebench --once timing|functional [-k KIND] [-t THREADS] [--config NAME]
+ * --once: one launch of each selected workload and nothing else, its figures on one line (for
+ * callgrind and perf: the instruction counts of one launch, no repetitions, no comparisons).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -183,14 +186,33 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] "
-	        "[-k KIND]\n");
+	        "[-k KIND]\n       timebench --once timing|functional [-k KIND] [-t THREADS] "
+	        "[--config NAME] [--root DIR] [--arch 80|90]\n");
 	exit(2);
+}
+
+/* --once: one launch of each selected workload in the given mode */
+static int
+run_once(const char *root, int arch, const char *only, fiberSimMode mode, unsigned threads)
+{
+	for (size_t k = 0; k < sizeof works / sizeof works[0]; k++) {
+		const Work *w = &works[k];
+		Meas m;
+
+		if (only && strcasecmp(only, w->kind))
+			continue;
+		m = measure(w, root, arch, 1, mode, threads, 0, 0);
+		printf("%-26s %-11s %10llu wi %9llu cycles %8.3f s %8.2f M wi/s\n", w->name, w->kind,
+		       (unsigned long long)m.wi, (unsigned long long)m.cycles, m.sec,
+		       m.wi / m.sec * 1e-6);
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	const char *root = ".", *only = NULL;
+	const char *root = ".", *only = NULL, *once = NULL;
 	int reps = 3, arch = 80;
 	unsigned threads = 2;
 
@@ -205,12 +227,22 @@ main(int argc, char **argv)
 			arch = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-k") && i + 1 < argc)
 			only = argv[++i];
+		else if (!strcmp(argv[i], "--once") && i + 1 < argc)
+			once = argv[++i];
+		else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			device_name = argv[++i];
 		else
 			usage();
 	}
 	if (reps < 1 || reps > MaxReps || (arch != 80 && arch != 90) || threads < 1 ||
 	    threads > 256)
 		usage();
+	if (once) {
+		if (strcmp(once, "timing") && strcmp(once, "functional"))
+			usage();
+		return run_once(root, arch, only, strcmp(once, "timing") ? FIBER_MODE_FUNCTIONAL :
+		                FIBER_MODE_TIMING, threads);
+	}
 
 	printf("timebench: timing simulator, %s (sm_%d), median of %d launches; target >= %.1f M "
 	       "warp instructions/s on one thread\n", arch == 80 ? "a100" : "h100", arch, reps,

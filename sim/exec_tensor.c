@@ -37,6 +37,14 @@
 #include "alu.h"
 #include "mma.h"
 
+/* the AVX2 variant of HMMA sums with fused multiply-adds (sums_fma) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HMMA_FMA 1
+#include <immintrin.h>
+#else
+#define HMMA_FMA 0
+#endif
+
 /* ---------------------------------------------------------------------------------------------
  * MMA: HMMA, QMMA, IMMA, BMMA, DMMA. dst[0] D, src[0] A, src[1] B, src[2] C (RZ: zero).
  * aux: M | N << 8 | K << 16; mod: the operand types and flags below.
@@ -244,38 +252,12 @@ INLINE unsigned acc_reg(unsigned m, unsigned p) { return 2 * (m >> 3) + (p >> 2)
 INLINE unsigned acc_lane(unsigned m, unsigned p) { return 4 * (m & 7) + (p & 3); }
 
 /* s[m][p] = the products a[m][k] b[k][p] summed in ascending k from +0, each an IEEE double
- * sum as a scalar loop would do it; eight vectors of sums in flight: four rows of 256-bit
- * vectors (wide, the AVX2 build), or two rows of 128-bit ones, which the generic build (SSE2,
- * NEON) keeps in registers */
+ * sum as a scalar loop would do it; eight vectors of two sums in flight, which the generic build
+ * (SSE2, NEON) keeps in registers (the AVX2 build: sums_fma) */
 INLINE void
-sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN], int wide)
+sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
 {
-	for (unsigned m = 0; wide && m < M; m += 4) {
-		V4d s00 = {0}, s01 = {0}, s10 = {0}, s11 = {0}, s20 = {0}, s21 = {0}, s30 = {0}, s31 = {0};
-		for (unsigned k = 0; k < K; k++) {
-			V4d b0, b1;
-			double e0 = a[m][k], e1 = a[m + 1][k], e2 = a[m + 2][k], e3 = a[m + 3][k];
-			memcpy(&b0, &b[k][0], sizeof b0);
-			memcpy(&b1, &b[k][4], sizeof b1);
-			s00 += (V4d){e0, e0, e0, e0} * b0;
-			s01 += (V4d){e0, e0, e0, e0} * b1;
-			s10 += (V4d){e1, e1, e1, e1} * b0;
-			s11 += (V4d){e1, e1, e1, e1} * b1;
-			s20 += (V4d){e2, e2, e2, e2} * b0;
-			s21 += (V4d){e2, e2, e2, e2} * b1;
-			s30 += (V4d){e3, e3, e3, e3} * b0;
-			s31 += (V4d){e3, e3, e3, e3} * b1;
-		}
-		memcpy(&s[m][0], &s00, sizeof s00);
-		memcpy(&s[m][4], &s01, sizeof s01);
-		memcpy(&s[m + 1][0], &s10, sizeof s10);
-		memcpy(&s[m + 1][4], &s11, sizeof s11);
-		memcpy(&s[m + 2][0], &s20, sizeof s20);
-		memcpy(&s[m + 2][4], &s21, sizeof s21);
-		memcpy(&s[m + 3][0], &s30, sizeof s30);
-		memcpy(&s[m + 3][4], &s31, sizeof s31);
-	}
-	for (unsigned m = 0; !wide && m < M; m += 2) {
+	for (unsigned m = 0; m < M; m += 2) {
 		V2d s00 = {0}, s01 = {0}, s02 = {0}, s03 = {0}, s10 = {0}, s11 = {0}, s12 = {0}, s13 = {0};
 		for (unsigned k = 0; k < K; k++) {
 			V2d b0, b1, b2, b3;
@@ -304,6 +286,45 @@ sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s
 	}
 }
 
+#if HMMA_FMA
+/* sums_f of the AVX2 build with fused multiply-adds, four rows of eight sums in flight: every
+ * product of two HMMA/QMMA operands is exact in double (at most 11 + 11 significant bits, and
+ * exponents far inside double's range), so fma(a, b, s), which rounds s + a b once, rounds
+ * exactly what s + a * b rounds: the same sums, bit for bit, in half the operations. Called,
+ * not inlined: the baseline variant may not inline a function of another target. */
+__attribute__((target("avx2,fma"), noinline)) static void
+sums_fma(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
+{
+	for (unsigned m = 0; m < M; m += 4) {
+		__m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00, s20 = s00,
+		        s21 = s00, s30 = s00, s31 = s00;
+		for (unsigned k = 0; k < K; k++) {
+			__m256d b0 = _mm256_loadu_pd(&b[k][0]), b1 = _mm256_loadu_pd(&b[k][4]), e;
+			e = _mm256_broadcast_sd(&a[m][k]);
+			s00 = _mm256_fmadd_pd(e, b0, s00);
+			s01 = _mm256_fmadd_pd(e, b1, s01);
+			e = _mm256_broadcast_sd(&a[m + 1][k]);
+			s10 = _mm256_fmadd_pd(e, b0, s10);
+			s11 = _mm256_fmadd_pd(e, b1, s11);
+			e = _mm256_broadcast_sd(&a[m + 2][k]);
+			s20 = _mm256_fmadd_pd(e, b0, s20);
+			s21 = _mm256_fmadd_pd(e, b1, s21);
+			e = _mm256_broadcast_sd(&a[m + 3][k]);
+			s30 = _mm256_fmadd_pd(e, b0, s30);
+			s31 = _mm256_fmadd_pd(e, b1, s31);
+		}
+		_mm256_storeu_pd(&s[m][0], s00);
+		_mm256_storeu_pd(&s[m][4], s01);
+		_mm256_storeu_pd(&s[m + 1][0], s10);
+		_mm256_storeu_pd(&s[m + 1][4], s11);
+		_mm256_storeu_pd(&s[m + 2][0], s20);
+		_mm256_storeu_pd(&s[m + 2][4], s21);
+		_mm256_storeu_pd(&s[m + 3][0], s30);
+		_mm256_storeu_pd(&s[m + 3][4], s31);
+	}
+}
+#endif
+
 /* HMMA, QMMA: each element of D is the products in ascending k summed in double from +0, then
  * C added and the sum rounded once */
 INLINE void
@@ -318,7 +339,12 @@ hmma(Exec *x, const DIns *d, uint32_t mask, unsigned M, unsigned K, unsigned aty
 	gather_any(x, &d->src[0], M, na, aty, &a[0][0], 0);
 	gather_any(x, &d->src[1], 8, nb, bty, &b[0][0], 1);
 	read_c(x, d, nd, c);
-	sums_f(M, K, a, b, s, wide);
+#if HMMA_FMA
+	if (wide)
+		sums_fma(M, K, a, b, s);
+	else
+#endif
+		sums_f(M, K, a, b, s);
 	if (cty == EF32) {
 		/* lanes 4g..4g+3 of registers 2h and 2h+1: row g + 8h, p = 0..3 and 4..7 */
 		for (unsigned m = 0; m < M; m++)
