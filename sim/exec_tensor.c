@@ -292,8 +292,8 @@ sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s
  * exponents far inside double's range), so fma(a, b, s), which rounds s + a b once, rounds
  * exactly what s + a * b rounds: the same sums, bit for bit, in half the operations. Called,
  * not inlined: the baseline variant may not inline a function of another target. */
-__attribute__((target("avx2,fma"), noinline)) static void
-sums_fma(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
+__attribute__((target("avx2,fma"))) INLINE void
+sums_fma_body(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
 {
 	for (unsigned m = 0; m < M; m += 4) {
 		__m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00, s20 = s00,
@@ -322,6 +322,12 @@ sums_fma(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (
 		_mm256_storeu_pd(&s[m + 3][0], s30);
 		_mm256_storeu_pd(&s[m + 3][4], s31);
 	}
+}
+
+__attribute__((target("avx2,fma"), noinline)) static void
+sums_fma(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
+{
+	sums_fma_body(M, K, a, b, s);
 }
 #endif
 
@@ -405,6 +411,78 @@ __attribute__((target("avx2,fma"))) static void
 ex_hmma_avx2(Exec *x, const DIns *d, uint32_t mask)
 {
 	hmma_any(x, d, mask, 1);
+}
+#endif
+
+#if HMMA_FMA
+#include <cpuid.h>
+
+/* HMMA.16816.F32 with f16 A and B (nvcc's usual MMA) in one function: hmma with the constants,
+ * the operands converted by F16C (binary16 to binary32 is exact: the doubles of f16x8, a NaN
+ * staying a NaN, which the result makes canonical), the sums of sums_fma, C read in place (all
+ * of it is read before D is written) */
+__attribute__((target("avx2,fma,f16c"), noinline)) static void
+ex_hmma16816_f16(Exec *x, const DIns *d, uint32_t mask)
+{
+	double a[MaxM][MaxKf], b[MaxKf][MaxN], s[MaxM][MaxN];
+	const uint32_t *c[NAcc];
+	uint32_t dv[NAcc][WarpSize];
+
+	/* A: register i, lanes 4g..4g+3: row 8 (i & 1) + g, columns 8 (i >> 1) .. + 7 */
+	for (unsigned i = 0; i < 4; i++) {
+		const uint32_t *r = sim_tuple_src(x, &d->src[0], i);
+		double *row = &a[8 * (i & 1)][8 * (i >> 1)];
+		for (unsigned g = 0; g < 8; g++, row += MaxKf) {
+			__m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(r + 4 * g)));
+			_mm256_storeu_pd(row, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+			_mm256_storeu_pd(row + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+		}
+	}
+	/* B: register i, lanes 4g..4g+3: column n = g, rows k = 8 i .. + 7, to b[k][pcol(n)] */
+	for (unsigned i = 0; i < 2; i++) {
+		const uint32_t *r = sim_tuple_src(x, &d->src[1], i);
+		for (unsigned g = 0; g < 8; g++) {
+			__m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(r + 4 * g)));
+			__m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+			__m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+			double *col = &b[8 * i][pcol(g)];
+			_mm_storel_pd(col, _mm256_castpd256_pd128(lo));
+			_mm_storeh_pd(col + MaxN, _mm256_castpd256_pd128(lo));
+			_mm_storel_pd(col + 2 * MaxN, _mm256_extractf128_pd(lo, 1));
+			_mm_storeh_pd(col + 3 * MaxN, _mm256_extractf128_pd(lo, 1));
+			_mm_storel_pd(col + 4 * MaxN, _mm256_castpd256_pd128(hi));
+			_mm_storeh_pd(col + 5 * MaxN, _mm256_castpd256_pd128(hi));
+			_mm_storel_pd(col + 6 * MaxN, _mm256_extractf128_pd(hi, 1));
+			_mm_storeh_pd(col + 7 * MaxN, _mm256_extractf128_pd(hi, 1));
+		}
+	}
+	for (unsigned i = 0; i < NAcc; i++)
+		c[i] = sim_tuple_src(x, &d->src[2], i);
+	sums_fma_body(16, 16, a, b, s);
+	/* hmma's EF32 case: register i, lanes 4g..4g+3 <- row 8 (i >> 1) + g, columns 4 (i & 1) .. */
+	for (unsigned i = 0; i < NAcc; i++)
+		for (unsigned g = 0; g < 8; g++) {
+			__m256d v = _mm256_loadu_pd(&s[8 * (i >> 1) + g][4 * (i & 1)]);
+			__m128i du, nan;
+			v = _mm256_add_pd(v, _mm256_cvtps_pd(_mm_loadu_ps((const float *)&c[i][4 * g])));
+			du = _mm_castps_si128(_mm256_cvtpd_ps(v));
+			nan = _mm_cmpgt_epi32(_mm_and_si128(du, _mm_set1_epi32(0x7fffffff)),
+			                      _mm_set1_epi32(0x7f800000));
+			du = _mm_blendv_epi8(du, _mm_set1_epi32((int)F32_CNAN), nan);
+			_mm_storeu_si128((__m128i *)&dv[i][4 * g], du);
+		}
+	write_d(x, d, NAcc, dv, mask);
+}
+
+/* ex_hmma16816_f16 where d is that MMA and the host has AVX2, FMA and F16C */
+static int
+hmma16816_f16_ok(const DIns *d)
+{
+	unsigned a, b, c, e;
+
+	return d->aux == (16 | 8 << 8 | 16 << 16) && d->mod == (EF16 | EF16 << 4 | EF32 << 8) &&
+	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	       __get_cpuid(1, &a, &b, &c, &e) && (c & bit_F16C);
 }
 #endif
 
@@ -669,6 +747,10 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	d->mod = MMA_MOD(aty, bty, cty) | flags;
 	d->exec = op == OHMMA || op == OQMMA ? ALU_PICK(ex_hmma) : op == OIMMA ? ALU_PICK(ex_imma) :
 	          op == OBMMA ? ex_bmma : ALU_PICK(ex_dmma);
+#if HMMA_FMA
+	if (op == OHMMA && hmma16816_f16_ok(d))
+		d->exec = ex_hmma16816_f16;
+#endif
 	c->split_ok = 1;
 	return 0;
 }
@@ -684,17 +766,20 @@ enum {
 	LTrans = 1 << 0,       /* .MT88 */
 };
 
-/* the shared address of lane for [R + UR + imm] (dop fields: reg, ureg, imm) */
-static inline uint32_t
-saddr(Exec *x, const DOp *o, unsigned lane)
+/* the shared addresses [R + UR + imm] of lanes 0..n-1 (dop fields: reg, ureg, imm) */
+static void
+saddrs(Exec *x, const DOp *o, unsigned n, uint32_t *a)
 {
-	uint32_t a = (uint32_t)o->imm;
+	uint32_t base = (uint32_t)o->imm + (o->ureg != RegURZ ? x->w->ur[o->ureg] : 0);
 
-	if (dop_hasreg(o))
-		a += sim_vreg(x, o, 0)[lane];
-	if (o->ureg != RegURZ)
-		a += x->w->ur[o->ureg];
-	return a;
+	if (dop_hasreg(o)) {
+		const uint32_t *r = sim_vreg(x, o, 0);
+		for (unsigned l = 0; l < n; l++)
+			a[l] = base + r[l];
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			a[l] = base;
+	}
 }
 
 /* the 16 bytes of each row of the matrices, rows[8m + r]; -1 after a fault */
@@ -702,18 +787,29 @@ static int
 row_ptrs(Exec *x, const DOp *o, unsigned nrow, int write, uint8_t *p[32])
 {
 	const Cta *c = x->cta;
+	uint32_t a[WarpSize], any = 0, top = 0;
 
+	saddrs(x, o, nrow, a);
 	for (unsigned r = 0; r < nrow; r++) {
-		uint32_t a = saddr(x, o, r);
-		if (a & 15) {
+		any |= a[r];
+		top = a[r] > top ? a[r] : top;
+	}
+	/* all aligned and inside the CTA's window, the usual case: no fault, no call */
+	if (!(any & 15) && top < c->smem_size && 16 <= c->smem_size - top) {
+		for (unsigned r = 0; r < nrow; r++)
+			p[r] = c->smem + a[r];
+		return 0;
+	}
+	for (unsigned r = 0; r < nrow; r++) {
+		if (a[r] & 15) {
 			sim_fault(x, FaultMisaligned, r,
-			          "misaligned matrix row address 0x%x (16-byte rows) in shared memory", a);
+			          "misaligned matrix row address 0x%x (16-byte rows) in shared memory", a[r]);
 			return -1;
 		}
 		/* inside the CTA's window without a call; sim_shared reports the fault otherwise */
-		if (a < c->smem_size && 16 <= c->smem_size - a)
-			p[r] = c->smem + a;
-		else if (!(p[r] = sim_shared(x, a, 16, r, write)))
+		if (a[r] < c->smem_size && 16 <= c->smem_size - a[r])
+			p[r] = c->smem + a[r];
+		else if (!(p[r] = sim_shared(x, a[r], 16, r, write)))
 			return -1;
 	}
 	return 0;
@@ -725,12 +821,14 @@ static void
 rows_log(Exec *x, const DIns *d, uint32_t mask, unsigned kind)
 {
 	unsigned nrow = 8 * d->aux;
+	uint32_t a32[WarpSize];
 	uint64_t a[WarpSize];
 
 	if (!mask)
 		return;
+	saddrs(x, &d->src[0], nrow, a32);
 	for (unsigned r = 0; r < nrow; r++)
-		a[r] = saddr(x, &d->src[0], r);
+		a[r] = a32[r];
 	sim_mlog(x, MSShared, kind, 16, 0, nrow >= WarpSize ? ~0u : (1u << nrow) - 1, a);
 }
 
