@@ -298,6 +298,7 @@ sums_fma_body(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], dou
 	for (unsigned m = 0; m < M; m += 4) {
 		__m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00, s20 = s00,
 		        s21 = s00, s30 = s00, s31 = s00;
+#pragma GCC unroll 16
 		for (unsigned k = 0; k < K; k++) {
 			__m256d b0 = _mm256_loadu_pd(&b[k][0]), b1 = _mm256_loadu_pd(&b[k][4]), e;
 			e = _mm256_broadcast_sd(&a[m][k]);
