@@ -593,15 +593,16 @@ wavefronts_hash(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned nw
 /* The same count when the words lie within WfMapWords x 64 of each other and the banks (a power
  * of two, at least 8) divide 64, the usual case: the words as a bitmap from a multiple of 64
  * (each lane's nw consecutive words one run of bits), cut into rows of one bit per bank; a
- * bank's count is the rows with its bit set. c[k] holds the banks counted at least k + 1 times
- * so far, so the answer is the number of nonzero levels. */
+ * bank's count is the rows with its bit set. The counts are kept bit-sliced (plane j: bit j of
+ * every bank's count, a row added with a ripple carry); the largest is read from the top plane
+ * down. */
 static unsigned
 wavefronts_map(const SmMem *s, const uint64_t *first, unsigned n, unsigned nw, uint64_t lo,
                uint64_t hi)
 {
-	uint64_t map[WfMapWords + 1], c[4 * WarpSize + 1], base = lo & ~63ull;
+	uint64_t map[WfMapWords + 1], pl[8] = {0}, base = lo & ~63ull, cand = ~0ull;
 	uint64_t rowmask = s->banks == 64 ? ~0ull : (1ull << s->banks) - 1, run = (1ull << nw) - 1;
-	unsigned nmap = (unsigned)((hi - base) >> 6) + 1, best = 0, rows = 64 / s->banks;
+	unsigned nmap = (unsigned)((hi - base) >> 6) + 1, np = 0, best = 0, rows = 64 / s->banks;
 
 	memset(map, 0, nmap * sizeof map[0]);
 	for (unsigned i = 0; i < n; i++) {
@@ -613,13 +614,18 @@ wavefronts_map(const SmMem *s, const uint64_t *first, unsigned n, unsigned nw, u
 	}
 	for (unsigned i = 0; i < nmap; i++)
 		for (unsigned j = 0; j < rows && map[i] >> (j * s->banks); j++) {
-			uint64_t r = map[i] >> (j * s->banks) & rowmask;
-			if (!r)
-				continue;
-			for (unsigned k = best; k > 0; k--)
-				c[k] = (k < best ? c[k] : 0) | (c[k - 1] & r);
-			c[0] = (best ? c[0] : 0) | r;
-			best += c[best] != 0;
+			uint64_t carry = map[i] >> (j * s->banks) & rowmask;
+			for (unsigned k = 0; carry; k++) {     /* at most 4 x 32 rows: 8 planes */
+				uint64_t c = pl[k] & carry;
+				pl[k] ^= carry;
+				carry = c;
+				np = k + 1 > np ? k + 1 : np;
+			}
+		}
+	for (unsigned k = np; k-- > 0;)
+		if (cand & pl[k]) {
+			cand &= pl[k];
+			best |= 1u << k;
 		}
 	return best;
 }
@@ -628,15 +634,15 @@ static unsigned
 wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
 {
 	uint64_t first[WarpSize], lo = UINT64_MAX, hi = 0;
-	unsigned bb = s->bank_bytes, n = 0;
+	unsigned bb = s->bank_bytes, n = 0, sh = (unsigned)__builtin_ctz(bb);
 	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
 
 	if (nw > 4)
 		nw = 4;
-	if (s->banks < 8 || !mask)
+	if (s->banks < 8 || !mask || (bb & (bb - 1)))
 		return wavefronts_hash(s, mask, addr, nw);
 	for (uint32_t m = mask; m; m &= m - 1) {
-		uint64_t x = addr[__builtin_ctz(m)] / bb;
+		uint64_t x = addr[__builtin_ctz(m)] >> sh;
 		first[n++] = x;
 		lo = x < lo ? x : lo;
 		hi = x > hi ? x : hi;
