@@ -116,14 +116,24 @@ sort_small(uint64_t *v, unsigned n)
 	}
 }
 
-/* sort v[0..n) and drop duplicates; returns the new count */
+/* sort v[0..n) and drop duplicates; returns the new count. Lanes usually come in address order:
+ * one pass drops the duplicates while the values ascend; at the first descent what is left joins
+ * the distinct values kept so far and the whole is sorted */
 static unsigned
 sort_unique(uint64_t *v, unsigned n)
 {
-	unsigned k = 0;
+	unsigned k = 0, i;
 
+	for (i = 0; i < n && !(k && v[i] < v[k - 1]); i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	if (i == n)
+		return k;
+	memmove(v + k, v + i, (n - i) * sizeof v[0]);
+	n = k + (n - i);
 	sort_small(v, n);
-	for (unsigned i = 0; i < n; i++)
+	k = 0;
+	for (i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
 	return k;
