@@ -1122,7 +1122,7 @@ enum {
 	LgBypass = 1 << 1,     /* .BYPASS: the read does not allocate in L1 (timing) */
 };
 
-/* lane_addr of the lanes of mask into a[lane], the address mode decided once */
+/* lane_addr of the lanes of mask into a[lane]; for a full warp the address mode decided once */
 static void
 lane_addrs(Exec *x, const DOp *o, unsigned am, uint32_t mask, uint64_t *a)
 {
@@ -1137,30 +1137,34 @@ lane_addrs(Exec *x, const DOp *o, unsigned am, uint32_t mask, uint64_t *a)
 		base += x->w->ur[o->ureg] | (uint64_t)x->w->ur[o->ureg + 1] << 32;
 		break;
 	}
+	if (mask != ~0u) {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			a[l] = lane_addr(x, o, am, l);
+		}
+		return;
+	}
+	/* every lane: loops without a mask, which the compiler vectorizes */
 	switch (am & 3) {
 	case AmR32: {
 		const uint32_t *r = sim_vreg(x, o, 0);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
+		for (unsigned l = 0; l < WarpSize; l++)
 			a[l] = base + ((uint64_t)r[l] << sh);
-		}
 		break;
 	}
 	case AmR64: {
 		const uint32_t *lo = sim_vreg(x, o, 0), *hi = sim_vreg(x, o, 1);
-		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
+		for (unsigned l = 0; l < WarpSize; l++)
 			a[l] = base + (lo[l] | (uint64_t)hi[l] << 32);
-		}
 		break;
 	}
 	default:
-		for (uint32_t m = mask; m; m &= m - 1)
-			a[__builtin_ctz(m)] = base;
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = base;
 	}
 	if (am & AmTrunc)
-		for (uint32_t m = mask; m; m &= m - 1)
-			a[__builtin_ctz(m)] = (uint32_t)a[__builtin_ctz(m)];
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = (uint32_t)a[l];
 }
 
 /* record the global read (lanes whose predicate is true; ZFILL's address aligned down) and the
