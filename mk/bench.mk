@@ -1,17 +1,18 @@
 # mk/bench.mk: speed, memory and model figures, never part of `make check` (always -O2, never SAN):
 #   make bench        fiberc on a generated 70,000-instruction listing (bench_fiberc), the PTX
 #                     front end and code generator (bench-ptx), the functional simulator
-#                     (simbench) and the timing simulator (timebench)
+#                     (simbench), the timing simulator (timebench) and the simulator's speed
+#                     against TIMEBENCH_BASE in one run (timebench-ab)
 #   make fiber-bench  CUDA-native FIBER against SIMT, cycles per example (scripts/fiber-bench.sh)
 #   make ptx-bench    the PTX code generator against nvcc: cycles, registers, spills per example
 #   make calibrate    the microbenchmarks of examples/microbench/ on each configuration against
 #                     their published values (docs/calibration.md)
 #   make hazards      hazards_by_opcode over the hazard corpus (docs/calibration.md)
-.PHONY: bench bench-ptx simbench timebench fiber-bench ptx-bench calibrate hazards
+.PHONY: bench bench-ptx simbench timebench timebench-ab fiber-bench ptx-bench calibrate hazards
 BENCH_B := build/bench
 
 ifeq ($(SAN),1)
-bench bench-ptx simbench timebench:
+bench bench-ptx simbench timebench timebench-ab:
 	@$(MAKE) --no-print-directory SAN=0 $@
 else
 # --- bench_fiberc: throughput and memory on a generated kernel ---------------------------------
@@ -86,6 +87,14 @@ $(BENCH_B)/timebench: $(B)/bench/timebench.o $(B)/bench/benchutil.o $(LIBFIBERRT
 timebench: $(BENCH_B)/timebench
 	$(BENCH_B)/timebench -r $(TIMEBENCH_REPS) -t $(TIMEBENCH_THREADS) --root $(CURDIR)
 bench: timebench
+# timebench-ab: before (TIMEBENCH_BASE, built once in $(BENCH_B)/ab-BASE with this timebench.c)
+#   and after (this build) in one run, alternating launches (scripts/timebench-ab.sh); the base
+#   is main before issue 24's speed work; TIMEBENCH_BASE= skips it
+TIMEBENCH_BASE ?= e1a8620
+timebench-ab: $(BENCH_B)/timebench
+	$(if $(TIMEBENCH_BASE),sh scripts/timebench-ab.sh $(TIMEBENCH_BASE) $(TIMEBENCH_REPS) \
+	  $(TIMEBENCH_THREADS),@echo 'timebench-ab: no TIMEBENCH_BASE: skipped')
+bench: timebench-ab
 endif
 
 # --- fiber-bench, ptx-bench: cycles of compiled examples ---------------------------------------

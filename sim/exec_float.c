@@ -271,21 +271,48 @@ dec_fmnmx(DecodeCtx *c, const Ins *i, DIns *d)
 /* ---------------------------------------------------------------------------------------------
  * FSETP.cmp[.FTZ].bop Pd0, Pd1, a, b, Pc;  FSET[.BF].cmp[.FTZ].bop Rd, a, b, Pc
  */
-static uint32_t
+/* eight lanes as GCC vectors: each lane the scalar operation (fcmp_lanes) */
+typedef uint32_t FcV8u __attribute__((vector_size(32)));
+typedef int32_t FcV8i __attribute__((vector_size(32)));
+typedef float FcV8f __attribute__((vector_size(32)));
+typedef uint8_t FcV8b __attribute__((vector_size(8)));
+
+/* the compare of every lane, bit l for lane l: alu_fcmp of the operands with their sign
+ * modifiers, a denormal flushed to a zero of its sign under .FTZ; eight lanes per vector, whose
+ * 0/1 bytes one multiplication gathers into the top byte (byte l to bit 56 + l; no two partial
+ * products meet). Inlined, so that the AVX2 variants get their own copy. */
+static inline __attribute__((always_inline)) uint32_t
 fcmp_lanes(Exec *x, const DIns *d)
 {
 	uint32_t ta[WarpSize], tb[WarpSize], aa, ax, ba, bx;
 	const uint32_t *a = alu_src(x, &d->src[0], ta), *b = alu_src(x, &d->src[1], tb);
 	unsigned code = d->aux;
 	uint32_t ftz = (d->mod & FFtz) ? 0 : ~0u, t = 0;
+	int32_t cl = -(int32_t)(code & 1), ce = -(int32_t)(code >> 1 & 1);
+	int32_t cg = -(int32_t)(code >> 2 & 1), cu = -(int32_t)(code >> 3 & 1);
 
 	alu_fsign(&d->src[0], &aa, &ax);
 	alu_fsign(&d->src[1], &ba, &bx);
-	for (unsigned l = 0; l < WarpSize; l++) {
-		uint32_t ua = (a[l] & aa) ^ ax, ub = (b[l] & ba) ^ bx;
-		ua = (ua & 0x7f800000u) ? ua : ua & (0x80000000u | ftz);
-		ub = (ub & 0x7f800000u) ? ub : ub & (0x80000000u | ftz);
-		t |= alu_fcmp(f32_of(ua), f32_of(ub), code) << l;
+	for (unsigned v = 0; v < WarpSize / 8; v++) {
+		FcV8u ua, ub, na, nb;
+		FcV8i lt, eq, gt, r;
+		FcV8b by;
+		uint64_t w;
+		memcpy(&ua, a + 8 * v, sizeof ua);
+		memcpy(&ub, b + 8 * v, sizeof ub);
+		ua = (ua & aa) ^ ax;
+		ub = (ub & ba) ^ bx;
+		na = (FcV8u)((ua & 0x7f800000u) != 0);
+		nb = (FcV8u)((ub & 0x7f800000u) != 0);
+		ua = (ua & na) | (ua & (0x80000000u | ftz) & ~na);
+		ub = (ub & nb) | (ub & (0x80000000u | ftz) & ~nb);
+		lt = (FcV8f)ua < (FcV8f)ub;
+		eq = (FcV8f)ua == (FcV8f)ub;
+		gt = (FcV8f)ua > (FcV8f)ub;
+		r = (lt & cl) | (eq & ce) | (gt & cg) | (~(lt | eq | gt) & cu);
+		by = __builtin_convertvector(r & 1, FcV8b);
+		memcpy(&w, &by, sizeof w);
+		t |= (uint32_t)((w * 0x0102040810204080ull) >> 56) << 8 * v;
 	}
 	return t;
 }
@@ -442,12 +469,21 @@ dec_frnd(DecodeCtx *c, const Ins *i, DIns *d)
 /* ---------------------------------------------------------------------------------------------
  * MUFU.fn Rd, a
  */
-/* 2^x for MUFU.EX2 in binary64, vectorizable: 2^x = 2^n * 2^f, n = rint(x), |f| <= 1/2,
+/* four lanes of MUFU.EX2 as GCC vectors */
+typedef double ExV4d __attribute__((vector_size(32)));
+typedef int64_t ExV4l __attribute__((vector_size(32)));
+typedef uint64_t ExV4ul __attribute__((vector_size(32)));
+typedef float ExV4f __attribute__((vector_size(16)));
+typedef uint32_t ExV4u __attribute__((vector_size(16)));
+typedef int32_t ExV4i __attribute__((vector_size(16)));
+
+/* 2^x for MUFU.EX2 in binary64, four lanes at once: 2^x = 2^n * 2^f, n = rint(x), |f| <= 1/2,
  * 2^f by its Taylor series to degree 13 (truncation below 2^-57, rounding about 2^-52: the
  * binary32 result is correctly rounded but for astronomically rare near-ties; it agrees with
- * libm's exp2 on every one of 2.7e9 inputs checked). x is the flushed binary32 input. */
-static inline uint32_t
-ex2(uint32_t xb)
+ * libm's exp2 on every one of 2.7e9 inputs checked). in: the flushed binary32 inputs; each lane
+ * the scalar operations in order (no contraction of p * f + c under -std=c11). */
+static inline void
+ex2x4(const uint32_t *in, uint32_t *out)
 {
 #define L 0.693147180559945309417232121458176568
 	static const double c[14] = {
@@ -460,25 +496,33 @@ ex2(uint32_t xb)
 		L * L * L * L * L * L * L * L * L * L * L * L * L / 6227020800.0,
 	};
 #undef L
-	double x = f32_of(xb), xc = x > 128.0 ? 128.0 : x < -127.0 ? -127.0 : x;
-	double t = xc + 0x1.8p52, n = t - 0x1.8p52, f = xc - n, p = c[13];
-	uint64_t k = f64_bits(t) - 0x4338000000000000ull;   /* n as an integer */
+	ExV4f xf;
+	ExV4d x, xc, t, n, f, p;
+	ExV4l hi, lo;
+	ExV4ul k;
+	ExV4u r, fin, nan;
 
-	p = p * f + c[12];
-	p = p * f + c[11];
-	p = p * f + c[10];
-	p = p * f + c[9];
-	p = p * f + c[8];
-	p = p * f + c[7];
-	p = p * f + c[6];
-	p = p * f + c[5];
-	p = p * f + c[4];
-	p = p * f + c[3];
-	p = p * f + c[2];
-	p = p * f + c[1];
-	p = p * f + c[0];
-	p *= f64_of((k + 1023) << 52);
-	return x != x ? F32_CNAN : f32_ftz(f32_bits((float)p));
+	memcpy(&xf, in, sizeof xf);
+	x = __builtin_convertvector(xf, ExV4d);
+	hi = x > 128.0;
+	lo = x < -127.0;
+	xc = (ExV4d)(((ExV4l)x & ~hi & ~lo) | ((ExV4l)(ExV4d){128.0, 128.0, 128.0, 128.0} & hi) |
+	             ((ExV4l)(ExV4d){-127.0, -127.0, -127.0, -127.0} & lo));
+	t = xc + 0x1.8p52;
+	n = t - 0x1.8p52;
+	f = xc - n;
+	k = (ExV4ul)t - 0x4338000000000000ull;
+	p = (ExV4d){c[13], c[13], c[13], c[13]};
+#pragma GCC unroll 13
+	for (int i = 12; i >= 0; i--)
+		p = p * f + c[i];
+	p *= (ExV4d)((k + 1023) << 52);
+	r = (ExV4u)__builtin_convertvector(p, ExV4f);
+	fin = (ExV4u)((r & 0x7f800000u) != 0);          /* f32_ftz */
+	r = (r & fin) | (r & 0x80000000u & ~fin);
+	nan = (ExV4u)(xf != xf);
+	r = (r & ~nan) | (F32_CNAN & nan);
+	memcpy(out, &r, sizeof r);
 }
 
 ALU_BODY(exec_mufu)
@@ -503,8 +547,8 @@ ALU_BODY(exec_mufu)
 		}
 		break;
 	case MufuEx2:
-		for (unsigned l = 0; l < WarpSize; l++)
-			r[l] = ex2(in[l]);
+		for (unsigned l = 0; l < WarpSize; l += 4)
+			ex2x4(in + l, r + l);
 		break;
 	case MufuSqrt:                           /* so does the square root */
 		for (unsigned l = 0; l < WarpSize; l++) {

@@ -1122,17 +1122,63 @@ enum {
 	LgBypass = 1 << 1,     /* .BYPASS: the read does not allocate in L1 (timing) */
 };
 
-/* record the global read (lanes whose predicate is true) and the shared write */
+/* lane_addr of the lanes of mask into a[lane]; for a full warp the address mode decided once */
 static void
-ldgsts_log(Exec *x, const DIns *d, uint32_t mask, uint32_t pmask)
+lane_addrs(Exec *x, const DOp *o, unsigned am, uint32_t mask, uint64_t *a)
 {
-	unsigned n = d->aux, am_s = d->aux2 & 0xff, am_g = d->aux2 >> 8 & 0xff;
-	uint64_t ga[WarpSize], sa[WarpSize];
+	uint64_t base = (uint64_t)o->imm;
+	unsigned sh = am >> AmShift & 7;
+
+	switch (am & (3 << 2)) {
+	case AmUR32:
+		base += x->w->ur[o->ureg];
+		break;
+	case AmUR64:
+		base += x->w->ur[o->ureg] | (uint64_t)x->w->ur[o->ureg + 1] << 32;
+		break;
+	}
+	if (mask != ~0u) {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			a[l] = lane_addr(x, o, am, l);
+		}
+		return;
+	}
+	/* every lane: loops without a mask, which the compiler vectorizes */
+	switch (am & 3) {
+	case AmR32: {
+		const uint32_t *r = sim_vreg(x, o, 0);
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = base + ((uint64_t)r[l] << sh);
+		break;
+	}
+	case AmR64: {
+		const uint32_t *lo = sim_vreg(x, o, 0), *hi = sim_vreg(x, o, 1);
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = base + (lo[l] | (uint64_t)hi[l] << 32);
+		break;
+	}
+	default:
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = base;
+	}
+	if (am & AmTrunc)
+		for (unsigned l = 0; l < WarpSize; l++)
+			a[l] = (uint32_t)a[l];
+}
+
+/* record the global read (lanes whose predicate is true; ZFILL's address aligned down) and the
+ * shared write, from the lanes' addresses */
+static void
+ldgsts_log(Exec *x, const DIns *d, uint32_t mask, uint32_t pmask, const uint64_t *ga_in,
+           const uint64_t *sa)
+{
+	unsigned n = d->aux;
+	uint64_t ga[WarpSize];
 
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
-		sa[lane] = lane_addr(x, &d->src[0], am_s, lane);
-		ga[lane] = lane_addr(x, &d->src[1], am_g, lane);
+		ga[lane] = ga_in[lane];
 		if (d->mod & LgZfill)
 			ga[lane] &= ~(uint64_t)(n - 1);
 	}
@@ -1141,18 +1187,32 @@ ldgsts_log(Exec *x, const DIns *d, uint32_t mask, uint32_t pmask)
 	sim_mlog(x, MSShared, MKStore, n, MAAsync, mask, sa);
 }
 
+/* n bytes from s to d, n = 4, 8 or 16 (LDGSTS's sizes) as fixed-size copies */
+static inline void
+copy_n(uint8_t *d, const uint8_t *s, unsigned n)
+{
+	switch (n) {
+	case 4: memcpy(d, s, 4); break;
+	case 8: memcpy(d, s, 8); break;
+	case 16: memcpy(d, s, 16); break;
+	default: memcpy(d, s, n); break;
+	}
+}
+
 static void
 ex_ldgsts(Exec *x, const DIns *d, uint32_t mask)
 {
 	unsigned n = d->aux, am_s = d->aux2 & 0xff, am_g = d->aux2 >> 8 & 0xff;
 	uint32_t pmask = sim_pred(x, &d->src[2]);
+	uint64_t sa[WarpSize], gas[WarpSize];
 
+	lane_addrs(x, &d->src[0], am_s, mask, sa);
+	lane_addrs(x, &d->src[1], am_g, mask, gas);
 	if (x->mlog)
-		ldgsts_log(x, d, mask, pmask);
+		ldgsts_log(x, d, mask, pmask, gas, sa);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m), nz = 0;
-		uint64_t sa = lane_addr(x, &d->src[0], am_s, lane);
-		uint64_t ga = lane_addr(x, &d->src[1], am_g, lane);
+		uint64_t ga = gas[lane];
 		uint8_t buf[16] = {0}, *p;
 
 		if (pmask >> lane & 1) {
@@ -1161,16 +1221,19 @@ ex_ldgsts(Exec *x, const DIns *d, uint32_t mask)
 				nz = (unsigned)(ga & (n - 1));
 				ga &= ~(uint64_t)(n - 1);
 				p = sim_global(x, ga, n - nz, lane, 0);
+				if (!p)
+					return;
+				memcpy(buf, p, n - nz);
 			} else {
 				p = sim_global(x, ga, n, lane, 0);
+				if (!p)
+					return;
+				copy_n(buf, p, n);
 			}
-			if (!p)
-				return;
-			memcpy(buf, p, n - nz);
 		}
-		if (!(p = sim_shared(x, sa, n, lane, 1)))
+		if (!(p = sim_shared(x, sa[lane], n, lane, 1)))
 			return;
-		memcpy(p, buf, n);
+		copy_n(p, buf, n);
 	}
 }
 

@@ -37,6 +37,14 @@
 #include "alu.h"
 #include "mma.h"
 
+/* the AVX2 variant of HMMA sums with fused multiply-adds (sums_fma) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define HMMA_FMA 1
+#include <immintrin.h>
+#else
+#define HMMA_FMA 0
+#endif
+
 /* ---------------------------------------------------------------------------------------------
  * MMA: HMMA, QMMA, IMMA, BMMA, DMMA. dst[0] D, src[0] A, src[1] B, src[2] C (RZ: zero).
  * aux: M | N << 8 | K << 16; mod: the operand types and flags below.
@@ -244,38 +252,12 @@ INLINE unsigned acc_reg(unsigned m, unsigned p) { return 2 * (m >> 3) + (p >> 2)
 INLINE unsigned acc_lane(unsigned m, unsigned p) { return 4 * (m & 7) + (p & 3); }
 
 /* s[m][p] = the products a[m][k] b[k][p] summed in ascending k from +0, each an IEEE double
- * sum as a scalar loop would do it; eight vectors of sums in flight: four rows of 256-bit
- * vectors (wide, the AVX2 build), or two rows of 128-bit ones, which the generic build (SSE2,
- * NEON) keeps in registers */
+ * sum as a scalar loop would do it; eight vectors of two sums in flight, which the generic build
+ * (SSE2, NEON) keeps in registers (the AVX2 build: sums_fma) */
 INLINE void
-sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN], int wide)
+sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
 {
-	for (unsigned m = 0; wide && m < M; m += 4) {
-		V4d s00 = {0}, s01 = {0}, s10 = {0}, s11 = {0}, s20 = {0}, s21 = {0}, s30 = {0}, s31 = {0};
-		for (unsigned k = 0; k < K; k++) {
-			V4d b0, b1;
-			double e0 = a[m][k], e1 = a[m + 1][k], e2 = a[m + 2][k], e3 = a[m + 3][k];
-			memcpy(&b0, &b[k][0], sizeof b0);
-			memcpy(&b1, &b[k][4], sizeof b1);
-			s00 += (V4d){e0, e0, e0, e0} * b0;
-			s01 += (V4d){e0, e0, e0, e0} * b1;
-			s10 += (V4d){e1, e1, e1, e1} * b0;
-			s11 += (V4d){e1, e1, e1, e1} * b1;
-			s20 += (V4d){e2, e2, e2, e2} * b0;
-			s21 += (V4d){e2, e2, e2, e2} * b1;
-			s30 += (V4d){e3, e3, e3, e3} * b0;
-			s31 += (V4d){e3, e3, e3, e3} * b1;
-		}
-		memcpy(&s[m][0], &s00, sizeof s00);
-		memcpy(&s[m][4], &s01, sizeof s01);
-		memcpy(&s[m + 1][0], &s10, sizeof s10);
-		memcpy(&s[m + 1][4], &s11, sizeof s11);
-		memcpy(&s[m + 2][0], &s20, sizeof s20);
-		memcpy(&s[m + 2][4], &s21, sizeof s21);
-		memcpy(&s[m + 3][0], &s30, sizeof s30);
-		memcpy(&s[m + 3][4], &s31, sizeof s31);
-	}
-	for (unsigned m = 0; !wide && m < M; m += 2) {
+	for (unsigned m = 0; m < M; m += 2) {
 		V2d s00 = {0}, s01 = {0}, s02 = {0}, s03 = {0}, s10 = {0}, s11 = {0}, s12 = {0}, s13 = {0};
 		for (unsigned k = 0; k < K; k++) {
 			V2d b0, b1, b2, b3;
@@ -304,6 +286,52 @@ sums_f(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s
 	}
 }
 
+#if HMMA_FMA
+/* sums_f of the AVX2 build with fused multiply-adds, four rows of eight sums in flight: every
+ * product of two HMMA/QMMA operands is exact in double (at most 11 + 11 significant bits, and
+ * exponents far inside double's range), so fma(a, b, s), which rounds s + a b once, rounds
+ * exactly what s + a * b rounds: the same sums, bit for bit, in half the operations. Called,
+ * not inlined: the baseline variant may not inline a function of another target. */
+__attribute__((target("avx2,fma"))) INLINE void
+sums_fma_body(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
+{
+	for (unsigned m = 0; m < M; m += 4) {
+		__m256d s00 = _mm256_setzero_pd(), s01 = s00, s10 = s00, s11 = s00, s20 = s00,
+		        s21 = s00, s30 = s00, s31 = s00;
+#pragma GCC unroll 16
+		for (unsigned k = 0; k < K; k++) {
+			__m256d b0 = _mm256_loadu_pd(&b[k][0]), b1 = _mm256_loadu_pd(&b[k][4]), e;
+			e = _mm256_broadcast_sd(&a[m][k]);
+			s00 = _mm256_fmadd_pd(e, b0, s00);
+			s01 = _mm256_fmadd_pd(e, b1, s01);
+			e = _mm256_broadcast_sd(&a[m + 1][k]);
+			s10 = _mm256_fmadd_pd(e, b0, s10);
+			s11 = _mm256_fmadd_pd(e, b1, s11);
+			e = _mm256_broadcast_sd(&a[m + 2][k]);
+			s20 = _mm256_fmadd_pd(e, b0, s20);
+			s21 = _mm256_fmadd_pd(e, b1, s21);
+			e = _mm256_broadcast_sd(&a[m + 3][k]);
+			s30 = _mm256_fmadd_pd(e, b0, s30);
+			s31 = _mm256_fmadd_pd(e, b1, s31);
+		}
+		_mm256_storeu_pd(&s[m][0], s00);
+		_mm256_storeu_pd(&s[m][4], s01);
+		_mm256_storeu_pd(&s[m + 1][0], s10);
+		_mm256_storeu_pd(&s[m + 1][4], s11);
+		_mm256_storeu_pd(&s[m + 2][0], s20);
+		_mm256_storeu_pd(&s[m + 2][4], s21);
+		_mm256_storeu_pd(&s[m + 3][0], s30);
+		_mm256_storeu_pd(&s[m + 3][4], s31);
+	}
+}
+
+__attribute__((target("avx2,fma"), noinline)) static void
+sums_fma(unsigned M, unsigned K, double (*a)[MaxKf], double (*b)[MaxN], double (*s)[MaxN])
+{
+	sums_fma_body(M, K, a, b, s);
+}
+#endif
+
 /* HMMA, QMMA: each element of D is the products in ascending k summed in double from +0, then
  * C added and the sum rounded once */
 INLINE void
@@ -318,7 +346,12 @@ hmma(Exec *x, const DIns *d, uint32_t mask, unsigned M, unsigned K, unsigned aty
 	gather_any(x, &d->src[0], M, na, aty, &a[0][0], 0);
 	gather_any(x, &d->src[1], 8, nb, bty, &b[0][0], 1);
 	read_c(x, d, nd, c);
-	sums_f(M, K, a, b, s, wide);
+#if HMMA_FMA
+	if (wide)
+		sums_fma(M, K, a, b, s);
+	else
+#endif
+		sums_f(M, K, a, b, s);
 	if (cty == EF32) {
 		/* lanes 4g..4g+3 of registers 2h and 2h+1: row g + 8h, p = 0..3 and 4..7 */
 		for (unsigned m = 0; m < M; m++)
@@ -379,6 +412,78 @@ __attribute__((target("avx2,fma"))) static void
 ex_hmma_avx2(Exec *x, const DIns *d, uint32_t mask)
 {
 	hmma_any(x, d, mask, 1);
+}
+#endif
+
+#if HMMA_FMA
+#include <cpuid.h>
+
+/* HMMA.16816.F32 with f16 A and B (nvcc's usual MMA) in one function: hmma with the constants,
+ * the operands converted by F16C (binary16 to binary32 is exact: the doubles of f16x8, a NaN
+ * staying a NaN, which the result makes canonical), the sums of sums_fma, C read in place (all
+ * of it is read before D is written) */
+__attribute__((target("avx2,fma,f16c"), noinline)) static void
+ex_hmma16816_f16(Exec *x, const DIns *d, uint32_t mask)
+{
+	double a[MaxM][MaxKf], b[MaxKf][MaxN], s[MaxM][MaxN];
+	const uint32_t *c[NAcc];
+	uint32_t dv[NAcc][WarpSize];
+
+	/* A: register i, lanes 4g..4g+3: row 8 (i & 1) + g, columns 8 (i >> 1) .. + 7 */
+	for (unsigned i = 0; i < 4; i++) {
+		const uint32_t *r = sim_tuple_src(x, &d->src[0], i);
+		double *row = &a[8 * (i & 1)][8 * (i >> 1)];
+		for (unsigned g = 0; g < 8; g++, row += MaxKf) {
+			__m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(r + 4 * g)));
+			_mm256_storeu_pd(row, _mm256_cvtps_pd(_mm256_castps256_ps128(f)));
+			_mm256_storeu_pd(row + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)));
+		}
+	}
+	/* B: register i, lanes 4g..4g+3: column n = g, rows k = 8 i .. + 7, to b[k][pcol(n)] */
+	for (unsigned i = 0; i < 2; i++) {
+		const uint32_t *r = sim_tuple_src(x, &d->src[1], i);
+		for (unsigned g = 0; g < 8; g++) {
+			__m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(r + 4 * g)));
+			__m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+			__m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+			double *col = &b[8 * i][pcol(g)];
+			_mm_storel_pd(col, _mm256_castpd256_pd128(lo));
+			_mm_storeh_pd(col + MaxN, _mm256_castpd256_pd128(lo));
+			_mm_storel_pd(col + 2 * MaxN, _mm256_extractf128_pd(lo, 1));
+			_mm_storeh_pd(col + 3 * MaxN, _mm256_extractf128_pd(lo, 1));
+			_mm_storel_pd(col + 4 * MaxN, _mm256_castpd256_pd128(hi));
+			_mm_storeh_pd(col + 5 * MaxN, _mm256_castpd256_pd128(hi));
+			_mm_storel_pd(col + 6 * MaxN, _mm256_extractf128_pd(hi, 1));
+			_mm_storeh_pd(col + 7 * MaxN, _mm256_extractf128_pd(hi, 1));
+		}
+	}
+	for (unsigned i = 0; i < NAcc; i++)
+		c[i] = sim_tuple_src(x, &d->src[2], i);
+	sums_fma_body(16, 16, a, b, s);
+	/* hmma's EF32 case: register i, lanes 4g..4g+3 <- row 8 (i >> 1) + g, columns 4 (i & 1) .. */
+	for (unsigned i = 0; i < NAcc; i++)
+		for (unsigned g = 0; g < 8; g++) {
+			__m256d v = _mm256_loadu_pd(&s[8 * (i >> 1) + g][4 * (i & 1)]);
+			__m128i du, nan;
+			v = _mm256_add_pd(v, _mm256_cvtps_pd(_mm_loadu_ps((const float *)&c[i][4 * g])));
+			du = _mm_castps_si128(_mm256_cvtpd_ps(v));
+			nan = _mm_cmpgt_epi32(_mm_and_si128(du, _mm_set1_epi32(0x7fffffff)),
+			                      _mm_set1_epi32(0x7f800000));
+			du = _mm_blendv_epi8(du, _mm_set1_epi32((int)F32_CNAN), nan);
+			_mm_storeu_si128((__m128i *)&dv[i][4 * g], du);
+		}
+	write_d(x, d, NAcc, dv, mask);
+}
+
+/* ex_hmma16816_f16 where d is that MMA and the host has AVX2, FMA and F16C */
+static int
+hmma16816_f16_ok(const DIns *d)
+{
+	unsigned a, b, c, e;
+
+	return d->aux == (16 | 8 << 8 | 16 << 16) && d->mod == (EF16 | EF16 << 4 | EF32 << 8) &&
+	       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+	       __get_cpuid(1, &a, &b, &c, &e) && (c & bit_F16C);
 }
 #endif
 
@@ -643,6 +748,10 @@ dec_mma(DecodeCtx *c, const Ins *i, DIns *d)
 	d->mod = MMA_MOD(aty, bty, cty) | flags;
 	d->exec = op == OHMMA || op == OQMMA ? ALU_PICK(ex_hmma) : op == OIMMA ? ALU_PICK(ex_imma) :
 	          op == OBMMA ? ex_bmma : ALU_PICK(ex_dmma);
+#if HMMA_FMA
+	if (op == OHMMA && hmma16816_f16_ok(d))
+		d->exec = ex_hmma16816_f16;
+#endif
 	c->split_ok = 1;
 	return 0;
 }
@@ -658,17 +767,20 @@ enum {
 	LTrans = 1 << 0,       /* .MT88 */
 };
 
-/* the shared address of lane for [R + UR + imm] (dop fields: reg, ureg, imm) */
-static inline uint32_t
-saddr(Exec *x, const DOp *o, unsigned lane)
+/* the shared addresses [R + UR + imm] of lanes 0..n-1 (dop fields: reg, ureg, imm) */
+static void
+saddrs(Exec *x, const DOp *o, unsigned n, uint32_t *a)
 {
-	uint32_t a = (uint32_t)o->imm;
+	uint32_t base = (uint32_t)o->imm + (o->ureg != RegURZ ? x->w->ur[o->ureg] : 0);
 
-	if (dop_hasreg(o))
-		a += sim_vreg(x, o, 0)[lane];
-	if (o->ureg != RegURZ)
-		a += x->w->ur[o->ureg];
-	return a;
+	if (dop_hasreg(o)) {
+		const uint32_t *r = sim_vreg(x, o, 0);
+		for (unsigned l = 0; l < n; l++)
+			a[l] = base + r[l];
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			a[l] = base;
+	}
 }
 
 /* the 16 bytes of each row of the matrices, rows[8m + r]; -1 after a fault */
@@ -676,18 +788,29 @@ static int
 row_ptrs(Exec *x, const DOp *o, unsigned nrow, int write, uint8_t *p[32])
 {
 	const Cta *c = x->cta;
+	uint32_t a[WarpSize], any = 0, top = 0;
 
+	saddrs(x, o, nrow, a);
 	for (unsigned r = 0; r < nrow; r++) {
-		uint32_t a = saddr(x, o, r);
-		if (a & 15) {
+		any |= a[r];
+		top = a[r] > top ? a[r] : top;
+	}
+	/* all aligned and inside the CTA's window, the usual case: no fault, no call */
+	if (!(any & 15) && top < c->smem_size && 16 <= c->smem_size - top) {
+		for (unsigned r = 0; r < nrow; r++)
+			p[r] = c->smem + a[r];
+		return 0;
+	}
+	for (unsigned r = 0; r < nrow; r++) {
+		if (a[r] & 15) {
 			sim_fault(x, FaultMisaligned, r,
-			          "misaligned matrix row address 0x%x (16-byte rows) in shared memory", a);
+			          "misaligned matrix row address 0x%x (16-byte rows) in shared memory", a[r]);
 			return -1;
 		}
 		/* inside the CTA's window without a call; sim_shared reports the fault otherwise */
-		if (a < c->smem_size && 16 <= c->smem_size - a)
-			p[r] = c->smem + a;
-		else if (!(p[r] = sim_shared(x, a, 16, r, write)))
+		if (a[r] < c->smem_size && 16 <= c->smem_size - a[r])
+			p[r] = c->smem + a[r];
+		else if (!(p[r] = sim_shared(x, a[r], 16, r, write)))
 			return -1;
 	}
 	return 0;
@@ -699,12 +822,14 @@ static void
 rows_log(Exec *x, const DIns *d, uint32_t mask, unsigned kind)
 {
 	unsigned nrow = 8 * d->aux;
+	uint32_t a32[WarpSize];
 	uint64_t a[WarpSize];
 
 	if (!mask)
 		return;
+	saddrs(x, &d->src[0], nrow, a32);
 	for (unsigned r = 0; r < nrow; r++)
-		a[r] = saddr(x, &d->src[0], r);
+		a[r] = a32[r];
 	sim_mlog(x, MSShared, kind, 16, 0, nrow >= WarpSize ? ~0u : (1u << nrow) - 1, a);
 }
 

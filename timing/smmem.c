@@ -116,14 +116,24 @@ sort_small(uint64_t *v, unsigned n)
 	}
 }
 
-/* sort v[0..n) and drop duplicates; returns the new count */
+/* sort v[0..n) and drop duplicates; returns the new count. Lanes usually come in address order:
+ * one pass drops the duplicates while the values ascend; at the first descent what is left joins
+ * the distinct values kept so far and the whole is sorted */
 static unsigned
 sort_unique(uint64_t *v, unsigned n)
 {
-	unsigned k = 0;
+	unsigned k = 0, i;
 
+	for (i = 0; i < n && !(k && v[i] < v[k - 1]); i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	if (i == n)
+		return k;
+	memmove(v + k, v + i, (n - i) * sizeof v[0]);
+	n = k + (n - i);
 	sort_small(v, n);
-	for (unsigned i = 0; i < n; i++)
+	k = 0;
+	for (i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
 	return k;
@@ -558,18 +568,19 @@ gmem_access(SmMem *s, Ctx *c, const MemAcc *a, uint32_t mask, const uint64_t *ad
 /* Wavefronts of a shared access: the most distinct bank-width words any one bank serves (the
  * same word for several lanes is a broadcast). A conflict-free 64-bit access takes 2, as two
  * half-warps would; a conflict-free 128-bit access takes 4. */
+enum {
+	WfMapWords = 32,       /* the bitmap of wavefronts_map: 32 x 64 bank-width words */
+};
+
+/* the general count: distinct words per bank with a small open-addressed set of the words seen */
 static unsigned
-wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
+wavefronts_hash(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned nw)
 {
 	enum { HashSize = 256 };             /* > 4 x 32 words: the probe always ends */
 	uint64_t set[HashSize], used[HashSize / 64] = {0};
 	uint8_t cnt[MaxBanks] = {0};
 	unsigned best = 0, bb = s->bank_bytes;
-	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
 
-	if (nw > 4)
-		nw = 4;
-	/* distinct words per bank, counted with a small open-addressed set of the words seen */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint64_t first = addr[__builtin_ctz(m)] / bb;
 		for (unsigned k = 0; k < nw; k++) {
@@ -587,6 +598,68 @@ wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
 		}
 	}
 	return best;
+}
+
+/* The same count when the words lie within WfMapWords x 64 of each other and the banks (a power
+ * of two, at least 8) divide 64, the usual case: the words as a bitmap from a multiple of 64
+ * (each lane's nw consecutive words one run of bits), cut into rows of one bit per bank; a
+ * bank's count is the rows with its bit set. The counts are kept bit-sliced (plane j: bit j of
+ * every bank's count, a row added with a ripple carry); the largest is read from the top plane
+ * down. */
+static unsigned
+wavefronts_map(const SmMem *s, const uint64_t *first, unsigned n, unsigned nw, uint64_t lo,
+               uint64_t hi)
+{
+	uint64_t map[WfMapWords + 1], pl[8] = {0}, base = lo & ~63ull, cand = ~0ull;
+	uint64_t rowmask = s->banks == 64 ? ~0ull : (1ull << s->banks) - 1, run = (1ull << nw) - 1;
+	unsigned nmap = (unsigned)((hi - base) >> 6) + 1, np = 0, best = 0, rows = 64 / s->banks;
+
+	memset(map, 0, nmap * sizeof map[0]);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t off = first[i] - base;
+		unsigned b = (unsigned)(off & 63);
+		map[off >> 6] |= run << b;
+		if (b + nw > 64)
+			map[(off >> 6) + 1] |= run >> (64 - b);
+	}
+	for (unsigned i = 0; i < nmap; i++)
+		for (unsigned j = 0; j < rows && map[i] >> (j * s->banks); j++) {
+			uint64_t carry = map[i] >> (j * s->banks) & rowmask;
+			for (unsigned k = 0; carry; k++) {     /* at most 4 x 32 rows: 8 planes */
+				uint64_t c = pl[k] & carry;
+				pl[k] ^= carry;
+				carry = c;
+				np = k + 1 > np ? k + 1 : np;
+			}
+		}
+	for (unsigned k = np; k-- > 0;)
+		if (cand & pl[k]) {
+			cand &= pl[k];
+			best |= 1u << k;
+		}
+	return best;
+}
+
+static unsigned
+wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
+{
+	uint64_t first[WarpSize], lo = UINT64_MAX, hi = 0;
+	unsigned bb = s->bank_bytes, n = 0, sh = (unsigned)__builtin_ctz(bb);
+	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
+
+	if (nw > 4)
+		nw = 4;
+	if (s->banks < 8 || !mask || (bb & (bb - 1)))
+		return wavefronts_hash(s, mask, addr, nw);
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint64_t x = addr[__builtin_ctz(m)] >> sh;
+		first[n++] = x;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
+	if (hi - lo >= (uint64_t)WfMapWords * 64 - 63 - nw)
+		return wavefronts_hash(s, mask, addr, nw);
+	return wavefronts_map(s, first, n, nw, lo, hi + nw - 1);
 }
 
 static uint64_t
