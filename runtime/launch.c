@@ -145,8 +145,8 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	l.sample_ctas = d->sample_ctas;
 	l.cfg = d->cfg;
 	l.fiber_owner = fn->f->npool ? RtOwnPool : 0;
-	for (uint32_t k = 0; k < fn->f->nins; k++)
-		if (fn->f->ins[k].op == OSETFIBERNUM)
+	for (uint32_t i = 0; i < fn->f->nins; i++)
+		if (fn->f->ins[i].op == OSETFIBERNUM)
 			l.fiber_owner |= RtOwnSetfibernum;
 	l.maxfibers = fn->f->info.maxfibers > 0 ? (uint32_t)fn->f->info.maxfibers : 0;
 	memset(&d->fault, 0, sizeof d->fault);
