@@ -124,8 +124,8 @@ START_TEST(isel_barriers)
 	          "\tbarrier.cluster.arrive.relaxed.aligned;\n",
 	          "MEMBAR.ALL.GPU\nERRBAR\nCGAERRBAR\nUCGABAR_ARV\nUCGABAR_WAIT\nCCTL.IVALL\n"
 	          "UCGABAR_ARV");
-	lowers_to(80, "\tnanosleep.u32 100;\n\tnanosleep.u32 %r1;\n\tpmevent 1;\n\ttrap;\n",
-	          "NANOSLEEP 0x64\nNANOSLEEP %r1\nNOP\nBPT.TRAP 0x1");
+	lowers_to(80, "\tnanosleep.u32 100;\n\tnanosleep.u32 %r1;\n\tpmevent 1;\n\ttrap;\n"
+	          "\tbrkpt;\n", "NANOSLEEP 0x64\nNANOSLEEP %r1\nNOP\nBPT.TRAP 0x1\nBPT.TRAP 0x1");
 }
 END_TEST
 
@@ -138,7 +138,6 @@ START_TEST(isel_errors)
 	fails_with(80, "\telect.sync %r3|%p1, -1;\n", "k.ptx:14:2: error: 'elect.sync' is not supported "
 	           "yet", "sm_90");
 	fails_with(80, "\tbarrier.cluster.arrive;\n", "k.ptx:14:2: error:", "sm_90");
-	fails_with(80, "\tbrkpt;\n", "k.ptx:14:2: error: 'brkpt' is not supported yet", "not simulated");
 	fails_with(80, "\tbar.sync 16;\n", "k.ptx:14:11: error:", "past 15");
 	fails_with(80, "\tbar.sync 0, 48;\n", "k.ptx:14:14: error:", "multiple of 32");
 	fails_with(80, "\tbar.red.popc.u32 %r3, 0, %r2;\n", "k.ptx:14:", "must be a predicate");

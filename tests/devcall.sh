@@ -106,6 +106,12 @@ aline() {
 
 # checks FILE WHAT [fibersim options]: every kernel of devcall.cu from FILE
 checks() {
+	checks_assert "$@"
+	checks_printf "$@"
+}
+
+# checks_assert FILE WHAT [fibersim options]: check_pos, trap_if and brkpt_if from FILE
+checks_assert() {
 	f=$1 w=$2
 	shift 2
 	A="--grid 2 --block 32 --quiet $*"
@@ -132,6 +138,23 @@ checks() {
 	[ $rc -eq 3 ] && head -n 2 "$tmp/err" | cmp -s - "$tmp/want" &&
 		ok "$w: two threads of a warp fail: a line each, in thread order" ||
 		{ bad "$w: two failing threads (exit $rc)"; show "$tmp/err"; }
+	for k in trap_if brkpt_if; do
+		"$SIM" run "$f" --kernel $k $A --arg buf:$tmp/pos.bin --arg zeros:256 --arg i32:64 \
+			--out 1:$tmp/o.bin > "$tmp/out" 2> "$tmp/err" && "$tmp/ref" plus1 "$tmp/pos.bin" "$tmp/o.bin" 64 &&
+			ok "$w: $k not taken: exit 0, right results" || { bad "$w: $k not taken"; show "$tmp/err"; }
+		"$SIM" run "$f" --kernel $k $A --arg buf:$tmp/neg.bin --arg zeros:256 --arg i32:64 \
+			> "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 3 ] && grep -q "^fibersim: error: trap: kernel '$k' CTA (1,0,0) warp 0 lane 5 .*BPT.TRAP 0x1" "$tmp/err" &&
+			ok "$w: $k taken: the fault trap, exit 3" || { bad "$w: $k taken (exit $rc)"; show "$tmp/err"; }
+	done
+}
+
+# checks_printf FILE WHAT [fibersim options]: say and say_then_check from FILE
+checks_printf() {
+	f=$1 w=$2
+	shift 2
+	A="--grid 2 --block 32 --quiet $*"
 	"$SIM" run "$f" --kernel say --grid 2 --block 40 --quiet "$@" --arg buf:$tmp/say.bin --arg i32:80 \
 		> "$tmp/out" 2> "$tmp/err"
 	rc=$?
@@ -149,16 +172,6 @@ checks() {
 		grep -q '^devcall.cu:39: void say_then_check(const int \*, int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion `in\[i\] >= 0 && "inputs are non-negative"` failed\.$' "$tmp/err" &&
 		ok "$w: printf's text, then a failing assert's line" ||
 		{ bad "$w: printf then assert (exit $rc)"; show "$tmp/out"; show "$tmp/err"; }
-	for k in trap_if brkpt_if; do
-		"$SIM" run "$f" --kernel $k $A --arg buf:$tmp/pos.bin --arg zeros:256 --arg i32:64 \
-			--out 1:$tmp/o.bin > "$tmp/out" 2> "$tmp/err" && "$tmp/ref" plus1 "$tmp/pos.bin" "$tmp/o.bin" 64 &&
-			ok "$w: $k not taken: exit 0, right results" || { bad "$w: $k not taken"; show "$tmp/err"; }
-		"$SIM" run "$f" --kernel $k $A --arg buf:$tmp/neg.bin --arg zeros:256 --arg i32:64 \
-			> "$tmp/out" 2> "$tmp/err"
-		rc=$?
-		[ $rc -eq 3 ] && grep -q "^fibersim: error: trap: kernel '$k' CTA (1,0,0) warp 0 lane 5 .*BPT.TRAP 0x1" "$tmp/err" &&
-			ok "$w: $k taken: the fault trap, exit 3" || { bad "$w: $k taken (exit $rc)"; show "$tmp/err"; }
-	done
 }
 
 printf '#!/bin/sh\nexec cat "%s"\n' "$root/$D/devcall.sm_80.sass" > "$tmp/dis80"
@@ -182,14 +195,24 @@ for a in 80 90; do
 	else
 		bad "sm_$a: fiberc --mode=cuda-native"; show "$tmp/err"
 	fi
-	# fiberc's code generator on nvcc's PTX: selecting `call.uni __assertfail` and `vprintf` is the
-	# code generator's (issue 22 names it); until then the module is refused with a located error
-	if "$FC" $D/devcall.sm_$a.ptx --arch=sm_$a -o "$tmp/p$a.sass" 2> "$tmp/err"; then
+	# fiberc's code generator on nvcc's PTX: it selects `call.uni __assertfail` as nvcc's SASS
+	# calls it; `vprintf` not yet: the two kernels that call it are refused alone, named, and the
+	# others written (exit 1)
+	"$FC" $D/devcall.sm_$a.ptx --arch=sm_$a -o "$tmp/p$a.sass" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		ok "sm_$a: fiberc compiles the PTX"
 		checks "$tmp/p$a.sass" "sm_$a PTX functional" --functional
-	elif grep -q "devcall.sm_$a.ptx:[0-9]*:[0-9]*: error: 'call.uni' is not supported yet: a call of '__assertfail'" "$tmp/err"; then
-		ok "sm_$a: fiberc refuses the PTX's call of __assertfail with a located error"
-		echo "XFAIL $D/devcall.sm_$a.ptx: fiberc does not select call.uni __assertfail/vprintf yet"
+		checks "$tmp/p$a.sass" "sm_$a PTX timing"
+	elif [ $rc -eq 1 ] && [ -s "$tmp/p$a.sass" ] &&
+	     grep -q "devcall.sm_$a.ptx:[0-9]*:[0-9]*: error: 'call.uni' is not supported yet: a call of 'vprintf'" "$tmp/err" &&
+	     grep -q "note: kernel 'say' is refused" "$tmp/err" &&
+	     grep -q "note: kernel 'say_then_check' is refused" "$tmp/err" &&
+	     [ "$(grep -c 'note: kernel .* is refused' "$tmp/err")" -eq 2 ]; then
+		ok "sm_$a: fiberc compiles the PTX but the two printf kernels, refused alone and named"
+		checks_assert "$tmp/p$a.sass" "sm_$a PTX functional" --functional
+		checks_assert "$tmp/p$a.sass" "sm_$a PTX timing"
+		echo "XFAIL $D/devcall.sm_$a.ptx: fiberc does not select call.uni vprintf yet (say, say_then_check)"
 	else
 		bad "sm_$a: fiberc on the PTX"; show "$tmp/err"
 	fi

@@ -488,10 +488,12 @@ sel_pmevent(Lw *w)
 	return 0;
 }
 
+/* brkpt: BPT.TRAP 0x1, as ptxas 13 writes it (tests/devcall: nvcc's listing of __brkpt()) */
 static int
 sel_brkpt(Lw *w)
 {
-	return lw_error(w, "a breakpoint (BPT.INT) is not simulated");
+	lw_emit(w, "BPT.TRAP 0x1");
+	return 0;
 }
 
 const SelRow ptxsel_warp[] = {
@@ -508,6 +510,6 @@ const SelRow ptxsel_warp[] = {
 	{ "nanosleep", TcAny, sel_nanosleep, "NANOSLEEP t" },
 	{ "trap", TcAny, sel_trap, "BPT.TRAP 0x1" },
 	{ "pmevent", TcAny, sel_pmevent, "NOP" },
-	{ "brkpt", TcAny, sel_brkpt, "(error: not simulated)" },
+	{ "brkpt", TcAny, sel_brkpt, "BPT.TRAP 0x1" },
 	{ NULL, 0, NULL, NULL },
 };
