@@ -10,7 +10,8 @@
  *   3. one backward walk per block makes the segments, each write starting one; union-find
  *      joins the segments of one value: across every block edge (and call and return edges of
  *      internal subroutines), a guarded write with the value it keeps, the registers of one
- *      tuple operand;
+ *      tuple operand; a system call (CALL.ABS) reads its argument registers and R20:R21 and
+ *      writes R4 (sys_reads);
  *   4. each class of the union-find over a declaration's units is a node; references and
  *      copies are found per instruction from the slots' segments.
  */
@@ -233,6 +234,84 @@ in_place(const RA *ra, const Ins *i, uint32_t s0, unsigned j)
 	return 0;
 }
 
+/* instruction i writes R register r (a physical one: the text's own) */
+static int
+writes_r(const Ins *i, unsigned r)
+{
+	for (unsigned j = 0; j < i->nslot; j++) {
+		const Slot *sl = &i->slot[j];
+		if (sl->kind == SDef && RCLS(sl->reg) == RR && RNUM(sl->reg) <= r &&
+		    r < RNUM(sl->reg) + sl->n)
+			return 1;
+	}
+	return 0;
+}
+
+/* instruction k of block x is a system call, `CALL.ABS.NOINC R2` (ptxsyscall.c), not the
+ * CALL.REL of an internal subroutine */
+static int
+is_syscall(const Fn *f, const Blk *x, uint32_t k)
+{
+	return x->ins[k].op == OCALL && ins_hasmod(&x->ins[k], f->mod, "ABS");
+}
+
+/* the ABI registers system call k of block x reads besides its operand R2:R3 (the CUDA
+ * convention, docs/ptx-codegen.md "Device functions"): the return address R20:R21, and those
+ * argument registers R4..R13 an instruction of the block writes before the LEPC that precedes
+ * the call (selection writes exactly its routine's arguments there; the writes between the LEPC
+ * and the CALL are the return address's temporaries). Their units into u (at most 12), the
+ * count returned. */
+static unsigned
+sys_reads(const Blk *x, uint32_t k, uint32_t *u)
+{
+	uint32_t lepc = k;
+	unsigned n = 0;
+
+	while (lepc > 0 && x->ins[lepc].op != OLEPC)
+		lepc--;
+	if (x->ins[lepc].op != OLEPC)
+		lepc = k;                   /* no LEPC: whatever the block writes before the CALL */
+	for (unsigned r = 4; r <= 13; r++)
+		for (uint32_t j = 0; j < lepc; j++)
+			if (writes_r(&x->ins[j], r)) {
+				u[n++] = r;
+				break;
+			}
+	u[n++] = 20;
+	u[n++] = 21;
+	return n;
+}
+
+/* the system call at instruction g writes its result R4 at 2g+1 (what reads R4 after it reads
+ * the routine's result, not the argument); live holds what is live after it */
+static void
+sys_def(Build *B, uint64_t *live, uint32_t *open, uint32_t g, int nl[2])
+{
+	const uint32_t v = 4;
+
+	if (HAS(live, v)) {
+		B->s[open[v]].from = 2 * g + 1;
+		nl[0]--;
+		DEL(live, v);
+	}
+}
+
+/* system call k of block x at instruction g: its ABI reads at 2g (sys_reads) */
+static void
+sys_uses(Build *B, const Blk *x, uint32_t k, uint64_t *live, uint32_t *open, uint32_t g,
+         int nl[2])
+{
+	uint32_t u[12];
+	unsigned n = sys_reads(x, k, u);
+
+	for (unsigned m = 0; m < n; m++)
+		if (!HAS(live, u[m])) {
+			ADD(live, u[m]);
+			nl[0]++;
+			open[u[m]] = newseg(B, u[m], RaNone, 2 * g);
+		}
+}
+
 static void
 walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_t *live,
      uint32_t nw, uint32_t *open, uint32_t *defid, uint32_t *defg)
@@ -295,6 +374,9 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 					unite(B->s, id0, id);     /* one tuple operand: one node */
 			}
 		}
+		int sys = is_syscall(f, x, k);
+		if (sys)
+			sys_def(B, live, open, g, nl);
 		for (unsigned j = 0; j < i->nslot; j++) {
 			const Slot *sl = &i->slot[j];
 			int u = ra->sunit[s0 + j];
@@ -317,6 +399,8 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 					unite(B->s, open[v], defid[v]);  /* window target: D = C in place */
 			}
 		}
+		if (sys)
+			sys_uses(B, x, k, live, open, g, nl);
 		for (int c = 0; c < 2; c++)
 			if (nl[c] + dn[c] > ra->maxlive[c])
 				ra->maxlive[c] = nl[c] + dn[c];

@@ -238,6 +238,27 @@ is_sp_init(const Fn *f, const Ins *i)
 	       i->opnd[2].kind == OReg && i->opnd[2].r[0] == REG(RR, RegRZ);
 }
 
+/* i lowers the stack pointer by a constant, as a frame's prologue does: `IADD3 R1, R1, -n, RZ`
+ * or, on sm_90, `VIADD R1, R1, -n` (the immediate a 32-bit two's complement, 0xfffffff8 for -8):
+ * n, else -1 */
+static int64_t
+frame_adj(const Ins *i)
+{
+	const Opnd *o = i->opnd;
+	int64_t v;
+
+	if (i->guarded || i->nopnd < 3 || o[0].kind != OReg || o[0].r[0] != REG(RR, 1) ||
+	    o[1].kind != OReg || o[1].r[0] != REG(RR, 1) || o[2].kind != OImm)
+		return -1;
+	if (i->op == OIADD3 && i->nopnd == 4 && o[3].kind == OReg &&
+	    o[3].r[0] == REG(RR, RegRZ) && o[2].imm <= 0)
+		return -o[2].imm;
+	if (i->op != OVIADD || i->nopnd != 3 || i->nmod)
+		return -1;
+	v = o[2].imm >= 0x80000000 && o[2].imm <= 0xffffffff ? o[2].imm - 0x100000000 : o[2].imm;
+	return v <= 0 && v > -0x80000000LL ? -v : -1;
+}
+
 /* the frame: where the stack pointer is set in the entry block; the spill area's offset from
  * R1 (after what the text's frame has) and the new frame size; *moved: the initialisation to
  * drop, when a spilled register is referenced before it and it can move to the top (then
@@ -267,13 +288,11 @@ frame(W *w, Blk *e, uint32_t *init, uint32_t *adj, uint32_t *moved, int *size)
 		if (!def && !use)
 			continue;
 		/* the first instruction after the initialisation that touches R1: the frame? */
-		if (def && i->op == OIADD3 && i->nopnd == 4 && i->opnd[0].kind == OReg &&
-		    i->opnd[1].kind == OReg && i->opnd[1].r[0] == REG(RR, 1) &&
-		    i->opnd[2].kind == OImm && i->opnd[2].imm <= 0 && !i->guarded &&
-		    i->opnd[3].kind == OReg && i->opnd[3].r[0] == REG(RR, RegRZ)) {
+		int64_t n = def ? frame_adj(i) : -1;
+		if (n >= 0) {
 			*adj = k;
-			if (-i->opnd[2].imm > f0)
-				f0 = (int)-i->opnd[2].imm;
+			if (n > f0)
+				f0 = (int)n;
 		}
 		break;
 	}

@@ -341,6 +341,65 @@ START_TEST(test_isel_assertfail)
 }
 END_TEST
 
+/* device printf then assert, as nvcc's PTX has them (tests/devcall/devcall.cu's say_then_check):
+ * `call.uni (retval0), vprintf, (param0, param1)` as nvcc's SASS calls it (the format in R4:R5,
+ * the argument buffer in R6:R7, LEPC R8, the return offset in R11, the result from R4), each
+ * routine a slot of .nv.constant4 in first-call order, EIATTR_EXTERNS naming both (vprintf
+ * first, as nvcc lists them) and EIATTR_SYSCALL_OFFSETS both CALLs */
+START_TEST(test_isel_vprintf)
+{
+	static const char ptx[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n"
+	    "\t.param .b64 vprintf_param_1\n)\n;\n"
+	    ".extern .func __assertfail\n(\n\t.param .b64 __assertfail_param_0,\n"
+	    "\t.param .b64 __assertfail_param_1,\n\t.param .b32 __assertfail_param_2,\n"
+	    "\t.param .b64 __assertfail_param_3,\n\t.param .b64 __assertfail_param_4\n)\n;\n"
+	    ".global .align 1 .b8 $str[4] = {104, 105, 10};\n"
+	    ".visible .entry k(.param .u64 k_param_0)\n{\n"
+	    "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+	    "\tld.param.u64 %rd1, [k_param_0];\n"
+	    "\tmov.u64 %rd2, $str;\n\tcvta.global.u64 %rd3, %rd2;\n"
+	    "\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd3;\n"
+	    "\t.param .b64 param1;\n\tst.param.b64 [param1+0], 0;\n"
+	    "\t.param .b32 retval0;\n"
+	    "\tcall.uni (retval0), vprintf, (param0, param1);\n"
+	    "\tld.param.b32 %r1, [retval0+0];\n\t}\n"
+	    "\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd3;\n"
+	    "\t.param .b64 param1;\n\tst.param.b64 [param1+0], %rd3;\n"
+	    "\t.param .b32 param2;\n\tst.param.b32 [param2+0], 7;\n"
+	    "\t.param .b64 param3;\n\tst.param.b64 [param3+0], %rd3;\n"
+	    "\t.param .b64 param4;\n\tst.param.b64 [param4+0], 1;\n"
+	    "\tcall.uni __assertfail, (param0, param1, param2, param3, param4);\n\t}\n"
+	    "\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+	char *msgs = NULL, *t = psel_lower(ptx, 80, &msgs);
+	const char *want[] = {
+		"EIATTR_EXTERNS", ".word\tindex@(vprintf)", ".word\tindex@(__assertfail)",
+		"EIATTR_SYSCALL_OFFSETS", ".word\t.L_sys0@srel", ".word\t.L_sys1@srel",
+		/* vprintf: the format, the buffer, its slot (after $str's), LEPC R8 */
+		"MOV R4, ", "MOV R5, ", "MOV R6, ", "MOV R7, ", "MOV R2, 0x8 ;",
+		"LDC.64 R2, c[0x4][R2] ;", "LEPC R8 ;", "MOV R11, 0x80 ;", "MOV R20, 0x0 ;",
+		"MOV R21, 0x0 ;", "MOV R0, 0x0 ;", "IADD3 R20, P0, P1, -R20, R11, R8 ;",
+		"IADD3.X R21, ~R0, R21, R9, P0, P1 ;", ".L_sys0:", "CALL.ABS.NOINC R2 ;", ", R4 ;",
+		/* __assertfail: its own slot, the third */
+		"MOV R13, ", "MOV R2, 0x10 ;", "LEPC R14 ;", ".L_sys1:", "CALL.ABS.NOINC R2 ;",
+		".nv.constant4:", ".dword\t$str\n", ".dword\tvprintf\n", ".dword\t__assertfail\n",
+		".type\t\tvprintf,@function", ".type\t\t__assertfail,@function",
+	};
+	const char *at;
+
+	ck_assert_msg(t != NULL, "%s", msgs);
+	at = t;
+	for (unsigned k = 0; k < sizeof want / sizeof want[0]; k++) {
+		const char *hit = strstr(at, want[k]);
+		ck_assert_msg(hit != NULL, "'%s' missing (or out of order) in:\n%s", want[k], t);
+		at = hit + strlen(want[k]);
+	}
+	free(t);
+	free(msgs);
+}
+END_TEST
+
 /* a call of another routine declared without a body, and __assertfail declared otherwise: located
  * errors */
 START_TEST(test_isel_syscall_errors)
@@ -355,9 +414,22 @@ START_TEST(test_isel_syscall_errors)
 	    ".extern .func __assertfail\n(\n\t.param .b64 a\n)\n;\n"
 	    ".visible .entry k()\n{\n\t{\n\t.param .b64 p;\n\tst.param.b64 [p], 0;\n"
 	    "\tcall.uni __assertfail, (p);\n\t}\n\tret;\n}\n";
+	/* vprintf declared without its result; vprintf's result not taken */
+	static const char noret[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".extern .func vprintf\n(\n\t.param .b64 a,\n\t.param .b64 b\n)\n;\n"
+	    ".visible .entry k()\n{\n\t{\n\t.param .b64 p;\n\tst.param.b64 [p], 0;\n"
+	    "\tcall.uni vprintf, (p, p);\n\t}\n\tret;\n}\n";
+	static const char dropped[] =
+	    ".version 9.0\n.target sm_80\n.address_size 64\n"
+	    ".extern .func (.param .b32 r) vprintf\n(\n\t.param .b64 a,\n\t.param .b64 b\n)\n;\n"
+	    ".visible .entry k()\n{\n\t{\n\t.param .b64 p;\n\tst.param.b64 [p], 0;\n"
+	    "\t.param .b32 r;\n\tcall.uni vprintf, (p, p);\n\t}\n\tret;\n}\n";
 
 	psel_fails(other, 80, "k.ptx:14:11: error:", "a call of 'vprintf2', which has no body in this "
-	           "module (of the system routines only __assertfail is selected)");
+	           "module (of the system routines only vprintf and __assertfail are selected)");
+	psel_fails(noret, 80, "k.ptx:15:11: error:", "a call of 'vprintf', which has no body");
+	psel_fails(dropped, 80, "k.ptx:16:11: error:", "vprintf returns 1 .param result");
 	psel_fails(wrong, 80, "k.ptx:14:11: error:", "a call of '__assertfail', which has no body");
 }
 END_TEST
@@ -467,6 +539,7 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_targets);
 	tcase_add_test(isel, test_isel_assertfail);
 	tcase_add_test(isel, test_isel_syscall_errors);
+	tcase_add_test(isel, test_isel_vprintf);
 	tcase_add_test(isel, test_isel_fold);
 	tcase_add_test(isel, test_isel_fold_wide);
 	suite_add_tcase(s, isel);

@@ -635,6 +635,75 @@ START_TEST(test_regalloc_copies)
 }
 END_TEST
 
+/* instruction i writes R register r */
+static int
+writes_reg(const Ins *i, unsigned r)
+{
+	for (unsigned j = 0; j < i->nslot; j++)
+		if (i->slot[j].kind == SDef && RCLS(i->slot[j].reg) == RR &&
+		    RNUM(i->slot[j].reg) <= r && r < RNUM(i->slot[j].reg) + i->slot[j].n)
+			return 1;
+	return 0;
+}
+
+/* a system call (ptxsyscall.c's sequence, vprintf's form): CALL.ABS.NOINC reads the argument
+ * registers written before its LEPC (R4..R7 here) and R20:R21, and writes its result R4, so no
+ * value made between an argument's write and the CALL lands on that argument (the pair %w, made
+ * after R4/R5 are set with R2:R3 its sources, took R4:R5 while nothing modelled the CALL's
+ * reads), and what reads R4 after the CALL reads the result */
+START_TEST(test_regalloc_syscall)
+{
+	char *s = listing("\t.vreg\t\t%a,%p,%q,%w[2],%d,%o[2]\n",
+	                  "\tIMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+	                  "\tS2R %a, SR_TID.X ;\n"
+	                  "\tS2R %p, SR_TID.Y ;\n"
+	                  "\tS2R %q, SR_TID.Z ;\n"
+	                  "\tIADD3 R4, %a, 0x1, RZ ;\n"
+	                  "\tMOV R5, RZ ;\n"
+	                  "\tIMAD.WIDE.U32 %w, %p, %q, RZ ;\n"
+	                  "\tIADD3 R6, %w, 0x2, RZ ;\n"
+	                  "\tIADD3 R7, %w[1], 0x3, RZ ;\n"
+	                  "\tMOV R2, 0x0 ;\n"
+	                  "\tLDC.64 R2, c[0x4][R2] ;\n"
+	                  "\tLEPC R8 ;\n"
+	                  "\tMOV R11, 0x80 ;\n"
+	                  "\tMOV R20, 0x0 ;\n"
+	                  "\tMOV R21, 0x0 ;\n"
+	                  "\tMOV R0, 0x0 ;\n"
+	                  "\tIADD3 R20, P0, P1, -R20, R11, R8 ;\n"
+	                  "\tIADD3.X R21, ~R0, R21, R9, P0, P1 ;\n"
+	                  "\tCALL.ABS.NOINC R2 ;\n"
+	                  "\tMOV %d, R4 ;\n"
+	                  "\tIMAD.WIDE.U32 %o, %d, 0x4, c[0x0][0x160] ;\n"
+	                  "\tSTG.E [%o.64], %d ;\n"
+	                  "\tEXIT ;\n");
+	T *t = parse(s);
+	Fn *f = fn0(t);
+	/* the last write of each argument register before the CALL is the argument's own */
+	static const char *const last[4] = { "IADD3 R4, ", "MOV R5, RZ", "IADD3 R6, ", "IADD3 R7, " };
+	uint32_t call = UINT32_MAX;
+
+	alloc_checked(t, 255);
+	for (uint32_t k = 0; k < f->nins && call == UINT32_MAX; k++)
+		if (f->ins[k].op == OCALL)
+			call = k;
+	ck_assert_uint_ne(call, UINT32_MAX);
+	for (unsigned r = 4; r <= 7; r++) {
+		uint32_t k = call;
+		while (k-- > 0 && !writes_reg(&f->ins[k], r))
+			;
+		ck_assert_msg(k < call && !strncmp(ins_text(f, k), last[r - 4], strlen(last[r - 4])),
+		              "R%u at the CALL is not its argument: %s", r,
+		              k < call ? ins_text(f, k) : "(none)");
+	}
+	/* the result: read from R4 after the CALL (the copy is gone where %d took R4 itself) */
+	const char *after = ins_text(f, call + 1);
+	ck_assert_msg(strstr(after, "R4") != NULL, "the result is not read from R4: %s", after);
+	t_free(t);
+	free(s);
+}
+END_TEST
+
 /* a register read before anything writes it reads whatever: no error, and it holds no
  * register before the write (here none at all) */
 START_TEST(test_regalloc_undefined)
@@ -678,6 +747,43 @@ START_TEST(test_regalloc_listing)
 	ck_assert_ptr_null(strstr(out, ".vreg"));
 	ck_assert_ptr_null(strstr(out, ".vpred"));
 	ck_assert_ptr_null(strstr(out, "%"));
+	free(out);
+	t_free(t);
+	free(s);
+}
+END_TEST
+
+/* sm_90's frame prologue, `VIADD R1, R1, -8` (selection's form for a kernel with .local
+ * variables: 0xfffffff8), is the frame regalloc grows for its spills like `IADD3 R1, R1, -8, RZ`:
+ * before, spilling there was the error "a frame of 8 bytes but no `IADD3 R1, R1, -8, RZ`"
+ * (tests/devcall's say_then_check on sm_90) */
+START_TEST(test_regalloc_frame_viadd)
+{
+	char *s = listing("\t.vreg\t\t%v0,%v1,%v2,%v3,%v4,%v5,%v6,%s\n",
+	                  "\tLDC R1, c[0x0][0x28] ;\n"
+	                  "\tVIADD R1, R1, 0xfffffff8 ;\n"
+	                  "\tS2R %v0, SR_TID.X ;\n\tS2R %v1, SR_TID.Y ;\n\tS2R %v2, SR_TID.Z ;\n"
+	                  "\tS2R %v3, SR_CTAID.X ;\n\tS2R %v4, SR_CTAID.Y ;\n"
+	                  "\tS2R %v5, SR_CTAID.Z ;\n\tS2R %v6, SR_LANEID ;\n"
+	                  "\tIADD3 %s, %v0, %v1, %v2 ;\n\tIADD3 %s, %s, %v3, %v4 ;\n"
+	                  "\tIADD3 %s, %s, %v5, %v6 ;\n"
+	                  "\tSTL [R1], %s ;\n"
+	                  "\tEXIT ;\n");
+	char *at = strstr(s, "EIATTR_FRAME_SIZE");
+	ck_assert_ptr_nonnull(at);
+	at = strstr(at, "0x00000000");
+	memcpy(at, "0x00000008", 10);              /* the .local frame: 8 bytes */
+	at = strstr(s, "sm_80");
+	memcpy(at, "sm_90", 5);
+	T *t = parse(s);
+	char *out;
+
+	ck_assert_int_eq(alloc(t, 8), 0);
+	ck_assert_int_gt(t->st.spilled, 0);
+	out = emit(t, NULL);
+	/* the spill area after the frame's 8 bytes (16-aligned), the prologue replaced */
+	ck_assert_msg(strstr(out, "IADD3 R1, R1, -0x") && !strstr(out, "VIADD R1"), "%s", out);
+	ck_assert_int_gt(fn0(t)->info.frame_size, 16);
 	free(out);
 	t_free(t);
 	free(s);
@@ -1005,6 +1111,8 @@ regalloc_suite(void)
 	TCase *rd = tcase_create("Random");
 
 	tcase_add_test(tc, test_regalloc_chain);
+	tcase_add_test(tc, test_regalloc_syscall);
+	tcase_add_test(tc, test_regalloc_frame_viadd);
 	tcase_add_test(tc, test_regalloc_tuples);
 	tcase_add_test(tc, test_regalloc_copies);
 	tcase_add_test(tc, test_regalloc_undefined);

@@ -195,24 +195,12 @@ for a in 80 90; do
 	else
 		bad "sm_$a: fiberc --mode=cuda-native"; show "$tmp/err"
 	fi
-	# fiberc's code generator on nvcc's PTX: it selects `call.uni __assertfail` as nvcc's SASS
-	# calls it; `vprintf` not yet: the two kernels that call it are refused alone, named, and the
-	# others written (exit 1)
-	"$FC" $D/devcall.sm_$a.ptx --arch=sm_$a -o "$tmp/p$a.sass" 2> "$tmp/err"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		ok "sm_$a: fiberc compiles the PTX"
+	# fiberc's code generator on nvcc's PTX: it selects `call.uni __assertfail` and
+	# `call.uni (retval0), vprintf` as nvcc's SASS calls them; every kernel compiles and runs
+	if "$FC" $D/devcall.sm_$a.ptx --arch=sm_$a -o "$tmp/p$a.sass" 2> "$tmp/err"; then
+		ok "sm_$a: fiberc compiles the PTX (all five kernels)"
 		checks "$tmp/p$a.sass" "sm_$a PTX functional" --functional
 		checks "$tmp/p$a.sass" "sm_$a PTX timing"
-	elif [ $rc -eq 1 ] && [ -s "$tmp/p$a.sass" ] &&
-	     grep -q "devcall.sm_$a.ptx:[0-9]*:[0-9]*: error: 'call.uni' is not supported yet: a call of 'vprintf'" "$tmp/err" &&
-	     grep -q "note: kernel 'say' is refused" "$tmp/err" &&
-	     grep -q "note: kernel 'say_then_check' is refused" "$tmp/err" &&
-	     [ "$(grep -c 'note: kernel .* is refused' "$tmp/err")" -eq 2 ]; then
-		ok "sm_$a: fiberc compiles the PTX but the two printf kernels, refused alone and named"
-		checks_assert "$tmp/p$a.sass" "sm_$a PTX functional" --functional
-		checks_assert "$tmp/p$a.sass" "sm_$a PTX timing"
-		echo "XFAIL $D/devcall.sm_$a.ptx: fiberc does not select call.uni vprintf yet (say, say_then_check)"
 	else
 		bad "sm_$a: fiberc on the PTX"; show "$tmp/err"
 	fi

@@ -2,7 +2,7 @@
  * (frontend/sass/nvinfo.c): the module-wide EIATTR_REGCOUNT (0 here: regalloc writes it),
  * FRAME_SIZE and MIN_STACK_SIZE of every function, and per kernel its .nv.info.<fn>: the CUDA API
  * version, the parameter bank and each parameter, .maxnreg, the system routine and its CALLs
- * (EIATTR_EXTERNS, EIATTR_SYSCALL_OFFSETS: __assertfail), the EXIT offsets (labels),
+ * (EIATTR_EXTERNS, EIATTR_SYSCALL_OFFSETS: vprintf, __assertfail), the EXIT offsets (labels),
  * .maxntid and .reqntid.
  */
 #include "lwpriv.h"
@@ -85,8 +85,12 @@ lw_kernel_info(Lw *w, LwBuf *b, const char *fn)
 			maxreg = w->fn->attr[k].val[0];
 	attr_half(b, "EIATTR_MAXREG_COUNT", 0x1b, maxreg);
 	if (w->nsys) {          /* a system call (ptxsyscall.c): the routine and each CALL */
-		snprintf(t0, sizeof t0, ".word\tindex@(__assertfail)");
-		attr_words(c, b, "EIATTR_EXTERNS", 0x0f, ws, 1);
+		char *tw[4] = { t0, t1, t2, t3 };
+		unsigned n = 0;      /* the routines called, in nvcc's order (vprintf first) */
+		for (unsigned s = 0; s < LW_NSYS && n < 4; s++)
+			if (w->sysused >> s & 1)
+				snprintf(tw[n++], sizeof t1, ".word\tindex@(%s)", lw_sys_name(s));
+		attr_words(c, b, "EIATTR_EXTERNS", 0x0f, ws, n);
 		uint32_t a = c->info++, e = c->info++;
 		attr_head(b, "EIATTR_SYSCALL_OFFSETS");
 		lw_buf_printf(b, "\t.byte\t0x04, 0x46\n\t.short\t(.L_i%" PRIu32 " - .L_i%" PRIu32 ")\n.L_i%" PRIu32 ":\n",

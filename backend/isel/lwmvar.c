@@ -2,7 +2,7 @@
  * the module in its section (.nv.global.init with an initialiser, .nv.global without, and
  * .nv.constant3 for .const); emit_mvars writes those sections with the initialisers' bytes and
  * .nv.constant4, the addresses of the .global variables the code names (lw_global_addr) and of
- * the system routine __assertfail (ptxsyscall.c).
+ * the system routines vprintf and __assertfail (ptxsyscall.c).
  */
 #include "lwpriv.h"
 
@@ -143,13 +143,17 @@ lw_emit_mvars(const Ptx *p, const LwCount *c, LwBuf *b, Diag *d)
 				for (uint32_t k = 0; k < c->nmv; k++)
 					if (c->mv[k].c4 == (int)slot)
 						lw_buf_printf(b, "\t.dword\t%s\n", ptx_str(p, c->mv[k].v->name));
-				if (c->assert_c4 == slot + 1)
-					lw_buf_printf(b, "\t.dword\t__assertfail\n");
+				for (unsigned s = 0; s < LW_NSYS; s++)
+					if (c->sys_c4[s] == slot + 1)
+						lw_buf_printf(b, "\t.dword\t%s\n", lw_sys_name(s));
 			}
 		}
 	}
-	if (c->assert_c4)     /* the system routine: a symbol without a section, as nvcc lists it */
-		lw_buf_printf(b, "\n\n//--------------------- SYMBOLS --------------------------\n\n"
-		              "\t.type\t\t__assertfail,@function\n");
+	for (unsigned s = 0, head = 0; s < LW_NSYS; s++)
+		if (c->sys_c4[s]) {  /* a system routine: a symbol without a section, as nvcc lists it */
+			if (!head++)
+				lw_buf_printf(b, "\n\n//--------------------- SYMBOLS --------------------------\n\n");
+			lw_buf_printf(b, "\t.type\t\t%s,@function\n", lw_sys_name(s));
+		}
 	return 0;
 }

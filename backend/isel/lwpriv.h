@@ -33,7 +33,8 @@ typedef struct LwCount {
 	} *mv;
 	uint32_t nmv, cmv; /* module variables, and the room for them */
 	uint32_t nc4;      /* slots of .nv.constant4 given out */
-	uint32_t assert_c4; /* __assertfail's address: its .nv.constant4 slot + 1, 0 not called */
+	uint32_t sys_c4[LW_NSYS]; /* system routine k's address (lw_sys_name): its .nv.constant4
+	                           * slot + 1, 0 not called */
 	uint32_t sys;      /* .L_sys<N>: system calls labelled (ptxsyscall.c) */
 } LwCount;
 

@@ -291,8 +291,8 @@ lw_call(Lw *w)
 			*(w->p->fn[f]->body ? &callee : &decl) = w->p->fn[f];
 	if (lw_opnd(w, k + 1) && lw_opnd(w, k + 1)->kind == PoList)
 		args = lw_opnd(w, k + 1);
-	if (!callee && decl && !rets && !lw_opnd(w, k + 2))
-		return lw_syscall(w, decl, args, k);   /* a system routine: __assertfail */
+	if (!callee && decl && !lw_opnd(w, k + 2))
+		return lw_syscall(w, decl, rets, args, k); /* a system routine: vprintf, __assertfail */
 	if (!callee)
 		return lw_error_opnd(w, k, "a call of '%s', which has no body in this module",
 		                     ptx_str(w->p, o->atom));

@@ -26,6 +26,7 @@ typedef struct LwBuf LwBuf;
 enum {
 	LwRing = 64,       /* operand strings alive at once */
 	LwStr = 96,        /* bytes of one operand string */
+	LW_NSYS = 2,       /* system routines selected (ptxsyscall.c: vprintf, __assertfail) */
 };
 
 /* the kinds of value a PTX register holds, by its declared type */
@@ -70,6 +71,7 @@ struct Lw {
 	uint32_t exit0;    /* number of this function's first exit label */
 	uint32_t nsys;     /* system calls written (CALL.ABS.NOINC): labels .L_sys<N> from the
 	                    * listing's count (LwCount.sys), for EIATTR_SYSCALL_OFFSETS */
+	uint32_t sysused;  /* bit k: system routine k (lw_sys_name) called, for EIATTR_EXTERNS */
 	uint32_t inl;      /* device-function body being inlined: its instance number (labels get
 	                    * a `$i<N>` suffix), 0 in the kernel's own body */
 	struct LwCall *call; /* ptxcall.c's state: .param slots, the inline stack */
@@ -179,9 +181,12 @@ int lw_ret(Lw *w);                           /* ret: EXIT, or the end of an inli
 void lw_call_free(Lw *w);
 /* word m of the value of .param variable v (a call sequence's argument slot) */
 const char *lw_param_word(Lw *w, const PtxVar *v, uint32_t m);
-/* ptxsyscall.c: a call of callee, declared without a body (args: the argument list, operand k
- * the callee): __assertfail as nvcc's SASS calls it; another is a located error */
-int lw_syscall(Lw *w, const PtxFunc *callee, const PtxOpnd *args, int k);
+/* ptxsyscall.c: a call of callee, declared without a body (rets: the result list or NULL, args:
+ * the argument list, operand k the callee): vprintf and __assertfail as nvcc's SASS calls them;
+ * another is a located error */
+int lw_syscall(Lw *w, const PtxFunc *callee, const PtxOpnd *rets, const PtxOpnd *args, int k);
+/* the name of system routine k (0..LW_NSYS-1), NULL past them */
+const char *lw_sys_name(unsigned k);
 /* lower the statements of fn (the kernel, or a device function being inlined) */
 int lw_lower_stmts(Lw *w, const PtxFunc *fn);
 /* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
