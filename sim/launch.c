@@ -261,47 +261,75 @@ coop_begin(Gpu *g, const Prog *k, LaunchCx *lc, SimFault *f)
 	return 0;
 }
 
+/* a round over a CTA's warps: what it saw */
+typedef struct Round {
+	int progress;          /* a warp issued */
+	int alldone;           /* every warp has ended */
+	int parked;            /* a warp is parked (it yielded) */
+} Round;
+
+/* run warp w of the CTA for up to quantum instructions, noting what the round saw: ResFault on a
+ * fault (the fault filled), else 0 */
+static int
+run_warp(Exec *x, Warp *w, unsigned quantum, Poll *p, Round *rd)
+{
+	unsigned issued;
+	int r;
+
+	x->w = w;
+	if (w->wait_busy)        /* FIBER: a busy-bit wait whose condition may hold */
+		fiber_busy_recheck(x, w);
+	if (w->parked) {         /* it yielded: it runs when no other warp can */
+		rd->alldone = 0;
+		rd->parked = 1;
+		return 0;
+	}
+	r = sim_run(x, quantum, &issued);
+	if (issued)
+		rd->progress = 1;
+	if (r == StepFault)
+		return ResFault;
+	if (r == StepYield)
+		w->parked = 1;
+	if (r != StepDone)
+		rd->alldone = 0;
+	if (x->ninstr >= p->next && poll_stop(x, p))
+		return ResFault;
+	return 0;
+}
+
+/* the end of a round over CTA c: ResDone, ResSmWait, ResFault (a deadlock, reported), or -1 to
+ * run another round (parked warps released when nothing else could go on) */
+static int
+round_end(Exec *x, Cta *c, const Round *rd)
+{
+	if (rd->alldone)
+		return ResDone;
+	if (!rd->progress && rd->parked) {
+		for (uint32_t k = 0; k < c->nwarp; k++)
+			c->warp[k].parked = 0;
+	} else if (!rd->progress && c->smbar_wait) {
+		return ResSmWait;
+	} else if (!rd->progress) {
+		sim_deadlock(x, c);
+		return ResFault;
+	}
+	return -1;
+}
+
 /* run one CTA until it ends (ResDone), waits at an SM-wide barrier with no warp able to go on
  * (ResSmWait), or faults (ResFault, the fault filled) */
 static int
 run_cta(Exec *x, Cta *c, Poll *p)
 {
 	for (;;) {
-		int progress = 0, alldone = 1, parked = 0;
-		for (uint32_t k = 0; k < c->nwarp; k++) {
-			unsigned issued;
-			int r;
-			x->w = &c->warp[k];
-			if (x->w->wait_busy)     /* FIBER: a busy-bit wait whose condition may hold */
-				fiber_busy_recheck(x, x->w);
-			if (x->w->parked) {      /* it yielded: it runs when no other warp can */
-				alldone = 0;
-				parked = 1;
-				continue;
-			}
-			r = sim_run(x, Quantum, &issued);
-			if (issued)
-				progress = 1;
-			if (r == StepFault)
+		Round rd = { 0, 1, 0 };
+		int r;
+		for (uint32_t k = 0; k < c->nwarp; k++)
+			if (run_warp(x, &c->warp[k], Quantum, p, &rd))
 				return ResFault;
-			if (r == StepYield)
-				x->w->parked = 1;
-			if (r != StepDone)
-				alldone = 0;
-			if (x->ninstr >= p->next && poll_stop(x, p))
-				return ResFault;
-		}
-		if (alldone)
-			return ResDone;
-		if (!progress && parked) {
-			for (uint32_t k = 0; k < c->nwarp; k++)
-				c->warp[k].parked = 0;
-		} else if (!progress && c->smbar_wait) {
-			return ResSmWait;
-		} else if (!progress) {
-			sim_deadlock(x, c);
-			return ResFault;
-		}
+		if ((r = round_end(x, c, &rd)) >= 0)
+			return r;
 	}
 }
 
@@ -714,7 +742,8 @@ run_cta_random(Exec *x, Cta *c, Poll *p, uint64_t *rng)
 	uint32_t nw = c->nwarp < 1024 ? c->nwarp : 1024;
 
 	for (;;) {
-		int progress = 0, alldone = 1, parked = 0;
+		Round rd = { 0, 1, 0 };
+		int r;
 		for (uint32_t k = 0; k < nw; k++)
 			order[k] = k;
 		for (uint32_t k = nw; k > 1; k--) {
@@ -722,40 +751,11 @@ run_cta_random(Exec *x, Cta *c, Poll *p, uint64_t *rng)
 			order[k - 1] = order[j];
 			order[j] = t;
 		}
-		for (uint32_t i = 0; i < nw; i++) {
-			unsigned issued;
-			int r;
-			x->w = &c->warp[order[i]];
-			if (x->w->wait_busy)
-				fiber_busy_recheck(x, x->w);
-			if (x->w->parked) {
-				alldone = 0;
-				parked = 1;
-				continue;
-			}
-			r = sim_run(x, 1 + (unsigned)(rng_next(rng) % Quantum), &issued);
-			if (issued)
-				progress = 1;
-			if (r == StepFault)
+		for (uint32_t i = 0; i < nw; i++)
+			if (run_warp(x, &c->warp[order[i]], 1 + (unsigned)(rng_next(rng) % Quantum), p, &rd))
 				return ResFault;
-			if (r == StepYield)
-				x->w->parked = 1;
-			if (r != StepDone)
-				alldone = 0;
-			if (x->ninstr >= p->next && poll_stop(x, p))
-				return ResFault;
-		}
-		if (alldone)
-			return ResDone;
-		if (!progress && parked) {
-			for (uint32_t k = 0; k < nw; k++)
-				c->warp[k].parked = 0;
-		} else if (!progress && c->smbar_wait) {
-			return ResSmWait;
-		} else if (!progress) {
-			sim_deadlock(x, c);
-			return ResFault;
-		}
+		if ((r = round_end(x, c, &rd)) >= 0)
+			return r;
 	}
 }
 
