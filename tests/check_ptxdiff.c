@@ -12,6 +12,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "kernrun.h"
+#include "xfail.h"
 #include "fiber.h"
 
 #include <check.h>
@@ -84,75 +85,11 @@ END_TEST
  * 2^28 that took ~25 s per listing (minutes under SAN), at 2^20 it is the same outcome at once */
 enum { CorpusWatchdog = 1 << 20 };
 
-enum { MaxCorpus = 64, MaxXfail = 64 };
+enum { MaxCorpus = 64 };
 static char corpus[MaxCorpus][1300];
 static int ncorpus, nfound;            /* the listings kept, and found (more than kept: a failure) */
 
-/* an entry of tests/ptxdiff.xfail: `LISTING FUNCTION REASON`, one a line */
-typedef struct XFail {
-	char listing[64];   /* a corpus file's name without .ptx: "bits.sm_80" */
-	char fn[128];       /* a function whose buffers differ from nvcc's, or "*": fiberc refuses it */
-	char reason[1024];  /* why, to the end of the line; for "*", a part of fiberc's messages */
-	int line;           /* its line in the list */
-	int seen;           /* corpus_outcome met it */
-} XFail;
-
-/* the expected failures: the committed list, or a made-up one (corpus_xfail_mutants) */
-typedef struct XList {
-	char path[1024];    /* where it was read from, for the messages */
-	XFail e[MaxXfail];  /* the entries */
-	int n;              /* how many */
-	char err[2048];     /* why the list does not read (a malformed line, a duplicate), or "" */
-} XList;
 static XList xlist;
-
-/* read a list of expected failures from f (its name path); blank and `#` lines are skipped */
-static void
-xlist_read(XList *l, FILE *f, const char *path)
-{
-	char buf[1024];
-	int line = 0;
-
-	memset(l, 0, sizeof *l);
-	snprintf(l->path, sizeof l->path, "%s", path);
-	if (!f) {
-		snprintf(l->err, sizeof l->err, "cannot read %s", path);
-		return;
-	}
-	while (fgets(buf, sizeof buf, f) && !l->err[0]) {
-		XFail *x = &l->e[l->n];
-		int at = 0;
-
-		line++;
-		buf[strcspn(buf, "\n")] = 0;
-		if (buf[strspn(buf, " \t")] == 0 || buf[strspn(buf, " \t")] == '#')
-			continue;
-		if (l->n == MaxXfail) {
-			snprintf(l->err, sizeof l->err, "%s:%d: more than %d entries", path, line, MaxXfail);
-			break;
-		}
-		if (sscanf(buf, "%63s %127s %n", x->listing, x->fn, &at) != 2 || buf[at] == 0) {
-			snprintf(l->err, sizeof l->err, "%s:%d: not `LISTING FUNCTION REASON`", path, line);
-			break;
-		}
-		snprintf(x->reason, sizeof x->reason, "%s", buf + at);
-		x->line = line;
-		for (int k = 0; k < l->n; k++)
-			if (!strcmp(l->e[k].listing, x->listing) && !strcmp(l->e[k].fn, x->fn))
-				snprintf(l->err, sizeof l->err, "%s:%d: %s %s is listed on line %d too", path,
-				         line, x->listing, x->fn, l->e[k].line);
-		l->n++;
-	}
-}
-
-static XFail *
-xlist_find(XList *l, const char *listing, const char *fn)
-{
-	for (int k = 0; k < l->n; k++)
-		if (!strcmp(l->e[k].listing, listing) && !strcmp(l->e[k].fn, fn))
-			return &l->e[k];
-	return NULL;
-}
 
 /* the corpus file's name without folder and .ptx */
 static void
@@ -204,29 +141,6 @@ unexpected(char *errs, size_t n, const char *fmt, ...)
 	strcat(errs, "\n");
 }
 
-/* the index of kernel `name` in the listing at path (the order of fiberc's functions is the PTX
- * file's, nvcc's listing has its own), or -1 */
-static int
-fn_index(const char *path, const char *config, const char *name)
-{
-	fiberDevice dev;
-	fiberModule mod;
-	unsigned n = 0;
-	int at = -1;
-
-	if (fiberDeviceCreate(&dev, config) != FIBER_SUCCESS)
-		return -1;
-	if (fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS &&
-	    fiberModuleGetFunctionCount(mod, &n) == FIBER_SUCCESS)
-		for (unsigned k = 0; k < n && at < 0; k++) {
-			const char *nm;
-			if (fiberModuleGetFunctionName(mod, k, &nm) == FIBER_SUCCESS && !strcmp(nm, name))
-				at = (int)k;
-		}
-	fiberDeviceDestroy(dev);
-	return at;
-}
-
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -250,7 +164,7 @@ compare_fn(const char *sass, const char *out, const char *config, unsigned f, ch
 		kr_free(&want);
 		return -1;
 	}
-	g = fn_index(out, config, name);
+	g = xlist_fn_index(out, config, name);
 	if (g < 0)
 		snprintf(why, whysz, "fiberc's listing has no kernel %s", name);
 	else if (kr_run_generic(out, config, FIBER_MODE_FUNCTIONAL, (unsigned)g, gname, sizeof gname,

@@ -10,6 +10,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "kernrun.h"
+#include "xfail.h"
 #include "fiber.h"
 
 #include <check.h>
@@ -149,98 +150,27 @@ END_TEST
 
 /* ---- the corpus ---------------------------------------------------------------------------- */
 
-enum { MaxCorpus = 64, MaxXfail = 64, CorpusWatchdog = 1 << 20 };
+enum { MaxCorpus = 64, CorpusWatchdog = 1 << 20 };
 static char corpus[MaxCorpus][1300];
 static int ncorpus, nfound;
 
-/* an entry of tests/ptxfiber.xfail: `LISTING FUNCTION REASON` (the format of ptxdiff.xfail) */
-typedef struct XFail {
-	char listing[64];   /* a corpus file's name without .ptx: "bits.sm_80" */
-	char fn[128];       /* a function whose outputs differ, or "*": fiberc refuses the listing */
-	char reason[1024];  /* why; for "*", a part of fiberc's messages */
-	int line;           /* its line in the list */
-} XFail;
-static XFail xf[MaxXfail];
-static int nxf;
-static char xf_err[1200];    /* why the list does not read, or "" */
-
-static void
-xlist_read(const char *path)
-{
-	char buf[1200];
-	int line = 0;
-	FILE *f = fopen(path, "r");
-
-	if (!f) {
-		snprintf(xf_err, sizeof xf_err, "cannot read %s", path);
-		return;
-	}
-	while (fgets(buf, sizeof buf, f) && !xf_err[0]) {
-		XFail *x = &xf[nxf];
-		int at = 0;
-		line++;
-		buf[strcspn(buf, "\n")] = 0;
-		if (buf[strspn(buf, " \t")] == 0 || buf[strspn(buf, " \t")] == '#')
-			continue;
-		if (nxf == MaxXfail)
-			snprintf(xf_err, sizeof xf_err, "%s:%d: more than %d entries", path, line, MaxXfail);
-		else if (sscanf(buf, "%63s %127s %n", x->listing, x->fn, &at) != 2 || buf[at] == 0)
-			snprintf(xf_err, sizeof xf_err, "%s:%d: not `LISTING FUNCTION REASON`", path, line);
-		else {
-			snprintf(x->reason, sizeof x->reason, "%s", buf + at);
-			x->line = line;
-			nxf++;
-		}
-	}
-	fclose(f);
-}
-
-static XFail *
-xlist_find(const char *listing, const char *fn)
-{
-	for (int k = 0; k < nxf; k++)
-		if (!strcmp(xf[k].listing, listing) && !strcmp(xf[k].fn, fn))
-			return &xf[k];
-	return NULL;
-}
-
-/* the index of kernel name in the listing at path, or -1 (fiberc keeps the PTX file's order) */
-static int
-fn_index(const char *path, const char *config, const char *name)
-{
-	fiberDevice dev;
-	fiberModule mod;
-	unsigned n = 0;
-	int at = -1;
-
-	if (fiberDeviceCreate(&dev, config) != FIBER_SUCCESS)
-		return -1;
-	if (fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS &&
-	    fiberModuleGetFunctionCount(mod, &n) == FIBER_SUCCESS)
-		for (unsigned k = 0; k < n && at < 0; k++) {
-			const char *nm;
-			if (fiberModuleGetFunctionName(mod, k, &nm) == FIBER_SUCCESS && !strcmp(nm, name))
-				at = (int)k;
-		}
-	fiberDeviceDestroy(dev);
-	return at;
-}
+static XList xl;             /* tests/ptxfiber.xfail (the format of tests/ptxdiff.xfail) */
 
 /* every entry names a corpus listing, and every listing was kept */
 START_TEST(corpus_xfail_list)
 {
-	ck_assert_msg(xf_err[0] == 0, "%s", xf_err);
+	ck_assert_msg(xl.err[0] == 0, "%s", xl.err);
 	ck_assert_msg(ncorpus > 0 && nfound == ncorpus, "%d corpus PTX files, %d kept", nfound,
 	              ncorpus);
-	for (int k = 0; k < nxf; k++) {
+	for (int k = 0; k < xl.n; k++) {
 		int found = 0;
 		for (int j = 0; j < ncorpus && !found; j++) {
 			const char *b = strrchr(corpus[j], '/') + 1;
-			found = strlen(b) == strlen(xf[k].listing) + 4 &&
-			        !strncmp(b, xf[k].listing, strlen(xf[k].listing));
+			found = strlen(b) == strlen(xl.e[k].listing) + 4 &&
+			        !strncmp(b, xl.e[k].listing, strlen(xl.e[k].listing));
 		}
 		ck_assert_msg(found, "tests/ptxfiber.xfail:%d: no corpus listing tests/corpus/%s.ptx",
-		              xf[k].line, xf[k].listing);
+		              xl.e[k].line, xl.e[k].listing);
 	}
 }
 END_TEST
@@ -260,7 +190,7 @@ START_TEST(corpus_fiber_native)
 	snprintf(listing, sizeof listing, "%.*s", (int)strlen(b) - 4, b);
 	snprintf(archs, sizeof archs, "%.*s", (int)(strlen(b) - 4 - (size_t)(sm + 1 - b)), sm + 1);
 	snprintf(sass, sizeof sass, "%.*s.sass", (int)strlen(in) - 4, in);
-	whole = xlist_find(listing, "*");
+	whole = xlist_find(&xl, listing, "*");
 	if (!(out = compile(in, archs, err, sizeof err))) {
 		ck_assert_msg(whole != NULL, "fiberc --mode=fiber-native refuses %s, which "
 		              "tests/ptxfiber.xfail does not list:\n%.1500s", in, err);
@@ -284,7 +214,7 @@ START_TEST(corpus_fiber_native)
 		memset(&got, 0, sizeof got);
 		ck_assert_msg(kr_run_generic(sass, simt, FIBER_MODE_FUNCTIONAL, f, name, sizeof name,
 		                             &want) == 0, "%s: %s", sass, want.err);
-		if ((g = fn_index(out, fib, name)) < 0)
+		if ((g = xlist_fn_index(out, fib, name)) < 0)
 			snprintf(why, sizeof why, "the fiber-native listing does not load on %s or has no "
 			         "kernel %s", fib, name);
 		else if (kr_run_generic(out, fib, FIBER_MODE_FUNCTIONAL, (unsigned)g, gname,
@@ -299,7 +229,7 @@ START_TEST(corpus_fiber_native)
 			         "than nvcc's on %s", fib, simt);
 		kr_free(&want);
 		kr_free(&got);
-		x = xlist_find(listing, name);
+		x = xlist_find(&xl, listing, name);
 		if (why[0] && !x)
 			snprintf(errs + nbad, sizeof errs - nbad, "%s %s: %s\n", in, name, why);
 		else if (!why[0] && x)
@@ -311,10 +241,10 @@ START_TEST(corpus_fiber_native)
 	}
 	kr_set_watchdog(0);
 	ck_assert_msg(errs[0] == 0, "%s", errs);
-	for (int k = 0; k < nxf; k++)
-		ck_assert_msg(strcmp(xf[k].listing, listing) || strcmp(xf[k].fn, "*") == 0 ||
-		              fn_index(sass, simt, xf[k].fn) >= 0, "tests/ptxfiber.xfail:%d: nvcc's "
-		              "listing %s has no function %s", xf[k].line, sass, xf[k].fn);
+	for (int k = 0; k < xl.n; k++)
+		ck_assert_msg(strcmp(xl.e[k].listing, listing) || strcmp(xl.e[k].fn, "*") == 0 ||
+		              xlist_fn_index(sass, simt, xl.e[k].fn) >= 0, "tests/ptxfiber.xfail:%d: nvcc's "
+		              "listing %s has no function %s", xl.e[k].line, sass, xl.e[k].fn);
 	unlink(out);
 	free(out);
 }
@@ -354,7 +284,12 @@ ptxfiber_suite(void)
 	}
 	qsort(corpus, (size_t)ncorpus, sizeof corpus[0], cmp_str);
 	snprintf(path, sizeof path, "%s/tests/ptxfiber.xfail", kr_root());
-	xlist_read(path);
+	{
+		FILE *f = fopen(path, "r");
+		xlist_read(&xl, f, path);
+		if (f)
+			fclose(f);
+	}
 	tc = tcase_create("corpus");
 	tcase_add_test(tc, corpus_xfail_list);
 	tcase_add_loop_test(tc, corpus_fiber_native, 0, ncorpus);
