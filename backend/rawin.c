@@ -164,7 +164,8 @@ pass_regalloc_window(Fn *f, Diag *d)
 	                                 "program names itself need that window") < 0)
 		return -1;
 	ra_remote(f, win.window);
-	fw_fix_setfibernum(f);
+	if (fw_fix_setfibernum(f, d) < 0)
+		return -1;
 	kinfo_regcount(f, win.window);
 	if (f->plan) {
 		f->plan->window = win.window;

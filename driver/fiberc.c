@@ -456,7 +456,8 @@ ptx_main(Options *o, Src *src, Diag *d, int *status)
 	if (o->arch && sm_of_string(o->arch, &sm, &sfx) < 0)
 		die("architecture table out of sync");
 	if (!o->emit_ptx) {
-		PtxLower lo = { .sm = sm, .suffix = sfx, .comments = o->emit_isel, .kernel = o->kernel };
+		PtxLower lo = { .sm = sm, .suffix = sfx, .comments = o->emit_isel, .kernel = o->kernel,
+		                .fiber = o->mode == FModeFiber || o->emit_isel };
 		low = ptx_lower_opts(p, &lo, d);
 		o->refused = lo.nrefused;
 		if (!low)

@@ -3,8 +3,9 @@
  * parses, the printed text must parse again and print to the same text (the round trip of
  * tests/check_ptx.c), else the target aborts. Seeds: the committed .ptx files cut into pieces
  * (scripts/fuzz-seed-ptx.sh). An input that passes the check is also lowered to SASS
- * (backend/isel/ptxlow.c): the lowering reports or succeeds, and what it writes must parse and pass
- * the SASS checks (a selection writing bad SASS aborts). Build: make fuzz (build/fuzz/fuzz_ptx).
+ * (backend/isel/ptxlow.c), once as SIMT code and once FIBER-native (the FIBER extensions of
+ * docs/fiber-cuda.md selected): the lowering reports or succeeds, and what it writes must parse
+ * and pass the SASS checks (a selection writing bad SASS aborts). Build: make fuzz (build/fuzz/fuzz_ptx).
  */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "ir.h"
@@ -54,10 +55,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p = ptx_parse_only(src, &d);
 	if (p) {
 		int checked = ptx_check(p, &d) == 0;
-		if (checked) {
+		/* lowered twice: as SIMT code and FIBER-native (the FIBER extensions selected) */
+		for (int fiber = 0; checked && fiber < 2; fiber++) {
 			Diag dl;
+			PtxLower lo = { .fiber = fiber };
 			diag_init(&dl, src, devnull());
-			Src *low = ptx_lower(p, 0, &dl);
+			Src *low = ptx_lower_opts(p, &lo, &dl);
 			if (low) {
 				Diag ds;
 				diag_init(&ds, low, stderr);

@@ -21,6 +21,11 @@
 #	                    SASS; none re-emits the SASS as it came in: --emit=sass)
 #	%.fsass: %.vfsass   $(FIBERC) $(FIBERCFLAGS) --mode=fiber-native   a FIBER-native program with
 #	                    virtual registers, allocated (docs/fiber-isa.md, "Virtual registers")
+#	%.fsass: %.ptx      FIBERC_MODE=fiber-native only: FIBER-native CUDA (fiber_device.cuh,
+#	                    docs/fiber-cuda.md) .cu -> .ptx -> .fsass: $(NVCC) -ptx
+#	                    -arch=$(FIBER_PTX_ARCH) -I$(FIBER_INCDIR), then $(FIBERC) --mode=fiber-native
+#	                    --arch=$(NVCC_ARCH) (nvcc 13 runs ptxas over sm_90 PTX, which refuses the
+#	                    FIBER instructions: the PTX is sm_80's, fiberc compiles it for any target)
 #	%.ir:    %.sass     $(FIBERC) $(FIBERCFLAGS) --emit=ir     fiber IR text (SSA)
 # The .fsass and .ir rules also depend on the fiberc binary, so a new fiberc remakes them. The
 # chain keeps its intermediates: `make saxpy.fsass` leaves saxpy.cubin and saxpy.sass in place.
@@ -28,6 +33,8 @@
 # Variables (set them before the include or on the command line; all have ?= defaults):
 #	FIBERC_MODE (cuda-native; or none)  FIBER_BACKEND (nvdisasm; or fiberc)  PTXAS (ptxas)
 #	NVCC (nvcc)  NVCC_ARCH (sm_80)  NVCCFLAGS (-O3 -lineinfo)  NVDISASM (nvdisasm)
+#	FIBER_PTX_ARCH (sm_80)  FIBER_INCDIR (where fiber_device.cuh is: runtime/ of a source tree,
+#	include/fiber of a prefix)
 #	FIBERC (the fiberc of the prefix this file was installed to; in a fiber source tree,
 #	build/bin/fiberc of that tree)  FIBERCFLAGS (empty; e.g. --passes=... --stats)
 # FIBER_PREFIX is worked out from where this file is: $(FIBER_PREFIX)/share/fiber/fiber.mk.
@@ -45,9 +52,11 @@ FIBER_MKDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
 ifneq ($(wildcard $(FIBER_MKDIR)/../ir/ir.h),)
 FIBER_PREFIX ?= $(patsubst %/,%,$(dir $(FIBER_MKDIR)))
 FIBERC       ?= $(FIBER_PREFIX)/build/bin/fiberc
+FIBER_INCDIR ?= $(FIBER_PREFIX)/runtime
 else
 FIBER_PREFIX ?= $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(FIBER_MKDIR)))))
 FIBERC       ?= $(FIBER_PREFIX)/bin/fiberc
+FIBER_INCDIR ?= $(FIBER_PREFIX)/include/fiber
 endif
 
 NVCC        ?= nvcc
@@ -58,6 +67,7 @@ PTXAS       ?= ptxas
 FIBER_BACKEND ?= nvdisasm
 FIBERCFLAGS ?=
 FIBERC_MODE ?= cuda-native
+FIBER_PTX_ARCH ?= sm_80
 
 # what the fiberc-made outputs depend on: the binary itself when FIBERC names a path, else the
 # program found on PATH (nothing if there is none: the recipe then fails with a clear message)
@@ -87,10 +97,18 @@ $(NVDISASM) -hex $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef
 
+# (FIBERC_MODE=fiber-native: the PTX of FIBER_PTX_ARCH, with fiber_device.cuh on the path)
 define fiber_ptx
 @mkdir -p $(@D)
 $(call fiber_need,$(NVCC),$(FIBER_NVCC_HELP))
-$(NVCC) $(NVCCFLAGS) -ptx -arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+$(NVCC) $(NVCCFLAGS) -ptx $(if $(filter fiber-native,$(FIBERC_MODE)),-arch=$(FIBER_PTX_ARCH) -I$(FIBER_INCDIR),-arch=$(NVCC_ARCH)) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
+@mv -f $@.tmp $@
+endef
+
+# .ptx -> .fsass: FIBER-native CUDA
+define fiber_ptx_fsass
+@mkdir -p $(@D)
+$(FIBERC) $(FIBERCFLAGS) --mode=fiber-native --arch=$(NVCC_ARCH) -o $@.tmp $< || { rm -f $@.tmp; exit 1; }
 @mv -f $@.tmp $@
 endef
 
@@ -149,6 +167,12 @@ else
 
 %.sass: %.ptx
 	$(fiber_ptxas_sass)
+endif
+
+# FIBER-native CUDA first: a .cu with FIBER intrinsics never goes through ptxas
+ifeq ($(FIBERC_MODE),fiber-native)
+%.fsass: %.ptx $(FIBERC_DEP)
+	$(fiber_ptx_fsass)
 endif
 
 %.fsass: %.sass $(FIBERC_DEP)

@@ -3,9 +3,11 @@
 #                             built again with -fPIC -fvisibility=hidden in $(B)/pic, so only
 #                             fiber*() is exported
 #   make install              fiberc, libfiber.a, the public headers, fiber.mk, fiberc.1; fibersim,
-#                             libfiberrt.a and .so, fiber.h, fiber.pc, fibersim.1. `cc $(pkg-config
+#                             libfiberrt.a and .so, fiber.h, fiber_device.cuh (FIBER intrinsics for
+#                             nvcc: docs/fiber-cuda.md), fiber.pc, fibersim.1. `cc $(pkg-config
 #                             --cflags --libs fiber)` then builds host programs (fiber.pc sets an
-#                             rpath to $(LIBDIR))
+#                             rpath to $(LIBDIR)); `nvcc -ptx $(pkg-config --cflags fiber)` finds
+#                             fiber_device.cuh
 #   make uninstall
 .PHONY: install uninstall
 INSTALL      ?= install
@@ -58,6 +60,7 @@ install: $(FIBERC) $(LIBFIBER) $(FIBERSIM) $(LIBFIBERRT) $(RT_SO_REAL)
 	ln -sf libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(RT_SONAME)
 	ln -sf libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libfiberrt.so
 	$(INSTALL) -m 644 runtime/fiber.h $(DESTDIR)$(INCDIR)/fiber.h
+	$(INSTALL) -m 644 runtime/fiber_device.cuh $(DESTDIR)$(INCDIR)/fiber_device.cuh
 	$(INSTALL) -m 644 man/fibersim.1 $(DESTDIR)$(MAN1DIR)/fibersim.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCDIR@|$(INCDIR)|g' \
 	  -e 's|@VERSION@|$(VERSION)|g' mk/fiber.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fiber.pc
@@ -69,5 +72,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fibersim $(DESTDIR)$(LIBDIR)/libfiberrt.a \
 	  $(DESTDIR)$(LIBDIR)/libfiberrt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(RT_SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libfiberrt.so $(DESTDIR)$(INCDIR)/fiber.h \
+	  $(DESTDIR)$(INCDIR)/fiber_device.cuh \
 	  $(DESTDIR)$(MAN1DIR)/fibersim.1 $(DESTDIR)$(PKGCONFIGDIR)/fiber.pc
 	@rmdir $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) 2>/dev/null || true

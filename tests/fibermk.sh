@@ -4,7 +4,8 @@
 # .fsass equals its input after scripts/sass-normalize.sh, a second make is a no-op, touching a
 # listing remakes only its outputs, a new fiberc remakes all, failed steps leave no output, and
 # `make -n` of a .cubin prints nvcc with -arch=$(NVCC_ARCH) (nvcc itself is not needed); the PTX
-# rules: fiberc builds a .sass from a .ptx with FIBER_BACKEND=fiberc, ptxas + nvdisasm otherwise.
+# rules: fiberc builds a .sass from a .ptx with FIBER_BACKEND=fiberc, ptxas + nvdisasm otherwise;
+# FIBERC_MODE=fiber-native: a .fsass from a .cu through PTX of sm_80 (fiber_device.cuh).
 # Environment: FIBERC (default build/bin/fiberc).
 # Prints a line per check, then `N passed, M failed`.
 set -u
@@ -194,6 +195,27 @@ $P -n FIBER_BACKEND=fiberc c.sass > "$tmp/plan" 2>&1
 grep -q -- '-ptx' "$tmp/plan" && grep -q -- "fiberc .*--arch=sm_80 .*c\.ptx" "$tmp/plan" &&
 	ok "FIBER_BACKEND=fiberc: a .cu goes through PTX" ||
 	{ bad "FIBER_BACKEND=fiberc from .cu plan"; sed -n '1,6s/^/  | /p' "$tmp/plan"; }
+
+# --- FIBER-native CUDA (FIBERC_MODE=fiber-native): %.fsass from %.cu through PTX ------------------
+mkdir -p "$w/f"
+cp examples/fiber-cuda/tour.ptx "$w/f/tour.ptx"
+cp examples/fiber-cuda/tour.cu "$w/f/t.cu"
+F="make --no-print-directory -C $w/f -f $w/mk/fiber.mk FIBERC=$w/bin/fiberc FIBERC_MODE=fiber-native"
+check "FIBERC_MODE=fiber-native builds tour.fsass from the committed tour.ptx (sm_90)" \
+	$F NVCC_ARCH=sm_90 tour.fsass
+grep -q 'SETFIBERNUM 0x100' "$w/f/tour.fsass" 2>/dev/null && grep -q '\.pool.*pool0' "$w/f/tour.fsass" &&
+	! grep -q '%' "$w/f/tour.fsass" && ok "tour.fsass: SETFIBERNUM, the pool, no virtual register left" ||
+	bad "tour.fsass lacks the FIBER-native code"
+$F -n NVCC_ARCH=sm_90 t.fsass > "$tmp/plan" 2>&1
+grep -Eq -- "^nvcc .*-ptx -arch=sm_80 -I[^ ]*(/runtime|/include/fiber) .*t\.cu" "$tmp/plan" &&
+	grep -q -- "fiberc .*--mode=fiber-native --arch=sm_90 .*t\.ptx" "$tmp/plan" &&
+	! grep -q -- '-cubin' "$tmp/plan" &&
+	ok "%.fsass: %.cu (fiber-native) is nvcc -ptx -arch=sm_80 -I(fiber_device.cuh), then fiberc --mode=fiber-native" ||
+	{ bad "fiber-native .cu plan"; sed -n '1,6s/^/  | /p' "$tmp/plan"; }
+: > "$w/f/bad.ptx"
+if $F bad.fsass > "$tmp/log" 2>&1; then bad "an empty .ptx gives a .fsass"
+elif [ -e "$w/f/bad.fsass" ] || [ -e "$w/f/bad.fsass.tmp" ]; then bad "a failed fiber-native compile left output"
+else ok "a failed fiber-native compile leaves no .fsass"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,7 @@ check() { # check DESCRIPTION COMMAND...: ok if the command succeeds
 }
 p=$tmp/prefix
 files="bin/fiberc lib/libfiber.a include/fiber/ir.h include/fiber/arch.h include/fiber/ops.h include/fiber/latkeys.h include/fiber/regs.h include/fiber/frontend.h
-share/fiber/fiber.mk share/man/man1/fiberc.1"
+include/fiber/fiber_device.cuh share/fiber/fiber.mk share/man/man1/fiberc.1"
 
 check "make install PREFIX=\$tmp" make --no-print-directory install PREFIX="$p" SAN=$san
 missing=

@@ -95,6 +95,21 @@ lw_lower_stmts(Lw *w, const PtxFunc *fn)
 }
 
 
+void
+lw_entry_prologue(Lw *w)
+{
+	if (arch_has(w->arch, ArchLdcBank0))
+		lw_emit_ng(w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);
+	else
+		lw_emit_ng(w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x%x]", (unsigned)C0StackTop);
+	/* the frame of the .local variables below the stack top, as nvcc's prologue */
+	if (w->frame_size && arch_has(w->arch, ArchViadd))
+		lw_emit_ng(w, "VIADD R1, R1, 0x%x", (unsigned)-w->frame_size);
+	else if (w->frame_size)
+		lw_emit_ng(w, "IADD3 R1, R1, -0x%x, RZ", (unsigned)w->frame_size);
+	lw_emit_ng(w, "ULDC.64 UR4, c[0x0][0x%x]", w->arch->bank0->desc);
+}
+
 /* the .vreg and .vpred lists: quads, then pairs, then single registers (no alignment holes in
  * the virtual numbering), then predicates; in compact mode one name per colour */
 static void
@@ -153,7 +168,7 @@ priv_free(struct LwPriv *v)
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
 static int
-lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *ginfo,
+lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, int fiber, Diag *d, LwBuf *ginfo,
          LwBuf *kinfo, LwBuf *text)
 {
 	struct LwPriv priv = { .cnt = cnt };
@@ -166,6 +181,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	w.d = d;
 	w.arch = arch_code(sm);
 	w.comments = comments;
+	w.fiber = fiber;
 	w.param_base = w.arch->bank0->param;
 	w.priv = &priv;
 	w.exit0 = cnt->exit;
@@ -174,18 +190,8 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	lw_place_local(&w);
 	lw_plan_regs(&w);
 	lw_plan_fold(&w);
-	if (fn->entry) {
-		if (arch_has(w.arch, ArchLdcBank0))
-			lw_emit_ng(&w, "LDC R1, c[0x0][0x%x]", (unsigned)C0StackTop);
-		else
-			lw_emit_ng(&w, "IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x%x]", (unsigned)C0StackTop);
-		/* the frame of the .local variables below the stack top, as nvcc's prologue */
-		if (w.frame_size && arch_has(w.arch, ArchViadd))
-			lw_emit_ng(&w, "VIADD R1, R1, 0x%x", (unsigned)-w.frame_size);
-		else if (w.frame_size)
-			lw_emit_ng(&w, "IADD3 R1, R1, -0x%x, RZ", (unsigned)w.frame_size);
-		lw_emit_ng(&w, "ULDC.64 UR4, c[0x0][0x%x]", w.arch->bank0->desc);
-	}
+	if (fn->entry)
+		lw_entry_prologue(&w);
 	rc = lw_lower_stmts(&w, fn);
 	w.ins = NULL;
 	if (rc == 0) {
@@ -204,6 +210,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 		           "\t.section\t.text.%s,\"ax\",@progbits\n\t.sectioninfo\t@\"SHI_REGISTERS=0\"\n",
 		           name, name);
 		declare_regs(&w, text);
+		lw_fiber_header(&w, text);
 		lw_buf_printf(text, "\t.align\t128\n        .global         %s\n        .type           %s,@function\n"
 		           "        .size           %s,(.L_end%" PRIu32 " - %s)\n", name, name, name, cnt->fn, name);
 		if (fn->entry)
@@ -223,6 +230,7 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, Diag *d, LwBuf *
 	lw_call_free(&w);
 	if (w.fam_free)
 		w.fam_free(&w);
+	lw_fiber_free(&w);
 	free(w.code.s);
 	priv_free(&priv);
 	return rc;
@@ -341,7 +349,7 @@ ptx_lower_opts(const Ptx *p, PtxLower *o, Diag *d)
 			continue;
 		found = 1;
 		int nerr = d->nerr;
-		if (lower_fn(p, fn, a->sm, o->comments, d, &ginfo, &kinfo, &text) < 0 || d->nerr > nerr) {
+		if (lower_fn(p, fn, a->sm, o->comments, o->fiber, d, &ginfo, &kinfo, &text) < 0 || d->nerr > nerr) {
 			/* refused: its sections were not written; the others go on */
 			o->nrefused++;
 			note_at(d, fn->loc, "kernel '%s' is refused (%d error%s)", ptx_str(p, fn->name),

@@ -82,6 +82,8 @@ struct Lw {
 	 * is done */
 	void *fam;
 	void (*fam_free)(Lw *w);
+	int fiber;         /* PtxLower.fiber */
+	struct LwFiber *fib; /* the FIBER family's slots and pools (ptxsel_fiber.c), NULL none */
 	/* state private to the lowering (ptxlow.c and its parts: lwpriv.h) */
 	struct LwPriv *priv;
 	char ring[LwRing][LwStr];
@@ -187,6 +189,12 @@ const char *lw_param_word(Lw *w, const PtxVar *v, uint32_t m);
 int lw_syscall(Lw *w, const PtxFunc *callee, const PtxOpnd *rets, const PtxOpnd *args, int k);
 /* the name of system routine k (0..LW_NSYS-1), NULL past them */
 const char *lw_sys_name(unsigned k);
+/* a kernel's prologue: the stack pointer R1 (less the frame) and the memory descriptor UR4 */
+void lw_entry_prologue(Lw *w);
+/* ptxsel_fiber.c: the FIBER header lines of the function (`.pool`, the slots' `.vreg`), and
+ * the release of the family's state */
+void lw_fiber_header(Lw *w, LwBuf *b);
+void lw_fiber_free(Lw *w);
 /* lower the statements of fn (the kernel, or a device function being inlined) */
 int lw_lower_stmts(Lw *w, const PtxFunc *fn);
 /* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
@@ -250,6 +258,8 @@ typedef struct PtxLower {
 	int suffix;        /* with sm: 'a' for sm_90a, else 0 */
 	int comments;      /* each PTX instruction as a comment before its SASS (--emit=isel) */
 	const char *kernel; /* lower only this kernel (fiberc --kernel), NULL: every kernel */
+	int fiber;         /* the FIBER extensions (ptxsel_fiber.c) are selected: --mode=fiber-native
+	                    * or --emit=isel; 0: each is a located error */
 	uint32_t nkernel;  /* out: kernels lowered */
 	uint32_t nrefused; /* out: kernels refused: each has its located errors and a note naming it */
 } PtxLower;

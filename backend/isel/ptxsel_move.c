@@ -24,6 +24,7 @@ static const struct {
 	{ "%lanemask_le", "", "SR_LEMASK", 0 }, { "%lanemask_eq", "", "SR_EQMASK", 0 },
 	{ "%lanemask_gt", "", "SR_GTMASK", 0 }, { "%lanemask_ge", "", "SR_GEMASK", 0 },
 	{ "%clock", "", "SR_CLOCKLO", 0 },
+	{ "%fiberid", "", "SR_FIBERID", 0 }, { "%fibernum", "", "SR_FIBERNUM", 0 }, /* FIBER */
 };
 
 static int

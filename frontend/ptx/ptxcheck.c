@@ -53,7 +53,8 @@ static const char *const sregs[] = {
 	"%reserved_smem_offset_1", "%cluster_ctarank", "%cluster_nctarank", "%clusterid",
 	"%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%is_explicit_cluster",
 	"%current_graph_exec", "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5", "%pm6", "%pm7",
-	"WARP_SZ", "%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64", "%pm4_64", "%pm5_64", "%pm6_64", "%pm7_64",
+	"WARP_SZ", "%fiberid", "%fibernum", /* FIBER: docs/fiber-cuda.md */
+	"%pm0_64", "%pm1_64", "%pm2_64", "%pm3_64", "%pm4_64", "%pm5_64", "%pm6_64", "%pm7_64",
 };
 
 /* the declaration types */

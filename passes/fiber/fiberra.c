@@ -375,9 +375,8 @@ pass_fiber_ra(Fn *f, Diag *d)
 	if (colour(&ra, &top) < 0 ||
 	    fw_check_slices(f, d, top, has_sfn, "fiber-ra does not spill: fewer live values, "
 	                    "fibers or pooled registers") < 0 ||
-	    rewrite(&ra, top, has_sfn) < 0)
+	    rewrite(&ra, top, has_sfn) < 0 || fw_fix_setfibernum(f, d) < 0)
 		goto out;
-	fw_fix_setfibernum(f);
 	kinfo_drop_vregs(f);
 	kinfo_regcount(f, top);
 	f->plan->window = top;

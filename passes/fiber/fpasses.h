@@ -26,8 +26,9 @@ int fw_has_setfibernum(const Fn *f); /* some block holds a SETFIBERNUM (requires
 int fw_weft_base(const Fn *f, int w, int n, int slice, int has_sfn); /* weft w's window base
                                      with one CTA per SM (fiber-isa.md section 2), windows of n;
                                      -1: not static (no pool nor SETFIBERNUM, or w >= 4 with it) */
-void fw_fix_setfibernum(Fn *f);      /* each SETFIBERNUM's nreg: the registers the code after it
-                                     names (slots computed) */
+int fw_fix_setfibernum(Fn *f, Diag *d); /* each SETFIBERNUM's nreg: the registers the code
+                                     after it names (slots computed); -1 after a located error
+                                     where that exceeds the nreg the program wrote (a cap) */
 int fw_check_slices(Fn *f, Diag *d, int n, int has_sfn, const char *why); /* the wefts of the
                                      launch bound (.maxfibers, MAX_THREADS/REQNTID, SETFIBERNUM
                                      counts) x n + pools fit every slice; else a located error

@@ -71,17 +71,27 @@ fw_weft_base(const Fn *f, int w, int n, int slice, int has_sfn)
 	return slice * (w % 4) + (w / 4) * n;
 }
 
-void
-fw_fix_setfibernum(Fn *f)
+int
+fw_fix_setfibernum(Fn *f, Diag *d)
 {
+	int rc = 0;
+
 	for (uint32_t b = 0; b < f->nblk; b++)
 		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
 			Ins *i = &f->blk[b]->ins[k];
 			if (i->op != OSETFIBERNUM || i->nopnd < 2 || i->opnd[1].kind != OImm)
 				continue;
 			int need = regs_after(f, f->blk[b], k + 1);
+			if (need > i->opnd[1].imm) {
+				error_at(d, i->loc, "SETFIBERNUM's window of %lld registers for the new wefts is "
+				         "too small: the code after it needs %d (one window per kernel: the "
+				         "allocator does not fit a phase into a smaller one)",
+				         (long long)i->opnd[1].imm, need);
+				rc = -1;
+			}
 			i->opnd[1].imm = need > 0 ? need : 1;
 		}
+	return rc;
 }
 
 int
