@@ -6,8 +6,10 @@
  */
 #define _DEFAULT_SOURCE
 #include "ptxrun.h"
+#include "ref/ref.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +243,180 @@ START_TEST(tour)
 }
 END_TEST
 
+/* ---- the examples against nvcc's SIMT versions ---------------------------------------------
+ * Loop index: example (i / 2: 0 the FFN tile, 1 the GEMM with a SiLU epilogue) and target (i % 2:
+ * sm_80 a100 / a100-fiber, sm_90 h100 / h100-fiber). The SIMT version is nvcc's committed SASS,
+ * the FIBER-native one fiberc's compile of the committed PTX; both run in timing mode against the
+ * CPU reference, without hazards, and print their cycles ("fiber-cuda: ..." lines, which `make
+ * fiber-cuda-demo` tabulates). The sizes: FIBERCUDA_GEMM=M,N,K (default 128,128,64) and
+ * FIBERCUDA_GRID (the persistent GEMM's CTAs, default 2: two tiles each). */
+
+static const struct { const char *sfx, *simt, *fiber; } ex_tgt[] = {
+	{ "sm_80", "a100", "a100-fiber" },
+	{ "sm_90", "h100", "h100-fiber" },
+};
+
+/* a listing's text, NULL-terminated (the test fails if it does not read) */
+static char *
+listing(const char *path)
+{
+	return slurp(path);
+}
+
+/* run sass (a listing's text) on config in timing mode; fails the test on an error or hazard */
+static uint64_t
+time_listing(const char *what, const char *sass, const char *k, const char *config,
+             unsigned grid, unsigned block, PrArg *a, unsigned n)
+{
+	PrRun r = { .config = config, .mode = FIBER_MODE_TIMING, .grid = { grid }, .block = { block } };
+
+	ck_assert_msg(pr_launch(sass, k, &r, a, n) == 0, "%s on %s: %s", what, config, r.err);
+	ck_assert_msg(r.hazards == 0, "%s on %s: %llu hazards", what, config,
+	              (unsigned long long)r.hazards);
+	return r.cycles;
+}
+
+/* fiberc --mode=fiber-native of examples/fiber-cuda/FILE.ptx for arch, as a listing's text */
+static char *
+fiber_listing(const char *file, const char *arch)
+{
+	char path[256];
+	char *ptx, *sass;
+	PrRun r = { .arch = arch, .opts = "--mode=fiber-native" };
+
+	snprintf(path, sizeof path, "examples/fiber-cuda/%s.ptx", file);
+	ptx = slurp(path);
+	sass = pr_compile(ptx, &r);
+	ck_assert_msg(sass != NULL, "%s for %s: %s", path, arch, r.err);
+	free(ptx);
+	return sass;
+}
+
+static size_t
+over_tol(const char *what, const double *got, const double *ref, const double *tol, size_t n)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!(fabs(got[i] - ref[i]) <= tol[i]) && bad++ < 4)
+			fprintf(stderr, "fiber-cuda: %s [%zu] = %.9g, want %.9g (tol %.3g)\n", what, i,
+			        got[i], ref[i], tol[i]);
+	return bad;
+}
+
+static void
+ffn_example(int t)
+{
+	enum { N2 = 1024, N = 2 * N2 };
+	static uint16_t g[N], u[N], o[N];
+	static double got[N], ref[N], tol[N];
+	char path[256], what[64];
+	uint64_t cyc[2];
+
+	gen_f16(g, N, 401, -6.0, 6.0);
+	gen_f16(u, N, 402, -2.0, 2.0);
+	ref_silu_mul(g, u, ref, N);
+	for (int i = 0; i < N; i++)
+		tol[i] = 0x1p-20 * fabs(ref[i]) + 0.5 * f16_ulp(fabs(ref[i]) * (1 + 0x1p-20));
+	for (int v = 0; v < 2; v++) {
+		char *sass;
+		PrArg a[4] = { buf(g, sizeof g), buf(u, sizeof u), buf(o, sizeof o), u32(N2) };
+		memset(o, 0xff, sizeof o);
+		if (v == 0) {
+			snprintf(path, sizeof path, "examples/silu_ffn/silu_ffn.%s.sass", ex_tgt[t].sfx);
+			sass = listing(path);
+		} else {
+			sass = fiber_listing("silu_ffn_fiber", ex_tgt[t].sfx);
+		}
+		snprintf(what, sizeof what, "silu_ffn %s %s", v ? "fiber" : "simt", ex_tgt[t].sfx);
+		cyc[v] = time_listing(what, sass, "silu_mul_f16", v ? ex_tgt[t].fiber : ex_tgt[t].simt,
+		                      4, v ? 64 : 256, a, 4);
+		for (int i = 0; i < N; i++)
+			got[i] = f16_to_double(o[i]);
+		ck_assert_msg(over_tol(what, got, ref, tol, N) == 0, "%s: outputs outside the bound",
+		              what);
+		free(sass);
+	}
+	fprintf(stderr, "fiber-cuda: silu_ffn %s simt %s %llu fiber %s %llu\n", ex_tgt[t].sfx,
+	        ex_tgt[t].simt, (unsigned long long)cyc[0], ex_tgt[t].fiber,
+	        (unsigned long long)cyc[1]);
+}
+
+static void
+gemm_example(int t)
+{
+	int m = 128, n = 128, k = 64, grid = 2;
+	const char *e = getenv("FIBERCUDA_GEMM");
+	uint16_t *a, *b;
+	float *c;
+	double *got, *ref, *cabs, *tol;
+	char path[256], what[64];
+	uint64_t cyc[2];
+
+	if (e)
+		ck_assert_int_eq(sscanf(e, "%d,%d,%d", &m, &n, &k), 3);
+	if ((e = getenv("FIBERCUDA_GRID")))
+		grid = atoi(e);
+	ck_assert(m > 0 && n > 0 && k > 0 && m % 64 == 0 && n % 64 == 0 && k % 32 == 0 && grid > 0);
+	a = malloc((size_t)m * k * 2);
+	b = malloc((size_t)k * n * 2);
+	c = malloc((size_t)m * n * 4);
+	got = malloc((size_t)m * n * sizeof *got);
+	ref = malloc((size_t)m * n * sizeof *ref);
+	cabs = malloc((size_t)m * n * sizeof *cabs);
+	tol = malloc((size_t)m * n * sizeof *tol);
+	gen_f16(a, (size_t)m * k, 601, -1.0, 1.0);
+	gen_f16(b, (size_t)k * n, 602, -1.0, 1.0);
+	ref_gemm(a, b, ref, cabs, m, n, k);
+	/* check_fiber_kernels.c's bound for gemm_silu */
+	for (int i = 0; i < m * n; i++) {
+		double x = ref[i];
+		ref[i] = x / (1.0 + exp(-x));
+		tol[i] = 1.1 * k * 0x1p-22 * cabs[i] + 0x1p-19 * fabs(ref[i]) + 0x1p-40;
+	}
+	for (int v = 0; v < 2; v++) {
+		char *sass;
+		PrArg arg[6] = { buf(a, (size_t)m * k * 2), buf(b, (size_t)k * n * 2),
+		                 buf(c, (size_t)m * n * 4), u32((uint32_t)m), u32((uint32_t)n),
+		                 u32((uint32_t)k) };
+		memset(c, 0xff, (size_t)m * n * 4);
+		snprintf(what, sizeof what, "gemm_silu %s %s", v ? "fiber" : "simt", ex_tgt[t].sfx);
+		if (v == 0) {
+			PrRun r = { .config = ex_tgt[t].simt, .mode = FIBER_MODE_TIMING,
+			            .grid = { (unsigned)(n / 64), (unsigned)(m / 64) }, .block = { 128 } };
+			snprintf(path, sizeof path, "examples/fiber-cuda/gemm_silu_simt.%s.sass",
+			         ex_tgt[t].sfx);
+			sass = listing(path);
+			ck_assert_msg(pr_launch(sass, "gemm_silu_simt", &r, arg, 6) == 0, "%s: %s", what,
+			              r.err);
+			ck_assert_uint_eq(r.hazards, 0);
+			cyc[v] = r.cycles;
+		} else {
+			sass = fiber_listing("gemm_silu_fiber", ex_tgt[t].sfx);
+			cyc[v] = time_listing(what, sass, "gemm_silu_fiber", ex_tgt[t].fiber,
+			                      (unsigned)grid, 128, arg, 6);
+		}
+		for (int i = 0; i < m * n; i++)
+			got[i] = c[i];
+		ck_assert_msg(over_tol(what, got, ref, tol, (size_t)m * n) == 0,
+		              "%s: outputs outside the bound", what);
+		free(sass);
+	}
+	fprintf(stderr, "fiber-cuda: gemm_silu %s simt %s %llu fiber %s %llu\n", ex_tgt[t].sfx,
+	        ex_tgt[t].simt, (unsigned long long)cyc[0], ex_tgt[t].fiber,
+	        (unsigned long long)cyc[1]);
+	free(a), free(b), free(c), free(got), free(ref), free(cabs), free(tol);
+}
+
+START_TEST(examples)
+{
+	if (_i / 2 == 0)
+		ffn_example(_i % 2);
+	else
+		gemm_example(_i % 2);
+}
+END_TEST
+
 /* docs/fiber-cuda.md's worked example is tour.cu from its #include on */
 START_TEST(doc_example)
 {
@@ -346,6 +522,7 @@ fibercuda_suite(void)
 	tcase_add_loop_test(t, pool, 0, 4);
 	tcase_add_loop_test(t, pool_mma, 0, 4);
 	tcase_add_loop_test(t, tour, 0, 4);
+	tcase_add_loop_test(t, examples, 0, 4);
 	suite_add_tcase(s, t);
 	tcase_add_test(e, errors);
 	tcase_add_test(e, doc_example);

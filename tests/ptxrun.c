@@ -70,6 +70,18 @@ int
 pr_run(const char *ptx, const char *kernel, PrRun *r, PrArg *a, unsigned n)
 {
 	char *sass = pr_compile(ptx, r);
+	int rc;
+
+	if (!sass)
+		return -1;
+	rc = pr_launch(sass, kernel, r, a, n);
+	free(sass);
+	return rc;
+}
+
+int
+pr_launch(const char *sass, const char *kernel, PrRun *r, PrArg *a, unsigned n)
+{
 	fiberDevice dev;
 	fiberModule mod;
 	fiberFunction fn;
@@ -80,16 +92,12 @@ pr_run(const char *ptx, const char *kernel, PrRun *r, PrArg *a, unsigned n)
 	unsigned grid[3], block[3];
 	int rc = -1;
 
-	if (!sass)
-		return -1;
 	if (n > 32) {
 		snprintf(r->err, sizeof r->err, "too many arguments");
-		free(sass);
 		return -1;
 	}
 	if (fiberDeviceCreate(&dev, r->config ? r->config : "a100") != FIBER_SUCCESS) {
 		snprintf(r->err, sizeof r->err, "no configuration '%s'", r->config ? r->config : "a100");
-		free(sass);
 		return -1;
 	}
 	fiberDeviceSetMode(dev, r->mode);
@@ -143,6 +151,5 @@ pr_run(const char *ptx, const char *kernel, PrRun *r, PrArg *a, unsigned n)
 		rc = 0;
 out:
 	fiberDeviceDestroy(dev);
-	free(sass);
 	return rc;
 }

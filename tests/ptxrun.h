@@ -34,5 +34,7 @@ char *pr_compile(const char *ptx, PrRun *r);
 /* compile ptx and launch kernel with the n arguments a: 0, or -1 with r->err (a compile error,
  * a load error or the launch's fault: then the buffers hold what the run left) */
 int pr_run(const char *ptx, const char *kernel, PrRun *r, PrArg *a, unsigned n);
+/* the same for a listing's text (r->arch and r->opts unused) */
+int pr_launch(const char *sass, const char *kernel, PrRun *r, PrArg *a, unsigned n);
 
 #endif
