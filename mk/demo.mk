@@ -1,8 +1,9 @@
 # mk/demo.mk: `make demo` (the README's first command: a bundled kernel lifted to SSA IR and back,
 # run on the simulator, compiled for the FIBER SM and from PTX) and `make fiber-demo` (the
 # FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation)
-# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys).
-.PHONY: demo fiber-demo fiber-sensitivity
+# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys) and `make
+# fiber-cuda-demo` (the FIBER-native CUDA examples against nvcc's SIMT versions).
+.PHONY: demo fiber-demo fiber-sensitivity fiber-cuda-demo
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
@@ -46,6 +47,13 @@ demo: deps
 fiber-demo: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-demo.sh
+
+# the FIBER-native CUDA examples (examples/fiber-cuda, from their committed PTX) against their
+# references on a100-fiber and h100-fiber, their cycles beside the SIMT versions, and the GEMM's
+# CPI stacks (scripts/fiber-cuda-demo.sh, docs/fiber-cuda.md)
+fiber-cuda-demo: deps
+	@$(MAKE) --no-print-directory $(FIBERC) $(FIBERSIM) $(B)/tests/check_all
+	@FIBERSIM=$(FIBERSIM) FIBERC=$(FIBERC) CHECK=$(B)/tests/check_all sh scripts/fiber-cuda-demo.sh
 
 # the FIBER-native kernels' cycles over the FIBER SM's assumed keys, one at a time: the band
 # (scripts/fiber-sensitivity.sh, docs/fiber-sm.md)

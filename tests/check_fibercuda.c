@@ -249,7 +249,8 @@ END_TEST
  * the FIBER-native one fiberc's compile of the committed PTX; both run in timing mode against the
  * CPU reference, without hazards, and print their cycles ("fiber-cuda: ..." lines, which `make
  * fiber-cuda-demo` tabulates). The sizes: FIBERCUDA_GEMM=M,N,K (default 128,128,64) and
- * FIBERCUDA_GRID (the persistent GEMM's CTAs, default 2: two tiles each). */
+ * FIBERCUDA_GRID (the persistent GEMM's CTAs, default 2: two tiles each; `sm`: one per SM, at
+ * most one per tile). */
 
 static const struct { const char *sfx, *simt, *fiber; } ex_tgt[] = {
 	{ "sm_80", "a100", "a100-fiber" },
@@ -355,8 +356,17 @@ gemm_example(int t)
 
 	if (e)
 		ck_assert_int_eq(sscanf(e, "%d,%d,%d", &m, &n, &k), 3);
-	if ((e = getenv("FIBERCUDA_GRID")))
+	if ((e = getenv("FIBERCUDA_GRID")) && !strcmp(e, "sm")) {
+		/* one CTA per SM (at most one per tile): the persistent launch */
+		fiberDevice dev;
+		fiberDeviceProps pr;
+		ck_assert(fiberDeviceCreate(&dev, ex_tgt[t].fiber) == FIBER_SUCCESS);
+		ck_assert(fiberDeviceGetProperties(dev, &pr) == FIBER_SUCCESS);
+		fiberDeviceDestroy(dev);
+		grid = (m / 64) * (n / 64) < pr.sm_count ? (m / 64) * (n / 64) : pr.sm_count;
+	} else if (e) {
 		grid = atoi(e);
+	}
 	ck_assert(m > 0 && n > 0 && k > 0 && m % 64 == 0 && n % 64 == 0 && k % 32 == 0 && grid > 0);
 	a = malloc((size_t)m * k * 2);
 	b = malloc((size_t)k * n * 2);
@@ -402,9 +412,9 @@ gemm_example(int t)
 		              "%s: outputs outside the bound", what);
 		free(sass);
 	}
-	fprintf(stderr, "fiber-cuda: gemm_silu %s simt %s %llu fiber %s %llu\n", ex_tgt[t].sfx,
-	        ex_tgt[t].simt, (unsigned long long)cyc[0], ex_tgt[t].fiber,
-	        (unsigned long long)cyc[1]);
+	fprintf(stderr, "fiber-cuda: gemm_silu %s simt %s %llu fiber %s %llu (%dx%dx%d, %d CTAs)\n",
+	        ex_tgt[t].sfx, ex_tgt[t].simt, (unsigned long long)cyc[0], ex_tgt[t].fiber,
+	        (unsigned long long)cyc[1], m, n, k, grid);
 	free(a), free(b), free(c), free(got), free(ref), free(cabs), free(tol);
 }
 
@@ -484,6 +494,9 @@ START_TEST(errors)
 	refused("setfibernum.u32 0;", "fiber count 0 is out of range");
 	refused("setfibernum.u32 64, 300;", "window size 300 is out of range");
 	refused("setfibernum.u32 9000;", "fiber count 9000 is out of range");
+	refused("ld.param.u64 %rd1, [k_p0];\nmov.u32 %r1, %fiberid;\nsetfibernum.u32 64;\n"
+	        "st.global.u32 [%rd1], %r1;", "'%r1' is computed before this setfibernum and read "
+	        "after it, and its value depends on the fiber");
 	/* nreg is a cap: the code after it names more (located in the lowered listing) */
 	{
 		char ptx[1024];
