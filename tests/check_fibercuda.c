@@ -497,6 +497,22 @@ START_TEST(errors)
 	refused("ld.param.u64 %rd1, [k_p0];\nmov.u32 %r1, %fiberid;\nsetfibernum.u32 64;\n"
 	        "st.global.u32 [%rd1], %r1;", "'%r1' is computed before this setfibernum and read "
 	        "after it, and its value depends on the fiber");
+	/* divergence: a branch on a fiber-dependent predicate over a setfibernum or back across it;
+	 * one on a uniform predicate (a parameter) is accepted */
+	refused("mov.u32 %r1, %fiberid;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\n"
+	        "setfibernum.u32 64;\n$L1:", "setfibernum in code that may be divergent: the branch "
+	        "at line 11 (on '%p1', which depends on the fiber) jumps over it");
+	refused("$L0:\nsetfibernum.u32 64;\nmov.u32 %r1, %fiberid;\nsetp.lt.u32 %p1, %r1, 7;\n"
+	        "@%p1 bra $L0;", "(on '%p1', which depends on the fiber) loops back across it");
+	{
+		char ptx[1024], *out;
+		PrRun r = { .arch = "sm_80", .opts = "--mode=fiber-native" };
+		snprintf(ptx, sizeof ptx, "%sld.param.u32 %%r1, [k_p1];\nsetp.eq.u32 %%p1, %%r1, 0;\n"
+		         "@%%p1 bra $L1;\nsetfibernum.u32 64;\n$L1:\nret;\n}\n", head);
+		ck_assert_msg((out = pr_compile(ptx, &r)) != NULL, "a uniform branch is refused: %s",
+		              r.err);
+		free(out);
+	}
 	/* nreg is a cap: the code after it names more (located in the lowered listing) */
 	{
 		char ptx[1024];

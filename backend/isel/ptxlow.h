@@ -195,6 +195,12 @@ void lw_entry_prologue(Lw *w);
  * the release of the family's state */
 void lw_fiber_header(Lw *w, LwBuf *b);
 void lw_fiber_free(Lw *w);
+/* lwfiber.c, for the setfibernum being selected (w->ins): after its SETFIBERNUM, R1, UR4 and
+ * the CTA-uniform values read after it, computed again (-1 after a located error: a
+ * fiber-dependent value read after it); whether a branch on a fiber-dependent condition spans it
+ * (-1 after the located error) */
+int lw_fiber_reload(Lw *w);
+int lw_fiber_divergent(Lw *w);
 /* lower the statements of fn (the kernel, or a device function being inlined) */
 int lw_lower_stmts(Lw *w, const PtxFunc *fn);
 /* cvt from a float type (f16, bf16, f32, f64) to an integer type (w->ins is the cvt): the float
