@@ -232,8 +232,7 @@ sel_maxfibers(Lw *w)
 static const char *
 slot(Lw *w, int k)
 {
-	static char buf[4][16];
-	static unsigned pos;
+	char *buf;
 	int64_t s;
 
 	if (need_fiber(w))
@@ -242,9 +241,9 @@ slot(Lw *w, int k)
 	if (s < 0)
 		return NULL;
 	state(w)->slots |= (uint64_t)1 << s;
-	pos = (pos + 1) % 4;
-	snprintf(buf[pos], sizeof buf[pos], "%%$fs%d", (int)s);
-	return buf[pos];
+	buf = lw_ring(w);
+	snprintf(buf, LwStr, "%%$fs%d", (int)s);
+	return buf;
 }
 
 /* operand k, when present, a weft number: "@W", else "" (the own window) */
