@@ -169,7 +169,8 @@ $(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/driver/fstats.o $(B)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(FIBERSIM): $(B)/driver/fibersim.o $(LIBFIBERRT)
+SWEEP_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard driver/sweep*.c))
+$(FIBERSIM): $(B)/driver/fibersim.o $(SWEEP_OBJS) $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
 
@@ -194,6 +195,6 @@ layers:
 clean:
 	rm -rf build
 
-include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk
+include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk mk/sweep.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
