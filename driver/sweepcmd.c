@@ -157,7 +157,8 @@ parse(int argc, char **argv, SweepArgs *a)
 		fprintf(stderr, "fibersim: error: sweep needs SPEC and -o DIR\n");
 		return -1;
 	}
-	if (a->slurm + a->collect + a->list + (a->task >= 0) > 1 || (a->wait && !a->slurm && !a->collect)) {
+	if (a->slurm + a->collect + a->list + (a->task >= 0) > 1 ||
+	    (a->wait && !a->slurm && !a->collect)) {
 		fprintf(stderr, "fibersim: error: --slurm, --collect, --list and --task are separate "
 		        "ways; --wait goes with --slurm or --collect\n");
 		return -1;
