@@ -210,7 +210,7 @@ dup_line(const SwLine *l, size_t n, const char *name)
 	return 0;
 }
 
-/* `workload NAME FILE ARG...` or `config NAME [VAR=VALUE]... ARG...` */
+/* `workload NAME [VAR=VALUE]... FILE ARG...` or `config NAME [VAR=VALUE]... ARG...` */
 static void
 read_line(Reader *r, Words *ws, int is_cfg)
 {
@@ -221,7 +221,7 @@ read_line(Reader *r, Words *ws, int is_cfg)
 
 	if (ws->n < 2 || (!is_cfg && ws->n < 3)) {
 		diag(r, ws->w[0].line, ws->w[0].col, is_cfg ? "usage: config NAME [VAR=VALUE]... [ARG]..."
-		     : "usage: workload NAME FILE [ARG]...");
+		     : "usage: workload NAME [VAR=VALUE]... FILE [ARG]...");
 		return;
 	}
 	if (!good_name(ws->w[1].text)) {
@@ -240,20 +240,28 @@ read_line(Reader *r, Words *ws, int is_cfg)
 	l->name = ws->w[1].text;
 	ws->w[1].text = NULL;
 	l->line = ws->w[0].line;
-	while (is_cfg && k < ws->n && ws->w[k].text[0] != '-') {
+	while (k < ws->n && ws->w[k].text[0] != '-') {
 		const char *t = ws->w[k].text, *eq = strchr(t, '=');
+		if ((!eq || !good_ident(t, (size_t)(eq - t))) && !is_cfg)
+			break;                /* the workload's FILE */
 		if (!eq || !good_ident(t, (size_t)(eq - t))) {
 			diag(r, ws->w[k].line, ws->w[k].col, "a configuration variable is VAR=VALUE before "
 			     "the options (which start with '-'): '%s'", t);
 			return;
 		}
+		if (check_refs(r, &ws->w[k]) < 0)
+			return;
 		l->var = xrealloc(l->var, (l->nvar + 1) * sizeof *l->var);
 		l->val = xrealloc(l->val, (l->nvar + 1) * sizeof *l->val);
 		l->var[l->nvar] = xstrndup(t, (size_t)(eq - t));
 		l->val[l->nvar++] = xstrndup(eq + 1, strlen(eq + 1));
 		k++;
 	}
-	l->w = xrealloc(NULL, (ws->n - k) * sizeof *l->w);
+	if (!is_cfg && k == ws->n) {
+		diag(r, ws->w[0].line, ws->w[0].col, "usage: workload NAME [VAR=VALUE]... FILE [ARG]...");
+		return;
+	}
+	l->w = xrealloc(NULL, (ws->n - k + 1) * sizeof *l->w);
 	for (; k < ws->n; k++) {
 		if (check_refs(r, &ws->w[k]) < 0)
 			return;
@@ -379,7 +387,7 @@ buf_add(Buf *b, const char *s, size_t n)
 static const char *
 lookup(const Spec *s, const SwPoint *p, const char *name, size_t n)
 {
-	const SwLine *c = &s->cfg[p->config];
+	const SwLine *c = &s->cfg[p->config], *w = &s->wl[p->workload];
 
 	if (n == 8 && memcmp(name, "workload", 8) == 0)
 		return s->wl[p->workload].name;
@@ -393,33 +401,59 @@ lookup(const Spec *s, const SwPoint *p, const char *name, size_t n)
 	for (size_t i = 0; i < c->nvar; i++)
 		if (strlen(c->var[i]) == n && memcmp(c->var[i], name, n) == 0)
 			return c->val[i];
+	for (size_t i = 0; i < w->nvar; i++)
+		if (strlen(w->var[i]) == n && memcmp(w->var[i], name, n) == 0)
+			return w->val[i];
 	return NULL;
 }
 
-/* w with its references replaced, or NULL after a diagnostic */
+enum { MaxDepth = 8 };          /* ${a} whose value names ${b} ...: deeper is a cycle */
+
+/* text (from word w) with its references replaced, values' own references too, or NULL after
+ * a diagnostic */
 static char *
-subst(Reader *r, const SwPoint *p, const SwWord *w)
+subst_text(Reader *r, const SwPoint *p, const SwWord *w, const char *text, int depth)
 {
 	Buf b = {0};
-	const char *t = w->text, *q;
+	const char *t = text, *q;
 
 	buf_add(&b, "", 0);
 	while ((q = strstr(t, "${"))) {
 		const char *e = strchr(q, '}'), *v;
+		char *x;
 		buf_add(&b, t, (size_t)(q - t));
-		v = lookup(r->s, p, q + 2, (size_t)(e - q - 2));
+		v = e ? lookup(r->s, p, q + 2, (size_t)(e - q - 2)) : NULL;
+		int col = w->col + (depth ? 0 : (int)(q - text));
 		if (!v) {
-			diag(r, w->line, w->col + (int)(q - w->text), "'%.*s' is not defined for point '%s' "
-			     "(a param, a set key, a variable of config '%s', workload, config or point)",
-			     (int)(e - q + 1), q, p->name, r->s->cfg[p->config].name);
+			diag(r, w->line, col, "'%.*s' is not defined for point '%s' (a param, a set key, a "
+			     "variable of config '%s' or workload '%s', workload, config or point)",
+			     e ? (int)(e - q + 1) : 2, q, p->name, r->s->cfg[p->config].name,
+			     r->s->wl[p->workload].name);
 			free(b.p);
 			return NULL;
 		}
-		buf_add(&b, v, strlen(v));
+		if (depth >= MaxDepth) {
+			diag(r, w->line, col, "'%.*s': references nest deeper than %d (a cycle?)",
+			     (int)(e - q + 1), q, MaxDepth);
+			free(b.p);
+			return NULL;
+		}
+		if (!(x = subst_text(r, p, w, v, depth + 1))) {
+			free(b.p);
+			return NULL;
+		}
+		buf_add(&b, x, strlen(x));
+		free(x);
 		t = e + 1;
 	}
 	buf_add(&b, t, strlen(t));
 	return b.p;
+}
+
+static char *
+subst(Reader *r, const SwPoint *p, const SwWord *w)
+{
+	return subst_text(r, p, w, w->text, 0);
 }
 
 static void

@@ -124,10 +124,16 @@ check '[ $? -eq 0 ] && [ $(grep -c "\] softmax" "$tmp/err") -eq $((60 - done1)) 
 check '[ $? -eq 0 ] && [ $(wc -l < "$tmp/listed/results.csv") -eq 3 ] && [ "$(col "$tmp/listed/results.csv" icache_prefetch nopf)" = 0 ]' \
 	"listed points: only those run, with their axis values" "$tmp/err"
 
+# workload and configuration variables, expanded within each other (examples/sweep/fiber-ablations)
+"$SIM" sweep examples/sweep/fiber-ablations.sweep -o "$tmp/abl" --list > "$tmp/list" 2> "$tmp/err"
+check '[ $? -eq 0 ] && [ $(wc -l < "$tmp/list") -eq 75 ] && grep -q "^gemm_pool_b.no-rs.fiber_xbar_latency=4	fibersim run examples/fiber-native/gemm_pool_b.sm_80.fsass --kernel gemm_f16_tc --grid 16,2 --block 128 .* --config a100-fiber --set fiber_rs=0 --set fiber_xbar_latency=4$" "$tmp/list" &&
+	grep -q "^gemm_pool_b.simt.fiber_xbar_latency=2	fibersim run examples/gemm_tc/gemm_tc.sm_80.sass --kernel gemm_f16_tc --grid 2,2 " "$tmp/list" && [ ! -e "$tmp/abl" ]' \
+	"variables: each configuration picks its workload's listing and shape; --list runs nothing" "$tmp/err"
+
 # located errors
 for f in bad-directive:4:1:.*unknown.directive bad-directive:5:8:.*bad.config.name \
 	bad-directive:6:13:.*listed.twice undefined:1:77:.*gridx.*not.defined quote:1:12:.*unterminated \
-	stats:1:70:.*sweep.s.own; do
+	stats:1:70:.*sweep.s.own cycle:2:77:.*nest.deeper.than.8; do
 	file=${f%%:*} rest=${f#*:}
 	"$SIM" sweep "tests/sweep/$file.sweep" -o "$tmp/x" > /dev/null 2> "$tmp/err"
 	check '[ $? -eq 1 ] && grep -q "^tests/sweep/$file.sweep:$rest" "$tmp/err"' \
