@@ -226,6 +226,11 @@ sw_slurm_wait(const char *dir, unsigned poll)
 	FILE *f = fopen(path, "r");
 	int last = -1;
 
+	if (!f && errno == ENOENT) {   /* nothing was submitted: every point was done */
+		fprintf(stderr, "sweep: no job to wait for (%s: none submitted)\n", path);
+		free(path);
+		return 0;
+	}
 	if (!f || !fgets(id, sizeof id, f)) {
 		fprintf(stderr, "fibersim: error: %s: no submitted job (%s)\n", path,
 		        f ? "empty" : strerror(errno));

@@ -119,6 +119,15 @@ check '[ $(grep -c ",ok," "$L/results.csv") -eq $done1 ] && [ $(grep -c ",missin
 check '[ $? -eq 0 ] && [ $(grep -c "\] softmax" "$tmp/err") -eq $((60 - done1)) ]' \
 	"Ctrl-C: the same command runs the $((60 - done1)) points left" "$tmp/err"
 
+# on a terminal: one progress line, redrawn (script(1) gives the sweep a terminal)
+if command -v script > /dev/null 2>&1; then
+	script -qec "$SIM sweep tests/sweep/listed.sweep -o $tmp/tty -j 1" /dev/null > "$tmp/tty.out" 2>&1
+	check 'grep -q "$(printf "\r\033\\[K")sweep: 2/2 done (0 failed, 0 already done), 0 running" "$tmp/tty.out" &&
+		! grep -q "\] plain ok" "$tmp/tty.out"' "on a terminal: a progress line redrawn in place" "$tmp/tty.out"
+else
+	bad "no script(1) (package bsdutils) for the terminal check"
+fi
+
 # listed points, and the baseline as a point
 "$SIM" sweep tests/sweep/listed.sweep -o "$tmp/listed" -j 2 > /dev/null 2> "$tmp/err"
 check '[ $? -eq 0 ] && [ $(wc -l < "$tmp/listed/results.csv") -eq 3 ] && [ "$(col "$tmp/listed/results.csv" icache_prefetch nopf)" = 0 ]' \
