@@ -33,29 +33,29 @@ struct SwWord {
 struct SwLine {
 	char *name;                /* the workload's or configuration's name */
 	SwWord *w;                 /* workload: FILE ARG...; config: ARG... (after its variables) */
-	size_t n;
-	char **var, **val;         /* config: its VAR=VALUE variables, in order */
-	size_t nvar;
+	size_t n;                  /* how many */
+	char **var, **val;         /* its VAR=VALUE variables, in order */
+	size_t nvar;               /* how many */
 	int line;                  /* where it was written */
 };
 
 /* a `param` (a ${NAME} substitution) or a `set` (a --set KEY=VALUE) axis and its values */
 struct SwAxis {
-	char *name;
-	char **val;
-	size_t n;
+	char *name;                /* the param's name or the configuration key */
+	char **val;                /* its values, the first the reference (sensitivity bands) */
+	size_t n;                  /* how many */
 	int is_set;                /* 1 a `set` line, 0 a `param` line */
-	int line;
+	int line;                  /* where it was written */
 };
 
 /* one run: its name, what it is made of, and its fibersim run arguments (without the binary and
  * without --stats, --quiet, which the runner adds) */
 struct SwPoint {
-	char *name;
+	char *name;                /* unique; its files are DIR/points/NAME.* */
 	size_t workload, config;   /* index into Spec.wl, Spec.cfg */
 	char **aval;               /* the value of each axis (Spec.ax order) */
 	char **argv;               /* FILE ARG... */
-	size_t argc;
+	size_t argc;               /* how many */
 };
 
 struct Spec {
@@ -64,11 +64,11 @@ struct Spec {
 	char *baseline;            /* `baseline NAME`: a configuration or a point; NULL: the first
 	                              configuration */
 	SwLine *wl, *cfg;          /* workloads, configurations */
-	size_t nwl, ncfg;
+	size_t nwl, ncfg;          /* how many of each */
 	SwAxis *ax;                /* params and sets, in the order written */
-	size_t nax;
+	size_t nax;                /* how many */
 	SwPoint *pt;               /* the points: listed ones, or else the cross product */
-	size_t npt;
+	size_t npt;                /* how many */
 	int listed;                /* 1: the points came from `point` lines */
 };
 
@@ -90,10 +90,10 @@ enum SwStatus {
 
 /* one flattened statistic: "kernels.0.cycles" and its text as it goes into the CSV */
 typedef struct SwStat {
-	char *key;
+	char *key;                 /* dotted path */
 	char *val;                 /* a number as written, a string unquoted; "" null */
 	double num;                /* the number, or 0 */
-	int is_num;
+	int is_num;                /* 1 a JSON number */
 } SwStat;
 
 struct SwResult {
@@ -103,7 +103,7 @@ struct SwResult {
 	char *error;               /* the last line fibersim wrote on standard error, or NULL */
 	char *host;                /* where it ran */
 	SwStat *st;                /* the flattened statistics, in the file's order */
-	size_t nst;
+	size_t nst;                /* how many */
 };
 
 /* sweeprun.c: the fibersim binary the points run (default "fibersim", found on PATH) */
@@ -136,7 +136,7 @@ long sw_baseline_of(const Spec *s, size_t i);
 typedef struct SlurmOpts {
 	const char *partition, *time, *account;  /* sbatch options, NULL: the cluster's default */
 	const char **extra;        /* --sbatch-arg words, passed on as they are */
-	size_t nextra;
+	size_t nextra;             /* how many */
 	unsigned chunk;            /* points per array task */
 	unsigned poll;             /* --wait: seconds between squeue polls */
 } SlurmOpts;

@@ -72,11 +72,12 @@ read_spec(const char *path, size_t *len)
 }
 
 typedef struct SweepArgs {
-	const char *spec, *dir;
-	int jobs, quiet, list, slurm, collect, wait;
+	const char *spec, *dir;    /* SPEC, -o DIR */
+	int jobs;                  /* -j N, 0: the cores */
+	int quiet, list, slurm, collect, wait;  /* the flags of those names */
 	long task;                 /* --task I, -1 none */
-	SlurmOpts so;
-	const char *extra[MaxExtra];
+	SlurmOpts so;              /* --slurm's options, --chunk, --poll */
+	const char *extra[MaxExtra];  /* --sbatch-arg words */
 } SweepArgs;
 
 /* an unsigned option value in [lo, hi]; -1 after a message */

@@ -2,7 +2,8 @@
  * scalar flattened to a dotted key, "kernels.0.cpi_stack.issue"; the per-SM and per-instruction
  * arrays stay in the point's own file) read back, then DIR/results.csv (one row per point: its
  * name, workload, config, axes, status, then the union of the statistics' keys in the order
- * first seen) and DIR/results.json, each written through a temporary file and renamed.
+ * first seen) and DIR/results.json, each written through a temporary file and renamed. A record
+ * of another command (the spec changed since) counts as missing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "json.h"
@@ -126,7 +127,9 @@ sw_load_results(const Spec *s, const char *dir, SwResult *res)
 		if ((text = slurp(rec, &len))) {
 			JVal *v = json_parse(text, len, err, sizeof err);
 			const char *e;
-			if (v) {
+			char *cmd = spec_command(&s->pt[i]);
+			const char *was = json_str(json_get(v, "command"));
+			if (v && was && strcmp(was, cmd) == 0) {   /* else a stale record: missing */
 				r->exit = (int)json_num(json_get(v, "exit"), -1);
 				r->status = r->exit == 0 ? SwOk : SwFailed;
 				r->seconds = json_num(json_get(v, "seconds"), 0);
@@ -135,6 +138,7 @@ sw_load_results(const Spec *s, const char *dir, SwResult *res)
 				if ((e = json_str(json_get(v, "host"))))
 					r->host = xstrdup(e);
 			}
+			free(cmd);
 			json_free(v);
 			free(text);
 		}
@@ -185,9 +189,9 @@ sw_cycles(const SwResult *r)
 
 typedef struct Keys {
 	const char **k;            /* the keys in order */
-	size_t n;
-	const char **slot;         /* open addressing */
-	size_t cap;
+	size_t n;                  /* how many */
+	const char **slot;         /* a hash table of them, open addressing */
+	size_t cap;                /* its slots, a power of two */
 } Keys;
 
 static size_t

@@ -227,9 +227,10 @@ start(const Spec *s, const char *dir, size_t i)
 }
 
 typedef struct Progress {
-	size_t total, done, failed, skipped, running;
-	double t0;
-	int tty, show;
+	size_t total, done, failed, skipped, running;  /* points: all, finished (skipped ones too),
+	                                                  failed, already done, running now */
+	double t0;                 /* the sweep's start */
+	int tty, show;             /* standard error is a terminal; draw anything at all */
 } Progress;
 
 static void
@@ -254,9 +255,9 @@ int
 sw_run_points(const Spec *s, const char *dir, const size_t *idx, size_t n, int jobs, int show)
 {
 	struct {
-		pid_t pid;
-		size_t i;
-		double t0;
+		pid_t pid;             /* the child */
+		size_t i;              /* its point */
+		double t0;             /* when it started */
 	} run[MaxJobs];
 	struct sigaction sa, old_int, old_term;
 	Progress pg = {n, 0, 0, 0, 0, now(), isatty(2), show};

@@ -16,10 +16,10 @@
 
 typedef struct Reader {
 	const char *name;          /* the file, for diagnostics */
-	Spec *s;
+	Spec *s;                   /* what is read into */
 	char *err;                 /* diagnostics, one a line */
-	size_t errn, errlen;
-	int nerr;
+	size_t errn, errlen;       /* err's size and the length written */
+	int nerr;                  /* diagnostics so far (more than are written) */
 } Reader;
 
 static void
@@ -74,8 +74,8 @@ xstrndup(const char *s, size_t n)
 /* --- words ----------------------------------------------------------------------------------- */
 
 typedef struct Words {
-	SwWord *w;
-	size_t n, cap;
+	SwWord *w;                 /* the words of one logical line */
+	size_t n, cap;             /* used and allocated */
 } Words;
 
 static void
@@ -321,8 +321,8 @@ read_axis(Reader *r, Words *ws, int is_set)
 
 /* the `point` lines are kept as words until every axis is known */
 typedef struct Listed {
-	Words *lines;
-	size_t n;
+	Words *lines;              /* each point line's words */
+	size_t n;                  /* how many */
 } Listed;
 
 static void
@@ -369,8 +369,8 @@ read_directive(Reader *r, Words *ws, Listed *pl)
 /* --- points ---------------------------------------------------------------------------------- */
 
 typedef struct Buf {
-	char *p;
-	size_t n, cap;
+	char *p;                   /* NUL-terminated text */
+	size_t n, cap;             /* length and allocated bytes */
 } Buf;
 
 static void

@@ -73,6 +73,9 @@ check '[ $(grep -c "\] softmax" "$tmp/err") -eq 1 ] && grep -q "\[6/6\] softmax.
 	"resume: the point whose record was removed runs again, alone" "$tmp/err"
 # a changed command reruns the points it changes
 sed 's/--config a100$/--config a100 --set yield_bubble=1/' examples/sweep/demo.sweep > "$tmp/changed.sweep"
+"$SIM" sweep "$tmp/changed.sweep" -o "$D" --collect > /dev/null 2> "$tmp/err"
+check '[ $? -eq 3 ] && grep -q "6 points: 4 ok, 0 failed, 2 not run" "$tmp/err"' \
+	"collect: a record of another command (the spec changed) counts as not run" "$tmp/err"
 "$SIM" sweep "$tmp/changed.sweep" -o "$D" -j 2 > /dev/null 2> "$tmp/err"
 check '[ $(grep -c "\] softmax" "$tmp/err") -eq 2 ] && [ $(grep -c "\] softmax.a100" "$tmp/err") -eq 2 ]' \
 	"resume: a changed command reruns its two points only" "$tmp/err"
