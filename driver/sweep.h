@@ -131,6 +131,8 @@ double sw_cycles(const SwResult *r);
 int sw_write_report(const Spec *s, const char *dir, const SwResult *r, char *err, size_t n);
 /* the index of point i's baseline point, or -1 (none run, or the point is its own) */
 long sw_baseline_of(const Spec *s, size_t i);
+/* the baseline's cycles over point i's (1 for a baseline point), NaN without both */
+double sw_speedup(const Spec *s, const SwResult *r, size_t i);
 
 /* sweepslurm.c */
 typedef struct SlurmOpts {

@@ -123,6 +123,11 @@ parse(int argc, char **argv, SweepArgs *a)
 			a->wait = 1;
 		else if (o[0] != '-' && !a->spec)
 			a->spec = o;
+		else if (strncmp(o, "-j", 2) == 0 && o[2]) {   /* -jN, as make takes it */
+			if ((v = number("-j", o + 2, 1, 256)) < 0)
+				return -1;
+			a->jobs = (int)v;
+		}
 		else if (!val) {
 			fprintf(stderr, "fibersim: error: unknown option or missing value: '%s'\n", o);
 			return -1;

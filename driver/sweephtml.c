@@ -50,8 +50,8 @@ sw_baseline_of(const Spec *s, size_t i)
 	return -1;
 }
 
-static double
-speedup(const Spec *s, const SwResult *r, size_t i)
+double
+sw_speedup(const Spec *s, const SwResult *r, size_t i)
 {
 	long b = sw_baseline_of(s, i);
 	double c = sw_cycles(&r[i]), bc;
@@ -72,7 +72,7 @@ speedup_chart(FILE *f, const Spec *s, const SwResult *r)
 	int h = (int)s->npt * (BarH + Gap) + 40;
 
 	for (size_t i = 0; i < s->npt; i++) {
-		double v = speedup(s, r, i);
+		double v = sw_speedup(s, r, i);
 		if (v > max)
 			max = v;
 	}
@@ -81,7 +81,7 @@ speedup_chart(FILE *f, const Spec *s, const SwResult *r)
 	fprintf(f, "<svg id=\"speedup\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 	        "font-family=\"sans-serif\" font-size=\"12\">\n", ChartW, h);
 	for (size_t i = 0; i < s->npt; i++) {
-		double v = speedup(s, r, i);
+		double v = sw_speedup(s, r, i);
 		int y = 10 + (int)i * (BarH + Gap);
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LabelW - 6, y + 13);
 		esc(f, s->pt[i].name);
@@ -345,7 +345,7 @@ table(FILE *f, const Spec *s, const SwResult *r)
 	      "<th>error</th></tr>\n", f);
 	for (size_t i = 0; i < s->npt; i++) {
 		const SwPoint *p = &s->pt[i];
-		double v = speedup(s, r, i);
+		double v = sw_speedup(s, r, i);
 		fputs("<tr><td>", f);
 		esc(f, p->name);
 		fputs("</td><td>", f);

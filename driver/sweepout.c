@@ -249,7 +249,47 @@ csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void
+put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
 static const char *const status_name[] = {"missing", "ok", "failed"};
+
+/* the point's baseline and speedup: two CSV fields, or JSON members */
+static void
+baseline(FILE *f, const Spec *s, const SwResult *r, size_t i, int json)
+{
+	long b = sw_baseline_of(s, i);
+	const char *name = b >= 0 ? s->pt[b].name : s->pt[i].name;
+	double v = sw_speedup(s, r, i);
+	char num[64] = "";
+
+	if (!isnan(v))
+		fmt_num(num, sizeof num, v);
+	if (!json) {
+		csv_field(f, isnan(v) && b < 0 ? "" : name);
+		fprintf(f, ",%s", num);
+		return;
+	}
+	fputs(", \"baseline\": ", f);
+	if (isnan(v) && b < 0)
+		fputs("null", f);
+	else
+		put_str(f, name);
+	fprintf(f, ", \"speedup\": %s", *num ? num : "null");
+}
 
 static void
 write_csv(FILE *f, const Spec *s, const SwResult *r, const Keys *ks)
@@ -261,7 +301,7 @@ write_csv(FILE *f, const Spec *s, const SwResult *r, const Keys *ks)
 		fputc(',', f);
 		csv_field(f, s->ax[a].name);
 	}
-	fputs(",status,exit,seconds,host,error", f);
+	fputs(",status,exit,seconds,host,error,baseline,speedup", f);
 	for (size_t k = 0; k < ks->n; k++) {
 		fputc(',', f);
 		csv_field(f, ks->k[k]);
@@ -287,6 +327,8 @@ write_csv(FILE *f, const Spec *s, const SwResult *r, const Keys *ks)
 			fputs(",,", f);
 		fputc(',', f);
 		csv_field(f, r[i].error ? r[i].error : "");
+		fputc(',', f);
+		baseline(f, s, r, i, 0);
 		for (size_t k = 0; k < ks->n; k++) {
 			const SwStat *v = sw_stat(&r[i], ks->k[k]);
 			fputc(',', f);
@@ -295,22 +337,6 @@ write_csv(FILE *f, const Spec *s, const SwResult *r, const Keys *ks)
 		}
 		fputc('\n', f);
 	}
-}
-
-static void
-put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static void
@@ -349,6 +375,7 @@ write_json(FILE *f, const Spec *s, const SwResult *r)
 			fprintf(f, ", \"exit\": %d, \"seconds\": %s, \"host\": ", r[i].exit, num);
 			put_str(f, r[i].host);
 		}
+		baseline(f, s, r, i, 1);
 		fputs(", \"error\": ", f);
 		if (r[i].error)
 			put_str(f, r[i].error);

@@ -64,6 +64,10 @@ want=$(awk -v a="$a" -v h="$h" 'BEGIN { printf "%.3f", a / h }')
 check 'grep -q "<td>softmax.h100.icache_prefetch=8</td>.*<td class=\"n\">$want</td>" "$D/report.html"' \
 	"demo: the report's speedup of h100 is a100's cycles over h100's ($want)"
 
+check 'awk -v a="$a" -v h="$h" -v s="$(col "$D/results.csv" speedup softmax.h100.icache_prefetch=8)" "BEGIN { d = a / h - s; exit !(d < 1e-12 && d > -1e-12) }" &&
+	[ "$(col "$D/results.csv" baseline softmax.h100.icache_prefetch=8)" = softmax.a100.icache_prefetch=8 ]' \
+	"demo: the CSV's baseline and speedup columns say the same"
+
 # resume: nothing reruns; a point without its record reruns alone
 "$SIM" sweep examples/sweep/demo.sweep -o "$D" -j 2 > /dev/null 2> "$tmp/err"
 check '[ $? -eq 0 ] && ! grep -q "\] softmax" "$tmp/err"' "resume: every point done, none reruns" "$tmp/err"
