@@ -287,7 +287,7 @@ sensitivity_charts(FILE *f, const Spec *s, const SwResult *r)
 		esc(f, s->ax[a].name);
 		fprintf(f, ": cycles relative to %s = ", s->ax[a].is_set ? "--set" : "param");
 		esc(f, s->ax[a].val[0]);
-		fprintf(f, " (black dot), range %.3f to %.3f</h3>\n", lo, hi);
+		fprintf(f, " (black dot); the scale runs from %.3f to %.3f</h3>\n", lo, hi);
 		fprintf(f, "<svg class=\"sensitivity\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		        "height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", ChartW,
 		        (int)ng * (BarH + Gap) + 20);
