@@ -169,10 +169,12 @@ $(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/driver/fstats.o $(B)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# fibersim sweep (driver/sweep*.c, docs/sweep.md); make sweep-demo, make sweep: mk/sweep.mk
 SWEEP_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard driver/sweep*.c))
 $(FIBERSIM): $(B)/driver/fibersim.o $(SWEEP_OBJS) $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
+include mk/sweep.mk
 
 # the programs, tests, benchmarks and fuzzers include headers of every layer
 $(B)/driver/%.o $(B)/tests/%.o $(B)/bench/%.o: | $(PARSER_HDRS)
@@ -195,6 +197,6 @@ layers:
 clean:
 	rm -rf build
 
-include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk mk/sweep.mk
+include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
