@@ -169,9 +169,12 @@ $(FIBERC): $(B)/driver/fiberc.o $(B)/driver/passlist.o $(B)/driver/fstats.o $(B)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(FIBERSIM): $(B)/driver/fibersim.o $(LIBFIBERRT)
+# fibersim sweep (driver/sweep*.c, docs/sweep.md); make sweep-demo, make sweep: mk/sweep.mk
+SWEEP_OBJS := $(patsubst %.c,$(B)/%.o,$(wildcard driver/sweep*.c))
+$(FIBERSIM): $(B)/driver/fibersim.o $(SWEEP_OBJS) $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS)
+include mk/sweep.mk
 
 # the programs, tests, benchmarks and fuzzers include headers of every layer
 $(B)/driver/%.o $(B)/tests/%.o $(B)/bench/%.o: | $(PARSER_HDRS)

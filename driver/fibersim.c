@@ -20,6 +20,7 @@
 #include "fiber.h"
 #include "outfile.h"
 #include "outputs.h"
+#include "sweep.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -42,6 +43,7 @@ usage(FILE *out)
 	    "       fibersim cpi-svg A.json [B.json] -o OUT.svg\n"
 	    "       fibersim compare A.json B.json [--json]\n"
 	    "       fibersim annotate STATS.json FILE.sass\n"
+	    "       fibersim sweep SPEC -o DIR [-j N] [--slurm ...] [--collect [--wait]]\n"
 	    "       fibersim --help | --version\n"
 	    "\n"
 	    "run: run one kernel of a SASS listing (nvdisasm or cuobjdump -sass), of fiberc output, or\n"
@@ -50,6 +52,7 @@ usage(FILE *out)
 	    "cpi-svg: draw the CPI stacks of a 'run --stats' file as an SVG bar chart.\n"
 	    "compare: two 'run --stats' files side by side (speedup, IPC, memory, CPI stacks).\n"
 	    "annotate: the SASS listing with issues and stall cycles beside each instruction.\n"
+	    "sweep: many runs from one spec file, locally or on Slurm, with a report (docs/sweep.md).\n"
 	    "\n"
 	    "exit status: 0 success, 1 bad input, 2 usage error, 3 the kernel faulted,\n"
 	    "             130 interrupted (Ctrl-C)\n");
@@ -869,8 +872,10 @@ main(int argc, char **argv)
 		return out_compare_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "annotate") == 0)
 		return out_annotate_command(argc - 2, argv + 2);
+	if (strcmp(argv[1], "sweep") == 0)
+		return sweep_command(argc - 2, argv + 2);
 	if (strcmp(argv[1], "run") != 0) {
-		error(ExitUsage, "unknown command '%s' (fibersim run, cpi-svg, compare or annotate; see "
+		error(ExitUsage, "unknown command '%s' (fibersim run, cpi-svg, compare, annotate or sweep; see "
 		      "'fibersim --help')",
 		      argv[1]);
 		return ExitUsage;

@@ -5,7 +5,8 @@
 #                                      reader, its check and the code generator), fuzz_load (the
 #                                      runtime's module loader: SASS, IR text, cubin ELF, and a
 #                                      launch of what loads), fuzz_args (fibersim's command line,
-#                                      --arg SPEC and configuration files)
+#                                      --arg SPEC and configuration files), fuzz_sweep (the
+#                                      sweep spec reader, driver/sweepspec.c)
 #   make fuzz-run FUZZ_SECONDS=60      seed each from the committed inputs and fuzz; fails on any
 #                                      crash, leak or timeout (input kept in build/fuzz/artifacts/)
 #   build/fuzz/fuzz_sass FILE...       replay inputs
@@ -22,7 +23,9 @@ FUZZ_CFLAGS  := -std=c11 -g -O1 -MMD -MP $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 fuzz_objs     = $(patsubst $(B)/%,$(FUZZ_B)/%,$(foreach l,$(1),$(call objs_of,$(l))))
 FUZZ_OBJS    := $(call fuzz_objs,$(FIBERC_LAYERS))
 FUZZ_RT_OBJS := $(call fuzz_objs,sim timing runtime)
-FUZZ_BINS    := $(addprefix $(FUZZ_B)/,fuzz_sass fuzz_fsass fuzz_ptx fuzz_load fuzz_args)
+FUZZ_BINS    := $(addprefix $(FUZZ_B)/,fuzz_sass fuzz_fsass fuzz_ptx fuzz_load fuzz_args fuzz_sweep)
+# the sweep reader is small: a third of the others' time finds what there is
+FUZZ_SWEEP_SECONDS ?= $(shell expr $(FUZZ_SECONDS) / 3 + 1)
 FUZZ_SEEDS    = $(shell find examples -name '*.sass' 2>/dev/null | sort) \
                 $(wildcard tests/golden/*.sass)
 PTX_FILES     = $(sort $(wildcard examples/*/*.ptx tests/corpus/*.ptx bench/ptx/*/*.ptx))
@@ -42,6 +45,8 @@ $(FUZZ_B)/fuzz_fsass $(FUZZ_B)/fuzz_ptx: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 $(FUZZ_B)/fuzz_load $(FUZZ_B)/fuzz_args: $(FUZZ_B)/%: $(FUZZ_B)/fuzz/%.o $(FUZZ_OBJS) $(FUZZ_RT_OBJS)
 	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(RT_LIBS) $(LDLIBS)
+$(FUZZ_B)/fuzz_sweep: $(FUZZ_B)/fuzz/fuzz_sweep.o $(FUZZ_B)/driver/sweepspec.o
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 FUZZ_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 FUZZ_RUN  = -max_len=65536 -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) \
@@ -77,3 +82,8 @@ fuzz-run: $(FUZZ_BINS) $(FIBERC)
 	  $(FUZZ_B)/$$t $(FUZZ_RUN) -print_final_stats=1 -artifact_prefix=$(FUZZ_B)/artifacts/$$t- \
 	  $(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t $$([ $$t = fuzz_load ] && echo $(FUZZ_B)/seed) \
 	  || exit 1; done
+	@echo '== fuzz_sweep (seeds: examples/sweep, tests/sweep)'
+	mkdir -p $(FUZZ_B)/corpus-sweep
+	$(FUZZ_ENV) $(FUZZ_B)/fuzz_sweep -max_len=8192 -max_total_time=$(FUZZ_SWEEP_SECONDS) \
+	  -seed=$(FUZZ_SEED) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
+	  -artifact_prefix=$(FUZZ_B)/artifacts/sweep- $(FUZZ_B)/corpus-sweep examples/sweep tests/sweep
