@@ -19,6 +19,7 @@
  * virtual register. A function without virtual registers is left as it is.
  */
 #include "regalloc.h"
+#include "latency.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -193,9 +194,75 @@ fits(const uint64_t *F, const RaNode *x, int c)
 	return c >= 0 && c % x->align == 0 && c < 256 && !HAS(F, (unsigned)c);
 }
 
-/* the register for node x: a copy partner's if free, else the lowest free one; -1 none */
+/* the R registers x would overwrite while an instruction shortly before its first point may
+ * still be reading them: those that memory instructions, SHFL and LDSM read after issue
+ * (lat_late_read), shifted as forbidden() shifts, so bit c: x at c would meet one. A write there
+ * waits on the reader's scoreboard (a load's read of its address lasts as long as the memory
+ * pipe is backed up); ptxas gives such a value another register. G[k]: the reads of the
+ * RaLateWin >> k instructions before (k = 0..RaLateLevels-1: the widest window first) */
+static void
+late_reads(const RA *ra, const RaNode *x, uint64_t G[][4])
+{
+	uint32_t g0 = x->start / 2, g = g0;
+	uint64_t R[4] = {0};
+
+	for (int k = RaLateLevels - 1; k >= 0; k--) {
+		uint32_t lo = g0 > (uint32_t)(RaLateWin >> k) ? g0 - (uint32_t)(RaLateWin >> k) : 0;
+		for (; g > lo; g--) {
+			if (!lat_late_read(ra->ins[g - 1]))
+				continue;
+			for (uint32_t q = ra->slot0[g - 1]; q < ra->slot0[g]; q++) {
+				const RaNode *y = ra->snode[q] == RaNone ? NULL : &ra->node[ra->snode[q]];
+				if (!y || y->cls == RP || y->col < 0 || y->spilled)
+					continue;
+				for (unsigned e = 0; e < y->size && y->col + (int)e < 256; e++)
+					ADD(R, (unsigned)y->col + e);
+			}
+		}
+		memset(G[k], 0, 4 * sizeof *G[k]);
+		for (uint32_t e = 0; e < x->size; e++) {
+			uint64_t Re[4];
+			memcpy(Re, R, sizeof Re);
+			shr(Re, 4, e);
+			for (unsigned q = 0; q < 4; q++)
+				G[k][q] |= Re[q];
+		}
+	}
+}
+
+/* the lowest register in the complement of F that x's alignment allows and below `below`
+ * registers (x whole); -1 none */
 static int
-choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
+lowest_free(const RaNode *x, unsigned w, const uint64_t *F, int below)
+{
+	for (unsigned q = 0; q < w; q++) {
+		uint64_t free_ = ~F[q];
+		if (x->align == 2)
+			free_ &= 0x5555555555555555ull;
+		else if (x->align == 4)
+			free_ &= 0x1111111111111111ull;
+		if (free_) {
+			int c = (int)(q * 64 + (unsigned)__builtin_ctzll(free_));
+			return c + (int)x->size <= below ? c : -1;
+		}
+	}
+	return -1;
+}
+
+/* R0..R(n-1) in use: the registers below the end of their allocation granule (the count is the
+ * highest R + 3, allocated by RaGranule registers a thread: reg_alloc_unit, configs/a100.cfg),
+ * which a choice among them leaves the occupancy as it is */
+static int
+granule_top(int n)
+{
+	return (n + 2 + RaGranule - 1) / RaGranule * RaGranule - 2;
+}
+
+/* the register for node x: a copy partner's if free, else, among the `hi` registers already in
+ * use, the lowest free one that no late read holds in the widest window that leaves one
+ * (late_reads: the least recently read, roughly), else the lowest free one; -1 none */
+static int
+choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F, int hi)
 {
 	unsigned w = ra->occ[x->cls == RP].w;
 
@@ -228,16 +295,18 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 			if (pc >= 0 && fits(F, x, pc - (int)e))
 				return pc - (int)e;
 		}
-	for (unsigned q = 0; q < w; q++) {
-		uint64_t free_ = ~F[q];
-		if (x->align == 2)
-			free_ &= 0x5555555555555555ull;
-		else if (x->align == 4)
-			free_ &= 0x1111111111111111ull;
-		if (free_)
-			return (int)(q * 64 + (unsigned)__builtin_ctzll(free_));
+	if (x->cls == RR && !ra->win) {
+		uint64_t G[RaLateLevels][4];
+		int c;
+		late_reads(ra, x, G);
+		for (int k = 0; k < RaLateLevels; k++) {
+			for (unsigned q = 0; q < w; q++)
+				G[k][q] |= F[q];
+			if ((c = lowest_free(x, w, G[k], hi)) >= 0)
+				return c;
+		}
 	}
-	return -1;
+	return lowest_free(x, w, F, 256);
 }
 
 /* the nodes to colour (ord[0..n)) by first point, larger first where they start together,
@@ -307,6 +376,7 @@ colour(RA *ra)
 {
 	uint32_t *ord = xmalloc((ra->nnode + 1) * sizeof *ord), n = 0, nfail = 0;
 	uint64_t F[4];
+	int hi = granule_top(ra->maxlive[0] + 1); /* registers in use so far (the live peak at least) */
 
 	occ_clear(&ra->occ[0]);
 	occ_clear(&ra->occ[1]);
@@ -337,13 +407,15 @@ colour(RA *ra)
 			continue;
 		}
 		forbidden(ra, x, F);
-		c = choose(ra, x, ord[k], F);
+		c = choose(ra, x, ord[k], F, hi);
 		if (c < 0) {
 			x->failed = 1;
 			nfail++;
 			continue;
 		}
 		x->col = c;
+		if (x->cls == RR && c + (int)x->size > hi)
+			hi = granule_top(c + (int)x->size);
 		for (uint32_t e = 0; e < x->size; e++) {
 			uint32_t ns;
 			const RaSeg *s = node_segs(ra, x, e, &ns);

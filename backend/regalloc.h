@@ -19,6 +19,9 @@ enum {
 	RaPhysP = 255,     /* units 255..261: P0..P6 */
 	RaVirt = 262,      /* the first unit of the virtual registers, then of the predicates */
 	RaChunk = 16,      /* points per occupancy chunk */
+	RaLateWin = 64,    /* instructions before a value's definition whose late reads it avoids */
+	RaLateLevels = 4,  /* ... in windows of RaLateWin, /2, /4, /8 instructions, widest first */
+	RaGranule = 8,     /* registers a thread is given in (256 a warp: reg_alloc_unit) */
 	RaNone = 0xffffffffu,
 };
 
