@@ -370,6 +370,17 @@ index_pairs(RA *ra)
 	free(cnt);
 }
 
+/* R register r keeps its value across a system call (CALL.ABS.NOINC to vprintf or
+ * __assertfail): R16..R31 but the return address R20:R21, the CUDA ABI's callee-saved
+ * registers as ptxas relies on them (nvcc's own code keeps its values in R16..R19 across
+ * vprintf and __assertfail: tests/devcall, bench/ptx/checked; R22..R31 by the same convention,
+ * an assumption docs/pass-regalloc.md states) */
+int
+ra_sys_saved(unsigned r)
+{
+	return r >= RaSysSaved0 && r <= RaSysSaved1 && r != 20 && r != 21;
+}
+
 /* one round: every node not spilled gets a register; the count of those that found none */
 static uint32_t
 colour(RA *ra)
@@ -389,6 +400,13 @@ colour(RA *ra)
 			occ_set(&ra->occ[0], ra->clob[k], ra->clob[k], r);
 			if (r < 64)
 				occ_set(&ra->occ[1], ra->clob[k], ra->clob[k], r);
+		}
+	for (uint32_t k = 0; k < ra->nsclob; k++)      /* a system call: all but what it saves */
+		for (unsigned r = 0; r < 256; r++) {
+			if (!ra_sys_saved(r))
+				occ_set(&ra->occ[0], ra->sclob[k], ra->sclob[k], r);
+			if (r < 64)
+				occ_set(&ra->occ[1], ra->sclob[k], ra->sclob[k], r);
 		}
 	index_pairs(ra);
 	for (uint32_t k = 0; k < ra->nnode; k++) {
@@ -942,6 +960,7 @@ ra_free(RA *ra)
 	free(ra->pair);
 	free(ra->pairof);
 	free(ra->clob);
+	free(ra->sclob);
 	if (ra->occ[0].pt) {
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);
@@ -1016,7 +1035,7 @@ ra_solve(RA *ra)
 		return -1;
 	occ_init(&ra->occ[0], 4, 2 * ra->nins + 2);
 	occ_init(&ra->occ[1], 1, 2 * ra->nins + 2);
-	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob ||
+	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob || ra->nsclob ||
 	    (ra->win && ra->maxlive[0] + ra->win->r1 + ra->win->npin > ra->top + 1))
 		presspill(ra);      /* else the sweep would find room everywhere */
 	if (allocate(ra) < 0)
