@@ -203,15 +203,21 @@ fits(const uint64_t *F, const RaNode *x, int c)
 static void
 late_reads(const RA *ra, const RaNode *x, uint64_t G[][4])
 {
-	uint32_t g0 = x->start / 2, g = g0;
+	uint32_t g0 = x->start / 2, lo = 0, hi = ra->nlate;
 	uint64_t R[4] = {0};
 
+	while (lo < hi) {             /* the first late reader at or after g0 */
+		uint32_t mid = (lo + hi) / 2;
+		if (ra->lateg[mid] < g0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	for (int k = RaLateLevels - 1; k >= 0; k--) {
-		uint32_t lo = g0 > (uint32_t)(RaLateWin >> k) ? g0 - (uint32_t)(RaLateWin >> k) : 0;
-		for (; g > lo; g--) {
-			if (!lat_late_read(ra->ins[g - 1]))
-				continue;
-			for (uint32_t q = ra->slot0[g - 1]; q < ra->slot0[g]; q++) {
+		uint32_t w = (uint32_t)(RaLateWin >> k), from = g0 > w ? g0 - w : 0;
+		for (; lo > 0 && ra->lateg[lo - 1] >= from; lo--) {
+			uint32_t g = ra->lateg[lo - 1];
+			for (uint32_t q = ra->slot0[g]; q < ra->slot0[g + 1]; q++) {
 				const RaNode *y = ra->snode[q] == RaNone ? NULL : &ra->node[ra->snode[q]];
 				if (!y || y->cls == RP || y->col < 0 || y->spilled)
 					continue;
@@ -220,6 +226,8 @@ late_reads(const RA *ra, const RaNode *x, uint64_t G[][4])
 			}
 		}
 		memset(G[k], 0, 4 * sizeof *G[k]);
+		if (!(R[0] | R[1] | R[2] | R[3]))
+			continue;
 		for (uint32_t e = 0; e < x->size; e++) {
 			uint64_t Re[4];
 			memcpy(Re, R, sizeof Re);
@@ -409,6 +417,12 @@ colour(RA *ra)
 				occ_set(&ra->occ[1], ra->sclob[k], ra->sclob[k], r);
 		}
 	index_pairs(ra);
+	if (!ra->lateg && !ra->win) {                  /* the late readers (late_reads), once */
+		ra->lateg = xmalloc((ra->nins + 1) * sizeof *ra->lateg);
+		for (uint32_t g = 0; g < ra->nins; g++)
+			if (lat_late_read(ra->ins[g]))
+				ra->lateg[ra->nlate++] = g;
+	}
 	for (uint32_t k = 0; k < ra->nnode; k++) {
 		RaNode *x = &ra->node[k];
 		x->col = -1;
@@ -961,6 +975,7 @@ ra_free(RA *ra)
 	free(ra->pairof);
 	free(ra->clob);
 	free(ra->sclob);
+	free(ra->lateg);
 	if (ra->occ[0].pt) {
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);

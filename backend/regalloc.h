@@ -126,6 +126,9 @@ struct RA {
 	uint32_t *sclob;   /* points of system calls (vprintf, __assertfail; SIMT target): all
 	                      is clobbered but the callee-saved R registers (ra_sys_saved) */
 	uint32_t nsclob, csclob;
+	uint32_t *lateg;   /* the instructions that read registers late (lat_late_read), by index;
+	                      made at the first colouring (SIMT target) */
+	uint32_t nlate;
 	RaOcc occ[2];      /* R, P */
 	uint64_t physr[4]; /* R registers the text names */
 	uint64_t res[2][4]; /* registers no virtual one may take: R1, past top, RZ; past P6 */
