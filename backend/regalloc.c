@@ -266,8 +266,8 @@ granule_top(int n)
 	return (n + 2 + RaGranule - 1) / RaGranule * RaGranule - 2;
 }
 
-/* the register for node x: a copy partner's if free, else, among the `hi` registers already in
- * use, the lowest free one that no late read holds in the widest window that leaves one
+/* the register for node x: a copy partner's if free, else, with hi >= 0, among R0..R(hi-1)
+ * the lowest free one that no late read holds in the widest window that leaves one
  * (late_reads: the least recently read, roughly), else the lowest free one; -1 none */
 static int
 choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F, int hi)
@@ -303,7 +303,7 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F, int hi)
 			if (pc >= 0 && fits(F, x, pc - (int)e))
 				return pc - (int)e;
 		}
-	if (x->cls == RR && !ra->win) {
+	if (x->cls == RR && hi >= 0) {
 		uint64_t G[RaLateLevels][4];
 		int c;
 		late_reads(ra, x, G);
@@ -389,13 +389,13 @@ ra_sys_saved(unsigned r)
 	return r >= RaSysSaved0 && r <= RaSysSaved1 && r != 20 && r != 21;
 }
 
-/* one round: every node not spilled gets a register; the count of those that found none */
+/* one round: every node not spilled gets a register; the count of those that found none.
+ * hi >= 0: a node without a copy partner avoids late reads within R0..R(hi-1) (choose) */
 static uint32_t
-colour(RA *ra)
+colour(RA *ra, int hi)
 {
 	uint32_t *ord = xmalloc((ra->nnode + 1) * sizeof *ord), n = 0, nfail = 0;
 	uint64_t F[4];
-	int hi = granule_top(ra->maxlive[0] + 1); /* registers in use so far (the live peak at least) */
 
 	occ_clear(&ra->occ[0]);
 	occ_clear(&ra->occ[1]);
@@ -446,8 +446,6 @@ colour(RA *ra)
 			continue;
 		}
 		x->col = c;
-		if (x->cls == RR && c + (int)x->size > hi)
-			hi = granule_top(c + (int)x->size);
 		for (uint32_t e = 0; e < x->size; e++) {
 			uint32_t ns;
 			const RaSeg *s = node_segs(ra, x, e, &ns);
@@ -456,8 +454,21 @@ colour(RA *ra)
 		}
 	}
 	free(ord);
-	ra->rounds++;
+	ra->rounds += hi < 0;
 	return nfail;
+}
+
+/* one past the highest R register a node was given */
+static int
+r_top(const RA *ra)
+{
+	int top = 0;
+
+	for (uint32_t k = 0; k < ra->nnode; k++)
+		if (ra->node[k].cls == RR && ra->node[k].col >= 0 && !ra->node[k].spilled &&
+		    ra->node[k].col + (int)ra->node[k].size > top)
+			top = ra->node[k].col + (int)ra->node[k].size;
+	return top;
 }
 
 /* ---- 5. spilling ------------------------------------------------------------------------------ */
@@ -906,10 +917,10 @@ slots(RA *ra)
 
 /* colour, spill what does not fit, again; -1 after an error */
 static int
-allocate(RA *ra)
+rounds(RA *ra, int hi)
 {
 	for (;;) {
-		uint32_t nfail = colour(ra), nn = ra->nnode, done = 0, nt = 0, *t, *best;
+		uint32_t nfail = colour(ra, hi), nn = ra->nnode, done = 0, nt = 0, *t, *best;
 		if (!nfail)
 			return 0;
 		t = xmalloc((nfail + 1) * sizeof *t);
@@ -952,6 +963,30 @@ allocate(RA *ra)
 			return -1;
 		}
 	}
+}
+
+/* colouring rounds with spills until all fit; then, on the SIMT target, a colouring that avoids
+ * late reads (late_reads) within the registers of the allocation granules the first one took,
+ * kept when it fits there; where the first had to spill (at the register limit), rounds that
+ * avoid late reads up to the limit, spilling what they cannot place (the ones a reuse would
+ * stall on cost more than the spills: flash_attn_fwd); else the first colouring again (it is
+ * deterministic) */
+static int
+allocate(RA *ra)
+{
+	int hi;
+
+	if (rounds(ra, -1) < 0)
+		return -1;
+	if (ra->win || !ra->nlate)
+		return 0;
+	hi = granule_top(r_top(ra));
+	if (colour(ra, hi) == 0 && r_top(ra) <= hi)
+		return 0;
+	if (ra->nspill)
+		return rounds(ra, ra->top + 1);
+	colour(ra, -1);
+	return 0;
 }
 
 /* ---- the pass ------------------------------------------------------------------------------ */
