@@ -239,6 +239,8 @@ pending(const Wst *w, int32_t idx, unsigned q)
 typedef struct Units {
 	uint16_t use[64], def[64];
 	uint8_t defg[64];       /* the write is conditional (a guard) */
+	uint8_t useg[64];       /* the read is the guard's: made at issue, never late (nvcc writes
+	                           the guard of a pending LDG at once: ISETP P2 after @!P2 LDG) */
 	unsigned nuse, ndef;
 } Units;
 
@@ -256,6 +258,7 @@ units_of(const Ins *i, Units *x)
 				x->defg[x->ndef] = i->guarded;
 				x->def[x->ndef++] = (uint16_t)u;
 			} else if (sl->kind != SDef && x->nuse < 64) {
+				x->useg[x->nuse] = sl->opnd == SlotGuard;
 				x->use[x->nuse++] = (uint16_t)u;
 			}
 		}
@@ -353,7 +356,7 @@ war_ahead(const Blk *b, uint32_t k, const Units *x)
 			for (unsigned m = 0; m < sl->n; m++) {
 				int u = reg_unit(reg_next(sl->reg, m));
 				for (unsigned t = 0; u >= 0 && t < x->nuse; t++)
-					if (x->use[t] == (unsigned)u)
+					if (x->use[t] == (unsigned)u && !x->useg[t])
 						return 1;
 			}
 		}
@@ -429,7 +432,7 @@ rewritten_soon(const Blk *b, uint32_t k, const Units *x)
 		units_of(&b->ins[j], &y);
 		for (unsigned d = 0; d < y.ndef; d++)
 			for (unsigned u = 0; u < x->nuse; u++)
-				if (y.def[d] == x->use[u])
+				if (y.def[d] == x->use[u] && !x->useg[u])
 					return 1;
 	}
 	return 0;
@@ -607,6 +610,8 @@ issue(Wst *w, const Ins *i, uint32_t k, const Units *x, const Step *st)
 		unsigned q = rsb < NSb ? rsb : wsb;
 		for (unsigned j = 0; j < x->nuse; j++) {
 			unsigned u = x->use[j];
+			if (x->useg[j])
+				continue;
 			if (q < NSb) {
 				w->pr[u][q] = w->ev[q] - 1;
 				w->npr[u] = (uint8_t)((w->npr[u] & ~(1u << q)) | (unsigned)isnew << q);

@@ -404,7 +404,10 @@ walk(RA *ra, Build *B, Blk *x, const uint64_t *out, const uint64_t *din, uint64_
 		for (int c = 0; c < 2; c++)
 			if (nl[c] + dn[c] > ra->maxlive[c])
 				ra->maxlive[c] = nl[c] + dn[c];
-		if ((optab[i->op].flags & OFCall) && !(k + 1 == x->nins && cfg_callee(f, x))) {
+		if (sys && !ra->win) {
+			vgrow(&ra->sclob, &ra->csclob, ra->nsclob + 1, sizeof *ra->sclob);
+			ra->sclob[ra->nsclob++] = 2 * g + 1;
+		} else if ((optab[i->op].flags & OFCall) && !(k + 1 == x->nins && cfg_callee(f, x))) {
 			vgrow(&ra->clob, &ra->cclob, ra->nclob + 1, sizeof *ra->clob);
 			ra->clob[ra->nclob++] = 2 * g + 1;
 		}

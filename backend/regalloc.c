@@ -19,6 +19,7 @@
  * virtual register. A function without virtual registers is left as it is.
  */
 #include "regalloc.h"
+#include "latency.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -193,9 +194,83 @@ fits(const uint64_t *F, const RaNode *x, int c)
 	return c >= 0 && c % x->align == 0 && c < 256 && !HAS(F, (unsigned)c);
 }
 
-/* the register for node x: a copy partner's if free, else the lowest free one; -1 none */
+/* the R registers x would overwrite while an instruction shortly before its first point may
+ * still be reading them: those that memory instructions, SHFL and LDSM read after issue
+ * (lat_late_read), shifted as forbidden() shifts, so bit c: x at c would meet one. A write there
+ * waits on the reader's scoreboard (a load's read of its address lasts as long as the memory
+ * pipe is backed up); ptxas gives such a value another register. G[k]: the reads of the
+ * RaLateWin >> k instructions before (k = 0..RaLateLevels-1: the widest window first) */
+static void
+late_reads(const RA *ra, const RaNode *x, uint64_t G[][4])
+{
+	uint32_t g0 = x->start / 2, lo = 0, hi = ra->nlate;
+	uint64_t R[4] = {0};
+
+	while (lo < hi) {             /* the first late reader at or after g0 */
+		uint32_t mid = (lo + hi) / 2;
+		if (ra->lateg[mid] < g0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (int k = RaLateLevels - 1; k >= 0; k--) {
+		uint32_t w = (uint32_t)(RaLateWin >> k), from = g0 > w ? g0 - w : 0;
+		for (; lo > 0 && ra->lateg[lo - 1] >= from; lo--) {
+			uint32_t g = ra->lateg[lo - 1];
+			for (uint32_t q = ra->slot0[g]; q < ra->slot0[g + 1]; q++) {
+				const RaNode *y = ra->snode[q] == RaNone ? NULL : &ra->node[ra->snode[q]];
+				if (!y || y->cls == RP || y->col < 0 || y->spilled)
+					continue;
+				for (unsigned e = 0; e < y->size && y->col + (int)e < 256; e++)
+					ADD(R, (unsigned)y->col + e);
+			}
+		}
+		memset(G[k], 0, 4 * sizeof *G[k]);
+		if (!(R[0] | R[1] | R[2] | R[3]))
+			continue;
+		for (uint32_t e = 0; e < x->size; e++) {
+			uint64_t Re[4];
+			memcpy(Re, R, sizeof Re);
+			shr(Re, 4, e);
+			for (unsigned q = 0; q < 4; q++)
+				G[k][q] |= Re[q];
+		}
+	}
+}
+
+/* the lowest register in the complement of F that x's alignment allows and below `below`
+ * registers (x whole); -1 none */
 static int
-choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
+lowest_free(const RaNode *x, unsigned w, const uint64_t *F, int below)
+{
+	for (unsigned q = 0; q < w; q++) {
+		uint64_t free_ = ~F[q];
+		if (x->align == 2)
+			free_ &= 0x5555555555555555ull;
+		else if (x->align == 4)
+			free_ &= 0x1111111111111111ull;
+		if (free_) {
+			int c = (int)(q * 64 + (unsigned)__builtin_ctzll(free_));
+			return c + (int)x->size <= below ? c : -1;
+		}
+	}
+	return -1;
+}
+
+/* R0..R(n-1) in use: the registers below the end of their allocation granule (the count is the
+ * highest R + 3, allocated by RaGranule registers a thread: reg_alloc_unit, configs/a100.cfg),
+ * which a choice among them leaves the occupancy as it is */
+static int
+granule_top(int n)
+{
+	return (n + 2 + RaGranule - 1) / RaGranule * RaGranule - 2;
+}
+
+/* the register for node x: a copy partner's if free, else, with hi >= 0, among R0..R(hi-1)
+ * the lowest free one that no late read holds in the widest window that leaves one
+ * (late_reads: the least recently read, roughly), else the lowest free one; -1 none */
+static int
+choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F, int hi)
 {
 	unsigned w = ra->occ[x->cls == RP].w;
 
@@ -228,16 +303,18 @@ choose(const RA *ra, const RaNode *x, uint32_t n, const uint64_t *F)
 			if (pc >= 0 && fits(F, x, pc - (int)e))
 				return pc - (int)e;
 		}
-	for (unsigned q = 0; q < w; q++) {
-		uint64_t free_ = ~F[q];
-		if (x->align == 2)
-			free_ &= 0x5555555555555555ull;
-		else if (x->align == 4)
-			free_ &= 0x1111111111111111ull;
-		if (free_)
-			return (int)(q * 64 + (unsigned)__builtin_ctzll(free_));
+	if (x->cls == RR && hi >= 0) {
+		uint64_t G[RaLateLevels][4];
+		int c;
+		late_reads(ra, x, G);
+		for (int k = 0; k < RaLateLevels; k++) {
+			for (unsigned q = 0; q < w; q++)
+				G[k][q] |= F[q];
+			if ((c = lowest_free(x, w, G[k], hi)) >= 0)
+				return c;
+		}
 	}
-	return -1;
+	return lowest_free(x, w, F, 256);
 }
 
 /* the nodes to colour (ord[0..n)) by first point, larger first where they start together,
@@ -301,9 +378,21 @@ index_pairs(RA *ra)
 	free(cnt);
 }
 
-/* one round: every node not spilled gets a register; the count of those that found none */
+/* R register r keeps its value across a system call (CALL.ABS.NOINC to vprintf or
+ * __assertfail): R16..R31 but the return address R20:R21, the CUDA ABI's callee-saved
+ * registers as ptxas relies on them (nvcc's own code keeps its values in R16..R19 across
+ * vprintf and __assertfail: tests/devcall, bench/ptx/checked; R22..R31 by the same convention,
+ * an assumption docs/pass-regalloc.md states) */
+int
+ra_sys_saved(unsigned r)
+{
+	return r >= RaSysSaved0 && r <= RaSysSaved1 && r != 20 && r != 21;
+}
+
+/* one round: every node not spilled gets a register; the count of those that found none.
+ * hi >= 0: a node without a copy partner avoids late reads within R0..R(hi-1) (choose) */
 static uint32_t
-colour(RA *ra)
+colour(RA *ra, int hi)
 {
 	uint32_t *ord = xmalloc((ra->nnode + 1) * sizeof *ord), n = 0, nfail = 0;
 	uint64_t F[4];
@@ -320,7 +409,20 @@ colour(RA *ra)
 			if (r < 64)
 				occ_set(&ra->occ[1], ra->clob[k], ra->clob[k], r);
 		}
+	for (uint32_t k = 0; k < ra->nsclob; k++)      /* a system call: all but what it saves */
+		for (unsigned r = 0; r < 256; r++) {
+			if (!ra_sys_saved(r))
+				occ_set(&ra->occ[0], ra->sclob[k], ra->sclob[k], r);
+			if (r < 64)
+				occ_set(&ra->occ[1], ra->sclob[k], ra->sclob[k], r);
+		}
 	index_pairs(ra);
+	if (!ra->lateg && !ra->win) {                  /* the late readers (late_reads), once */
+		ra->lateg = xmalloc((ra->nins + 1) * sizeof *ra->lateg);
+		for (uint32_t g = 0; g < ra->nins; g++)
+			if (lat_late_read(ra->ins[g]))
+				ra->lateg[ra->nlate++] = g;
+	}
 	for (uint32_t k = 0; k < ra->nnode; k++) {
 		RaNode *x = &ra->node[k];
 		x->col = -1;
@@ -337,7 +439,7 @@ colour(RA *ra)
 			continue;
 		}
 		forbidden(ra, x, F);
-		c = choose(ra, x, ord[k], F);
+		c = choose(ra, x, ord[k], F, hi);
 		if (c < 0) {
 			x->failed = 1;
 			nfail++;
@@ -352,8 +454,21 @@ colour(RA *ra)
 		}
 	}
 	free(ord);
-	ra->rounds++;
+	ra->rounds += hi < 0;
 	return nfail;
+}
+
+/* one past the highest R register a node was given */
+static int
+r_top(const RA *ra)
+{
+	int top = 0;
+
+	for (uint32_t k = 0; k < ra->nnode; k++)
+		if (ra->node[k].cls == RR && ra->node[k].col >= 0 && !ra->node[k].spilled &&
+		    ra->node[k].col + (int)ra->node[k].size > top)
+			top = ra->node[k].col + (int)ra->node[k].size;
+	return top;
 }
 
 /* ---- 5. spilling ------------------------------------------------------------------------------ */
@@ -802,10 +917,10 @@ slots(RA *ra)
 
 /* colour, spill what does not fit, again; -1 after an error */
 static int
-allocate(RA *ra)
+rounds(RA *ra, int hi)
 {
 	for (;;) {
-		uint32_t nfail = colour(ra), nn = ra->nnode, done = 0, nt = 0, *t, *best;
+		uint32_t nfail = colour(ra, hi), nn = ra->nnode, done = 0, nt = 0, *t, *best;
 		if (!nfail)
 			return 0;
 		t = xmalloc((nfail + 1) * sizeof *t);
@@ -850,6 +965,30 @@ allocate(RA *ra)
 	}
 }
 
+/* colouring rounds with spills until all fit; then, on the SIMT target, a colouring that avoids
+ * late reads (late_reads) within the registers of the allocation granules the first one took,
+ * kept when it fits there; where the first had to spill (at the register limit), rounds that
+ * avoid late reads up to the limit, spilling what they cannot place (the ones a reuse would
+ * stall on cost more than the spills: flash_attn_fwd); else the first colouring again (it is
+ * deterministic) */
+static int
+allocate(RA *ra)
+{
+	int hi;
+
+	if (rounds(ra, -1) < 0)
+		return -1;
+	if (ra->win || !ra->nlate)
+		return 0;
+	hi = granule_top(r_top(ra));
+	if (colour(ra, hi) == 0 && r_top(ra) <= hi)
+		return 0;
+	if (ra->nspill)
+		return rounds(ra, ra->top + 1);
+	colour(ra, -1);
+	return 0;
+}
+
 /* ---- the pass ------------------------------------------------------------------------------ */
 
 void
@@ -870,6 +1009,8 @@ ra_free(RA *ra)
 	free(ra->pair);
 	free(ra->pairof);
 	free(ra->clob);
+	free(ra->sclob);
+	free(ra->lateg);
 	if (ra->occ[0].pt) {
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);
@@ -944,7 +1085,7 @@ ra_solve(RA *ra)
 		return -1;
 	occ_init(&ra->occ[0], 4, 2 * ra->nins + 2);
 	occ_init(&ra->occ[1], 1, 2 * ra->nins + 2);
-	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob ||
+	if (ra->maxlive[0] > ra->top || ra->maxlive[1] > 7 || ra->nclob || ra->nsclob ||
 	    (ra->win && ra->maxlive[0] + ra->win->r1 + ra->win->npin > ra->top + 1))
 		presspill(ra);      /* else the sweep would find room everywhere */
 	if (allocate(ra) < 0)

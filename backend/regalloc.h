@@ -19,6 +19,11 @@ enum {
 	RaPhysP = 255,     /* units 255..261: P0..P6 */
 	RaVirt = 262,      /* the first unit of the virtual registers, then of the predicates */
 	RaChunk = 16,      /* points per occupancy chunk */
+	RaLateWin = 64,    /* instructions before a value's definition whose late reads it avoids */
+	RaLateLevels = 4,  /* ... in windows of RaLateWin, /2, /4, /8 instructions, widest first */
+	RaSysSaved0 = 16,  /* R16 .. */
+	RaSysSaved1 = 31,  /* .. R31: saved by a system call's callee (ra_sys_saved) */
+	RaGranule = 8,     /* registers a thread is given in (256 a warp: reg_alloc_unit) */
 	RaNone = 0xffffffffu,
 };
 
@@ -118,6 +123,12 @@ struct RA {
 	uint32_t *pairof;  /* nnode + 1 at colouring: first quadruple of node n */
 	uint32_t *clob;    /* points where everything is clobbered (calls out of the function) */
 	uint32_t nclob, cclob;
+	uint32_t *sclob;   /* points of system calls (vprintf, __assertfail; SIMT target): all
+	                      is clobbered but the callee-saved R registers (ra_sys_saved) */
+	uint32_t nsclob, csclob;
+	uint32_t *lateg;   /* the instructions that read registers late (lat_late_read), by index;
+	                      made at the first colouring (SIMT target) */
+	uint32_t nlate;
 	RaOcc occ[2];      /* R, P */
 	uint64_t physr[4]; /* R registers the text names */
 	uint64_t res[2][4]; /* registers no virtual one may take: R1, past top, RZ; past P6 */
@@ -139,6 +150,7 @@ uint32_t ra_opnd_node(const RA *ra, uint32_t g, unsigned j, int fl); /* the node
                                          (SlotGuard: the guard) field fl of instruction g names,
                                          RaNone if none */
 /* regalloc.c */
+int ra_sys_saved(unsigned r);         /* R register r keeps its value across a system call */
 int ra_refs_at(const RA *ra, const RaNode *v, uint32_t g); /* index in RA.ref of v's reference
                                                          at instruction g, -1 none */
 int ra_setup(RA *ra, int maxreg);     /* units, instructions, reserved registers for a limit of

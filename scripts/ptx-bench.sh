@@ -33,7 +33,7 @@ regs() { awk -v s="index@($2)" '/EIATTR_REGCOUNT/ { r = 1; next } /nvinfo :/ { r
 		for (i = 1; i <= length($0); i++) n = n * 16 + index("0123456789abcdef", substr($0, i, 1)) - 1
 		print n; exit }' "$1" 2> /dev/null; }
 # spills LISTING KERNEL: STL and LDL instructions in the kernel's text section
-spills() { awk -v s=".section\t.text.$2," 'index($0, s) { t = 1; next } t && /\.section/ { t = 0 }
+spills() { awk -v s=".section\t.text.$2," 'index($0, s) { t = 1; next } t && /^[ \t]*\.section[ \t]/ { t = 0 }
 	t && /[^A-Z](STL|LDL)[. ]/ { n++ } END { print n + 0 }' "$1" 2> /dev/null; }
 # refusal LOG KERNEL: fiberc's first error before the note that refuses KERNEL, else nothing
 refusal() { awk -v k="kernel '$2' is refused" '/: error: / { if (!e) e = $0 }

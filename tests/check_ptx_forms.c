@@ -492,8 +492,9 @@ START_TEST(test_run_fold)
 }
 END_TEST
 
-/* mul.wide + add.s64 as one IMAD.WIDE with the addend, as ptxas (lwfold.c); a product used twice
- * stays a mul.wide */
+/* mul.wide + add.s64 as one IMAD.WIDE with the addend, as ptxas (lwfold.c); a product that only
+ * adds use (Triton's index shared by two tensors) is one IMAD.WIDE per add and never made; one
+ * also used as a value stays a mul.wide */
 START_TEST(test_isel_fold_wide)
 {
 	char *k = forms_kernel("\tld.global.u32 %r1, [%rd2];\n\tmul.wide.s32 %rd3, %r1, 4;\n"
@@ -501,10 +502,21 @@ START_TEST(test_isel_fold_wide)
 	                       "\tmul.wide.u32 %rd5, %r2, 8;\n\tadd.s64 %rd6, %rd5, %rd1;\n"
 	                       "\tst.global.u32 [%rd6], %r2;\n"
 	                       "\tmul.wide.s32 %rd7, %r1, 4;\n\tadd.s64 %rd8, %rd1, %rd7;\n"
-	                       "\tst.global.u64 [%rd8], %rd7;\n");
+	                       "\tst.global.u64 [%rd8], %rd7;\n"
+	                       "\tmul.wide.s32 %rd9, %r2, 2;\n\tadd.s64 %rd10, %rd1, %rd9;\n"
+	                       "\tadd.s64 %rd11, %rd9, %rd2;\n\tst.global.u16 [%rd10], %rs1;\n"
+	                       "\tst.global.u16 [%rd11], %rs1;\n");
+	char *msgs = NULL, *text;
+
 	psel_lowers_to(k, 80, "IMAD.WIDE %rd4, %r1, 0x4, %rd2\nLDG.E %r2, [%rd4.64]\n"
 	               "IMAD.WIDE.U32 %rd6, %r2, 0x8, %rd1\nSTG.E [%rd6.64], %r2\n"
-	               "IMAD.WIDE %rd7, %r1, 0x4, RZ");
+	               "IMAD.WIDE %rd7, %r1, 0x4, RZ\n"
+	               "IMAD.WIDE %rd10, %r2, 0x2, %rd1\nIMAD.WIDE %rd11, %r2, 0x2, %rd2");
+	text = psel_lower(k, 80, &msgs);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(!strstr(text, " %rd9,"), "the shared product is made:\n%s", text);
+	free(text);
+	free(msgs);
 	free(k);
 }
 END_TEST
@@ -517,10 +529,15 @@ START_TEST(test_run_fold_wide)
 	    "\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n"
 	    "\tmul.wide.u32 %rd5, %r1, 4;\n\tadd.s64 %rd6, %rd5, %rd1;\n"
 	    "\tst.global.u32 [%rd6], %r2;\n";
+	/* the same with one product for both adds (two IMAD.WIDE, no mul) */
+	static const char shared[] =
+	    "\tld.global.u32 %r1, [%rd2];\n\tmul.wide.s32 %rd3, %r1, 4;\n"
+	    "\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n"
+	    "\tadd.s64 %rd6, %rd3, %rd1;\n\tst.global.u32 [%rd6], %r2;\n";
 	uint32_t in[16] = { 3, 10, 20, 30, 40 };
 	uint32_t out[5];
 
-	run_forms(_i, body, in, out, 5);
+	run_forms(_i % 2, _i < 2 ? body : shared, in, out, 5);
 	ck_assert_uint_eq(out[3], 30);
 	ck_assert_uint_eq(out[2], 0xeeeeeeeeu);
 	ck_assert_uint_eq(out[4], 0xeeeeeeeeu);
@@ -548,7 +565,7 @@ ptx_forms_suite(void)
 	tcase_add_loop_test(run_, test_run_pack_imm, 0, 2);
 	tcase_add_loop_test(run_, test_run_warp_sz, 0, 2);
 	tcase_add_loop_test(run_, test_run_fold, 0, 2);
-	tcase_add_loop_test(run_, test_run_fold_wide, 0, 2);
+	tcase_add_loop_test(run_, test_run_fold_wide, 0, 4);
 	suite_add_tcase(s, run_);
 	return s;
 }

@@ -704,6 +704,52 @@ START_TEST(test_regalloc_syscall)
 }
 END_TEST
 
+/* values live across a system call stay in registers the callee saves (R16..R31 but the
+ * return address R20:R21), as ptxas keeps them, instead of going to the stack */
+START_TEST(test_regalloc_syscall_saved)
+{
+	char *s = listing("\t.vreg\t\t%a,%w[2]\n",
+	                  "\tIMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;\n"
+	                  "\tS2R %a, SR_TID.X ;\n"
+	                  "\tIMAD.WIDE.U32 %w, %a, 0x4, c[0x0][0x160] ;\n"
+	                  "\tMOV R4, RZ ;\n"
+	                  "\tMOV R5, RZ ;\n"
+	                  "\tMOV R2, 0x0 ;\n"
+	                  "\tLDC.64 R2, c[0x4][R2] ;\n"
+	                  "\tLEPC R8 ;\n"
+	                  "\tMOV R11, 0x80 ;\n"
+	                  "\tMOV R20, 0x0 ;\n"
+	                  "\tMOV R21, 0x0 ;\n"
+	                  "\tMOV R0, 0x0 ;\n"
+	                  "\tIADD3 R20, P0, P1, -R20, R11, R8 ;\n"
+	                  "\tIADD3.X R21, ~R0, R21, R9, P0, P1 ;\n"
+	                  "\tCALL.ABS.NOINC R2 ;\n"
+	                  "\tSTG.E [%w.64], %a ;\n"
+	                  "\tEXIT ;\n");
+	T *t = parse(s);
+	Fn *f = fn0(t);
+	unsigned ra = 0, rw = 0;
+	uint32_t call = UINT32_MAX;
+
+	alloc_checked(t, 255);
+	for (uint32_t k = 0; k < f->nins; k++) {
+		ck_assert_msg(f->ins[k].op != OSTL && f->ins[k].op != OLDL, "spilled: %s",
+		              ins_text(f, k));
+		if (f->ins[k].op == OCALL)
+			call = k;
+	}
+	ck_assert_uint_ne(call, UINT32_MAX);
+	const char *st = ins_text(f, call + 1);
+	ck_assert_msg(sscanf(st, "STG.E [R%u.64], R%u", &rw, &ra) == 2, "%s", st);
+#define SAVED(r) ((r) >= 16 && (r) <= 31 && (r) != 20 && (r) != 21)
+	ck_assert_msg(SAVED(ra) && SAVED(rw) && SAVED(rw + 1), "not in callee-saved registers: %s",
+	              st);
+#undef SAVED
+	t_free(t);
+	free(s);
+}
+END_TEST
+
 /* a register read before anything writes it reads whatever: no error, and it holds no
  * register before the write (here none at all) */
 START_TEST(test_regalloc_undefined)
@@ -1112,6 +1158,7 @@ regalloc_suite(void)
 
 	tcase_add_test(tc, test_regalloc_chain);
 	tcase_add_test(tc, test_regalloc_syscall);
+	tcase_add_test(tc, test_regalloc_syscall_saved);
 	tcase_add_test(tc, test_regalloc_frame_viadd);
 	tcase_add_test(tc, test_regalloc_tuples);
 	tcase_add_test(tc, test_regalloc_copies);

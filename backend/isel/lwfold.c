@@ -2,8 +2,8 @@
  * defined once, unguarded, by `add.s64 d, b, imm` (.u64; .s32/.u32 for .shared addresses) and
  * otherwise used only as the base of ld/st addresses `[d+off]` is not computed: those addresses
  * are `[b+imm+off]` (lw_addr asks lw_fold_of) and the add writes nothing (lw_fold_skip). A wide
- * fold: `mul.wide.s32 t, a, b` (.u32) whose t is used once, by `add.s64 d, c, t`, is one
- * `IMAD.WIDE d, a, b, c` (the mad.wide row, lw_fold_wide) and the mul writes nothing. The
+ * fold: `mul.wide.s32 t, a, b` (.u32) whose t is used only by adds `add.s64 d, c, t` makes each
+ * of them one `IMAD.WIDE d, a, b, c` (the mad.wide row, lw_fold_wide) and writes nothing. The
  * registers the folded instruction reads (b; a and b) must have at most one definition in the
  * function, so that they hold at the fold the value they had at the add or mul. Functions lowered
  * by colour (lwcolour.c) are left alone: a colour's live ranges would be extended past what the
@@ -28,6 +28,7 @@ typedef struct Seen {
 	uint32_t addr32;        /* bases of ld/st addresses in the shared space */
 	int64_t maxoff;         /* the largest |offset| of those addresses */
 	const PtxIns *mulwide;  /* the mul.wide that defines it (fold_mulwide), NULL none */
+	uint32_t wideuse;       /* adds that would absorb that mul.wide (plan_wide's first round) */
 } Seen;
 
 /* the scan's table: the registers seen, found by an open-addressing hash of (decl, atom) */
@@ -172,7 +173,36 @@ steady(Scan *sc, const PtxOpnd *o)
 	return o->kind == PoName && o->what == PwReg && o->decl && seen_of(sc, o)->def <= 1;
 }
 
-/* the wide folds: `add.s64 d, x, y` with x or y the t of a mul.wide used nowhere else */
+/* the operand of `add.s64 d, x, y` (1 or 2) whose register is made by a mul.wide that the add
+ * can absorb: the t of that mul, the other operand a register that is not d; 0 none */
+static int
+wide_pick(Lw *w, Scan *sc, const PtxIns *i)
+{
+	int wide = 0;
+
+	if (strcmp(ptx_str(w->p, i->op), "add") || i->guard || i->nmod != 1 || i->nopnd != 3 ||
+	    !fold_add_type(w->p, i, &wide) || !wide)
+		return 0;
+	for (int k = 1; k <= 2; k++) {
+		const PtxOpnd *t = &i->opnd[k], *c = &i->opnd[3 - k];
+		if (t->kind != PoName || t->what != PwReg || !t->decl || c->kind != PoName ||
+		    c->what != PwReg || !c->decl || (c->atom == i->opnd[0].atom &&
+		    c->decl == i->opnd[0].decl))
+			continue;
+		const Seen *st = seen_of(sc, t);
+		const PtxIns *m = st->mulwide;
+		if (st->def != 1 || !m || !steady(sc, &m->opnd[1]) || !steady(sc, &m->opnd[2]))
+			continue;
+		return k;
+	}
+	return 0;
+}
+
+/* the wide folds: `add.s64 d, x, y` with x or y the t of a mul.wide whose every other use is
+ * such an add too (the index loads of two tensors share one `mul.wide`, as Triton writes them):
+ * each add becomes its own IMAD.WIDE, as ptxas issues them, and t is never made, so neither
+ * its two registers nor a carry chain per add are spent (the mul's operands, read again at each
+ * add, are defined once: they hold the same value there) */
 static void
 plan_wide(Lw *w, Scan *sc)
 {
@@ -181,25 +211,20 @@ plan_wide(Lw *w, Scan *sc)
 
 	for (uint32_t s = 0; s < fn->nst; s++) {
 		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
-		int wide = 0;
-		if (!i || strcmp(ptx_str(w->p, i->op), "add") || i->guard || i->nmod != 1 ||
-		    i->nopnd != 3 || !fold_add_type(w->p, i, &wide) || !wide)
+		int k = i ? wide_pick(w, sc, i) : 0;
+		if (k)
+			seen_of(sc, &i->opnd[k])->wideuse++;
+	}
+	for (uint32_t s = 0; s < fn->nst; s++) {
+		const PtxIns *i = fn->st[s].kind == PsIns ? fn->st[s].ins : NULL;
+		int k = i ? wide_pick(w, sc, i) : 0;
+		if (!k)
 			continue;
-		for (int k = 1; k <= 2; k++) {
-			const PtxOpnd *t = &i->opnd[k], *c = &i->opnd[3 - k];
-			if (t->kind != PoName || t->what != PwReg || !t->decl || c->kind != PoName ||
-			    c->what != PwReg || !c->decl || (c->atom == i->opnd[0].atom &&
-			    c->decl == i->opnd[0].decl))
-				continue;
-			const Seen *st = seen_of(sc, t);
-			const PtxIns *m = st->mulwide;
-			if (st->def != 1 || st->any != 2 || !m || !steady(sc, &m->opnd[1]) ||
-			    !steady(sc, &m->opnd[2]))
-				continue;
-			vgrow(&v->fold, &v->cfold, v->nfold + 1, sizeof *v->fold);
-			v->fold[v->nfold++] = (LwFold){ .def = i, .mul = m, .base = c };
-			break;
-		}
+		const Seen *st = seen_of(sc, &i->opnd[k]);
+		if (st->any != 1 + st->wideuse)
+			continue;
+		vgrow(&v->fold, &v->cfold, v->nfold + 1, sizeof *v->fold);
+		v->fold[v->nfold++] = (LwFold){ .def = i, .mul = st->mulwide, .base = &i->opnd[3 - k] };
 	}
 }
 
