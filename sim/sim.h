@@ -567,6 +567,8 @@ void sim_register_uniform(SimTab *t);
 void sim_register_mem(SimTab *t);
 void sim_register_warp(SimTab *t);
 void sim_register_tensor(SimTab *t);
+void sim_register_gmma(SimTab *t);                 /* exec_gmma.c: HGMMA, IGMMA, QGMMA, BGMMA,
+                                                      WARPGROUP */
 void sim_register_ctrl(SimTab *t);
 void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
 int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and

@@ -1,0 +1,410 @@
+/* check_simgmma.c: tests of sim/exec_gmma.c (HGMMA, QGMMA, IGMMA, WARPGROUP) on nvcc 13's own
+ * sm_90a SASS of examples/hopper/wgmma.cu: one kernel per wgmma.mma_async form, run through the
+ * runtime with shared-memory images laid out here, from the PTX ISA's canonical layouts written
+ * as CuTe shapes and strides (no swizzle, 32, 64, 128-byte swizzle; K-major and MN-major), the
+ * register fragments from the ISA's figures, and D compared with a CPU reference, bit for bit
+ * (the inputs are chosen so that every sum is exact: the layouts, not the rounding, are tested
+ * here; docs/sim-wgmma.md), in functional and timing mode.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernrun.h"
+
+enum { ImgBytes = 98304, BOff = 16384, Threads = 128, MaxN = 256 };
+
+/* a kernel of wgmma.cu: its form (gen_wgmma.py's table) */
+typedef struct GForm {
+	const char *name;
+	char d;                /* accumulator: 'f' f32, 'h' f16, 'i' s32 */
+	const char *at, *bt;   /* "f16", "bf16", "tf32", "e4m3", "e5m2", "s8", "u8" */
+	unsigned n;
+	int areg;              /* A from registers */
+	int sa, sb;            /* imm-scale-a, imm-scale-b */
+	int ta, tb;            /* M-major A, N-major B */
+} GForm;
+
+static GForm forms[64];
+static unsigned nforms;
+
+static void
+add_form(const char *name, char d, const char *at, const char *bt, unsigned n, int areg, int sa,
+         int sb, int ta, int tb)
+{
+	forms[nforms++] = (GForm){ name, d, at, bt, n, areg, sa, sb, ta, tb };
+}
+
+static void
+init_forms(void)
+{
+	static char names[32][24];
+
+	if (nforms)
+		return;
+	for (unsigned n = 8; n <= 256; n += 8) {
+		snprintf(names[n / 8 - 1], sizeof names[0], "k_h_f32_n%u", n);
+		add_form(names[n / 8 - 1], 'f', "f16", "f16", n, 0, 1, 1, 0, 0);
+	}
+	add_form("k_h_f32_n64_tb", 'f', "f16", "f16", 64, 0, 1, 1, 0, 1);
+	add_form("k_h_f32_n64_ta", 'f', "f16", "f16", 64, 0, 1, 1, 1, 0);
+	add_form("k_h_f32_n64_tab", 'f', "f16", "f16", 64, 0, 1, 1, 1, 1);
+	add_form("k_h_f32_n256_tab", 'f', "f16", "f16", 256, 0, 1, 1, 1, 1);
+	add_form("k_h_f16_n8", 'h', "f16", "f16", 8, 0, 1, 1, 0, 0);
+	add_form("k_h_f16_n64_tab", 'h', "f16", "f16", 64, 0, 1, 1, 1, 1);
+	add_form("k_h_f16_n256", 'h', "f16", "f16", 256, 0, 1, 1, 0, 0);
+	add_form("k_b_f32_n32_nega", 'f', "bf16", "bf16", 32, 0, -1, 1, 0, 1);
+	add_form("k_b_f32_n128_negb", 'f', "bf16", "bf16", 128, 0, 1, -1, 1, 0);
+	add_form("k_h_f32_n64_ra", 'f', "f16", "f16", 64, 1, 1, 1, 0, 0);
+	add_form("k_b_f32_n96_ra_tb", 'f', "bf16", "bf16", 96, 1, 1, -1, 0, 1);
+	add_form("k_t_f32_n64", 'f', "tf32", "tf32", 64, 0, 1, 1, 0, 0);
+	add_form("k_t_f32_n32_ra", 'f', "tf32", "tf32", 32, 1, 1, 1, 0, 0);
+	add_form("k_q_f32_n64_e4e5", 'f', "e4m3", "e5m2", 64, 0, 1, 1, 0, 0);
+	add_form("k_q_f16_n32_e5e4", 'h', "e5m2", "e4m3", 32, 0, 1, 1, 0, 0);
+	add_form("k_i_s32_n64_s8s8", 'i', "s8", "s8", 64, 0, 1, 1, 0, 0);
+	add_form("k_i_s32_n48_u8s8_ra", 'i', "u8", "s8", 48, 1, 1, 1, 0, 0);
+}
+
+static unsigned
+ebytes(const char *t)
+{
+	return !strcmp(t, "tf32") ? 4 : t[1] == '1' || t[0] == 'b' ? 2 : 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Values: small random numbers every type holds exactly, as their bits, and their value.
+ */
+static uint32_t rng = 1;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng = rng * 1103515245u + 12345u;
+	return (rng >> 16) % n;
+}
+
+/* an exact small value of type t: *bits its encoding, returns its value */
+static double
+pick(const char *t, uint32_t *bits)
+{
+	int v = (int)rnd(7) - 3;                /* -3..3 */
+	double x = v;
+
+	if (!strcmp(t, "f16")) {
+		static const uint16_t h[7] = { 0xc200, 0xc000, 0xbc00, 0, 0x3c00, 0x4000, 0x4200 };
+		*bits = h[v + 3];
+	} else if (!strcmp(t, "bf16")) {
+		static const uint16_t h[7] = { 0xc040, 0xc000, 0xbf80, 0, 0x3f80, 0x4000, 0x4040 };
+		*bits = h[v + 3];
+	} else if (!strcmp(t, "tf32")) {
+		float f = (float)v;
+		memcpy(bits, &f, 4);
+		*bits |= rnd(0x2000);               /* low 13 bits: ignored by the tensor core */
+	} else if (!strcmp(t, "e4m3") || !strcmp(t, "e5m2")) {
+		/* sign, an exponent of a few binades, any mantissa: value from the format's rule */
+		int e4 = t[1] == '4', mb = e4 ? 3 : 2, bias = e4 ? 7 : 15;
+		unsigned s = rnd(2), e = (unsigned)bias - 2 + rnd(5), m = rnd(1u << mb);
+		*bits = s << 7 | e << mb | m;
+		x = ldexp(1.0 + m / (double)(1 << mb), (int)e - bias) * (s ? -1 : 1);
+	} else if (!strcmp(t, "s8")) {
+		v = (int)rnd(256) - 128;
+		*bits = (uint8_t)v;
+		x = v;
+	} else {                                /* u8 */
+		*bits = rnd(256);
+		x = *bits;
+	}
+	return x;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The canonical layouts of the PTX ISA ("Shared Memory Matrix Layout", "Canonical Layouts") as
+ * CuTe layouts in bytes: element (mn, k) of an MN x K operand, elements of eb bytes, T = 16 / eb,
+ * W the swizzle width (16: none):
+ *   K-major  none  ((8,m),(T,2k)):((16,SBO),(eb,LBO))
+ *   K-major  W     ((8,m),(T,2k)):((W,SBO),(eb,16))
+ *   MN-major none  ((T,1,m),(8,k)):((eb,16,SBO),(16,LBO))
+ *   MN-major W     ((T,W/16,m),(8,k)):((eb,16,LBO),(W,SBO))
+ * then Swizzle<log2(W/16),4,3> on the byte offset (the buffers are 1024-byte aligned). A
+ * K-major swizzled operand is laid out W bytes wide, as a kernel's K tile is, and the wgmma reads
+ * its k-block j (32 bytes) through a descriptor whose start is 32 j bytes into the rows, as
+ * CUTLASS's descriptor iterator steps along K.
+ */
+typedef struct Lay {
+	int mnmajor;
+	unsigned w;            /* 16, 32, 64, 128 */
+	unsigned lbo, sbo;     /* bytes */
+	unsigned kblk;         /* K-major swizzled: the 32-byte k-block the descriptor starts at */
+} Lay;
+
+static unsigned
+lay_off(const Lay *l, unsigned eb, unsigned mn, unsigned k)
+{
+	unsigned t = 16 / eb, off, b;
+
+	if (!l->mnmajor && l->w == 16) {
+		unsigned i0 = mn % 8, i1 = mn / 8, j0 = k % t, j1 = k / t;
+		off = i0 * 16 + i1 * l->sbo + j0 * eb + j1 * l->lbo;
+	} else if (!l->mnmajor) {
+		unsigned i0 = mn % 8, i1 = mn / 8, j0 = k % t, j1 = k / t;
+		off = i0 * l->w + i1 * l->sbo + j0 * eb + j1 * 16;
+	} else if (l->w == 16) {
+		unsigned i0 = mn % t, i2 = mn / t, j0 = k % 8, j1 = k / 8;
+		off = i0 * eb + i2 * l->sbo + j0 * 16 + j1 * l->lbo;
+	} else {
+		unsigned i0 = mn % t, i1 = mn / t % (l->w / 16), i2 = mn / t / (l->w / 16);
+		unsigned j0 = k % 8, j1 = k / 8;
+		off = i0 * eb + i1 * 16 + i2 * l->lbo + j0 * l->w + j1 * l->sbo;
+	}
+	for (b = 0; (16u << b) < l->w; b++)
+		;
+	return off ^ ((off >> 7) & ((1u << b) - 1)) << 4;
+}
+
+/* the layout of variant v (0..7) of an MN x K operand with K bytes 32 */
+static Lay
+lay_pick(unsigned v, int mnmajor, unsigned mn, unsigned eb)
+{
+	static const unsigned ws[4] = { 16, 32, 64, 128 };
+	Lay l = { mnmajor, ws[v % 4], 0, 0, 0 };
+	int spread = v >= 4;
+
+	if (!mnmajor && l.w == 16) {         /* core matrices of 128 bytes */
+		l.lbo = spread ? 128 * (mn / 8) : 128;
+		l.sbo = spread ? 128 : 256;
+	} else if (!mnmajor) {
+		l.lbo = 16;                      /* unused */
+		l.sbo = 8 * l.w * (spread ? 2 : 1);
+		l.kblk = (v + mn / 8) % (l.w / 32);
+	} else if (l.w == 16) {
+		l.sbo = spread ? 256 : 128;
+		l.lbo = 128 * (mn * eb / 16) * (spread ? 2 : 1);
+	} else {
+		unsigned blocks = (mn * eb + l.w - 1) / l.w;
+		l.sbo = 8 * l.w;
+		l.lbo = 2 * 8 * l.w;
+		if (spread) {                    /* the K groups after all the MN blocks */
+			l.lbo = 8 * l.w;
+			l.sbo = 8 * l.w * blocks;
+		}
+	}
+	return l;
+}
+
+static uint64_t
+desc_of(const Lay *l, unsigned start)
+{
+	uint64_t mode = l->w == 128 ? 1 : l->w == 64 ? 2 : l->w == 32 ? 3 : 0;
+
+	start += 32 * l->kblk;
+	return (uint64_t)(start >> 4) | (uint64_t)(l->lbo >> 4) << 16 | (uint64_t)(l->sbo >> 4) << 32 |
+	       mode << 62;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * One run: A (64 x K), B (N x K), C, the reference, the launch, the comparison.
+ */
+typedef struct Run {
+	fiberDevice dev;
+	fiberModule mod;
+	fiberDevicePtr img, ar, cd;
+} Run;
+
+static void
+run_open(Run *r, fiberSimMode mode)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/examples/hopper/wgmma.sm_90a.sass", kr_root());
+	ck_assert_int_eq(fiberDeviceCreate(&r->dev, "h100"), FIBER_SUCCESS);
+	fiberDeviceSetMode(r->dev, mode);
+	ck_assert_msg(fiberModuleLoadFile(&r->mod, r->dev, path) == FIBER_SUCCESS, "%s: %s", path,
+	              fiberGetLastErrorMessage(r->dev));
+	ck_assert_int_eq(fiberMalloc(r->dev, &r->img, ImgBytes), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(r->dev, &r->ar, 4 * 4 * Threads), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(r->dev, &r->cd, 4 * MaxN / 2 * Threads), FIBER_SUCCESS);
+}
+
+/* the element of a 32-byte K row of type t at index k: bits */
+static void
+put_elem(uint8_t *img, unsigned off, unsigned eb, uint32_t bits)
+{
+	memcpy(img + off, &bits, eb);
+}
+
+/* binary16 of v, rounded to nearest even (the reference's one rounding) */
+static uint16_t
+to_f16(double v)
+{
+	double a = fabs(v), q;
+	unsigned sign = signbit(v) ? 0x8000 : 0;
+	int e;
+
+	if (a == 0)
+		return (uint16_t)sign;
+	frexp(a, &e);
+	e--;                                   /* a = 1.x 2^e */
+	if (e < -14)
+		return (uint16_t)(sign | (unsigned)rint(ldexp(a, 24)));
+	q = rint(ldexp(a, 10 - e));
+	if (q == 2048) {
+		q = 1024;
+		e++;
+	}
+	ck_assert_msg(e <= 15, "reference %g overflows binary16", v);
+	return (uint16_t)(sign | (unsigned)(e + 15) << 10 | ((unsigned)q - 1024));
+}
+
+/* run form f with layout variants va (A) and vb (B), scale-d sd; returns 0 or fails */
+static void
+run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
+{
+	static uint8_t img[ImgBytes];
+	static double A[64][32], B[MaxN][32];
+	static uint32_t ar[4 * Threads], cd[MaxN / 2 * Threads], want[MaxN / 2 * Threads];
+	static uint8_t used[ImgBytes];
+	unsigned eb = ebytes(f->at), K = 32 / eb, N = f->n, nreg = f->d == 'h' ? N / 4 : N / 2;
+	Lay la = lay_pick(va, f->ta, 64, eb), lb = lay_pick(vb, f->tb, N, eb);
+	fiberFunction fn;
+	uint64_t da = desc_of(&la, 0), db = desc_of(&lb, BOff);
+	unsigned char pb[48];
+	unsigned grid[3] = { 1, 1, 1 }, block[3] = { Threads, 1, 1 };
+	size_t off, size;
+
+	memset(img, 0xff, sizeof img);     /* NaN or -1 wherever a wrong address reads */
+	memset(used, 0, sizeof used);
+	memset(ar, 0, sizeof ar);
+	for (unsigned m = 0; m < 64; m++)
+		for (unsigned k = 0; k < K; k++) {
+			uint32_t bits;
+			A[m][k] = pick(f->at, &bits) * f->sa;
+			if (f->areg) {
+				/* the figures of the ISA: element e of lane (g, t) of warp w, 4 registers */
+				unsigned w = m / 16, g = m % 8, hi = m % 16 / 8, e, t, reg, byte;
+				if (eb == 2) {                 /* k16: a(2t+j, +8): e = 2 (k / 8) 2 + ... */
+					t = k % 8 / 2;
+					e = (k / 8) * 4 + hi * 2 + k % 2;
+				} else if (eb == 4) {          /* k8: a0 (g, t) a1 (g+8, t) a2 (g, t+4) ... */
+					t = k % 4;
+					e = (k / 4) * 2 + hi;
+				} else {                       /* k32: a(4t + j) rows g, g+8, cols +16 */
+					t = k % 16 / 4;
+					e = (k / 16) * 8 + hi * 4 + k % 4;
+				}
+				reg = e * eb / 4;
+				byte = e * eb % 4;
+				memcpy((uint8_t *)&ar[(w * 32 + g * 4 + t) * 4 + reg] + byte, &bits, eb);
+			} else {
+				unsigned o = lay_off(&la, eb, m, k + la.kblk * K);
+				ck_assert_msg(o + eb <= BOff && !used[o], "test layout A overlaps at %u", o);
+				used[o] = 1;
+				put_elem(img, o, eb, bits);
+			}
+		}
+	for (unsigned n = 0; n < N; n++)
+		for (unsigned k = 0; k < K; k++) {
+			uint32_t bits;
+			unsigned o = lay_off(&lb, eb, n, k + lb.kblk * K) + BOff;
+			B[n][k] = pick(f->bt, &bits) * f->sb;
+			ck_assert_msg(o + eb <= ImgBytes && !used[o], "test layout B overlaps at %u", o);
+			used[o] = 1;
+			put_elem(img, o, eb, bits);
+		}
+	/* C and the reference D, in the accumulator fragment: element i of lane (g, t) of warp w
+	 * is row 16w + g + 8 ((i >> 1) & 1), column 8 (i >> 2) + 2t + (i & 1); f16: two a register */
+	for (unsigned th = 0; th < Threads; th++)
+		for (unsigned i = 0; i < N / 2; i++) {
+			unsigned w = th / 32, g = th % 32 / 4, t = th % 4;
+			unsigned m = 16 * w + g + 8 * ((i >> 1) & 1), n = 8 * (i >> 2) + 2 * t + (i & 1);
+			int c = (int)rnd(17) - 8;
+			double s = 0;
+			uint32_t cb, db2;
+			for (unsigned k = 0; k < K; k++)
+				s += A[m][k] * B[n][k];
+			if (sd)
+				s += c;
+			if (f->d == 'f') {
+				float fc = (float)c, fd = (float)s;
+				memcpy(&cb, &fc, 4);
+				memcpy(&db2, &fd, 4);
+			} else if (f->d == 'i') {
+				cb = (uint32_t)c;
+				db2 = (uint32_t)(int64_t)s;
+			} else {
+				cb = to_f16(c);
+				db2 = to_f16(s);
+			}
+			if (f->d == 'h') {
+				unsigned sh = 16 * (i & 1);
+				uint32_t *pc = &cd[(i / 2) * Threads + th], *pw = &want[(i / 2) * Threads + th];
+				*pc = (*pc & ~(0xffffu << sh)) | cb << sh;
+				*pw = (*pw & ~(0xffffu << sh)) | db2 << sh;
+			} else {
+				cd[i * Threads + th] = cb;
+				want[i * Threads + th] = db2;
+			}
+		}
+	ck_assert_int_eq(fiberModuleGetFunction(&fn, r->mod, f->name), FIBER_SUCCESS);
+	fiberMemcpyHtoD(r->dev, r->img, img, ImgBytes);
+	fiberMemcpyHtoD(r->dev, r->ar, ar, sizeof ar);
+	fiberMemcpyHtoD(r->dev, r->cd, cd, 4 * nreg * Threads);
+	memset(pb, 0, sizeof pb);
+	memcpy(pb, &r->img, 8);
+	memcpy(pb + 8, &da, 8);
+	memcpy(pb + 16, &db, 8);
+	memcpy(pb + 24, &r->ar, 8);
+	memcpy(pb + 32, &r->cd, 8);
+	memcpy(pb + 40, &sd, 4);
+	ck_assert_int_eq(fiberFuncGetParamInfo(fn, 5, &off, &size), FIBER_SUCCESS);
+	ck_assert_uint_eq(off, 40);
+	ck_assert_msg(fiberLaunchKernelPacked(fn, grid, block, ImgBytes + 1024, pb, 44) ==
+	              FIBER_SUCCESS, "%s: %s", f->name, fiberGetLastErrorMessage(r->dev));
+	fiberMemcpyDtoH(r->dev, cd, r->cd, 4 * nreg * Threads);
+	for (unsigned i = 0; i < nreg * Threads; i++)
+		ck_assert_msg(cd[i] == want[i], "%s A layout %u B layout %u sd %d: register %u thread %u:"
+		              " 0x%08x, want 0x%08x", f->name, va, vb, sd, i / Threads, i % Threads,
+		              cd[i], want[i]);
+}
+
+/* every form, A and B in layouts (v, v + 1) for v = 0..7 (MN-major only for 16-bit types),
+ * scale-d 0 once per form */
+static void
+run_all(fiberSimMode mode, unsigned nv)
+{
+	Run r;
+
+	init_forms();
+	run_open(&r, mode);
+	for (unsigned k = 0; k < nforms; k++)
+		for (unsigned v = 0; v < nv; v++)
+			run_form(&r, &forms[k], v, (v + 1) % 8, v != 2);
+	fiberDeviceDestroy(r.dev);
+}
+
+START_TEST(test_gmma_functional)
+{
+	run_all(FIBER_MODE_FUNCTIONAL, 8);
+}
+END_TEST
+
+START_TEST(test_gmma_timing)
+{
+	run_all(FIBER_MODE_TIMING, 2);
+}
+END_TEST
+
+Suite *
+simgmma_suite(void)
+{
+	Suite *s = suite_create("simgmma");
+	TCase *tc = tcase_create("wgmma");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_gmma_functional);
+	tcase_add_test(tc, test_gmma_timing);
+	suite_add_tcase(s, tc);
+	return s;
+}
