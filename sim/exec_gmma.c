@@ -34,7 +34,7 @@ enum {
 	GTnspB = 1 << 15,      /* .tnspB: B is N-major */
 	GAReg = 1 << 16,       /* A comes from four registers */
 	GSat = 1 << 17,        /* IGMMA .SAT */
-	GGroup = 1 << 18,      /* gsb0: the last instruction of a commit group */
+	GGroup = MMA_GROUP_END, /* gsb0: the last instruction of a commit group (ir/mma.h) */
 };
 
 #define ATY(d) ((d)->mod & 15u)
