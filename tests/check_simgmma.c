@@ -444,6 +444,64 @@ START_TEST(test_gmma_rate)
 }
 END_TEST
 
+/* examples/hopper/gemm_wgmma (cp.async into 128-byte swizzled stages, HGMMA.64x64x16 with
+ * .tnspB, two k-tiles): C equals a CPU GEMM (exact inputs) in both modes, no hazards */
+START_TEST(test_gmma_gemm)
+{
+	enum { S = 128 };
+	static uint16_t a[S * S], b[S * S];
+	static float c[S * S], ref[S * S];
+	static int ai[S * S], bi[S * S];
+	char path[512];
+	int n = S;
+
+	snprintf(path, sizeof path, "%s/examples/hopper/gemm_wgmma.sm_90a.sass", kr_root());
+	for (unsigned i = 0; i < S * S; i++) {
+		ai[i] = (int)rnd(9) - 4;              /* halves k / 2 */
+		bi[i] = (int)rnd(9) - 4;
+		a[i] = to_f16(ai[i] / 2.0);
+		b[i] = to_f16(bi[i] / 2.0);
+	}
+	for (unsigned m = 0; m < S; m++)
+		for (unsigned j = 0; j < S; j++) {
+			long s = 0;
+			for (unsigned k = 0; k < S; k++)
+				s += (long)ai[m * S + k] * bi[k * S + j];
+			ref[m * S + j] = (float)s / 4.0f;
+		}
+	for (int mode = 0; mode < 2; mode++) {
+		fiberDevice dev;
+		fiberModule mod;
+		fiberFunction fn;
+		fiberDevicePtr da, db, dc;
+		fiberStats st;
+		void *params[6] = { &da, &db, &dc, &n, &n, &n };
+		unsigned grid[3] = { S / 64, S / 64, 1 }, block[3] = { Threads, 1, 1 };
+
+		ck_assert_int_eq(fiberDeviceCreate(&dev, "h100"), FIBER_SUCCESS);
+		fiberDeviceSetMode(dev, mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL);
+		ck_assert_msg(fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS, "%s",
+		              fiberGetLastErrorMessage(dev));
+		ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "gemm_f16_wgmma"), FIBER_SUCCESS);
+		fiberMalloc(dev, &da, sizeof a);
+		fiberMalloc(dev, &db, sizeof b);
+		fiberMalloc(dev, &dc, sizeof c);
+		fiberMemcpyHtoD(dev, da, a, sizeof a);
+		fiberMemcpyHtoD(dev, db, b, sizeof b);
+		ck_assert_msg(fiberLaunchKernel(fn, grid, block, 0, params) == FIBER_SUCCESS, "%s",
+		              fiberGetLastErrorMessage(dev));
+		fiberMemcpyDtoH(dev, c, dc, sizeof c);
+		fiberGetStats(dev, &st);
+		ck_assert_uint_eq(st.hazards, 0);
+		ck_assert(mode == 0 || st.cycles > 0);
+		for (unsigned i = 0; i < S * S; i++)
+			ck_assert_msg(c[i] == ref[i], "mode %d: C[%u][%u] = %g, want %g", mode, i / S, i % S,
+			              c[i], ref[i]);
+		fiberDeviceDestroy(dev);
+	}
+}
+END_TEST
+
 Suite *
 simgmma_suite(void)
 {
@@ -454,6 +512,7 @@ simgmma_suite(void)
 	tcase_add_test(tc, test_gmma_functional);
 	tcase_add_test(tc, test_gmma_timing);
 	tcase_add_test(tc, test_gmma_rate);
+	tcase_add_test(tc, test_gmma_gemm);
 	suite_add_tcase(s, tc);
 	return s;
 }
