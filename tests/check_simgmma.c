@@ -15,6 +15,14 @@
 #include <string.h>
 
 #include "kernrun.h"
+#include "sim.h"
+
+/* check_simmem.c: the one-warp machine */
+typedef struct Smt Smt;
+Smt *smt_new(const char *body, uint32_t smem, uint32_t frame);
+void smt_free(Smt *t);
+int smt_exec(Smt *t, unsigned k, uint32_t mask);
+Warp *smt_warp(Smt *t);
 
 enum { ImgBytes = 98304, BOff = 16384, Threads = 128, MaxN = 256 };
 
@@ -502,6 +510,91 @@ START_TEST(test_gmma_gemm)
 }
 END_TEST
 
+/* setmaxnreg's pool (exec_uniform.c): a warp of a kernel using R200 holds 201 registers per
+ * thread; the CTA's pool starts empty, so TRY_ALLOC fails until a DEALLOC has filled it, and
+ * takes only what the pool holds */
+START_TEST(test_setmaxreg_pool)
+{
+	Smt *t = smt_new("MOV R200, RZ ;\n"
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xe8 ;\n"   /* +31 x 32: pool empty */
+	                 "USETMAXREG.DEALLOC.CTAPOOL 0x28 ;\n"          /* 201 -> 40: +161 x 32 */
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP1, 0xe8 ;\n"   /* 40 -> 232: 192 x 32 */
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP2, 0xa0 ;\n"   /* 40 -> 160: 120 x 32 */
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP3, 0x50 ;\n"   /* below 160: no change */
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP4, 0xc9 ;\n"   /* 160 -> 201: 41 x 32 */
+	                 "USETMAXREG.TRY_ALLOC.CTAPOOL UP5, 0xc8 ;\n",  /* 201 -> 200: no change */
+	                 0, 0);
+	Warp *w = smt_warp(t);
+
+	for (unsigned k = 0; k < 6; k++)
+		w->up[k] = 7;                        /* a value no result leaves */
+	for (unsigned k = 1; k < 8; k++)
+		ck_assert_int_eq(smt_exec(t, k, ~0u), FaultNone);
+	ck_assert_uint_eq(w->up[0], 0);
+	ck_assert_uint_eq(w->up[1], 0);
+	ck_assert_uint_eq(w->up[2], 1);
+	ck_assert_uint_eq(w->up[3], 1);
+	ck_assert_uint_eq(w->up[4], 1);
+	ck_assert_uint_eq(w->up[5], 1);
+	ck_assert_uint_eq(w->maxnreg, 201);
+	smt_free(t);
+}
+END_TEST
+
+/* examples/hopper/setmaxnreg.cu (k_wspec): consumers setmaxnreg.inc 232 before the producer's
+ * setmaxnreg.dec 40 in warp order; the retry loop ends once the producer has given its
+ * registers back: every thread's output, in both modes */
+START_TEST(test_setmaxreg_kernel)
+{
+	char path[512];
+	static float in[384 * 48], out[384];
+	int n = 3;
+
+	snprintf(path, sizeof path, "%s/examples/hopper/setmaxnreg.sm_90a.sass", kr_root());
+	for (unsigned i = 0; i < 384 * 48; i++)
+		in[i] = (float)((int)rnd(17) - 8) / 8.0f;
+	for (int mode = 0; mode < 2; mode++) {
+		fiberDevice dev;
+		fiberModule mod;
+		fiberFunction fn;
+		fiberDevicePtr dout, din;
+		void *params[3] = { &dout, &din, &n };
+		unsigned grid[3] = { 1, 1, 1 }, block[3] = { 384, 1, 1 };
+
+		ck_assert_int_eq(fiberDeviceCreate(&dev, "h100"), FIBER_SUCCESS);
+		fiberDeviceSetMode(dev, mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL);
+		ck_assert_msg(fiberModuleLoadFile(&mod, dev, path) == FIBER_SUCCESS, "%s",
+		              fiberGetLastErrorMessage(dev));
+		ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "k_wspec"), FIBER_SUCCESS);
+		fiberMalloc(dev, &dout, sizeof out);
+		fiberMalloc(dev, &din, sizeof in);
+		fiberMemcpyHtoD(dev, din, in, sizeof in);
+		ck_assert_msg(fiberLaunchKernel(fn, grid, block, 0, params) == FIBER_SUCCESS, "%s",
+		              fiberGetLastErrorMessage(dev));
+		fiberMemcpyDtoH(dev, out, dout, sizeof out);
+		for (unsigned th = 0; th < 384; th++) {
+			float want;
+			if (th >= 256) {
+				want = in[th];
+			} else {
+				float acc[48], s = 0;
+				for (int i = 0; i < 48; i++)
+					acc[i] = in[th + 384 * i];
+				for (int k = 0; k < n; k++)
+					for (int i = 0; i < 48; i++)
+						acc[i] = fmaf(acc[i], 1.0001f, (float)(k + i));
+				for (int i = 0; i < 48; i++)
+					s += acc[i];
+				want = s;
+			}
+			ck_assert_msg(out[th] == want, "mode %d thread %u: %.9g, want %.9g", mode, th,
+			              out[th], want);
+		}
+		fiberDeviceDestroy(dev);
+	}
+}
+END_TEST
+
 Suite *
 simgmma_suite(void)
 {
@@ -513,6 +606,8 @@ simgmma_suite(void)
 	tcase_add_test(tc, test_gmma_timing);
 	tcase_add_test(tc, test_gmma_rate);
 	tcase_add_test(tc, test_gmma_gemm);
+	tcase_add_test(tc, test_setmaxreg_pool);
+	tcase_add_test(tc, test_setmaxreg_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }
