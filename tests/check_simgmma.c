@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernrun.h"
 #include "sim.h"
@@ -453,17 +454,25 @@ START_TEST(test_gmma_rate)
 END_TEST
 
 /* examples/hopper/gemm_wgmma (cp.async into 128-byte swizzled stages, HGMMA.64x64x16 with
- * .tnspB, two k-tiles): C equals a CPU GEMM (exact inputs) in both modes, no hazards */
+ * .tnspB, two k-tiles), from ptxas (_i 0) or from fiberc on the PTX (_i 1,
+ * backend/isel/ptxsel_wgmma.c): C equals a CPU GEMM (exact inputs) in both modes, no hazards */
 START_TEST(test_gmma_gemm)
 {
 	enum { S = 128 };
 	static uint16_t a[S * S], b[S * S];
 	static float c[S * S], ref[S * S];
 	static int ai[S * S], bi[S * S];
-	char path[512];
+	char path[512], in[512], err[2048], *tmp = NULL;
 	int n = S;
 
-	snprintf(path, sizeof path, "%s/examples/hopper/gemm_wgmma.sm_90a.sass", kr_root());
+	if (_i == 0) {
+		snprintf(path, sizeof path, "%s/examples/hopper/gemm_wgmma.sm_90a.sass", kr_root());
+	} else {
+		snprintf(in, sizeof in, "%s/examples/hopper/gemm_wgmma.sm_90a.ptx", kr_root());
+		tmp = kr_fiberc(in, "--arch=sm_90a", err, sizeof err);
+		ck_assert_msg(tmp != NULL, "fiberc: %s", err);
+		snprintf(path, sizeof path, "%s", tmp);
+	}
 	for (unsigned i = 0; i < S * S; i++) {
 		ai[i] = (int)rnd(9) - 4;              /* halves k / 2 */
 		bi[i] = (int)rnd(9) - 4;
@@ -506,6 +515,10 @@ START_TEST(test_gmma_gemm)
 			ck_assert_msg(c[i] == ref[i], "mode %d: C[%u][%u] = %g, want %g", mode, i / S, i % S,
 			              c[i], ref[i]);
 		fiberDeviceDestroy(dev);
+	}
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
 	}
 }
 END_TEST
@@ -595,6 +608,43 @@ START_TEST(test_setmaxreg_kernel)
 }
 END_TEST
 
+/* Triton 3.9's tutorial matmul and flash-attention forward for sm_90a (bench/ptx, tl.dot with
+ * 4 warps: wgmma.mma_async with a predicate scale-d): ptxas's SASS and fiberc's compile of the
+ * same PTX compute the same buffers, in timing mode on h100, without hazards (_i: the kernel) */
+START_TEST(test_gmma_triton)
+{
+	static const char *const names[] = { "matmul_f16", "flash_attn_fwd" };
+	char lines[32][2048], path[512], in[512], err[2048], *tmp;
+	const char *line = NULL;
+	KRun a, b;
+	int n;
+
+	snprintf(path, sizeof path, "%s/bench/ptx/kernels.txt", kr_root());
+	n = kr_read_lines(path, lines, 32);
+	for (int k = 0; k < n; k++)
+		if (!strncmp(lines[k], names[_i], strlen(names[_i])) && lines[k][strlen(names[_i])] == ' ')
+			line = lines[k];
+	ck_assert_msg(line != NULL, "%s: no line for %s", path, names[_i]);
+	snprintf(path, sizeof path, "%s/bench/ptx/%s/%s.sm_90.sass", kr_root(), names[_i], names[_i]);
+	snprintf(in, sizeof in, "%s/bench/ptx/%s/%s.sm_90.ptx", kr_root(), names[_i], names[_i]);
+	tmp = kr_fiberc(in, "", err, sizeof err);
+	ck_assert_msg(tmp != NULL, "fiberc: %s", err);
+	ck_assert_int_eq(kr_run_line(path, "h100", FIBER_MODE_TIMING, line, &a), 0);
+	ck_assert_int_eq(kr_run_line(tmp, "h100", FIBER_MODE_TIMING, line, &b), 0);
+	ck_assert_msg(a.status == FIBER_SUCCESS, "ptxas: %s", a.err);
+	ck_assert_msg(b.status == FIBER_SUCCESS, "fiberc: %s", b.err);
+	ck_assert_uint_eq(a.hazards, 0);
+	ck_assert_uint_eq(b.hazards, 0);
+	ck_assert_uint_eq(a.n, b.n);
+	ck_assert_msg(memcmp(a.buf, b.buf, a.n) == 0, "%s: fiberc's buffers differ from ptxas's",
+	              names[_i]);
+	kr_free(&a);
+	kr_free(&b);
+	unlink(tmp);
+	free(tmp);
+}
+END_TEST
+
 Suite *
 simgmma_suite(void)
 {
@@ -605,7 +655,8 @@ simgmma_suite(void)
 	tcase_add_test(tc, test_gmma_functional);
 	tcase_add_test(tc, test_gmma_timing);
 	tcase_add_test(tc, test_gmma_rate);
-	tcase_add_test(tc, test_gmma_gemm);
+	tcase_add_loop_test(tc, test_gmma_gemm, 0, 2);
+	tcase_add_loop_test(tc, test_gmma_triton, 0, 2);
 	tcase_add_test(tc, test_setmaxreg_pool);
 	tcase_add_test(tc, test_setmaxreg_kernel);
 	suite_add_tcase(s, tc);

@@ -9,3 +9,4 @@ FAMILY(half)     /* f16/f16x2/bf16/bf16x2 arithmetic and conversions */
 FAMILY(mem)      /* ld, st, ldu, cvta, atom, red, cp.async, mbarrier, fence, membar, prefetch */
 FAMILY(warp)     /* bar/barrier, shfl, vote, match, redux, activemask, elect, nanosleep, trap */
 FAMILY(tensor)   /* mma.sync, ldmatrix, stmatrix, movmatrix */
+FAMILY(wgmma)    /* wgmma.fence, commit_group, wait_group, mma_async (sm_90a) */
