@@ -123,8 +123,12 @@ sel_mma_async(Lw *w)
 	         !strcmp(at, "bf16") ? ".BF16" : "");
 	snprintf(sfx, sizeof sfx, "%s%s%s%s", sa < 0 ? ".negA" : "", sb < 0 ? ".negB" : "",
 	         ta ? ".tnspA" : "", tb ? ".tnspB" : "");
+	/* the registers just written (A, the accumulator) reach the async proxy after a fence; the
+	 * accumulator is read back only once the wgmma has completed (docs/isel-wgmma.md) */
+	lw_emit(w, "WARPGROUP.ARRIVE");
 	lw_emit(w, "%s %s, %sgdesc[UR%u]%s, %s%s, gsb0", mods, t, a, GdescUR, sfx,
 	        !strcmp(scale, ", !UPT") ? "RZ" : t, scale);
+	lw_emit(w, "WARPGROUP.DEPBAR.LE gsb0, 0x0");
 	for (int e = 0; e < nd; e++)
 		lw_emit(w, "MOV %s, %s", lw_vec(w, 0, e), lw_elem(w, t, e));
 	return 0;
@@ -168,8 +172,9 @@ sel_wgmma(Lw *w)
 const SelRow ptxsel_wgmma[] = {
 	{ "wgmma", TcAny, sel_wgmma, "fence: WARPGROUP.ARRIVE; mma_async m64nNk16 f16/bf16: R2UR "
 	                             "UR56..59; [SEL, R2UR UR55, UISETP UP6 (scale-d p)]; MOVs to T; "
-	                             "HGMMA.64xNx16.F32|F16[.BF16] T, [A,] gdesc[UR56][.negA.negB"
-	                             ".tnspA.tnspB], T|RZ[, UP6|!UPT], gsb0; MOVs from T; "
-	                             "commit_group: nothing; wait_group N: WARPGROUP.DEPBAR.LE gsb0, N" },
+	                             "WARPGROUP.ARRIVE; HGMMA.64xNx16.F32|F16[.BF16] T, [A,] gdesc"
+	                             "[UR56][.negA.negB.tnspA.tnspB], T|RZ[, UP6|!UPT], gsb0; "
+	                             "WARPGROUP.DEPBAR.LE gsb0, 0x0; MOVs from T; commit_group: "
+	                             "nothing; wait_group N: WARPGROUP.DEPBAR.LE gsb0, N" },
 	{ NULL, 0, NULL, NULL },
 };
