@@ -224,11 +224,8 @@ typedef struct Run {
 } Run;
 
 static void
-run_open(Run *r, fiberSimMode mode)
+run_open(Run *r, fiberSimMode mode, const char *path)
 {
-	char path[512];
-
-	snprintf(path, sizeof path, "%s/examples/hopper/wgmma.sm_90a.sass", kr_root());
 	ck_assert_int_eq(fiberDeviceCreate(&r->dev, "h100"), FIBER_SUCCESS);
 	fiberDeviceSetMode(r->dev, mode);
 	ck_assert_msg(fiberModuleLoadFile(&r->mod, r->dev, path) == FIBER_SUCCESS, "%s: %s", path,
@@ -384,30 +381,69 @@ run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
 		              cd[i], want[i]);
 }
 
-/* every form, A and B in layouts (v, v + 1) for v = 0..7 (MN-major only for 16-bit types),
- * scale-d 0 once per form */
+/* the forms of wgmma_isel.cu (gen_wgmma.py --isel): what fiberc selects, N up to 64, 96, 128 */
+static int
+isel_form(const GForm *f)
+{
+	return (!strcmp(f->at, "f16") || !strcmp(f->at, "bf16")) &&
+	       (f->n <= 64 || f->n == 96 || f->n == 128);
+}
+
+/* every form (isel: those of isel_form) of the listing at path, A and B in layouts (v, v + 1)
+ * for v = 0..nv-1 (MN-major only for 16-bit types), scale-d 0 once per form */
 static void
-run_all(fiberSimMode mode, unsigned nv)
+run_all(fiberSimMode mode, unsigned nv, const char *path, int isel)
 {
 	Run r;
+	unsigned ran = 0;
 
 	init_forms();
-	run_open(&r, mode);
-	for (unsigned k = 0; k < nforms; k++)
+	run_open(&r, mode, path);
+	for (unsigned k = 0; k < nforms; k++) {
+		if (isel && !isel_form(&forms[k]))
+			continue;
 		for (unsigned v = 0; v < nv; v++)
 			run_form(&r, &forms[k], v, (v + 1) % 8, v != 2);
+		ran++;
+	}
+	ck_assert_uint_eq(ran, isel ? 19 : nforms);
 	fiberDeviceDestroy(r.dev);
+}
+
+static const char *
+nvcc_listing(void)
+{
+	static char path[512];
+
+	snprintf(path, sizeof path, "%s/examples/hopper/wgmma.sm_90a.sass", kr_root());
+	return path;
 }
 
 START_TEST(test_gmma_functional)
 {
-	run_all(FIBER_MODE_FUNCTIONAL, 8);
+	run_all(FIBER_MODE_FUNCTIONAL, 8, nvcc_listing(), 0);
 }
 END_TEST
 
 START_TEST(test_gmma_timing)
 {
-	run_all(FIBER_MODE_TIMING, 2);
+	run_all(FIBER_MODE_TIMING, 2, nvcc_listing(), 0);
+}
+END_TEST
+
+/* the same forms through fiberc's wgmma selection (backend/isel/ptxsel_wgmma.c), from nvcc's
+ * PTX of wgmma_isel.cu: every layout, both modes */
+START_TEST(test_gmma_isel)
+{
+	char in[512], err[2048], *tmp;
+
+	snprintf(in, sizeof in, "%s/examples/hopper/wgmma_isel.sm_90a.ptx", kr_root());
+	tmp = kr_fiberc(in, "--arch=sm_90a", err, sizeof err);
+	ck_assert_msg(tmp != NULL, "fiberc: %s", err);
+	run_all(FIBER_MODE_FUNCTIONAL, 8, tmp, 1);
+	run_all(FIBER_MODE_TIMING, 1, tmp, 1);
+	unlink(tmp);
+	free(tmp);
 }
 END_TEST
 
@@ -654,6 +690,7 @@ simgmma_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_gmma_functional);
 	tcase_add_test(tc, test_gmma_timing);
+	tcase_add_test(tc, test_gmma_isel);
 	tcase_add_test(tc, test_gmma_rate);
 	tcase_add_loop_test(tc, test_gmma_gemm, 0, 2);
 	tcase_add_loop_test(tc, test_gmma_triton, 0, 2);

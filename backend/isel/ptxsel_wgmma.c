@@ -58,7 +58,7 @@ static int
 sel_mma_async(Lw *w)
 {
 	const char *dt = lw_type_n(w, 0), *at = lw_type_n(w, 1);
-	int n = 0, nd, areg, sa, sb, ta = 0, tb, k;
+	int n = 0, nd, tn, areg, sa, sb, ta = 0, tb, k;
 	char mods[64], sfx[48], scale[32], a[64], t[48];
 
 	for (int m = 8; m <= 256 && !n; m += 8) {
@@ -116,7 +116,11 @@ sel_mma_async(Lw *w)
 		}
 		snprintf(a, sizeof a, "%s, ", ta4);
 	}
-	snprintf(t, sizeof t, "%s", lw_newvreg(w, nd));   /* lw_* strings live in a ring */
+	/* a tuple is a power of two of registers: N = 24 (12 registers) takes 16, the HGMMA the
+	 * first 12 */
+	for (tn = 1; tn < nd; tn *= 2)
+		;
+	snprintf(t, sizeof t, "%s", lw_newvreg(w, tn));   /* lw_* strings live in a ring */
 	for (int e = 0; e < nd; e++)
 		lw_emit(w, "MOV %s, %s", lw_elem(w, t, e), lw_vec(w, 0, e));
 	snprintf(mods, sizeof mods, "HGMMA.64x%dx16.%s%s", n, !strcmp(dt, "f32") ? "F32" : "F16",
