@@ -63,7 +63,7 @@ struct Bench {
 	fiberDeviceProps props;
 	const char *root;
 	int functional;
-	fiberModule mod[5][2];   /* per listing file and architecture (80, 90) */
+	fiberModule mod[6][2];   /* per listing file and architecture (80, 90) */
 };
 
 /* what a row measured */
@@ -79,7 +79,8 @@ typedef struct Handler {
 	int (*run)(Bench *b, fiberFunction fn, const Row *r, Result *res);
 } Handler;
 
-static const char *const files[] = {"alu", "memory", "mma", "bandwidth", "mma_shapes"};
+/* wgmma (sm_90a code, its listing wgmma.sm_90a.sass) runs on rows of arch 90 */
+static const char *const files[] = {"alu", "memory", "mma", "bandwidth", "mma_shapes", "wgmma"};
 
 static const char *const configs[] = {"a100", "h100", "b200"};
 
@@ -625,12 +626,15 @@ static const Handler handlers[] = {
 	{"copy_f4", 3, run_copy}, {"read_f4", 3, run_read},
 };
 
-/* every tput_<shape> of mma_shapes.cu */
+/* every tput_<shape> of mma_shapes.cu, every tputwg_<type> of wgmma.cu (the same record) */
 static const Handler shape_handler = {"tput_", 4, run_mma_shape};
+static const Handler wgmma_handler = {"tputwg_", 5, run_mma_shape};
 
 static const Handler *
 handler(const char *kernel)
 {
+	if (!strncmp(kernel, "tputwg_", 7))
+		return &wgmma_handler;
 	if (!strncmp(kernel, "tput_", 5))
 		return &shape_handler;
 	for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
@@ -835,8 +839,8 @@ function_of(Bench *b, const Row *r, fiberFunction *fn)
 	char path[2048];
 
 	if (!*m) {
-		snprintf(path, sizeof path, "%s/examples/microbench/%s.sm_%d.sass", b->root,
-		         files[h->file], r->arch);
+		snprintf(path, sizeof path, "%s/examples/microbench/%s.sm_%d%s.sass", b->root,
+		         files[h->file], r->arch, h->file == 5 ? "a" : "");
 		if (fiberModuleLoadFile(m, b->dev, path) != FIBER_SUCCESS) {
 			fprintf(stderr, "calibrate: %s: %s\n%s", path, fiberGetLastErrorMessage(b->dev),
 			        fiberGetLastErrorLog(b->dev));

@@ -79,5 +79,9 @@ int mma_elem_of(const char *s);
 /* DIns.mod: A type bits 0..3, B type bits 4..7, accumulator type bits 8..11, flags above */
 #define MMA_MOD(a, b, c) ((uint32_t)(a) | (uint32_t)(b) << 4 | (uint32_t)(c) << 8)
 #define MMA_ATY(mod) ((mod) & 15u)
+/* DIns.mod of a warpgroup MMA (sim/exec_gmma.c): gsb0, the last instruction of a commit group,
+ * whose completion WARPGROUP.DEPBAR.LE counts (timing/sm.c); DIns.aux2 holds its N (up to 256,
+ * which MMA_AUX's 8 bits of n cannot) */
+#define MMA_GROUP_END (1u << 18)
 
 #endif /* FIBER_MMA_H */

@@ -1,9 +1,10 @@
 # mk/demo.mk: `make demo` (the README's first command: a bundled kernel lifted to SSA IR and back,
 # run on the simulator, compiled for the FIBER SM and from PTX) and `make fiber-demo` (the
 # FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation)
-# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys) and `make
-# fiber-cuda-demo` (the FIBER-native CUDA examples against nvcc's SIMT versions).
-.PHONY: demo fiber-demo fiber-sensitivity fiber-cuda-demo
+# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys), `make
+# fiber-cuda-demo` (the FIBER-native CUDA examples against nvcc's SIMT versions) and `make
+# hopper-demo` (the sm_90a examples against their references on h100).
+.PHONY: demo fiber-demo fiber-sensitivity fiber-cuda-demo hopper-demo
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
@@ -60,3 +61,16 @@ fiber-cuda-demo: deps
 fiber-sensitivity: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-sensitivity.sh
+
+# --- hopper-demo: the sm_90a examples (examples/hopper) against their CPU references on h100: the
+# wgmma GEMM and the mma.sync GEMM on the same inputs, then their CPI stacks side by side
+#   make hopper-demo [HOPPER_ARGS='--size 512']
+HOPPER_ARGS ?=
+$(B)/bench/hopper: $(B)/bench/hopper.o $(LIBFIBERRT)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lpthread
+hopper-demo: deps
+	@$(MAKE) --no-print-directory $(B)/bench/hopper $(FIBERSIM)
+	@$(B)/bench/hopper --root $(CURDIR) --out $(B) $(HOPPER_ARGS)
+	@echo '== fibersim compare: wgmma (A) against mma.sync (B), timing, h100'
+	@$(FIBERSIM) compare --any-kernel $(B)/hopper-wgmma.json $(B)/hopper-mmasync.json

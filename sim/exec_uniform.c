@@ -435,14 +435,38 @@ dec_r2ur(DecodeCtx *c, const Ins *i, DIns *d)
 	return 0;
 }
 
-/* USETMAXREG.TRY_ALLOC.CTAPOOL UPd, n: the warp already holds every register the kernel
- * names (Prog.nreg), so the allocation succeeds; .DEALLOC n: nothing to give back */
+/* setmaxnreg (docs/sim-wgmma.md): a CTA starts with REGCOUNT registers per thread in every
+ * warp and an empty pool. USETMAXREG.DEALLOC.CTAPOOL n gives a warp's registers above n back
+ * to the CTA's pool; USETMAXREG.TRY_ALLOC.CTAPOOL UPd, n takes the warp up to n from the pool
+ * when the pool holds enough (UPd true) and else changes nothing (UPd false): nvcc's retry
+ * loop (`@!P0 BRA` back to it) spins until another warpgroup has deallocated. Per warp: a
+ * warpgroup's four warps do the same, so the pool moves in warpgroup steps unless it runs out
+ * between them. A request below (TRY_ALLOC) or above (DEALLOC) what the warp holds changes
+ * nothing. The simulator's register window keeps its size: only the accounting moves. */
 static void
 uexec_setmaxreg(Exec *x, const DIns *d, uint32_t mask)
 {
+	Warp *w = x->w;
+	Cta *c = x->cta;
+	int rc = x->prog->fn->info.regcount;
+	uint32_t cur = w->maxnreg ? w->maxnreg : (uint32_t)(rc > 0 ? rc : x->prog->nreg);
+	uint32_t n = (uint32_t)d->src[0].imm;
+
 	(void)mask;
-	if (d->ndst == 1)
-		usetp(x, &d->dst[0], 1);
+	if (d->ndst == 1) {
+		uint32_t need = n > cur ? (n - cur) * WarpSize : 0;
+		int ok = need <= c->rpool;
+		if (ok && need) {
+			c->rpool -= need;
+			w->maxnreg = n;
+		}
+		usetp(x, &d->dst[0], (uint32_t)ok);
+		return;
+	}
+	if (n < cur) {
+		c->rpool += (cur - n) * WarpSize;
+		w->maxnreg = n;
+	}
 }
 
 static int
@@ -453,7 +477,8 @@ dec_setmaxreg(DecodeCtx *c, const Ins *i, DIns *d)
 
 	if (alu_mods(c, i, names, 0, &m) < 0 || alu_split(c, i, d, 0) < 0)
 		return -1;
-	if (__builtin_popcount(m.bits & 3) != 1 || d->nsrc != 1 || d->ndst != ((m.bits & 1) ? 1 : 0) ||
+	if (__builtin_popcount(m.bits & 3) != 1 || d->nsrc != 1 || d->src[0].kind != DImm ||
+	    d->src[0].imm < 24 || d->src[0].imm > 256 || d->ndst != ((m.bits & 1) ? 1 : 0) ||
 	    (d->ndst && d->dst[0].kind != DUP))
 		return sim_unsupported(c, i);
 	d->exec = uexec_setmaxreg;

@@ -276,6 +276,8 @@ struct Warp {
 	uint8_t dormant;       /* FIBER: a reserved weft context with no fibers (present = 0) */
 	uint32_t wait_busy;    /* FIBER: lanes held at DEPBAR.FULL/.EMPTY (exec_fiber.c) */
 	uint32_t wait_fnum;    /* FIBER: lanes arrived at SETFIBERNUM (exec_fiber.c) */
+	uint32_t maxnreg;      /* USETMAXREG: registers per thread it holds now; 0: the kernel's
+	                          REGCOUNT, as at launch (exec_uniform.c) */
 };
 
 struct Cta {
@@ -293,6 +295,8 @@ struct Cta {
 	uint8_t bar_op[16];    /* BAR.RED: 0 none, 1 POPC, 2 AND, 3 OR */
 	uint32_t cga_arrived;  /* UCGABAR_ARV: threads arrived in the current phase */
 	uint32_t cga_phase;    /* cluster barrier phases completed (a CTA is its own cluster) */
+	uint32_t rpool;        /* USETMAXREG: registers its warps gave back (DEALLOC) and no warp
+	                          has taken again (TRY_ALLOC): the CTA's free pool, 0 at launch */
 	uint32_t nexited;      /* threads that have exited */
 	uint32_t smbar_wait;   /* warps waiting at an SM-wide barrier: the functional driver runs
 	                          the SM's other resident CTAs and releases them when every resident
@@ -567,6 +571,8 @@ void sim_register_uniform(SimTab *t);
 void sim_register_mem(SimTab *t);
 void sim_register_warp(SimTab *t);
 void sim_register_tensor(SimTab *t);
+void sim_register_gmma(SimTab *t);                 /* exec_gmma.c: HGMMA, IGMMA, QGMMA, BGMMA,
+                                                      WARPGROUP */
 void sim_register_ctrl(SimTab *t);
 void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
 int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and

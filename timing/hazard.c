@@ -67,6 +67,18 @@ add_pair(THazSm *h, uint32_t prod, uint32_t cons, uint32_t lat, uint32_t stall)
 	h->v[h->n++] = (THazPair){prod, cons, lat, stall, 1};
 }
 
+/* u is the accumulator of a warpgroup MMA (a source it also writes): wgmma chained into one
+ * accumulator keeps it in the tensor core (docs/sim-wgmma.md), so reading it there while the
+ * previous wgmma is in flight is no hazard */
+static int
+gmma_acc(const TIns *ti, unsigned u)
+{
+	for (unsigned k = 0; k < ti->ndst; k++)
+		if (ti->dst[k] == u)
+			return 1;
+	return 0;
+}
+
 void
 thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 {
@@ -78,7 +90,7 @@ thaz_read(TSm *s, TWarp *tw, uint32_t pc, uint64_t now)
 	for (unsigned k = 0; k < ti->nsrc; k++) {
 		unsigned u = ti->src[k], j;
 		uint64_t ready = s->rready[treg(tw, u)];
-		if (ready <= now + ti->src_late[k])
+		if (ready <= now + ti->src_late[k] || (ti->kind == KGmma && gmma_acc(ti, u)))
 			continue;
 		if (!nseen)
 			s->hazards++;

@@ -255,6 +255,13 @@ simt_ready(TSm *s, TWarp *tw, uint64_t now, uint64_t t, uint8_t *whyp)
 				}
 			}
 	}
+	if (ti->kind == KWgDepbar && tw->ngsb) {     /* WARPGROUP.DEPBAR.LE gsb0, N */
+		uint64_t w = tsm_gsb_when(tw, ti->depbar_n, now);
+		if (w > t) {
+			t = w;
+			why = CpiWaitTensor;
+		}
+	}
 	*whyp = why;
 	return t;
 }

@@ -107,32 +107,47 @@ div_up(unsigned a, unsigned b)
  * an unknown shape fails the load). The pipe is busy 2 m n k / (rate / sub-partitions) cycles at
  * the rate of its input type; the latency is its row's key scaled by the operand volume
  * m n k x bits(A) relative to HMMA.16816's, as nvcc's schedules do (lat_mma_key, ir/latency.c;
- * docs/calibration.md). */
+ * docs/calibration.md). A warpgroup MMA (HGMMA, ...: exec_gmma.c) is issued by each of the
+ * warpgroup's four warps, one per sub-partition, each for its 16 rows: m = 16, N from aux2; it
+ * completes its pipe time plus the tensor pipe's latency (lat_hmma) after issue
+ * (docs/sim-wgmma.md). */
 static void
 tensor_timing(const TLaunch *L, const DIns *d, TIns *ti)
 {
 	const SimTiming *t = L->t;
 	unsigned m = MMA_M(d->aux), n = MMA_N(d->aux), k = MMA_K(d->aux), aty = MMA_ATY(d->mod);
-	unsigned macs = m * n * k, rate, bits = mma_elem_bits(aty);
-	uint64_t vol = (uint64_t)macs * bits;
+	unsigned rate, bits = mma_elem_bits(aty), wg = d->op >= OHGMMA && d->op <= OBGMMA;
+	unsigned macs;
+	uint64_t vol;
 
+	if (wg) {
+		m = 16;
+		n = d->aux2;
+	}
+	macs = m * n * k;
+	vol = (uint64_t)macs * bits;
 	ti->cls = TcTensor;
-	ti->lat = (uint16_t)simcfg_lat(t, lat_mma_key(optab[d->op].key, vol));
-	if (!macs) {               /* HGMMA and friends: not executed (docs/sim.md) */
+	ti->lat = (uint16_t)simcfg_lat(t, wg ? LkHmma : lat_mma_key(optab[d->op].key, vol));
+	if (!macs) {
 		ti->ii = 1;
 		return;
 	}
 	switch (d->op) {
 	case OIMMA: rate = bits == 4 ? t->tensor_ops_i4 : t->tensor_ops_i8; break;
-	case OBMMA: rate = t->tensor_ops_b1; break;
+	case OIGMMA: rate = t->tensor_ops_i8; break;
+	case OBMMA: case OBGMMA: rate = t->tensor_ops_b1; break;
 	case ODMMA: rate = t->tensor_flops_f64; break;
-	case OQMMA: rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16; break;
+	case OQMMA: case OQGMMA:
+		rate = t->tensor_flops_f8 ? t->tensor_flops_f8 : 2 * t->tensor_flops_f16;
+		break;
 	default: rate = aty == ETF32 ? t->tensor_flops_tf32 : t->tensor_flops_f16; break;
 	}
 	rate = div_up(rate, L->nsub);
 	ti->ii = (uint16_t)(rate ? div_up(2 * macs, rate) : 1);
 	if (!ti->ii)
 		ti->ii = 1;
+	if (wg)
+		ti->lat = (uint16_t)(ti->lat + ti->ii);
 }
 
 /* pipe, initiation interval, latency and class of a non-memory instruction: the pipe and its
@@ -260,6 +275,12 @@ tins_build(TLaunch *L)
 			ti->pipe = PMio;
 			ti->cls = TcMem;
 			ti->ii = 1;
+		} else if (d->op == OWARPGROUP && d->aux == 1) {
+			ti->kind = KWgDepbar;      /* WARPGROUP.DEPBAR.LE gsb0, N (exec_gmma.c) */
+			ti->pipe = PMisc;
+			ti->ii = 1;
+			ti->lat = 1;
+			ti->depbar_n = (uint8_t)(d->aux2 > 63 ? 63 : d->aux2);
 		} else if (d->op == OMEMBAR) {
 			ti->kind = KMembar;
 			ti->pipe = PMio;
@@ -281,7 +302,7 @@ tins_build(TLaunch *L)
 			ti->ii = 1;
 			ti->lat = (uint16_t)simcfg_lat(L->t, optab[d->op].key);   /* SHFL's, MATCH's, ... */
 		} else {
-			ti->kind = KAlu;
+			ti->kind = d->op >= OHGMMA && d->op <= OBGMMA ? KGmma : KAlu;
 			alu_timing(L, d, ti);
 			/* IMAD.WIDE writes its low half a cycle before the high half: nvcc's schedules
 			 * read it after lat_imad - 1 */
@@ -705,6 +726,42 @@ sleep_cycles(TSm *s, Exec *x, const DIns *d)
 	return ns * s->L->t->clock_mhz / 1000;
 }
 
+/* the wgmma groups of a warp (docs/sim-wgmma.md): an HGMMA completing at done joins the open
+ * group; the one with gsb0 closes it, which WARPGROUP.DEPBAR.LE gsb0, N then counts */
+static void
+gsb_issue(TWarp *tw, uint64_t done, int close, uint64_t now)
+{
+	if (done > tw->gsb_open)
+		tw->gsb_open = done;
+	if (!close)
+		return;
+	if (tw->ngsb == SbCap)                /* the oldest has surely ended: drop the pending ones */
+		(void)tsm_gsb_when(tw, SbCap, now);
+	if (tw->ngsb < SbCap)
+		tw->gsb[tw->ngsb++] = tw->gsb_open;
+	tw->gsb_open = 0;
+}
+
+uint64_t
+tsm_gsb_when(TWarp *tw, unsigned le, uint64_t now)
+{
+	uint64_t tmp[SbCap], w = now;
+	uint8_t n = 0;
+
+	for (uint8_t j = 0; j < tw->ngsb; j++)  /* prune the groups that have ended */
+		if (tw->gsb[j] > now)
+			tw->gsb[n++] = tw->gsb[j];
+	tw->ngsb = n;
+	if (n <= le)
+		return now;
+	/* groups end in issue order (one pipe, in order): the (n - le)-th ends last of those that
+	 * must end; take the largest of the first n - le to be safe */
+	memcpy(tmp, tw->gsb, n * sizeof *tmp);
+	for (unsigned j = 0; j < n - le; j++)
+		w = tmp[j] > w ? tmp[j] : w;
+	return w;
+}
+
 /* tw issues its next instruction at cycle now: it runs (sim_step), its pipe, memory timing and
  * the model's issue, then what the warp does next. hooked, a constant in each copy of the cycle
  * loop: the model's hooks after every issue (SmModel.issued, .hold) */
@@ -776,6 +833,9 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 	case KLdgdepbar:
 		done = tw->ldgsts_done > now + 1 ? tw->ldgsts_done : now + 1;
 		tw->ldgsts_done = 0;
+		break;
+	case KGmma:
+		gsb_issue(tw, done, d->mod & MMA_GROUP_END, now);
 		break;
 	default:
 		break;

@@ -41,6 +41,8 @@ enum TKind {
 	KDepbar,               /* DEPBAR.LE SBx, N [, {mask}] */
 	KMio,                  /* SHFL, MATCH: through the MIO, no memory access */
 	KMembar,               /* MEMBAR: waits for the warp's memory operations */
+	KGmma,                 /* HGMMA and the warpgroup MMAs: complete into the warp's gsb0 groups */
+	KWgDepbar,             /* WARPGROUP.DEPBAR.LE gsb0, N: at most N gsb0 groups pending */
 };
 
 /* the timing view of one DIns, built once per launch */
@@ -53,7 +55,7 @@ typedef struct TIns {
 	uint8_t cls;           /* TClass of its result */
 	BankReads bank;        /* vector-register sources in operand slots A, B, C (ir/banks.h) */
 	uint8_t depbar_sb;     /* DEPBAR: counter, 255 none */
-	uint8_t depbar_n;      /* DEPBAR: the .LE bound */
+	uint8_t depbar_n;      /* DEPBAR, WARPGROUP.DEPBAR: the .LE bound */
 	uint8_t depbar_mask;   /* DEPBAR: counters that must reach zero too */
 	uint8_t wide_lo_early; /* the first destination register is ready a cycle early */
 	uint8_t vsrc;          /* FIBER model: the instruction has V sources (fiber_launch) */
@@ -117,6 +119,9 @@ typedef struct TWarp {
 	uint8_t nsb[NSb];      /* pending events per counter */
 	uint64_t stall_until;  /* stall count */
 	uint64_t ldgsts_done;  /* latest completion of the open LDGSTS group */
+	uint64_t gsb_open;     /* latest completion of the open wgmma group (up to its gsb0) */
+	uint8_t ngsb;          /* wgmma groups committed and pending (gsb[], pruned as they end) */
+	uint64_t gsb[SbCap];   /* their completion cycles */
 	uint64_t mem_done;     /* latest completion of its memory instructions (MEMBAR) */
 	uint64_t sb_last[NSb]; /* issue cycle of each counter's newest event (its increment lands
 	                          sb_inc_delay cycles later) */
@@ -258,6 +263,8 @@ int tsm_warp_begin(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until, u
  * recomputed, a stall charged to why */
 void tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why);
 void tsm_warp_done(TSm *s, TWarp *tw, uint64_t now); /* tw has exited (PeekDone) at now */
+uint64_t tsm_gsb_when(TWarp *tw, unsigned le, uint64_t now); /* the cycle from which at most le
+                                                    of tw's wgmma groups are pending */
 
 /* ifetch.c: the L0 instruction cache of a sub-partition and its stream buffer */
 void ifetch_init(TSub *u, const SimTiming *t);

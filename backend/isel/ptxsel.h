@@ -10,3 +10,4 @@ FAMILY(mem)      /* ld, st, ldu, cvta, atom, red, cp.async, mbarrier, fence, mem
 FAMILY(warp)     /* bar/barrier, shfl, vote, match, redux, activemask, elect, nanosleep, trap */
 FAMILY(tensor)   /* mma.sync, ldmatrix, stmatrix, movmatrix */
 FAMILY(fiber)    /* FIBER: setfibernum, slots, pools (docs/fiber-cuda.md) */
+FAMILY(wgmma)    /* wgmma.fence, commit_group, wait_group, mma_async (sm_90a) */
