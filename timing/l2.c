@@ -164,12 +164,14 @@ l2_way(const MemSys *m, const uint64_t *tag, uint64_t line)
 }
 
 uint32_t
-memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay)
+memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay, L2Where *at)
 {
 	uint32_t slice, k;
 	size_t set = l2_set(m, line, &slice);
 
 	*delay = m->slice_delay[slice];
+	at->set = (uint32_t)set;
+	at->slice = (uint16_t)slice;
 	k = l2_way(m, &m->tag[set], line);
 	return k < m->assoc ? m->bits[set + k].valid : 0;
 }
@@ -259,13 +261,11 @@ l2_prefetch(const MemSys *m, const Merged *a)
 	__builtin_prefetch(&m->bits[a->set]);
 }
 
+/* the SM found the set and slice when it made the access (memsys_l2_line) */
 static Merged
 merged(const MemSys *m, const L2Req *r)
 {
-	uint32_t slice;
-	size_t set = l2_set(m, r->sector >> m->shift, &slice);
-
-	return (Merged){r->sector, set, slice, r->kind};
+	return (Merged){r->sector, r->set, r->slice, r->kind};
 }
 
 static int

@@ -68,14 +68,18 @@ has_global_atomics(const Prog *p)
 /* ---------------------------------------------------------------------------------------------
  * Host threads: worker t simulates SMs t, t + n, t + 2n, ... of every epoch.
  */
-typedef struct Pool {
+typedef struct Pool Pool;
+struct Pool {
 	TLaunch *L;
 	unsigned n;
 	uint64_t end;
 	int quit;
+	void (*job)(Pool *, unsigned); /* what every thread does next: its share of the SMs */
+	uint32_t nmake;                /* make_share: SMs 0 .. nmake - 1 are made */
+	uint64_t ev_limit;             /* ... with this trace budget */
 	pthread_barrier_t start, stop;
 	pthread_t th[MaxThreads];
-} Pool;
+};
 
 typedef struct Worker {
 	Pool *pool;
@@ -100,7 +104,7 @@ worker(void *arg)
 		pthread_barrier_wait(&pl->start);
 		if (pl->quit)
 			break;
-		run_share(pl, wk->id);
+		pl->job(pl, wk->id);
 		pthread_barrier_wait(&pl->stop);
 	}
 	return NULL;
@@ -306,6 +310,16 @@ sm_get(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
 	return L->sms[i];
 }
 
+/* a share of the SMs the first CTAs go to, made on every host thread: an SM's state is its own
+ * (tsm_new reads the launch and writes only the new SM), and making it (zeroing its register
+ * file, shared memory, warp slots) is the largest serial part of a short launch */
+static void
+make_share(Pool *pl, unsigned id)
+{
+	for (uint32_t i = id; i < pl->nmake; i += pl->n)
+		sm_get(pl->L, i, 0, pl->ev_limit);
+}
+
 /* free CTA slots take the next CTAs, in SM order (a slot's CTA starts after the previous one
  * left plus the launch latency, and not before cycle at) */
 static void
@@ -471,6 +485,20 @@ threads_stop(Run *r)
 	pthread_barrier_destroy(&pl->stop);
 }
 
+/* every host thread does job on its share of the SMs, the caller's thread share 0 */
+static void
+pool_run(Run *r, void (*job)(Pool *, unsigned))
+{
+	r->pl.job = job;
+	if (r->nthreads > 1) {
+		pthread_barrier_wait(&r->pl.start);
+		job(&r->pl, 0);
+		pthread_barrier_wait(&r->pl.stop);
+	} else {
+		job(&r->pl, 0);
+	}
+}
+
 /* every SM simulates the next epoch (on the host threads); then the memory system merges what
  * they did and the trace budget is checked */
 static void
@@ -481,13 +509,7 @@ run_epoch(Run *r)
 
 	r->end += r->cfg.t.epoch ? r->cfg.t.epoch : 128;
 	r->pl.end = r->end;
-	if (r->nthreads > 1) {
-		pthread_barrier_wait(&r->pl.start);
-		run_share(&r->pl, 0);
-		pthread_barrier_wait(&r->pl.stop);
-	} else {
-		run_share(&r->pl, 0);
-	}
+	pool_run(r, run_share);
 	for (uint32_t i = 0; i < L->nsm; i++)
 		if (L->sms[i])
 			r->mems[nm++] = L->sms[i]->mem;
@@ -647,7 +669,11 @@ sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
 	r->ev_limit = L->trace ? UINT64_MAX : 0;  /* until trace_budget stops the recording */
 	threads_start(r, k);
 
-	/* breadth first: one CTA per SM, then a second, ... */
+	/* the SMs of the first round made on the host threads; then breadth first: one CTA per
+	 * SM, then a second, ... */
+	r->pl.nmake = r->nrun < L->nsm ? (uint32_t)r->nrun : L->nsm;
+	r->pl.ev_limit = r->ev_limit;
+	pool_run(r, make_share);
 	for (uint32_t n = 0; n < L->ctas_per_sm && r->next < r->nrun; n++)
 		for (uint32_t i = 0; i < L->nsm && r->next < r->nrun; i++)
 			tsm_start_cta(sm_get(L, i, 0, r->ev_limit), r->next++, 0);

@@ -79,6 +79,7 @@ struct SmMem {
 	int l2_seen;           /* l2_line was looked up this epoch: */
 	uint64_t l2_line, l2_delay;
 	uint32_t l2_valid;     /* its sectors present, and its slice's delay */
+	L2Where l2_at;         /* its set and slice */
 	/* statistics */
 	uint64_t smem_req, smem_wf, l1_hits, l1_misses, c_hits, c_misses, g_req, g_sectors;
 };
@@ -396,6 +397,7 @@ pend_add(SmMem *s, uint64_t key, uint64_t ready)
 	s->npend++;
 }
 
+/* the access of sector at cycle to the epoch's log; l2_present has just looked up its line */
 static void
 log_add(SmMem *s, uint64_t cycle, uint64_t sector, unsigned kind)
 {
@@ -407,7 +409,7 @@ log_add(SmMem *s, uint64_t cycle, uint64_t sector, unsigned kind)
 		s->log = p;
 		s->clog = c;
 	}
-	s->log[s->nlog++] = (L2Req){cycle, sector, kind, 0};
+	s->log[s->nlog++] = (L2Req){cycle, sector, s->l2_at.set, s->l2_at.slice, (uint16_t)kind};
 }
 
 /* whether sector is in the L2 as of the epoch start; *delay: its slice's queueing delay. The
@@ -418,7 +420,7 @@ l2_present(SmMem *s, uint64_t sector, uint64_t *delay)
 	uint64_t line = sector >> s->l2_shift;
 
 	if (!s->l2_seen || line != s->l2_line) {
-		s->l2_valid = memsys_l2_line(s->m, line, &s->l2_delay);
+		s->l2_valid = memsys_l2_line(s->m, line, &s->l2_delay, &s->l2_at);
 		s->l2_line = line;
 		s->l2_seen = 1;
 	}
