@@ -346,12 +346,18 @@ link_send(SmMem *s, uint64_t t, unsigned bytes)
 	return p / bpc;
 }
 
-/* neighbouring sectors get neighbouring slots (a warp's accesses touch few host cache lines);
- * the high bits fold in so that strides of the table size spread */
+/* The four sectors of an aligned group (an L2 line of 128 bytes) get neighbouring slots (a
+ * warp's accesses touch few host cache lines); the groups are spread over the table by a
+ * multiplicative (Fibonacci) hash. Neighbouring slots for every neighbouring sector made, with
+ * linear probing, runs as long as the sectors an SM touched in the epoch, which every lookup of
+ * a new sector walked to the end. cpend is a power of two, at least PendMin. */
 static size_t
 pend_slot(const SmMem *s, uint64_t key)
 {
-	return (size_t)(key ^ key >> 10 ^ key >> 20 ^ key >> 40) & (s->cpend - 1);
+	unsigned bits = (unsigned)__builtin_ctzll(s->cpend);
+	uint64_t h = (key >> 2) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> (64 - bits + 2) << 2 | (key & 3));
 }
 
 static Pend *
