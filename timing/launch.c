@@ -485,6 +485,14 @@ threads_stop(Run *r)
 	pthread_barrier_destroy(&pl->stop);
 }
 
+/* the L2's sets of part id of the epoch's merged accesses (memsys_epoch_begin gave as many
+ * parts as there are threads) */
+static void
+apply_share(Pool *pl, unsigned id)
+{
+	memsys_epoch_apply(pl->L->mem, id);
+}
+
 /* every host thread does job on its share of the SMs, the caller's thread share 0 */
 static void
 pool_run(Run *r, void (*job)(Pool *, unsigned))
@@ -500,7 +508,7 @@ pool_run(Run *r, void (*job)(Pool *, unsigned))
 }
 
 /* every SM simulates the next epoch (on the host threads); then the memory system merges what
- * they did and the trace budget is checked */
+ * they did (its sets applied on the host threads) and the trace budget is checked */
 static void
 run_epoch(Run *r)
 {
@@ -513,7 +521,11 @@ run_epoch(Run *r)
 	for (uint32_t i = 0; i < L->nsm; i++)
 		if (L->sms[i])
 			r->mems[nm++] = L->sms[i]->mem;
-	memsys_epoch_end(L->mem, r->mems, nm, r->end);
+	if (memsys_epoch_begin(L->mem, r->mems, nm, r->nthreads) > 1)
+		pool_run(r, apply_share);
+	else
+		memsys_epoch_apply(L->mem, 0);
+	memsys_epoch_finish(L->mem, r->mems, nm, r->end);
 	trace_budget(L, L->trace ? r->o->trace->limit : 0, &r->ev_limit);
 }
 
