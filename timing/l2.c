@@ -193,7 +193,7 @@ l2_set(const MemSys *m, uint64_t line, uint32_t *slice)
 {
 	uint64_t h = mix(line);
 
-	*slice = (uint32_t)((h >> 32) % m->nslice);
+	*slice = (uint32_t)(h >> 32) % m->nslice;   /* a 32-bit division: the same value */
 	return (size_t)(h % m->nsets) * m->assoc;
 }
 

@@ -50,6 +50,8 @@ struct SmMem {
 	uint32_t id;
 	uint32_t sector;       /* bytes per sector (L1 and L2) */
 	uint32_t sector_shift; /* its log2 */
+	int link_shift;        /* log2 l2_sm_bytes_per_clk when a power of two (link_send divides
+	                          by it once a sector otherwise), else -1 */
 	uint32_t banks, bank_bytes;
 	/* MIO */
 	uint32_t nsub, qcap;
@@ -343,7 +345,7 @@ link_send(SmMem *s, uint64_t t, unsigned bytes)
 	uint64_t bpc = max1(s->t.l2_sm_bytes_per_clk), p = umax(t * bpc, s->link);
 
 	s->link = p + bytes;
-	return p / bpc;
+	return s->link_shift >= 0 ? p >> s->link_shift : p / bpc;
 }
 
 /* The four sectors of an aligned group (an L2 line of 128 bytes) get neighbouring slots (a
@@ -653,7 +655,7 @@ wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
 {
 	uint64_t first[WarpSize], lo = UINT64_MAX, hi = 0;
 	unsigned bb = s->bank_bytes, n = 0, sh = (unsigned)__builtin_ctz(bb);
-	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
+	unsigned nw = size <= bb ? 1 : (bb & (bb - 1)) ? (size + bb - 1) / bb : (size + bb - 1) >> sh;
 
 	if (nw > 4)
 		nw = 4;
@@ -818,7 +820,8 @@ smmem_mio_ready(const SmMem *s, unsigned p, uint64_t now)
 {
 	uint64_t oldest;
 
-	p %= s->nsub;
+	if (p >= s->nsub)
+		p %= s->nsub;
 	if (s->qn[p] < s->qcap)
 		return now;
 	oldest = s->q[(size_t)p * s->qcap + s->qhead[p]];
@@ -831,14 +834,16 @@ smmem_mio_take(SmMem *s, unsigned p, uint64_t now)
 	uint64_t start = umax(now, s->mio_next);
 	uint64_t *q;
 
-	p %= s->nsub;
+	if (p >= s->nsub)
+		p %= s->nsub;
 	q = &s->q[(size_t)p * s->qcap];
 	s->mio_next = start + max1(s->t.mio_ii);
 	if (s->qn[p] < s->qcap) {
-		q[(s->qhead[p] + s->qn[p]++) % s->qcap] = start;
+		uint32_t i = s->qhead[p] + s->qn[p]++;   /* < 2 qcap: the ring without a division */
+		q[i >= s->qcap ? i - s->qcap : i] = start;
 	} else {
 		q[s->qhead[p]] = start;
-		s->qhead[p] = (s->qhead[p] + 1) % s->qcap;
+		s->qhead[p] = s->qhead[p] + 1 == s->qcap ? 0 : s->qhead[p] + 1;
 	}
 	s->take_now = now;
 	s->take_start = start;
@@ -876,6 +881,9 @@ smmem_new(MemSys *m, const SimConfig *c, unsigned sm_id)
 	s->bank_bytes = (uint32_t)max1(t->smem_bank_bytes);
 	s->nsub = (uint32_t)max1(t->subpartitions);
 	s->qcap = (uint32_t)max1(t->mio_queue);
+	s->link_shift = -1;
+	if (!(max1(t->l2_sm_bytes_per_clk) & (max1(t->l2_sm_bytes_per_clk) - 1)))
+		s->link_shift = __builtin_ctzll(max1(t->l2_sm_bytes_per_clk));
 	s->q = calloc((size_t)s->nsub * s->qcap, sizeof *s->q);
 	s->qn = calloc(s->nsub, sizeof *s->qn);
 	s->qhead = calloc(s->nsub, sizeof *s->qhead);

@@ -154,6 +154,9 @@ typedef struct TSub {
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
 	uint64_t *iready;      /* the cycle each set's line arrives (ifetch.c) */
 	uint32_t nlines;       /* lines of the L0 instruction cache (0: no cache) */
+	int8_t ishift;         /* log2 icache_line and nlines - 1 when both are powers of two (the
+	                          usual case: ifetch divides by neither); -1 otherwise */
+	uint32_t imask;
 	uint32_t sb_line;      /* the stream buffer: the first line it holds */
 	uint32_t sb_n;         /* lines it holds, sb_line .. sb_line + sb_n - 1 */
 	uint64_t sb_last;      /* arrival of the newest line it requested */
