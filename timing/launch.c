@@ -90,8 +90,10 @@ static void
 run_share(Pool *pl, unsigned id)
 {
 	for (uint32_t i = id; i < pl->L->nsm; i += pl->n)
-		if (pl->L->sms[i])
+		if (pl->L->sms[i]) {
 			tsm_run(pl->L->sms[i], pl->end);
+			pl->L->sms[i]->stuck = tsm_stuck(pl->L->sms[i]);  /* for epoch_check */
+		}
 }
 
 static void *
@@ -592,7 +594,7 @@ epoch_check(Run *r, const Prog *k)
 		}
 	}
 	for (uint32_t i = 0; i < L->nsm; i++) {
-		TCta *tc = L->sms[i] ? tsm_stuck(L->sms[i]) : NULL;
+		TCta *tc = L->sms[i] ? L->sms[i]->stuck : NULL;   /* run_share found it */
 		if (tc) {
 			TSm *s = L->sms[i];
 			s->x.cta = &tc->c;

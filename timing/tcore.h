@@ -177,6 +177,8 @@ struct TSm {
 	TCta *cta;             /* CTA slots */
 	uint32_t nlive;        /* resident warps not done */
 	uint32_t nfree;        /* free CTA slots */
+	TCta *stuck;           /* tsm_stuck at the end of the last epoch, found on the SM's host
+	                          thread */
 	uint64_t now;          /* next cycle to simulate */
 	uint64_t last_done;    /* cycle after its last warp finished */
 	uint64_t *rready;      /* the register scoreboard: the cycle each register is ready, by
