@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memsys.h"
+#include "timing.h"
 
 /* an A100-like machine (docs/sim-memory.md; docs/hardware-facts.md for the sources) */
 static void
@@ -531,36 +531,6 @@ START_TEST(test_determinism)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------------
- * fastmod (memsys.h), the caches' set of a line: the remainder of a division for divisors of
- * every size, numerators near the divisor's multiples and at the ends of the range
- */
-START_TEST(test_fastmod)
-{
-	static const uint64_t ds[] = {1, 2, 3, 7, 56, 80, 20480, 40960, 65535, 4294967291u,
-	                              4294967296ull, 4294967297ull, 0x9e3779b97f4a7c15ull,
-	                              UINT64_MAX - 1, UINT64_MAX};
-	uint64_t x = 0x243f6a8885a308d3ull;    /* xorshift64 */
-
-	for (unsigned i = 0; i < sizeof ds / sizeof ds[0]; i++) {
-		uint64_t d = ds[i];
-		FastM m = fastmod_m(d);
-		for (unsigned k = 0; k < 4000; k++) {
-			uint64_t n;
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			n = k < 8 ? (uint64_t[]){0, 1, d - 1, d, d + 1, 2 * d - 1, UINT64_MAX,
-			                         UINT64_MAX - d}[k]
-			  : k % 3 == 0 ? x / d * d + k % 5 - 2 : k % 3 == 1 ? x >> (k % 64) : x;
-			ck_assert_msg(fastmod(n, m, d) == n % d, "%llu %% %llu: %llu, not %llu",
-			              (unsigned long long)n, (unsigned long long)d,
-			              (unsigned long long)fastmod(n, m, d), (unsigned long long)(n % d));
-		}
-	}
-}
-END_TEST
-
-/* ---------------------------------------------------------------------------------------------
  * The epoch merge applied in parts (the sets of each part on its own host thread in a launch):
  * 4 SMs, a 64 KiB L2 so that lines are evicted, dirty ones too, and an epoch of more accesses
  * than PartMin; parts == 0 is memsys_epoch_end. The parts run here one after the other, the
@@ -885,7 +855,6 @@ tmem_suite(void)
 	tcase_add_test(tc, test_mio);
 	tcase_add_test(tc, test_determinism);
 	tcase_add_test(tc, test_epoch_parts);
-	tcase_add_test(tc, test_fastmod);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bandwidth");
 	tcase_set_timeout(tc, 60);

@@ -59,7 +59,6 @@ struct MemSys {
 	uint32_t sector;       /* bytes per sector */
 	uint32_t spl, shift;   /* sectors per line (a power of two), its log2 */
 	uint64_t nsets;
-	FastM nsets_m, nslice_m; /* fastmod_m(nsets), fastmod_m(nslice) */
 	uint32_t assoc;
 	/* nsets x assoc ways, as three arrays: a lookup scans only the tags of its set */
 	uint64_t *tag;         /* line address + 1; 0: invalid */
@@ -146,8 +145,6 @@ memsys_new(const SimConfig *c)
 	m->assoc = (uint32_t)max1(t->l2_assoc);
 	m->nsets = max1(t->l2_size / ((uint64_t)m->spl * m->sector * m->assoc));
 	m->nslice = (uint32_t)max1(t->l2_slices);
-	m->nsets_m = fastmod_m(m->nsets);
-	m->nslice_m = fastmod_m(m->nslice);
 	m->l2_bpc = max1(t->l2_bytes_per_clk);
 	m->dram_bpc = max1(t->dram_bytes_per_clk);
 	m->tag = calloc(m->nsets * m->assoc, sizeof *m->tag);
@@ -196,8 +193,8 @@ l2_set(const MemSys *m, uint64_t line, uint32_t *slice)
 {
 	uint64_t h = mix(line);
 
-	*slice = (uint32_t)fastmod(h >> 32, m->nslice_m, m->nslice);
-	return (size_t)fastmod(h, m->nsets_m, m->nsets) * m->assoc;
+	*slice = (uint32_t)(h >> 32) % m->nslice;   /* a 32-bit division: the same value */
+	return (size_t)(h % m->nsets) * m->assoc;
 }
 
 /* the way of the set at tag holding line, or assoc */

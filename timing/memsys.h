@@ -1,7 +1,6 @@
 /* memsys.h: the private interface between the per-SM memory model (smmem.c: MIO, shared memory,
  * L1, constant cache) and the memory system behind it (l2.c: L2 tags, DRAM, epoch merge).
- * Nothing outside these two files (and tests/check_tmem.c, for fastmod) includes it; the public
- * API is in timing.h.
+ * Nothing outside these two files includes it; the public API is in timing.h.
  *
  * During an epoch each SM reads the MemSys (tags as of the epoch start, queueing delays) and
  * appends its L2 accesses to its own log; at its end memsys_epoch_begin merges the logs and
@@ -11,27 +10,6 @@
 #define FIBER_TMEM_H
 
 #include "timing.h"
-
-/* n % d without a division (a 64-bit division costs tens of cycles, and the caches' set of a
- * line is one per lookup): Lemire, Kaser and Kurz's direct remainder, exact for every 64-bit n
- * and d >= 1, with m = fastmod_m(d) = ceil(2^128 / d) (0 for d = 1) computed once */
-typedef unsigned __int128 FastM;
-
-static inline FastM
-fastmod_m(uint64_t d)
-{
-	return d > 1 ? ~(FastM)0 / d + 1 : 0;
-}
-
-static inline uint64_t
-fastmod(uint64_t n, FastM m, uint64_t d)
-{
-	FastM low = m * n;                                   /* the fraction n / d, mod 1 */
-	FastM bottom = ((low & UINT64_MAX) * d) >> 64;
-	FastM top = (low >> 64) * d;                         /* bottom + top < 2^128 */
-
-	return (uint64_t)((bottom + top) >> 64);
-}
 
 /* what an L2 access does to the sector */
 enum L2Kind {

@@ -31,7 +31,6 @@ typedef struct CLine {
 /* a sectored set-associative LRU cache */
 typedef struct Cache {
 	uint32_t sets, ways;   /* sets = 0: no cache */
-	FastM setm;            /* fastmod_m(sets) */
 	uint32_t spl, shift;   /* sectors per line, its log2 */
 	CLine *line;           /* sets x ways */
 	uint64_t *ready;       /* per sector: the cycle its data is there (in flight until then) */
@@ -175,7 +174,6 @@ cache_init(Cache *c, uint64_t bytes, uint32_t line, uint32_t sector, uint32_t wa
 	if (!c->ways)
 		return 0;
 	c->sets = (uint32_t)(lines / c->ways);
-	c->setm = fastmod_m(c->sets);
 	c->line = calloc((size_t)c->sets * c->ways, sizeof *c->line);
 	c->ready = calloc((size_t)c->sets * c->ways * c->spl, sizeof *c->ready);
 	return c->line && c->ready ? 0 : -1;
@@ -185,7 +183,7 @@ cache_init(Cache *c, uint64_t bytes, uint32_t line, uint32_t sector, uint32_t wa
 static CLine *
 cache_set(const Cache *c, uint64_t line)
 {
-	return &c->line[fastmod(line, c->setm, c->sets) * c->ways];
+	return &c->line[(line % c->sets) * c->ways];
 }
 
 /* the way of the set at w holding line, or NULL */
