@@ -450,6 +450,14 @@ memsys_epoch_apply(MemSys *m, unsigned part)
 	unsigned np = m->npart;
 	size_t total = m->nmerged;
 
+	if (np == 1) {
+		for (size_t k = 0; k < total; k++) {
+			if (k + PrefetchAhead < total)
+				l2_prefetch(m, &m->merged[k + PrefetchAhead]);
+			l2_apply(m, &m->merged[k], m->stamp + k + 1, p);
+		}
+		return;
+	}
 	for (size_t k = 0; k < total; k++) {
 		if (k + PrefetchAhead < total && part_of(m->merged[k + PrefetchAhead].set, np) == part)
 			l2_prefetch(m, &m->merged[k + PrefetchAhead]);
