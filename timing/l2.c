@@ -38,7 +38,8 @@ typedef struct Merged {
 
 enum {
 	PrefetchAhead = 32,    /* the merge loads the L2 set of the access this far ahead */
-	PartMin = 2048,        /* an epoch's accesses below which one thread applies them */
+	PartMin = 1024,        /* an epoch's accesses below which one thread applies them (a guess:
+	                          about where half of their work outweighs a barrier round) */
 };
 
 /* one part's sums of the epoch (each part on its own host cache lines) */
