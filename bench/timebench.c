@@ -13,8 +13,9 @@
  *
  *   timebench [-r REPS] [-t THREADS] [--root DIR] [--arch 80|90] [-k KIND]
  *   timebench --once timing|functional [-k KIND] [-t THREADS] [--config NAME]
- * --once: one launch of each selected workload and nothing else, its figures on one line (for
- * callgrind and perf, and scripts/timebench-ab.sh, which compares two builds in one run).
+ * --once: one launch of each selected workload and nothing else, its figures on one line (wall and
+ * CPU seconds of the launch; for callgrind and perf, and scripts/timebench-ab.sh, which compares
+ * two builds in one run).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "benchutil.h"
 #include "fiber.h"
@@ -161,8 +163,21 @@ enum { NWorks = sizeof works / sizeof works[0] };
 
 typedef struct Meas {
 	double sec;              /* median wall seconds */
+	double cpu;              /* median CPU seconds of the process (every thread) during the
+	                            launch: what the simulation cost, less the other jobs' share
+	                            of a busy host than the wall time */
 	uint64_t wi, cycles;     /* of the last launch */
 } Meas;
+
+/* the process's CPU time in seconds (all its threads) */
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* REPS launches of w on a fresh device in the given mode; the median */
 static const char *device_name;  /* the configuration of the next measure (NULL: a100, h100) */
@@ -177,7 +192,7 @@ measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, 
 	fiberFunction fn;
 	fiberDevicePtr bufs[8];
 	void *params[8];
-	double t[MaxReps];
+	double t[MaxReps], cpu[MaxReps];
 	fiberStats s0, s1;
 	Meas m = {0};
 
@@ -197,19 +212,23 @@ measure(const Work *w, const char *root, int arch, int reps, fiberSimMode mode, 
 		bench_die(dev, w->kernel);
 	w->setup(dev, params, bufs);
 	for (int r = 0; r < reps; r++) {
-		double t0;
+		double t0, c0;
 
 		fiberGetStats(dev, &s0);
+		c0 = cpu_now();
 		t0 = bench_now();
 		if (fiberLaunchKernel(fn, w->grid, w->block, 0, params) != FIBER_SUCCESS)
 			bench_die(dev, w->kernel);
 		t[r] = bench_now() - t0;
+		cpu[r] = cpu_now() - c0;
 		fiberGetStats(dev, &s1);
 		m.wi = s1.warp_instructions - s0.warp_instructions;
 		m.cycles = s1.cycles - s0.cycles;
 	}
 	qsort(t, (size_t)reps, sizeof t[0], bench_cmpd);
 	m.sec = t[reps / 2];
+	qsort(cpu, (size_t)reps, sizeof cpu[0], bench_cmpd);
+	m.cpu = cpu[reps / 2];
 	fiberDeviceDestroy(dev);
 	return m;
 }
@@ -234,9 +253,9 @@ run_once(const char *root, int arch, const char *only, fiberSimMode mode, unsign
 		if (only && strcasecmp(only, w->kind))
 			continue;
 		m = measure(w, root, arch, 1, mode, threads, 0, 0);
-		printf("%-27s %-11s %10llu wi %9llu cycles %9.6f s %8.2f M wi/s\n", w->name, w->kind,
-		       (unsigned long long)m.wi, (unsigned long long)m.cycles, m.sec,
-		       m.wi / m.sec * 1e-6);
+		printf("%-27s %-11s %10llu wi %9llu cycles %9.6f s %8.2f M wi/s %9.6f cpu\n", w->name,
+		       w->kind, (unsigned long long)m.wi, (unsigned long long)m.cycles, m.sec,
+		       m.wi / m.sec * 1e-6, m.cpu);
 	}
 	return 0;
 }

@@ -44,7 +44,9 @@ bank_simt_conflicts(const BankReads *r, unsigned banks, int reuse, BankReuse *c,
 	if (banks > BankMax)
 		banks = BankMax;
 	for (unsigned k = 0; k < r->n; k++) {
-		unsigned reg = r->reg[k], slot = r->slot[k], b = bank_simt_of(reg, 0, banks);
+		/* bank_simt_of, without a division for a power of two (the timing layer's hot path) */
+		unsigned reg = r->reg[k], slot = r->slot[k];
+		unsigned b = banks & (banks - 1) ? reg % banks : reg & (banks - 1);
 		int hit = reuse && c->reg[slot][b] == reg && c->owner[slot][b] == owner;
 		if (hit) {
 			if (hits)

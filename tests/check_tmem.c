@@ -531,6 +531,87 @@ START_TEST(test_determinism)
 END_TEST
 
 /* ---------------------------------------------------------------------------------------------
+ * The epoch merge applied in parts (the sets of each part on its own host thread in a launch):
+ * 4 SMs, a 64 KiB L2 so that lines are evicted, dirty ones too, and an epoch of more accesses
+ * than PartMin; parts == 0 is memsys_epoch_end. The parts run here one after the other, the
+ * last first: any order must give the same timings and statistics.
+ */
+enum { PartSms = 4, PartEpochs = 6, PartInstr = 24 };
+
+static unsigned
+parts_run(unsigned parts, MemTiming out[PartSms][PartEpochs * PartInstr], SimTStats *st)
+{
+	SimConfig c;
+	MemSys *m;
+	SmMem *s[PartSms];
+	unsigned most = 0;
+
+	a100(&c);
+	c.t.l2_size = 64 << 10;
+	m = memsys_new(&c);
+	ck_assert_ptr_nonnull(m);
+	for (unsigned k = 0; k < PartSms; k++)
+		ck_assert_ptr_nonnull(s[k] = smmem_new(m, &c, k));
+	for (unsigned e = 0; e < PartEpochs; e++) {
+		uint64_t end = (e + 1) * c.t.epoch;
+		for (unsigned k = 0; k < PartSms; k++)
+			for (unsigned i = 0; i < PartInstr; i++) {
+				unsigned n = e * PartInstr + i;
+				uint64_t now = e * c.t.epoch + i * 8 % c.t.epoch;
+				/* 32 lines a warp, from a window of 1024 lines that moves: hits and misses */
+				uint64_t base = G0 + (uint64_t)((n * 37 + k * 101) % 1024) * 128;
+				MemLog log = {0};
+				acc(&log, MSGlobal, (n + k) % 3 == 0 ? MKStore : MKLoad, 4, MAL1Bypass, ~0u,
+				    base, 128 * 3);
+				smmem_mio_take(s[k], 0, now);
+				smmem_access(s[k], &log, now, &out[k][n]);
+			}
+		if (!parts) {
+			memsys_epoch_end(m, s, PartSms, end);
+			continue;
+		}
+		{
+			unsigned got = memsys_epoch_begin(m, s, PartSms, parts);
+			ck_assert_uint_ge(got, 1);
+			ck_assert_uint_le(got, parts);
+			most = got > most ? got : most;
+			for (unsigned i = got; i-- > 0;)
+				memsys_epoch_apply(m, i);
+			memsys_epoch_finish(m, s, PartSms, end);
+		}
+	}
+	memset(st, 0, sizeof *st);
+	for (unsigned k = 0; k < PartSms; k++) {
+		smmem_stats(s[k], st);
+		smmem_free(s[k]);
+	}
+	memsys_stats(m, st);
+	memsys_free(m);
+	return most;
+}
+
+START_TEST(test_epoch_parts)
+{
+	static MemTiming a[PartSms][PartEpochs * PartInstr], b[PartSms][PartEpochs * PartInstr];
+	SimTStats sa, sb;
+
+	parts_run(0, a, &sa);
+	for (unsigned parts = 1; parts <= 3; parts++) {
+		unsigned got = parts_run(parts, b, &sb);
+		ck_assert_uint_eq(got, parts);          /* 4 x 24 x 32 sectors an epoch: all parts used */
+		ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
+		ck_assert_uint_eq(sa.l2_hits, sb.l2_hits);
+		ck_assert_uint_eq(sa.l2_misses, sb.l2_misses);
+		ck_assert_uint_eq(sa.dram_read_bytes, sb.dram_read_bytes);
+		ck_assert_uint_eq(sa.dram_write_bytes, sb.dram_write_bytes);
+	}
+	ck_assert_uint_gt(sa.l2_hits, 0);
+	ck_assert_uint_gt(sa.l2_misses, 0);
+	ck_assert_uint_gt(sa.dram_write_bytes, 0);  /* dirty lines were evicted */
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------------
  * The records of the memory instructions: a one-warp machine around a function read by the
  * front end (irt_new of check_cfg.c), each instruction run by its ExecFn with Exec.mlog set
  */
@@ -773,6 +854,7 @@ tmem_suite(void)
 	tcase_add_test(tc, test_const);
 	tcase_add_test(tc, test_mio);
 	tcase_add_test(tc, test_determinism);
+	tcase_add_test(tc, test_epoch_parts);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bandwidth");
 	tcase_set_timeout(tc, 60);

@@ -15,6 +15,11 @@ void
 ifetch_init(TSub *u, const SimTiming *t)
 {
 	u->nlines = t->icache_line ? t->icache_bytes / t->icache_line : 0;
+	u->ishift = -1;
+	if (u->nlines && !(u->nlines & (u->nlines - 1)) && !(t->icache_line & (t->icache_line - 1))) {
+		u->ishift = (int8_t)__builtin_ctzll(t->icache_line);
+		u->imask = u->nlines - 1;
+	}
 	u->itag = xmalloc((u->nlines + 1) * sizeof *u->itag);
 	memset(u->itag, 0xff, (u->nlines + 1) * sizeof *u->itag);
 	u->iready = xmalloc((u->nlines + 1) * sizeof *u->iready);
@@ -44,7 +49,8 @@ sb_request(TSub *u, const SimTiming *t, uint64_t now)
 uint64_t
 ifetch(TSub *u, const SimTiming *t, uint32_t addr, uint64_t now)
 {
-	uint32_t line = addr / t->icache_line, set = line % u->nlines;
+	uint32_t line = u->ishift >= 0 ? addr >> u->ishift : (uint32_t)(addr / t->icache_line);
+	uint32_t set = u->ishift >= 0 ? line & u->imask : line % u->nlines;
 	unsigned depth = t->icache_prefetch < IPrefetchMax ? t->icache_prefetch : IPrefetchMax;
 	uint64_t at;
 

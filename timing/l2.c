@@ -11,6 +11,11 @@
  *	backlog' = max(0, backlog + demand - bandwidth x epoch cycles)
  *
  * whose drain time, backlog / bandwidth, delays every access of the next epoch.
+ *
+ * The merged accesses are applied by several host threads when the launch has them: accesses to
+ * different sets are independent (an access's LRU stamp is its index in the merge order, as if
+ * the stamp counted them one by one), so each thread applies the sets of its part and keeps its
+ * own sums (L2Part), added up in memsys_epoch_finish: the same state for any number of parts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +38,17 @@ typedef struct Merged {
 
 enum {
 	PrefetchAhead = 32,    /* the merge loads the L2 set of the access this far ahead */
+	PartMin = 1024,        /* an epoch's accesses below which one thread applies them (a guess:
+	                          about where half of their work outweighs a barrier round) */
 };
+
+/* one part's sums of the epoch (each part on its own host cache lines) */
+typedef struct L2Part {
+	_Alignas(64) uint64_t hits, misses;
+	uint64_t dram_read, dram_write;
+	uint64_t dram_demand;  /* bytes */
+	uint64_t *slice_demand; /* bytes per slice */
+} L2Part;
 
 /* an entry of the fallback merge (qsort): which SM's which access */
 typedef struct MergeKey {
@@ -66,6 +81,10 @@ struct MemSys {
 	MergeKey *keys;        /* qsort fallback for a range too wide to count */
 	size_t ckeys;
 	uint64_t l2_hits, l2_misses, dram_read, dram_write;
+	/* the epoch being applied (memsys_epoch_begin .. memsys_epoch_finish) */
+	size_t nmerged;        /* accesses in merged[] still to apply */
+	L2Part *part;          /* the parts' sums: npart used, cpart allocated (at least 1) */
+	unsigned npart, cpart;
 };
 
 static uint64_t
@@ -83,6 +102,29 @@ mix(uint64_t x)
 	x ^= x >> 27;
 	x *= 0x94d049bb133111ebull;
 	return x ^ x >> 31;
+}
+
+/* room for n parts' sums: how many there are room for (fewer when out of memory) */
+static unsigned
+parts_grow(MemSys *m, unsigned n)
+{
+	L2Part *p;
+
+	if (n <= m->cpart)
+		return n;
+	if (!(p = aligned_alloc(_Alignof(L2Part), n * sizeof *p)))
+		return m->cpart;
+	if (m->cpart)
+		memcpy(p, m->part, m->cpart * sizeof *p);
+	free(m->part);
+	m->part = p;
+	for (; m->cpart < n; m->cpart++) {
+		L2Part *q = &m->part[m->cpart];
+		memset(q, 0, sizeof *q);
+		if (!(q->slice_demand = calloc(m->nslice, sizeof *q->slice_demand)))
+			break;
+	}
+	return m->cpart;
 }
 
 MemSys *
@@ -112,7 +154,8 @@ memsys_new(const SimConfig *c)
 	m->slice_backlog = calloc(m->nslice, sizeof *m->slice_backlog);
 	m->slice_demand = calloc(m->nslice, sizeof *m->slice_demand);
 	m->slice_delay = calloc(m->nslice, sizeof *m->slice_delay);
-	if (!m->tag || !m->lru || !m->bits || !m->slice_backlog || !m->slice_demand || !m->slice_delay) {
+	if (!m->tag || !m->lru || !m->bits || !m->slice_backlog || !m->slice_demand ||
+	    !m->slice_delay || parts_grow(m, 1) < 1) {
 		memsys_free(m);
 		return NULL;
 	}
@@ -133,6 +176,9 @@ memsys_free(MemSys *m)
 	free(m->merged);
 	free(m->count);
 	free(m->keys);
+	for (unsigned i = 0; i < m->cpart; i++)
+		free(m->part[i].slice_demand);
+	free(m->part);
 	free(m);
 }
 
@@ -148,7 +194,7 @@ l2_set(const MemSys *m, uint64_t line, uint32_t *slice)
 {
 	uint64_t h = mix(line);
 
-	*slice = (uint32_t)((h >> 32) % m->nslice);
+	*slice = (uint32_t)(h >> 32) % m->nslice;   /* a 32-bit division: the same value */
 	return (size_t)(h % m->nsets) * m->assoc;
 }
 
@@ -164,12 +210,14 @@ l2_way(const MemSys *m, const uint64_t *tag, uint64_t line)
 }
 
 uint32_t
-memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay)
+memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay, L2Where *at)
 {
 	uint32_t slice, k;
 	size_t set = l2_set(m, line, &slice);
 
 	*delay = m->slice_delay[slice];
+	at->set = (uint32_t)set;
+	at->slice = (uint16_t)slice;
 	k = l2_way(m, &m->tag[set], line);
 	return k < m->assoc ? m->bits[set + k].valid : 0;
 }
@@ -209,9 +257,9 @@ l2_victim(const MemSys *m, size_t set)
 	return v;
 }
 
-/* one access in merge order: tags, LRU, statistics, demand */
+/* one access in merge order, its LRU stamp given: tags, LRU, the part's sums */
 static void
-l2_apply(MemSys *m, const Merged *a)
+l2_apply(MemSys *m, const Merged *a, uint64_t stamp, L2Part *p)
 {
 	uint64_t line = a->sector >> m->shift;
 	uint32_t bit = 1u << (a->sector & (m->spl - 1));
@@ -219,33 +267,41 @@ l2_apply(MemSys *m, const Merged *a)
 	uint32_t v = l2_way(m, &m->tag[set], line);
 	L2Bits *b;
 
-	m->slice_demand[a->slice] += m->sector;
+	p->slice_demand[a->slice] += m->sector;
 	if (v < m->assoc && (m->bits[set + v].valid & bit)) {
-		m->l2_hits++;
+		p->hits++;
 		b = &m->bits[set + v];
 	} else {
-		m->l2_misses++;
+		p->misses++;
 		if (v == m->assoc) {
 			v = l2_victim(m, set);
 			b = &m->bits[set + v];
 			if (m->tag[set + v] && b->dirty) {
 				uint64_t n = (uint64_t)__builtin_popcount(b->dirty) * m->sector;
-				m->dram_write += n;
-				m->dram_demand += n;
+				p->dram_write += n;
+				p->dram_demand += n;
 			}
 			m->tag[set + v] = line + 1;
 			b->valid = b->dirty = 0;
 		}
 		b = &m->bits[set + v];
 		if (a->kind != L2Write) {
-			m->dram_read += m->sector;
-			m->dram_demand += m->sector;
+			p->dram_read += m->sector;
+			p->dram_demand += m->sector;
 		}
 		b->valid |= bit;
 	}
 	if (a->kind != L2Read)
 		b->dirty |= bit;
-	m->lru[set + v] = ++m->stamp;
+	m->lru[set + v] = stamp;
+}
+
+/* the part of n that applies the accesses to the set at way index set (multiply-shift: no
+ * division) */
+static unsigned
+part_of(uint32_t set, unsigned n)
+{
+	return (unsigned)(((uint64_t)(uint32_t)(set * 0x9e3779b9u) * n) >> 32);
 }
 
 /* start loading the set of a later access into the host's cache */
@@ -259,13 +315,11 @@ l2_prefetch(const MemSys *m, const Merged *a)
 	__builtin_prefetch(&m->bits[a->set]);
 }
 
+/* the SM found the set and slice when it made the access (memsys_l2_line) */
 static Merged
 merged(const MemSys *m, const L2Req *r)
 {
-	uint32_t slice;
-	size_t set = l2_set(m, r->sector >> m->shift, &slice);
-
-	return (Merged){r->sector, set, slice, r->kind};
+	return (Merged){r->sector, r->set, r->slice, r->kind};
 }
 
 static int
@@ -362,31 +416,75 @@ drain(uint64_t backlog, uint64_t demand, uint64_t capacity)
 	return backlog > capacity ? backlog - capacity : 0;
 }
 
-void
-memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end)
+unsigned
+memsys_epoch_begin(MemSys *m, SmMem *const *sms, unsigned n, unsigned parts)
 {
 	size_t total = 0, len;
-	uint64_t cycles = end > m->last_end ? end - m->last_end : 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		smmem_l2_log(sms[i], &len);
 		total += len;
 	}
-	if (!merge_logs(m, sms, n, total)) {
-		for (size_t k = 0; k < total; k++) {
-			if (k + PrefetchAhead < total)
-				l2_prefetch(m, &m->merged[k + PrefetchAhead]);
-			l2_apply(m, &m->merged[k]);
-		}
-	} else {
-		/* out of memory for the merge: apply in SM order, still deterministic */
+	m->nmerged = 0;
+	m->npart = 1;
+	if (merge_logs(m, sms, n, total)) {
+		/* out of memory for the merge: apply in SM order now, still deterministic */
 		for (unsigned i = 0; i < n; i++) {
 			const L2Req *r = smmem_l2_log(sms[i], &len);
 			for (size_t j = 0; j < len; j++) {
 				Merged a = merged(m, &r[j]);
-				l2_apply(m, &a);
+				l2_apply(m, &a, ++m->stamp, &m->part[0]);
 			}
 		}
+		return 1;
+	}
+	m->nmerged = total;
+	if (parts > 1 && total >= PartMin && parts_grow(m, parts) == parts)
+		m->npart = parts;
+	return m->npart;
+}
+
+void
+memsys_epoch_apply(MemSys *m, unsigned part)
+{
+	L2Part *p = &m->part[part];
+	unsigned np = m->npart;
+	size_t total = m->nmerged;
+
+	if (np == 1) {
+		for (size_t k = 0; k < total; k++) {
+			if (k + PrefetchAhead < total)
+				l2_prefetch(m, &m->merged[k + PrefetchAhead]);
+			l2_apply(m, &m->merged[k], m->stamp + k + 1, p);
+		}
+		return;
+	}
+	for (size_t k = 0; k < total; k++) {
+		if (k + PrefetchAhead < total && part_of(m->merged[k + PrefetchAhead].set, np) == part)
+			l2_prefetch(m, &m->merged[k + PrefetchAhead]);
+		if (part_of(m->merged[k].set, np) == part)
+			l2_apply(m, &m->merged[k], m->stamp + k + 1, p);
+	}
+}
+
+void
+memsys_epoch_finish(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end)
+{
+	uint64_t cycles = end > m->last_end ? end - m->last_end : 0;
+
+	m->stamp += m->nmerged;
+	m->nmerged = 0;
+	for (unsigned i = 0; i < m->npart; i++) {
+		L2Part *p = &m->part[i];
+		m->l2_hits += p->hits;
+		m->l2_misses += p->misses;
+		m->dram_read += p->dram_read;
+		m->dram_write += p->dram_write;
+		m->dram_demand += p->dram_demand;
+		for (uint32_t s = 0; s < m->nslice; s++)
+			m->slice_demand[s] += p->slice_demand[s];
+		memset(p->slice_demand, 0, m->nslice * sizeof *p->slice_demand);
+		p->hits = p->misses = p->dram_read = p->dram_write = p->dram_demand = 0;
 	}
 	for (uint32_t s = 0; s < m->nslice; s++) {
 		m->slice_backlog[s] = drain(m->slice_backlog[s], m->slice_demand[s] * m->nslice,
@@ -401,6 +499,14 @@ memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end)
 		m->last_end = end;
 	for (unsigned i = 0; i < n; i++)
 		smmem_epoch_done(sms[i]);
+}
+
+void
+memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end)
+{
+	memsys_epoch_begin(m, sms, n, 1);
+	memsys_epoch_apply(m, 0);
+	memsys_epoch_finish(m, sms, n, end);
 }
 
 void

@@ -68,14 +68,18 @@ has_global_atomics(const Prog *p)
 /* ---------------------------------------------------------------------------------------------
  * Host threads: worker t simulates SMs t, t + n, t + 2n, ... of every epoch.
  */
-typedef struct Pool {
+typedef struct Pool Pool;
+struct Pool {
 	TLaunch *L;
 	unsigned n;
 	uint64_t end;
 	int quit;
+	void (*job)(Pool *, unsigned); /* what every thread does next: its share of the SMs */
+	uint32_t nmake;                /* make_share: SMs 0 .. nmake - 1 are made */
+	uint64_t ev_limit;             /* ... with this trace budget */
 	pthread_barrier_t start, stop;
 	pthread_t th[MaxThreads];
-} Pool;
+};
 
 typedef struct Worker {
 	Pool *pool;
@@ -86,8 +90,10 @@ static void
 run_share(Pool *pl, unsigned id)
 {
 	for (uint32_t i = id; i < pl->L->nsm; i += pl->n)
-		if (pl->L->sms[i])
+		if (pl->L->sms[i]) {
 			tsm_run(pl->L->sms[i], pl->end);
+			pl->L->sms[i]->stuck = tsm_stuck(pl->L->sms[i]);  /* for epoch_check */
+		}
 }
 
 static void *
@@ -100,7 +106,7 @@ worker(void *arg)
 		pthread_barrier_wait(&pl->start);
 		if (pl->quit)
 			break;
-		run_share(pl, wk->id);
+		pl->job(pl, wk->id);
 		pthread_barrier_wait(&pl->stop);
 	}
 	return NULL;
@@ -306,6 +312,16 @@ sm_get(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
 	return L->sms[i];
 }
 
+/* a share of the SMs the first CTAs go to, made on every host thread: an SM's state is its own
+ * (tsm_new reads the launch and writes only the new SM), and making it (zeroing its register
+ * file, shared memory, warp slots) is the largest serial part of a short launch */
+static void
+make_share(Pool *pl, unsigned id)
+{
+	for (uint32_t i = id; i < pl->nmake; i += pl->n)
+		sm_get(pl->L, i, 0, pl->ev_limit);
+}
+
 /* free CTA slots take the next CTAs, in SM order (a slot's CTA starts after the previous one
  * left plus the launch latency, and not before cycle at) */
 static void
@@ -471,8 +487,30 @@ threads_stop(Run *r)
 	pthread_barrier_destroy(&pl->stop);
 }
 
+/* the L2's sets of part id of the epoch's merged accesses (memsys_epoch_begin gave as many
+ * parts as there are threads) */
+static void
+apply_share(Pool *pl, unsigned id)
+{
+	memsys_epoch_apply(pl->L->mem, id);
+}
+
+/* every host thread does job on its share of the SMs, the caller's thread share 0 */
+static void
+pool_run(Run *r, void (*job)(Pool *, unsigned))
+{
+	r->pl.job = job;
+	if (r->nthreads > 1) {
+		pthread_barrier_wait(&r->pl.start);
+		job(&r->pl, 0);
+		pthread_barrier_wait(&r->pl.stop);
+	} else {
+		job(&r->pl, 0);
+	}
+}
+
 /* every SM simulates the next epoch (on the host threads); then the memory system merges what
- * they did and the trace budget is checked */
+ * they did (its sets applied on the host threads) and the trace budget is checked */
 static void
 run_epoch(Run *r)
 {
@@ -481,17 +519,15 @@ run_epoch(Run *r)
 
 	r->end += r->cfg.t.epoch ? r->cfg.t.epoch : 128;
 	r->pl.end = r->end;
-	if (r->nthreads > 1) {
-		pthread_barrier_wait(&r->pl.start);
-		run_share(&r->pl, 0);
-		pthread_barrier_wait(&r->pl.stop);
-	} else {
-		run_share(&r->pl, 0);
-	}
+	pool_run(r, run_share);
 	for (uint32_t i = 0; i < L->nsm; i++)
 		if (L->sms[i])
 			r->mems[nm++] = L->sms[i]->mem;
-	memsys_epoch_end(L->mem, r->mems, nm, r->end);
+	if (memsys_epoch_begin(L->mem, r->mems, nm, r->nthreads) > 1)
+		pool_run(r, apply_share);
+	else
+		memsys_epoch_apply(L->mem, 0);
+	memsys_epoch_finish(L->mem, r->mems, nm, r->end);
 	trace_budget(L, L->trace ? r->o->trace->limit : 0, &r->ev_limit);
 }
 
@@ -558,7 +594,7 @@ epoch_check(Run *r, const Prog *k)
 		}
 	}
 	for (uint32_t i = 0; i < L->nsm; i++) {
-		TCta *tc = L->sms[i] ? tsm_stuck(L->sms[i]) : NULL;
+		TCta *tc = L->sms[i] ? L->sms[i]->stuck : NULL;   /* run_share found it */
 		if (tc) {
 			TSm *s = L->sms[i];
 			s->x.cta = &tc->c;
@@ -647,7 +683,11 @@ sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
 	r->ev_limit = L->trace ? UINT64_MAX : 0;  /* until trace_budget stops the recording */
 	threads_start(r, k);
 
-	/* breadth first: one CTA per SM, then a second, ... */
+	/* the SMs of the first round made on the host threads; then breadth first: one CTA per
+	 * SM, then a second, ... */
+	r->pl.nmake = r->nrun < L->nsm ? (uint32_t)r->nrun : L->nsm;
+	r->pl.ev_limit = r->ev_limit;
+	pool_run(r, make_share);
 	for (uint32_t n = 0; n < L->ctas_per_sm && r->next < r->nrun; n++)
 		for (uint32_t i = 0; i < L->nsm && r->next < r->nrun; i++)
 			tsm_start_cta(sm_get(L, i, 0, r->ev_limit), r->next++, 0);

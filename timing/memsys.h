@@ -3,7 +3,8 @@
  * Nothing outside these two files includes it; the public API is in timing.h.
  *
  * During an epoch each SM reads the MemSys (tags as of the epoch start, queueing delays) and
- * appends its L2 accesses to its own log; memsys_epoch_end, single-threaded, applies every log.
+ * appends its L2 accesses to its own log; at its end memsys_epoch_begin merges the logs and
+ * memsys_epoch_apply applies them, each part of the L2's sets on its own host thread.
  */
 #ifndef FIBER_TMEM_H
 #define FIBER_TMEM_H
@@ -22,14 +23,23 @@ enum L2Kind {
 typedef struct L2Req {
 	uint64_t cycle;        /* when it left the SM */
 	uint64_t sector;       /* sector index: byte address / sector size */
-	uint32_t kind;         /* L2Kind */
-	uint32_t pad;
+	uint32_t set;          /* the first way of its L2 set (memsys_l2_line), found by the SM
+	                          so that the epoch merge, which runs on one thread, need not */
+	uint16_t slice;        /* its L2 slice */
+	uint16_t kind;         /* L2Kind */
 } L2Req;
 
+/* where a line lives in the L2 */
+typedef struct L2Where {
+	uint32_t set;          /* the first way of its set */
+	uint16_t slice;        /* its slice */
+} L2Where;
+
 /* l2.c: read-only during an epoch */
-uint32_t memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay); /* the sectors of
-                                    the L2 line present (bit i: sector i of the line);
-                                    *delay: the queueing delay of its slice */
+uint32_t memsys_l2_line(const MemSys *m, uint64_t line, uint64_t *delay, L2Where *at); /* the
+                                    sectors of the L2 line present (bit i: sector i of the
+                                    line); *delay: the queueing delay of its slice; *at: its
+                                    set and slice */
 void memsys_l2_prefetch(const MemSys *m, uint64_t line); /* a hint: line's set will be read */
 uint64_t memsys_dram_delay(const MemSys *m);  /* queueing delay of a DRAM access */
 unsigned memsys_sector_bytes(const MemSys *m);  /* a power of two */

@@ -50,6 +50,8 @@ struct SmMem {
 	uint32_t id;
 	uint32_t sector;       /* bytes per sector (L1 and L2) */
 	uint32_t sector_shift; /* its log2 */
+	int link_shift;        /* log2 l2_sm_bytes_per_clk when a power of two (link_send divides
+	                          by it once a sector otherwise), else -1 */
 	uint32_t banks, bank_bytes;
 	/* MIO */
 	uint32_t nsub, qcap;
@@ -79,6 +81,7 @@ struct SmMem {
 	int l2_seen;           /* l2_line was looked up this epoch: */
 	uint64_t l2_line, l2_delay;
 	uint32_t l2_valid;     /* its sectors present, and its slice's delay */
+	L2Where l2_at;         /* its set and slice */
 	/* statistics */
 	uint64_t smem_req, smem_wf, l1_hits, l1_misses, c_hits, c_misses, g_req, g_sectors;
 };
@@ -342,15 +345,21 @@ link_send(SmMem *s, uint64_t t, unsigned bytes)
 	uint64_t bpc = max1(s->t.l2_sm_bytes_per_clk), p = umax(t * bpc, s->link);
 
 	s->link = p + bytes;
-	return p / bpc;
+	return s->link_shift >= 0 ? p >> s->link_shift : p / bpc;
 }
 
-/* neighbouring sectors get neighbouring slots (a warp's accesses touch few host cache lines);
- * the high bits fold in so that strides of the table size spread */
+/* The four sectors of an aligned group (an L2 line of 128 bytes) get neighbouring slots (a
+ * warp's accesses touch few host cache lines); the groups are spread over the table by a
+ * multiplicative (Fibonacci) hash. Neighbouring slots for every neighbouring sector made, with
+ * linear probing, runs as long as the sectors an SM touched in the epoch, which every lookup of
+ * a new sector walked to the end. cpend is a power of two, at least PendMin. */
 static size_t
 pend_slot(const SmMem *s, uint64_t key)
 {
-	return (size_t)(key ^ key >> 10 ^ key >> 20 ^ key >> 40) & (s->cpend - 1);
+	unsigned bits = (unsigned)__builtin_ctzll(s->cpend);
+	uint64_t h = (key >> 2) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> (64 - bits + 2) << 2 | (key & 3));
 }
 
 static Pend *
@@ -396,6 +405,7 @@ pend_add(SmMem *s, uint64_t key, uint64_t ready)
 	s->npend++;
 }
 
+/* the access of sector at cycle to the epoch's log; l2_present has just looked up its line */
 static void
 log_add(SmMem *s, uint64_t cycle, uint64_t sector, unsigned kind)
 {
@@ -407,7 +417,7 @@ log_add(SmMem *s, uint64_t cycle, uint64_t sector, unsigned kind)
 		s->log = p;
 		s->clog = c;
 	}
-	s->log[s->nlog++] = (L2Req){cycle, sector, kind, 0};
+	s->log[s->nlog++] = (L2Req){cycle, sector, s->l2_at.set, s->l2_at.slice, (uint16_t)kind};
 }
 
 /* whether sector is in the L2 as of the epoch start; *delay: its slice's queueing delay. The
@@ -418,7 +428,7 @@ l2_present(SmMem *s, uint64_t sector, uint64_t *delay)
 	uint64_t line = sector >> s->l2_shift;
 
 	if (!s->l2_seen || line != s->l2_line) {
-		s->l2_valid = memsys_l2_line(s->m, line, &s->l2_delay);
+		s->l2_valid = memsys_l2_line(s->m, line, &s->l2_delay, &s->l2_at);
 		s->l2_line = line;
 		s->l2_seen = 1;
 	}
@@ -645,7 +655,7 @@ wavefronts(const SmMem *s, uint32_t mask, const uint64_t *addr, unsigned size)
 {
 	uint64_t first[WarpSize], lo = UINT64_MAX, hi = 0;
 	unsigned bb = s->bank_bytes, n = 0, sh = (unsigned)__builtin_ctz(bb);
-	unsigned nw = size <= bb ? 1 : (size + bb - 1) / bb;
+	unsigned nw = size <= bb ? 1 : (bb & (bb - 1)) ? (size + bb - 1) / bb : (size + bb - 1) >> sh;
 
 	if (nw > 4)
 		nw = 4;
@@ -810,7 +820,8 @@ smmem_mio_ready(const SmMem *s, unsigned p, uint64_t now)
 {
 	uint64_t oldest;
 
-	p %= s->nsub;
+	if (p >= s->nsub)
+		p %= s->nsub;
 	if (s->qn[p] < s->qcap)
 		return now;
 	oldest = s->q[(size_t)p * s->qcap + s->qhead[p]];
@@ -823,14 +834,16 @@ smmem_mio_take(SmMem *s, unsigned p, uint64_t now)
 	uint64_t start = umax(now, s->mio_next);
 	uint64_t *q;
 
-	p %= s->nsub;
+	if (p >= s->nsub)
+		p %= s->nsub;
 	q = &s->q[(size_t)p * s->qcap];
 	s->mio_next = start + max1(s->t.mio_ii);
 	if (s->qn[p] < s->qcap) {
-		q[(s->qhead[p] + s->qn[p]++) % s->qcap] = start;
+		uint32_t i = s->qhead[p] + s->qn[p]++;   /* < 2 qcap: the ring without a division */
+		q[i >= s->qcap ? i - s->qcap : i] = start;
 	} else {
 		q[s->qhead[p]] = start;
-		s->qhead[p] = (s->qhead[p] + 1) % s->qcap;
+		s->qhead[p] = s->qhead[p] + 1 == s->qcap ? 0 : s->qhead[p] + 1;
 	}
 	s->take_now = now;
 	s->take_start = start;
@@ -868,6 +881,9 @@ smmem_new(MemSys *m, const SimConfig *c, unsigned sm_id)
 	s->bank_bytes = (uint32_t)max1(t->smem_bank_bytes);
 	s->nsub = (uint32_t)max1(t->subpartitions);
 	s->qcap = (uint32_t)max1(t->mio_queue);
+	s->link_shift = -1;
+	if (!(max1(t->l2_sm_bytes_per_clk) & (max1(t->l2_sm_bytes_per_clk) - 1)))
+		s->link_shift = __builtin_ctzll(max1(t->l2_sm_bytes_per_clk));
 	s->q = calloc((size_t)s->nsub * s->qcap, sizeof *s->q);
 	s->qn = calloc(s->nsub, sizeof *s->qn);
 	s->qhead = calloc(s->nsub, sizeof *s->qhead);

@@ -159,6 +159,9 @@ typedef struct TSub {
 	uint32_t *itag;        /* L0 instruction cache: line tag per set, UINT32_MAX empty */
 	uint64_t *iready;      /* the cycle each set's line arrives (ifetch.c) */
 	uint32_t nlines;       /* lines of the L0 instruction cache (0: no cache) */
+	int8_t ishift;         /* log2 icache_line and nlines - 1 when both are powers of two (the
+	                          usual case: ifetch divides by neither); -1 otherwise */
+	uint32_t imask;
 	uint32_t sb_line;      /* the stream buffer: the first line it holds */
 	uint32_t sb_n;         /* lines it holds, sb_line .. sb_line + sb_n - 1 */
 	uint64_t sb_last;      /* arrival of the newest line it requested */
@@ -179,6 +182,8 @@ struct TSm {
 	TCta *cta;             /* CTA slots */
 	uint32_t nlive;        /* resident warps not done */
 	uint32_t nfree;        /* free CTA slots */
+	TCta *stuck;           /* tsm_stuck at the end of the last epoch, found on the SM's host
+	                          thread */
 	uint64_t now;          /* next cycle to simulate */
 	uint64_t last_done;    /* cycle after its last warp finished */
 	uint64_t *rready;      /* the register scoreboard: the cycle each register is ready, by

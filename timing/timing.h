@@ -197,6 +197,12 @@ void smmem_mio_take(SmMem *s, unsigned p, uint64_t now);
 uint64_t smmem_mio_start(const SmMem *s);
 /* end of an epoch: every SM has simulated up to cycle end */
 void memsys_epoch_end(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end);
+/* the same in three steps, the middle one on several host threads: merge the SMs' logs and
+ * return the number of parts (1 .. parts) to apply; apply part i (every part once, the parts
+ * at the same time or in any order); then the sums, the queueing delays of the next epoch */
+unsigned memsys_epoch_begin(MemSys *m, SmMem *const *sms, unsigned n, unsigned parts);
+void memsys_epoch_apply(MemSys *m, unsigned part);
+void memsys_epoch_finish(MemSys *m, SmMem *const *sms, unsigned n, uint64_t end);
 /* add the SM's and the system's counters to st */
 void smmem_stats(const SmMem *s, SimTStats *st);
 void memsys_stats(const MemSys *m, SimTStats *st);
