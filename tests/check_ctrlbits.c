@@ -305,7 +305,8 @@ expect(Disagree *x, int ok, const Ins *i, const TIns *ti, const char *what)
 }
 
 /* the passes' view of i with configuration x->l (ir/latency.h) against the timing layer's, ti,
- * on the same configuration (timing/sm.c) */
+ * on the same configuration (timing/sm.c); a warpgroup MMA (KGmma) completes into its wgmma
+ * group at the key's latency (docs/sim-wgmma.md) */
 static void
 lat_compare(Disagree *x, const Module *m, const Ins *i, const TIns *ti)
 {
@@ -333,7 +334,7 @@ lat_compare(Disagree *x, const Module *m, const Ins *i, const TIns *ti)
 		expect(x, ti->kind == KMem || ti->kind == KLdgsts || ti->kind == KMembar, i, ti,
 		       "the memory model's, but timing has a latency");
 	else if (key != LkNone)
-		expect(x, (ti->kind == KAlu || ti->kind == KMio) &&
+		expect(x, (ti->kind == KAlu || ti->kind == KMio || ti->kind == KGmma) &&
 		          ti->lat == (l->cycles[key] ? l->cycles[key] : 1), i, ti,
 		       "another key's latency");
 }
