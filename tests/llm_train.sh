@@ -1,7 +1,7 @@
 #!/bin/sh
 # llm_train.sh: the kernels of examples/llm_train (LLM training/inference kernels as nvcc writes
 # them) run on the simulator for sm_80 (a100, a100-fiber) and sm_90 (h100, h100-fiber), as nvcc's
-# listing and as `fiberc --mode=cuda-native` compiles it: every output matches the CPU reference
+# listing and as `fiberc --mode=cuda-native --fiber-runtime` compiles it (run-time guarded splits): every output matches the CPU reference
 # (llm_ref.c) and fiberc's output is byte for byte the listing's (examples/llm_train/run.sh,
 # functional mode). The reference check is also run on a corrupted output, which it must reject.
 # Prints a line per kernel, then `N passed, M failed`. Environment: FIBERC, FIBERSIM, CC.
@@ -13,7 +13,7 @@ ok() { echo "ok   $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 for sym in $(grep -v '^#' examples/llm_train/kernels.txt | awk '{print $2}'); do
-	if sh examples/llm_train/run.sh "$tmp/run" functional "$sym" > "$tmp/log" 2>&1; then
+	if FIBERC_ARGS=--fiber-runtime sh examples/llm_train/run.sh "$tmp/run" functional "$sym" > "$tmp/log" 2>&1; then
 		ok "$sym: a100, a100-fiber, h100, h100-fiber match the CPU reference; fiberc's output identical"
 	else
 		bad "$sym"; sed 's/^/  | /' "$tmp/log" | head -n 12
