@@ -188,6 +188,16 @@ param_word(const Fn *f, const Ins *i, unsigned k, int depth)
 		return -1;
 	if ((d->op == OULDC || d->op == OLDC || d->op == OUMOV) && d->nmod == 0 && d->nopnd == 2)
 		return param_word(f, d, 1, depth + 1);
+	if ((d->op == OULDC || d->op == OLDC) && d->nmod == 1 && hasmod(f, d, "64") &&
+	    d->nopnd == 2 && (s = param_word(f, d, 1, depth + 1)) >= 0) {
+		uint32_t v = useval(i, k, 0);   /* a word of ULDC.64: which one */
+		for (unsigned t = 0; t < d->nslot; t++)
+			if (d->slot[t].kind == SDef && d->slot[t].v)
+				for (unsigned m = 0; m < d->slot[t].n && m < 2; m++)
+					if (d->slot[t].v[m] == v)
+						return s + 4 * (int)m;
+		return -1;
+	}
 	if ((s = copy_src(f, d)) >= 0)
 		return param_word(f, d, (unsigned)s, depth + 1);
 	return -1;
@@ -335,7 +345,7 @@ aff64(const Cx *x, uint32_t lo, uint32_t hi, int depth)
 			return Bad;
 		if (ob->kind == OImm)
 			k = (int32_t)ob->imm, q = Inv;
-		else if (ob->kind == OReg && !ob->flags && cst32(f, useval(i, 2, 0), &k) == 0)
+		else if (ob->kind == OReg && !(ob->flags & ~FReuse) && cst32(f, useval(i, 2, 0), &k) == 0)
 			q = Inv;
 		else {
 			q = aff_opnd(x, i, 2, depth);
@@ -874,7 +884,8 @@ access_of(const Cx *x, const Ins *i, VAcc *a)
 		return -1;
 	if (w->opnd[2].kind == OImm)
 		sc = (int32_t)w->opnd[2].imm;
-	else if (w->opnd[2].kind != OReg || w->opnd[2].flags || cst32(f, useval(w, 2, 0), &sc) < 0)
+	else if (w->opnd[2].kind != OReg || (w->opnd[2].flags & ~FReuse) ||
+	         cst32(f, useval(w, 2, 0), &sc) < 0)
 		return -1;
 	if (sc <= 0 || i->opnd[k].imm < 0 || i->opnd[k].imm + store_width(f, i) > sc)
 		return -1;

@@ -275,8 +275,15 @@ choose_m(Fn *f, Split *s, int nreg, const char **why)
 	s->guard_trips = trips < 0;
 	/* after SETFIBERNUM an SM runs one CTA at a time: the CTAs per SM of the largest grid
 	 * must stay within best / GridShare (measured on bias_silu: m = 16 gains up to about 7) */
+	if (p->grid <= 0 && !p->runtime) {
+		*why = "grid size unknown: SETFIBERNUM makes one CTA per SM, a large grid could be "
+		       "slower (fiberc --fiber-grid=N, or --fiber-runtime to check it at run time)";
+		return 0;
+	}
 	if (p->grid <= 0) {
-		s->guard_grid = nsm;   /* checked at run time: at most one CTA per SM */
+		/* checked at run time: at most one CTA per SM. A larger grid falls back to the
+		 * launch's fibers but still owns its SMs (the model's rule is static): slower */
+		s->guard_grid = nsm;
 		return best;
 	}
 	cps = (p->grid + nsm - 1) / nsm;
