@@ -5,8 +5,10 @@
  * f->plan (weft contexts per sub-partition, registers per slice) and the work available. The one
  * transformation it makes is the split of an independent strided loop over m times the launch's
  * fibers (fibernum.c: SETFIBERNUM at the kernel's entry); it makes it only where the legality
- * proof of docs/pass-phases.md holds and the cost model predicts a gain. Every phase left alone
- * records why (FPhase.why), which `fiberc --stats` and `--print-after=phases` show.
+ * proof of docs/pass-phases.md holds and the cost model predicts a gain, behind a run-time guard
+ * for what only the launch knows (--fiber-runtime) or for loads of memory the loop may write
+ * (versioning). Every phase records why (FPhase.why: the reason a phase is left alone, or the
+ * guard's conditions of a split), which `fiberc --stats` and `--print-after=phases` show.
  *
  * Preconditions: CFG and dominators (PNeedCfg), SSA form with def-use chains (PNeedSsa), an
  * unedited function (Fn.ins indices name the blocks' instructions). Does nothing without
