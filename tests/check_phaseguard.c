@@ -2,7 +2,7 @@
  * "Run-time guard"), end to end on examples/llm_train's gelu_fwd (a grid-stride loop, bound n a
  * parameter, loads without .CONSTANT: versioned on its pointer ranges), compiled by
  * `fiberc --mode=cuda-native --fiber-runtime` with no launch information, against nvcc's listing:
- *   - a launch where every condition holds: bit-identical output, faster;
+ *   - a launch where every condition holds: bit-identical output, faster (sm_80 and sm_90);
  *   - out = inp + S (S = blockDim.x*gridDim.x elements): the ranges overlap and each thread's
  *     iteration k+1 reads what its iteration k wrote (race-free, ordered only within a thread):
  *     a split would read stale values; the guard falls back and the output is the input's;
@@ -29,7 +29,9 @@ root(void)
 	return r ? r : ".";
 }
 
-/* fiberc's cuda-native output of the sm_80 listing, into *text */
+static const char *arch = "sm_80";   /* the listing: sm_80 (a100) or sm_90 (h100) */
+
+/* fiberc's cuda-native output of the listing, into *text */
 static size_t
 compile(char **text)
 {
@@ -38,7 +40,7 @@ compile(char **text)
 	FILE *p;
 	size_t len = 0, cap = 0, n;
 
-	snprintf(path, sizeof path, "%s/examples/llm_train/llm_train.sm_80.sass", root());
+	snprintf(path, sizeof path, "%s/examples/llm_train/llm_train.%s.sass", root(), arch);
 	snprintf(cmd, sizeof cmd, "%s '%s' --mode=cuda-native --fiber-runtime",
 	         fc ? fc : "build/bin/fiberc", path);
 	p = popen(cmd, "r");
@@ -79,7 +81,7 @@ launch(const char *config, const char *text, size_t len, const Run *r, const flo
 	fiberStatus s;
 
 	ck_assert(fiberDeviceCreate(&dev, config) == FIBER_SUCCESS);
-	snprintf(path, sizeof path, "%s/examples/llm_train/llm_train.sm_80.sass", root());
+	snprintf(path, sizeof path, "%s/examples/llm_train/llm_train.%s.sass", root(), arch);
 	s = text ? fiberModuleLoadData(&mod, dev, text, len, "llm_train.fsass")
 	         : fiberModuleLoadFile(&mod, dev, path);
 	ck_assert_msg(s == FIBER_SUCCESS, "%s: load: %s\n%.2000s", config,
@@ -97,7 +99,8 @@ launch(const char *config, const char *text, size_t len, const Run *r, const flo
 	fiberDeviceDestroy(dev);
 }
 
-/* nvcc's listing on a100 against fiberc's output on a100-fiber: bit-identical; the cycles */
+/* nvcc's listing on a100 (h100) against fiberc's output on a100-fiber (h100-fiber):
+ * bit-identical; the cycles */
 static void
 same(const Run *r, uint64_t *c0, uint64_t *c1)
 {
@@ -107,8 +110,8 @@ same(const Run *r, uint64_t *c0, uint64_t *c1)
 
 	gen_f32(x, total, 0x9e1u, -3.0, 3.0);
 	len = compile(&text);
-	launch("a100", NULL, 0, r, x, y0, c0);
-	launch("a100-fiber", text, len, r, x, y1, c1);
+	launch(arch[3] == '9' ? "h100" : "a100", NULL, 0, r, x, y0, c0);
+	launch(arch[3] == '9' ? "h100-fiber" : "a100-fiber", text, len, r, x, y1, c1);
 	for (int i = 0; i < r->n; i++)
 		ck_assert_msg(memcmp(&y0[i], &y1[i], 4) == 0, "grid %u n %d shift %d: [%d] %g, %g",
 		              r->grid, r->n, r->shift, i, y0[i], y1[i]);
@@ -130,8 +133,22 @@ START_TEST(guard_holds)
 	Run r = {8, 16384, 0};
 	uint64_t c0, c1;
 
+	arch = "sm_80";
+
 	same(&r, &c0, &c1);
 	ck_assert_msg(c1 * 2 < c0, "%llu cycles on a100-fiber, %llu on a100: no gain",
+	              (unsigned long long)c1, (unsigned long long)c0);
+}
+END_TEST
+
+START_TEST(guard_holds_h100)
+{
+	Run r = {8, 16384, 0};
+	uint64_t c0, c1;
+
+	arch = "sm_90";
+	same(&r, &c0, &c1);
+	ck_assert_msg(c1 * 100 < c0 * 80, "%llu cycles on h100-fiber, %llu on h100: no gain",
 	              (unsigned long long)c1, (unsigned long long)c0);
 }
 END_TEST
@@ -141,6 +158,8 @@ START_TEST(guard_overlap)
 	Run r = {8, 16384, 8 * 128};   /* out = inp + S */
 	uint64_t c0, c1;
 
+	arch = "sm_80";
+
 	same(&r, &c0, &c1);
 }
 END_TEST
@@ -149,6 +168,8 @@ START_TEST(guard_grid_and_trips)
 {
 	Run big = {216, 27648 * 2, 0}, few = {8, 4096, 0};   /* 2 CTAs per SM; 4 per thread */
 	uint64_t c0, c1;
+
+	arch = "sm_80";
 
 	same(&big, &c0, &c1);
 	same(&few, &c0, &c1);
@@ -163,6 +184,7 @@ phaseguard_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, guard_holds);
+	tcase_add_test(tc, guard_holds_h100);
 	tcase_add_test(tc, guard_overlap);
 	tcase_add_test(tc, guard_grid_and_trips);
 	suite_add_tcase(s, tc);
