@@ -1203,7 +1203,9 @@ guard_emit(Em *e, const Split *s, const SGuard *g, int lg)
 	else
 		E(e, "UMOV", NULL, 2, n, mkimm(s->bound));
 	E(e, "ULDC", NULL, 2, mkreg(g->s), mkcbank(0, 0x0));
-	if (s->grid_stride || s->guard_grid) {   /* S = blockDim.x * gridDim.x does not wrap */
+	if (s->grid_stride || s->guard_grid || s->start_tid == 2) {
+		/* S = blockDim.x * gridDim.x and the start blockIdx.x*blockDim.x+threadIdx.x do not
+		 * wrap: 0 <= i (the ranges of versioning) */
 		E(e, "ULDC", NULL, 2, t, mkcbank(0, 0xc));
 		if (guard_cmp(e, g, "LT", t, mkimm(s->guard_grid ? s->guard_grid + 1 : 0x100000)) < 0)
 			goto fail;
