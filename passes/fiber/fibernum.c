@@ -1110,16 +1110,19 @@ pick_pair(const uint8_t *live, uint8_t *taken, unsigned cls, int n)
 	return RNone;
 }
 
-/* the guard's uniform registers: a flag (0 while every condition holds), N, S, a scratch, two
- * pairs for the ends of two ranges, one for a pointer; two predicates, `bad` the result */
+/* the guard's uniform registers: N, S, a scratch, two pairs for the ends of two ranges, one for
+ * a pointer; predicates: `bad` (a condition so far failed: each failing compare is ORed into
+ * it, one instruction per condition), two scratch ones. `bad`, not `ok`: wefts that
+ * SETFIBERNUM starts have their predicates false, that is, not bad (they exist only then) */
 typedef struct SGuard {
-	Reg flag, n, s, t, ea, eb, pp, p1, p2, bad;
+	Reg n, s, t, ea, eb, pp, p1, p2, bad;
+	int started;       /* bad holds a condition (the first compare ANDs with UPT) */
 } SGuard;
 
 static int
 sguard_pick(SGuard *g, const uint8_t *live, uint8_t *taken, int versioned)
 {
-	Reg *r[] = {&g->flag, &g->n, &g->s, &g->t};
+	Reg *r[] = {&g->n, &g->s, &g->t};
 
 	for (size_t k = 0; k < sizeof r / sizeof r[0]; k++)
 		if ((*r[k] = pick(live, taken, RUR, 63)) == RNone)
@@ -1132,28 +1135,30 @@ sguard_pick(SGuard *g, const uint8_t *live, uint8_t *taken, int versioned)
 	g->p1 = pick(live, taken, RUP, 7);
 	g->p2 = pick(live, taken, RUP, 7);
 	g->bad = pick(live, taken, RUP, 7);
+	g->started = 0;
 	return g->p1 == RNone || g->p2 == RNone || g->bad == RNone ? -1 : 0;
 }
 
-/* flag = p ? flag : 1 (a condition that fails sets the flag) */
+/* the condition (a cmp k), unsigned, must hold: bad = !(a cmp k) OR bad (AND UPT the first) */
 static int
-guard_need(Em *e, const SGuard *g, Reg p)
+guard_cmp(Em *e, SGuard *g, const char *cmp, Opnd a, Opnd k)
 {
-	return emit(e, "USEL", NULL, RNone, 0, 4, mkreg(g->flag), mkreg(g->flag), mkimm(1),
-	            mkreg(p)) ? 0 : -1;
-}
-
-/* p1 = (t cmp k), unsigned; then guard_need */
-static int
-guard_cmp(Em *e, const SGuard *g, const char *cmp, Opnd a, Opnd k)
-{
+	static const char *const neg[][2] = {{"LT", "GE"}, {"GE", "LT"}, {"LE", "GT"}, {"GT", "LE"},
+	                                     {"EQ", "NE"}, {"NE", "EQ"}};
 	const Opnd upt = mkreg(REG(RUP, RegUPT));
+	const char *nc = NULL;
 	char mods[32];
+	int first = !g->started;
 
-	snprintf(mods, sizeof mods, "%s.U32.AND", cmp);
-	if (!emit(e, "UISETP", mods, RNone, 0, 5, mkreg(g->p1), upt, a, k, upt))
+	for (size_t q = 0; q < sizeof neg / sizeof neg[0]; q++)
+		if (strcmp(neg[q][0], cmp) == 0)
+			nc = neg[q][1];
+	if (!nc)
 		return -1;
-	return guard_need(e, g, g->p1);
+	g->started = 1;
+	snprintf(mods, sizeof mods, "%s.U32.%s", nc, first ? "AND" : "OR");
+	return emit(e, "UISETP", mods, RNone, 0, 5, mkreg(g->bad), upt, a, k,
+	            first ? upt : mkreg(g->bad)) ? 0 : -1;
 }
 
 /* pair r = p + k*N: the end of access a's bytes over i in [0, N) (access_of keeps each access
@@ -1167,11 +1172,11 @@ guard_end(Em *e, const SGuard *g, const VAcc *a, Reg r)
 	            mkreg(g->pp)) ? 0 : -1;
 }
 
-/* p2 = (ea <= pb) || (eb <= pa), 64-bit unsigned; then guard_need */
+/* p2 = (ea <= pb) || (eb <= pa), 64-bit unsigned; it must hold (t = p2 ? 0 : 1; t == 0) */
 static int
-guard_disjoint(Em *e, const SGuard *g, const VAcc *x, const VAcc *y)
+guard_disjoint(Em *e, SGuard *g, const VAcc *x, const VAcc *y)
 {
-	const Opnd upt = mkreg(REG(RUP, RegUPT));
+	const Opnd upt = mkreg(REG(RUP, RegUPT)), urz = mkreg(REG(RUR, RegURZ));
 	Opnd hia = mkreg(REG(RUR, RNUM(g->ea) + 1)), hib = mkreg(REG(RUR, RNUM(g->eb) + 1));
 	Opnd hip = mkreg(REG(RUR, RNUM(g->pp) + 1));
 
@@ -1183,7 +1188,8 @@ guard_disjoint(Em *e, const SGuard *g, const VAcc *x, const VAcc *y)
 	E(e, "ULDC", "64", 2, mkreg(g->pp), mkcbank(0, x->poff));
 	E(e, "UISETP", "LE.U32.AND", 5, mkreg(g->p2), upt, mkreg(g->eb), mkreg(g->pp), upt);
 	E(e, "UISETP", "LE.U32.OR.EX", 6, mkreg(g->p2), upt, hib, hip, mkreg(g->p1), mkreg(g->p2));
-	return guard_need(e, g, g->p2);
+	E(e, "USEL", NULL, 4, mkreg(g->t), urz, mkimm(1), mkreg(g->p2));
+	return guard_cmp(e, g, "EQ", mkreg(g->t), urz);
 fail:
 	return -1;
 }
@@ -1192,12 +1198,11 @@ fail:
  * before SETFIBERNUM: g->bad is true when one fails (then the launch's fibers run the input's
  * loop); m = 2^lg */
 static int
-guard_emit(Em *e, const Split *s, const SGuard *g, int lg)
+guard_emit(Em *e, const Split *s, SGuard *g, int lg)
 {
 	const Opnd urz = mkreg(REG(RUR, RegURZ)), upt = mkreg(REG(RUP, RegUPT));
 	const Opnd t = mkreg(g->t), n = mkreg(g->n);
 
-	E(e, "UMOV", NULL, 2, mkreg(g->flag), urz);
 	if (s->bound_off >= 0)
 		E(e, "ULDC", NULL, 2, n, mkcbank(0, s->bound_off));
 	else
@@ -1235,7 +1240,8 @@ guard_emit(Em *e, const Split *s, const SGuard *g, int lg)
 			if (guard_disjoint(e, g, x, y) < 0)
 				goto fail;
 		}
-	E(e, "UISETP", "NE.U32.AND", 5, mkreg(g->bad), upt, mkreg(g->flag), urz, upt);
+	if (!g->started)   /* no condition: bad = false */
+		E(e, "UISETP", "NE.U32.AND", 5, mkreg(g->bad), upt, urz, urz, upt);
 	return 0;
 fail:
 	return -1;
