@@ -260,9 +260,10 @@ choose_m(Fn *f, Split *s, int nreg, const char **why)
 	if (!s->grid_stride && s->bound_off < 0 && s->start_tid == 1)
 		trips = s->bound / s->tmax;  /* thread blockDim.x-1 at blockDim.x = tmax: the fewest */
 	else if (!p->runtime) {
-		/* the guard's fallback (N < (2m+1)*S) costs about 50 instructions per weft and
-		 * SETFIBERNUM: more than 2% of a launch with one iteration per thread (measured on
-		 * silu_mul_f16, docs/pass-phases.md): only on request */
+		/* the guard's fallback (N < (2m+1)*S) costs about 40 instructions per weft and
+		 * SETFIBERNUM: more than 2% of a launch with one iteration per thread, even with a
+		 * branch around the split code (measured on silu_mul_f16, docs/pass-phases.md
+		 * section 10): only on request */
 		*why = s->grid_stride ? "trip count unknown (grid-stride loop): split at run time with "
 		                        "fiberc --fiber-runtime"
 		     : "trip count unknown (bound from a parameter): split at run time with "
