@@ -44,6 +44,7 @@ typedef struct Options {
 	int emit_isel;            /* --emit=isel: a .ptx input lowered, before register allocation */
 	int ptx;                  /* the input is PTX (a .ptx name, or --emit=ptx/isel) */
 	int grid;                 /* --fiber-grid: most CTAs of a launch (0: unknown) */
+	int runtime;              /* --fiber-runtime: trip counts decided at run time */
 	int maxrreg;              /* --maxrregcount: register limit of regalloc (0: .maxnreg/255) */
 	int maxerr;               /* --max-errors: errors shown before stopping (0: no limit; -1:
 	                           * not given, MaxErrors) */
@@ -105,6 +106,9 @@ usage(FILE *out)
 	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
 	    "  --fiber-grid=N        most CTAs the kernels are launched with: lets the phases pass\n"
 	    "                        predict a gain from SETFIBERNUM (default: unknown, no split)\n"
+	    "  --fiber-runtime       decide at run time what only the launch knows (the grid, a\n"
+	    "                        loop's trip count from a parameter or the grid): guarded\n"
+	    "                        splits; a failed guard costs ~50 instructions per weft\n"
 	    "  --maxrregcount=N      at most N registers per thread for the pass regalloc (spills\n"
 	    "                        to local memory past it; 16..255, default 255 or .maxnreg)\n"
 	    "  --stats               instruction, block, value counts, registers live at most\n"
@@ -282,6 +286,8 @@ parse_args(int argc, char **argv, Options *o)
 			o->slice_regs = int_arg(v);
 			if (o->slice_regs < 32 || o->slice_regs > FiberSliceRegs)
 				usage_error("--fiber-slice-regs must be 32..512, not '%s'", v);
+		} else if (!strcmp(a, "--fiber-runtime")) {
+			o->runtime = 1;
 		} else if ((v = optval(argc, argv, &k, "--fiber-grid"))) {
 			o->grid = int_arg(v);
 			if (o->grid < 1)
@@ -581,6 +587,7 @@ main(int argc, char **argv)
 			if (o.slice_regs)
 				p->slice_regs = o.slice_regs;
 			p->grid = o.grid;
+			p->runtime = o.runtime;
 		}
 		if (m->has_ssa && lift_from_ir(f, &d) < 0)
 			status = ExitUser;

@@ -53,10 +53,10 @@ print_kernel(FILE *out, const Fn *f)
 				snprintf(fib, sizeof fib, "%d", ph->fibers);
 			else
 				snprintf(fib, sizeof fib, "launch");
-			fprintf(out, "      %-3u %-15s %-8s %7d %7s %5d  %s%s\n", k, range,
+			fprintf(out, "      %-3u %-15s %-8s %7d %7s %5d  %s%s%s\n", k, range,
 			        ph->kind < NPhaseKind ? kind_name[ph->kind] : "?", ph->maxlive, fib,
-			        ph->nreg, ph->why ? "left alone: " : "transformed",
-			        ph->why ? mstr(f->mod, ph->why) : "");
+			        ph->nreg, ph->fibers ? "transformed" : "left alone: ",
+			        ph->fibers && ph->why ? ": " : "", ph->why ? mstr(f->mod, ph->why) : "");
 		}
 	}
 	fprintf(out, "    fibers: %s", mstr(f->mod, f->name));

@@ -60,9 +60,9 @@ fplan_print(FILE *out, const Fn *f)
 			snprintf(fib, sizeof fib, "%d", h->fibers);
 		else
 			snprintf(fib, sizeof fib, "launch");
-		fprintf(out, "//  %2u  %-12s  %-7s  %-4s  %7d  %6s  %4d  %s%s\n", k, rng,
+		fprintf(out, "//  %2u  %-12s  %-7s  %-4s  %7d  %6s  %4d  %s%s%s\n", k, rng,
 		        h->kind < NPhaseKind ? kind[h->kind] : "?", h->in_loop ? "yes" : "no", h->maxlive,
-		        fib, h->nreg, h->why ? "left alone: " : "split: SETFIBERNUM at entry",
-		        h->why ? mstr(f->mod, h->why) : "");
+		        fib, h->nreg, h->fibers ? "split: SETFIBERNUM at entry" : "left alone: ",
+		        h->fibers && h->why ? ", " : "", h->why ? mstr(f->mod, h->why) : "");
 	}
 }

@@ -670,6 +670,7 @@ typedef struct FPlan {
 	uint32_t nrw_why;
 	/* the launch the phases pass predicts for (passes/fiber/phases.c) */
 	int grid;              /* most CTAs a launch of the kernel has (fiberc --fiber-grid), 0 unknown */
+	int runtime;           /* fiberc --fiber-runtime: split loops whose trip count only the run knows */
 	int nsm;               /* SMs of the target (108 for sm_8x, 132 for sm_90) */
 } FPlan;
 

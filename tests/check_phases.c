@@ -4,6 +4,9 @@
  *   - examples/bias_silu (a block-stride loop, bound 4096, 128 threads): split 16x, one
  *     SETFIBERNUM at the entry, .maxfibers 2048, two registers more;
  *   - every other example kernel: nothing inserted, every phase has a reason;
+ *   - loops split behind a run-time guard (silu_mul_f16 on sm_90 and k_param, k_grid of
+ *     tests/ir/pass-phases-guard.lst with --fiber-runtime, k_ldg without it; the guard runs in
+ *     tests/check_phaseguard.c);
  *   - end to end (with the simulator): the input on a100/h100 and the output on
  *     a100-fiber/h100-fiber give bit-identical buffers, within the CPU reference's tolerance,
  *     no hazards, and the output is not more than 2% slower (it is several times faster); also
@@ -32,6 +35,8 @@ static const Pass p_live = {"liveness", "", PNeedCfg, pass_liveness};
 static const Pass p_phases = {"phases", "", PNeedCfg | PNeedSsa | PChanges, pass_phases};
 static const Pass p_regs = {"fiber-regs", "", PNeedCfg, pass_fiber_regs};
 static const Pass p_out = {"out-of-ssa", "", PNeedSsa | PLeaveSsa | PChanges, pass_outssa};
+
+static int runtime;   /* fiberc --fiber-runtime for the next compile */
 
 typedef struct Comp {
 	Src *src;
@@ -71,7 +76,9 @@ compile_with(Comp *c, const char *rel, const Pass *const *list, int nlist)
 	o.make_ssa = ssa_build;
 	for (uint32_t k = 0; k < c->m->nfn; k++) {
 		Fn *f = c->m->fn[k];
-		fplan_new(f, FModeCuda)->grid = 4;   /* the examples' launches: at most 8 CTAs */
+		FPlan *p = fplan_new(f, FModeCuda);
+		p->grid = 4;   /* the examples' launches: at most 8 CTAs */
+		p->runtime = runtime;
 		ck_assert_msg(pass_run(f, (const Pass **)list, nlist, &o, &c->d) == 0,
 		              "%s: %s: %s", rel, mstr(c->m, f->name), (fflush(c->errf), c->err));
 	}
@@ -219,11 +226,8 @@ START_TEST(reasons)
 		{"k_scan", "loop-carried value R8"},
 		{"k_lds", "LDS in the loop"},
 		{"k_tidz", "SR_TID.Z read"},
-		{"k_param", "trip count unknown"},
-		{"k_grid", "grid-stride"},
 		{"k_after", "code after the loop"},
 		{"k_break", "an EXIT inside the loop"},
-		{"k_ldg", "without .CONSTANT"},
 		{"k_scatter", "not affine"},
 		{"k_few", "trip count too small"},
 		{"k_bar", "barrier BAR"},
@@ -251,6 +255,46 @@ START_TEST(reasons)
 		ck_assert(found);
 	}
 	comp_free(&c);
+}
+END_TEST
+
+/* loops the compiler cannot decide alone, split behind a run-time guard whose conditions the
+ * phase's decision names: a parameter bound (k_param, silu_mul_f16 on sm_90), a grid-stride
+ * loop (k_grid), both only with --fiber-runtime (left alone without it: the first test below),
+ * loads of writable memory (k_ldg: versioned on its pointer ranges) */
+START_TEST(guarded)
+{
+	static const struct { const char *rel, *fn, *why; } want[] = {
+		{"tests/ir/pass-phases-guard.lst", "k_param", "N >= (2m+1)*stride"},
+		{"tests/ir/pass-phases-guard.lst", "k_grid", "N >= (2m+1)*stride"},
+		{"tests/ir/pass-phases-guard.lst", "k_ldg", "2 pointer ranges disjoint"},
+		{"examples/silu_ffn/silu_ffn.sm_90.sass", "silu_mul_f16", "N >= (2m+1)*stride"},
+	};
+
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+		Comp c;
+		Fn *f;
+		int found = 0;
+		runtime = k != 2;   /* k_ldg's trip count is known: split without --fiber-runtime */
+		compile(&c, want[k].rel);
+		runtime = 0;
+		f = module_fn(c.m, want[k].fn);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(f->plan->setfibernum, 1);
+		ck_assert_int_eq(count_op(f, OSETFIBERNUM), 1);
+		ck_assert_int_ge(count_op(f, OUSEL), 2);   /* the guard's count and (m-1)*S */
+		for (uint32_t h = 0; h < f->plan->nphase; h++)
+			if (f->plan->phase[h].fibers) {
+				const char *why = mstr(c.m, f->plan->phase[h].why);
+				ck_assert_msg(strstr(why, "run-time guard") && strstr(why, want[k].why),
+				              "%s: '%s', want '%s'", want[k].fn, why, want[k].why);
+				/* --fiber-grid=4 was given: no grid condition at run time */
+				ck_assert_msg(!strstr(why, "grid <="), "%s: '%s'", want[k].fn, why);
+				found++;
+			}
+		ck_assert_int_eq(found, 1);
+		comp_free(&c);
+	}
 }
 END_TEST
 
@@ -364,6 +408,7 @@ phases_suite(void)
 	tcase_add_test(tc, split_bias_silu_sm90);
 	tcase_add_test(tc, examples_left_alone);
 	tcase_add_test(tc, reasons);
+	tcase_add_test(tc, guarded);
 	tcase_add_test(tc, fiber_native_pressure);
 	tcase_add_test(tc, end_to_end_a100);
 	tcase_add_test(tc, end_to_end_h100);

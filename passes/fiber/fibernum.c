@@ -10,6 +10,12 @@
  *   loop:       ... i += S; i += Rd ... (while i < N)
  *   exit:       EXIT (only)
  *
+ * A loop the compiler cannot decide alone (a bound from a parameter, a grid-stride loop, the
+ * grid without --fiber-grid, loads of memory the loop may write) gets a guard before SETFIBERNUM
+ * (guard_emit: uniform registers, constant bank only): when a condition fails the count is the
+ * launch's and (m-1)*S is 0, so the threads run the input's loop (versioning, as LLVM's loop
+ * versioning, on the ranges of the loop's p[i] accesses).
+ *
  * Fiber f = t + j*T runs the iterations k = j, j+m, j+2m, ... of thread t. The proof that this
  * computes exactly what the input computes, and the conditions checked here, are in
  * docs/pass-phases.md. New instructions carry no encoding words (ctrl-bits gives them control
@@ -20,6 +26,7 @@
  */
 #include "phases.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,17 +121,86 @@ copy_src(const Fn *f, const Ins *i)
 	return -1;
 }
 
-/* the 32-bit constant value v holds (an immediate copy), in *k; -1 if not a constant */
+/* the fp16 bits of a float immediate exactly representable in fp16; -1 if not */
+static int32_t
+half_bits(const Opnd *o)
+{
+	double v, a, fr;
+	int e;
+	int32_t b;
+
+	if (o->kind == OImm)
+		return o->imm == 0 ? 0 : -1;
+	if (o->kind != OFImm || (o->flags & (FNeg | FAbs)))
+		return -1;
+	v = o->fimm;
+	a = v < 0 ? -v : v;
+	if (a == 0)
+		return v == 0 && !signbit(v) ? 0 : -1;
+	fr = frexp(a, &e);                      /* a = fr * 2^e, fr in [0.5, 1) */
+	if (e - 1 < -14)                        /* subnormal: a = bits * 2^-24 */
+		b = (int32_t)ldexp(a, 24);
+	else
+		b = (int32_t)(((e - 1 + 15) << 10) | (int32_t)((fr * 2 - 1) * 1024));
+	if (e - 1 > 15 || (e - 1 < -14 ? ldexp((double)b, -24) != a
+	                   : ldexp(1.0 + (b & 0x3ff) / 1024.0, e - 1) != a))
+		return -1;
+	return (v < 0 ? 0x8000 : 0) | b;
+}
+
+/* the 32-bit constant value v holds (an immediate copy, or nvcc's constant load HFMA2.MMA R,
+ * -RZ, RZ, hi, lo), in *k; -1 if not a constant */
 static int
 cst32(const Fn *f, uint32_t v, int64_t *k)
 {
 	Ins *i = vdef(f, v);
 	int s = copy_src(f, i);
+	int32_t hi, lo;
 
+	if (s < 0 && i && !i->guarded && i->op == OHFMA2 && i->nmod == 1 && hasmod(f, i, "MMA") &&
+	    i->nopnd == 5 && i->opnd[1].kind == OReg && i->opnd[1].r[0] == REG(RR, RegRZ) &&
+	    is_rz(&i->opnd[2]) && (hi = half_bits(&i->opnd[3])) >= 0 &&
+	    (lo = half_bits(&i->opnd[4])) >= 0) {
+		*k = (int32_t)((uint32_t)hi << 16 | (uint32_t)lo);
+		return 0;
+	}
 	if (s < 0 || i->opnd[s].kind != OImm)
 		return -1;
 	*k = (int32_t)i->opnd[s].imm;
 	return 0;
+}
+
+/* operand k of i is a word of constant bank 0 with no index (directly, or through copies,
+ * ULDC/LDC/UMOV): its offset; -1 if not */
+static int
+param_word(const Fn *f, const Ins *i, unsigned k, int depth)
+{
+	const Opnd *o = &i->opnd[k];
+	Ins *d;
+	int s;
+
+	if (depth > 6 || (o->flags & (FNeg | FNot | FAbs)))
+		return -1;
+	if (o->kind == OCBank && o->r[0] == RNone && !(o->flags & FCx) && o->imm2 == 0 &&
+	    o->imm >= 0 && o->imm % 4 == 0)
+		return (int)o->imm;
+	if (o->kind != OReg || o->sfx[0] || !(d = vdef(f, useval(i, k, 0))) || d->guarded)
+		return -1;
+	if ((d->op == OULDC || d->op == OLDC || d->op == OUMOV) && d->nmod == 0 && d->nopnd == 2)
+		return param_word(f, d, 1, depth + 1);
+	if ((d->op == OULDC || d->op == OLDC) && d->nmod == 1 && hasmod(f, d, "64") &&
+	    d->nopnd == 2 && (s = param_word(f, d, 1, depth + 1)) >= 0) {
+		uint32_t v = useval(i, k, 0);   /* a word of ULDC.64: which one */
+		for (unsigned t = 0; t < d->nslot; t++)
+			if (d->slot[t].kind == SDef && d->slot[t].v)
+				for (unsigned m = 0; m < d->slot[t].n && m < 2; m++)
+					if (d->slot[t].v[m] == v)
+						return s + 4 * (int)m;
+		return -1;
+	}
+	if ((s = copy_src(f, d)) >= 0)
+		return param_word(f, d, (unsigned)s, depth + 1);
+	return -1;
 }
 
 /* ---- affine values: c*i + (loop invariant) -------------------------------------------------- */
@@ -269,7 +345,7 @@ aff64(const Cx *x, uint32_t lo, uint32_t hi, int depth)
 			return Bad;
 		if (ob->kind == OImm)
 			k = (int32_t)ob->imm, q = Inv;
-		else if (ob->kind == OReg && !ob->flags && cst32(f, useval(i, 2, 0), &k) == 0)
+		else if (ob->kind == OReg && !(ob->flags & ~FReuse) && cst32(f, useval(i, 2, 0), &k) == 0)
 			q = Inv;
 		else {
 			q = aff_opnd(x, i, 2, depth);
@@ -509,16 +585,19 @@ exit_test(Fn *f, const Loop *l, uint32_t ivn, Split *s)
 	if (!c || c->guarded || c->op != OISETP || c->nmod != 2 || c->nopnd != 5 ||
 	    strcmp(mstr(f->mod, c->mod[1]), "AND") != 0 || !is_pt(&c->opnd[1]) ||
 	    !is_pt(&c->opnd[4]) || c->opnd[2].kind != OReg || c->opnd[2].flags ||
-	    useval(c, 2, 0) != ivn || c->opnd[3].kind != OImm)
+	    useval(c, 2, 0) != ivn)
+		return -1;
+	s->bound_off = -1;
+	if (c->opnd[3].kind != OImm && (s->bound_off = param_word(f, c, 3, 0)) < 0)
 		return -1;
 	/* the branch to the header is taken while ivn < bound */
 	if (b->nsucc != 2 || (b->succ[0] != l->head && b->succ[1] != l->head))
 		return -1;
 	cmp = mstr(f->mod, c->mod[0]);
-	k = (int32_t)c->opnd[3].imm;
+	k = s->bound_off < 0 ? (int32_t)c->opnd[3].imm : 0;
 	if ((!strcmp(cmp, "LT") && !neg) || (!strcmp(cmp, "GE") && neg))
 		s->bound = k;
-	else if ((!strcmp(cmp, "LE") && !neg) || (!strcmp(cmp, "GT") && neg))
+	else if (s->bound_off < 0 && ((!strcmp(cmp, "LE") && !neg) || (!strcmp(cmp, "GT") && neg)))
 		s->bound = k + 1;
 	else
 		return -1;
@@ -552,7 +631,7 @@ pred_index(const Blk *b, const Blk *p)
 
 /* the whole kernel: what every fiber runs (the prefix is run again by the new fibers) */
 static const char *
-kernel_check(Fn *f, const uint8_t *body)
+kernel_check(Fn *f, const uint8_t *body, int *nvload)
 {
 	if (!f->info.is_entry)
 		return "a device function, not a kernel";
@@ -582,8 +661,11 @@ kernel_check(Fn *f, const uint8_t *body)
 				return why_at(f, "%s%s: shared, local or generic memory", n, body[b]);
 			if (fl & OFAtomic)
 				return why_at(f, "atomic %s%s", n, body[b]);
-			if ((fl & OFLoad) && (fl & OFGlobal) && !hasmod(f, i, "CONSTANT"))
-				return why_at(f, "%s without .CONSTANT%s: may read what the loop writes", n, body[b]);
+			if ((fl & OFLoad) && (fl & OFGlobal) && !hasmod(f, i, "CONSTANT")) {
+				if (body[b] != 1)
+					return why_at(f, "%s without .CONSTANT%s: may read what the loop writes", n, body[b]);
+				(*nvload)++;   /* versioned on a run-time check (access_check) */
+			}
 			if ((fl & OFLoad) && !(fl & (OFGlobal | OFConst)))
 				return why_at(f, "load %s%s", n, body[b]);
 			if ((fl & (OFStore)) && body[b] != 1)
@@ -648,6 +730,38 @@ exits_check(const Loop *l, const Fn *f)
 	return nexit != 1 ? "not one exit" : NULL;
 }
 
+/* value v, through copies, is S2R SR_name */
+static int
+is_sreg(const Fn *f, uint32_t v, const char *name)
+{
+	Ins *i = vdef(f, v);
+	int k;
+
+	while ((k = copy_src(f, i)) >= 0 && i->opnd[k].kind == OReg)
+		i = vdef(f, useval(i, (unsigned)k, 0));
+	return i && i->op == OS2R && i->nopnd == 2 && i->opnd[1].kind == OSReg && !i->guarded &&
+	       !strcmp(mstr(f->mod, i->opnd[1].atom), name);
+}
+
+/* i's start: 1 SR_TID.X, 2 SR_CTAID.X * blockDim.x + SR_TID.X (IMAD, either order of the
+ * product), 0 anything else */
+static int
+start_kind(const Fn *f, const Ins *i0)
+{
+	if (!i0 || i0->guarded)
+		return 0;
+	if (i0->op == OS2R && i0->nopnd == 2 && i0->opnd[1].kind == OSReg &&
+	    !strcmp(mstr(f->mod, i0->opnd[1].atom), "SR_TID.X"))
+		return 1;
+	if (i0->op == OIMAD && i0->nmod == 0 && i0->nopnd == 4 && i0->opnd[3].kind == OReg &&
+	    !i0->opnd[3].flags && is_sreg(f, useval(i0, 3, 0), "SR_TID.X"))
+		for (unsigned a = 1; a <= 2; a++)
+			if (i0->opnd[a].kind == OReg && !i0->opnd[a].flags &&
+			    is_sreg(f, useval(i0, a, 0), "SR_CTAID.X") && param_word(f, i0, 3 - a, 0) == 0)
+				return 2;
+	return 0;
+}
+
 /* the induction value: the header's live phi stepped by i += S (any other live phi is a value
  * carried from one iteration to the next), the exit test i + S < N, and whether i starts at
  * SR_TID.X (a copy of it), which bounds the trip count; into s. NULL, or why not */
@@ -683,12 +797,11 @@ induction(Fn *f, const Loop *l, Cx *x, Split *s)
 	x->iv = s->iv;
 	s->grid_stride = s->step_off[0] >= 0xc || s->step_off[1] >= 0xc;
 	if (exit_test(f, l, s->ivn, s) < 0)
-		return "exit test is not i + S < N with N an immediate (trip count unknown)";
+		return "exit test is not i + S < N with N an immediate or a parameter";
 	i0 = vdef(f, s->iv0);
 	while ((k = copy_src(f, i0)) >= 0 && i0->opnd[k].kind == OReg)
 		i0 = vdef(f, useval(i0, (unsigned)k, 0));
-	s->start_tid = i0 && i0->op == OS2R && i0->nopnd == 2 && i0->opnd[1].kind == OSReg &&
-	               !strcmp(mstr(f->mod, i0->opnd[1].atom), "SR_TID.X") && !i0->guarded;
+	s->start_tid = start_kind(f, i0);
 	return NULL;
 }
 
@@ -746,6 +859,72 @@ stores_check(Fn *f, Cx *x, Split *s)
 	return NULL;
 }
 
+/* a global access p[i] through IMAD.WIDE addr, i, k, p with p the pointer parameter at
+ * c[0x0][P] (as an operand, or a register pair loaded by LDC.64), k > 0 an immediate, and the
+ * access within [0, k) of its element: into *a; 0 ok */
+static int
+access_of(const Cx *x, const Ins *i, VAcc *a)
+{
+	const Fn *f = x->f;
+	unsigned k = 0;
+	Ins *w, *b;
+	int64_t sc = 0;
+	Aff ix;
+
+	while (k < i->nopnd && i->opnd[k].kind != OMem)
+		k++;
+	if (k == i->nopnd || i->opnd[k].r[0] == RNone)
+		return -1;
+	w = pair_def(f, useval(i, k, 0), useval(i, k, 1));
+	if (!w || w->guarded || w->op != OIMAD || !hasmod(f, w, "WIDE") || hasmod(f, w, "U32") ||
+	    w->nopnd != 4)
+		return -1;
+	ix = aff_opnd(x, w, 1, 0);
+	if (!ix.ok || !ix.pure || ix.c != 1)
+		return -1;
+	if (w->opnd[2].kind == OImm)
+		sc = (int32_t)w->opnd[2].imm;
+	else if (w->opnd[2].kind != OReg || (w->opnd[2].flags & ~FReuse) ||
+	         cst32(f, useval(w, 2, 0), &sc) < 0)
+		return -1;
+	if (sc <= 0 || i->opnd[k].imm < 0 || i->opnd[k].imm + store_width(f, i) > sc)
+		return -1;
+	a->k = sc;
+	if ((a->poff = param_word(f, w, 3, 0)) >= 0)
+		return 0;
+	b = w->opnd[3].kind == OReg ? pair_def(f, useval(w, 3, 0), useval(w, 3, 1)) : NULL;
+	if (!b || b->guarded || b->op != OLDC || b->nmod != 1 || !hasmod(f, b, "64") ||
+	    b->nopnd != 2 || (a->poff = param_word(f, b, 1, 0)) < 0)
+		return -1;
+	return 0;
+}
+
+/* the loop's global accesses, for the run-time check of a versioned split: every load and
+ * store of the body is p[i] (access_of); NULL, or why not */
+static const char *
+access_check(Cx *x, Split *s)
+{
+	Fn *f = x->f;
+
+	s->nacc = 0;
+	for (uint32_t b = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; x->body[b] && k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			uint32_t fl = i->op < NOp ? optab[i->op].flags : 0;
+			VAcc a = {0};
+			if (!(fl & (OFLoad | OFStore)) || !(fl & OFGlobal))
+				continue;
+			if (access_of(x, i, &a) < 0)
+				return why_fmt(f, "%s address not p[i] with p a parameter: its range cannot "
+				               "be checked at run time", opname(f, i));
+			if (s->nacc == MaxVAcc)
+				return "more than 16 memory accesses in the loop to check at run time";
+			a.store = (fl & OFStore) != 0;
+			s->acc[s->nacc++] = a;
+		}
+	return NULL;
+}
+
 /* the most threads of a CTA: the launch bounds (.reqntid, else .maxntid), 1024 without them */
 static int
 threads_max(const Fn *f)
@@ -781,13 +960,31 @@ split_check(Fn *f, const Loop *l, Split *s)
 	x.body = xmalloc(f->nblk);
 	memset(x.body, 0, f->nblk);
 	body_blocks(f, l, x.body);
-	if (!(why = kernel_check(f, x.body)) && !(why = exits_check(l, f)) &&
-	    !(why = induction(f, l, &x, s)) && !(why = stores_check(f, &x, s)) &&
-	    split_base(f) + 2 > RegLimitR)
+	if (!(why = kernel_check(f, x.body, &s->nvload)) && !(why = exits_check(l, f)) &&
+	    !(why = induction(f, l, &x, s))) {
+		/* loads of writable memory, or stores through several parameters: versioned on a
+		 * run-time check that the ranges are disjoint (every access p[i]) */
+		const char *ws = stores_check(f, &x, s);
+		if (ws && !strstr(ws, "different"))
+			why = ws;
+		else if (s->nvload || ws) {
+			why = access_check(&x, s);
+			s->versioned = !why;
+			s->nload = 0;
+			for (int k = 0; k < s->nacc; k++)
+				s->nload += !s->acc[k].store;
+		}
+	}
+	if (!why && split_base(f) + 2 > RegLimitR)
 		why = "no registers left above the kernel's for j*S and (m-1)*S";
 	s->tmax = threads_max(f);
 	if (!why && (s->step_off[0] != 0 || s->step_off[1] >= 0) && !s->grid_stride)
 		why = "stride is not blockDim.x";
+	if (!why && s->grid_stride && !(s->step_off[0] == 0 && s->step_off[1] == 0xc) &&
+	    !(s->step_off[0] == 0xc && s->step_off[1] == 0))
+		why = "stride is not blockDim.x * gridDim.x";
+	if (!why && s->versioned && s->start_tid == 0)
+		why = "versioned, but the start is not threadIdx.x or blockIdx.x*blockDim.x+threadIdx.x";
 	free(x.body);
 	return why;
 }
@@ -899,6 +1096,157 @@ free_pred(Fn *f, Blk *h)
 	return r;
 }
 
+/* a free even-aligned pair of class cls below n (a 64-bit destination) */
+static Reg
+pick_pair(const uint8_t *live, uint8_t *taken, unsigned cls, int n)
+{
+	for (int k = 2; k + 1 < n; k += 2) {
+		int u = reg_unit(REG(cls, k)), v = reg_unit(REG(cls, k + 1));
+		if (u >= 0 && v >= 0 && !live[u] && !taken[u] && !live[v] && !taken[v]) {
+			taken[u] = taken[v] = 1;
+			return REG(cls, k);
+		}
+	}
+	return RNone;
+}
+
+/* the guard's uniform registers: N, S, a scratch, two pairs for the ends of two ranges, one for
+ * a pointer; predicates: `bad` (a condition so far failed: each failing compare is ORed into
+ * it, one instruction per condition), two scratch ones. `bad`, not `ok`: wefts that
+ * SETFIBERNUM starts have their predicates false, that is, not bad (they exist only then) */
+typedef struct SGuard {
+	Reg n, s, t, ea, eb, pp, p1, p2, bad;
+	int started;       /* bad holds a condition (the first compare ANDs with UPT) */
+} SGuard;
+
+static int
+sguard_pick(SGuard *g, const uint8_t *live, uint8_t *taken, int versioned)
+{
+	Reg *r[] = {&g->n, &g->s, &g->t};
+
+	for (size_t k = 0; k < sizeof r / sizeof r[0]; k++)
+		if ((*r[k] = pick(live, taken, RUR, 63)) == RNone)
+			return -1;
+	g->ea = g->eb = g->pp = REG(RUR, RegURZ);
+	if (versioned && ((g->ea = pick_pair(live, taken, RUR, 63)) == RNone ||
+	    (g->eb = pick_pair(live, taken, RUR, 63)) == RNone ||
+	    (g->pp = pick_pair(live, taken, RUR, 63)) == RNone))
+		return -1;
+	g->p1 = pick(live, taken, RUP, 7);
+	g->p2 = pick(live, taken, RUP, 7);
+	g->bad = pick(live, taken, RUP, 7);
+	g->started = 0;
+	return g->p1 == RNone || g->p2 == RNone || g->bad == RNone ? -1 : 0;
+}
+
+/* the condition (a cmp k), unsigned, must hold: bad = !(a cmp k) OR bad (AND UPT the first) */
+static int
+guard_cmp(Em *e, SGuard *g, const char *cmp, Opnd a, Opnd k)
+{
+	static const char *const neg[][2] = {{"LT", "GE"}, {"GE", "LT"}, {"LE", "GT"}, {"GT", "LE"},
+	                                     {"EQ", "NE"}, {"NE", "EQ"}};
+	const Opnd upt = mkreg(REG(RUP, RegUPT));
+	const char *nc = NULL;
+	char mods[32];
+	int first = !g->started;
+
+	for (size_t q = 0; q < sizeof neg / sizeof neg[0]; q++)
+		if (strcmp(neg[q][0], cmp) == 0)
+			nc = neg[q][1];
+	if (!nc)
+		return -1;
+	g->started = 1;
+	snprintf(mods, sizeof mods, "%s.U32.%s", nc, first ? "AND" : "OR");
+	return emit(e, "UISETP", mods, RNone, 0, 5, mkreg(g->bad), upt, a, k,
+	            first ? upt : mkreg(g->bad)) ? 0 : -1;
+}
+
+/* pair r = p + k*N: the end of access a's bytes over i in [0, N) (access_of keeps each access
+ * inside [p + k*i, p + k*(i+1))); p into g->pp */
+static int
+guard_end(Em *e, const SGuard *g, const VAcc *a, Reg r)
+{
+	if (!emit(e, "ULDC", "64", RNone, 0, 2, mkreg(g->pp), mkcbank(0, a->poff)))
+		return -1;
+	return emit(e, "UIMAD", "WIDE.U32", RNone, 0, 4, mkreg(r), mkreg(g->n), mkimm(a->k),
+	            mkreg(g->pp)) ? 0 : -1;
+}
+
+/* p2 = (ea <= pb) || (eb <= pa), 64-bit unsigned; it must hold (t = p2 ? 0 : 1; t == 0) */
+static int
+guard_disjoint(Em *e, SGuard *g, const VAcc *x, const VAcc *y)
+{
+	const Opnd upt = mkreg(REG(RUP, RegUPT)), urz = mkreg(REG(RUR, RegURZ));
+	Opnd hia = mkreg(REG(RUR, RNUM(g->ea) + 1)), hib = mkreg(REG(RUR, RNUM(g->eb) + 1));
+	Opnd hip = mkreg(REG(RUR, RNUM(g->pp) + 1));
+
+	if (guard_end(e, g, x, g->ea) < 0 || guard_end(e, g, y, g->eb) < 0)
+		return -1;
+	/* g->pp holds y's pointer now */
+	E(e, "UISETP", "LE.U32.AND", 5, mkreg(g->p1), upt, mkreg(g->ea), mkreg(g->pp), upt);
+	E(e, "UISETP", "LE.U32.AND.EX", 6, mkreg(g->p1), upt, hia, hip, upt, mkreg(g->p1));
+	E(e, "ULDC", "64", 2, mkreg(g->pp), mkcbank(0, x->poff));
+	E(e, "UISETP", "LE.U32.AND", 5, mkreg(g->p2), upt, mkreg(g->eb), mkreg(g->pp), upt);
+	E(e, "UISETP", "LE.U32.OR.EX", 6, mkreg(g->p2), upt, hib, hip, mkreg(g->p1), mkreg(g->p2));
+	E(e, "USEL", NULL, 4, mkreg(g->t), urz, mkimm(1), mkreg(g->p2));
+	return guard_cmp(e, g, "EQ", mkreg(g->t), urz);
+fail:
+	return -1;
+}
+
+/* the run-time conditions of docs/pass-phases.md ("Run-time guard"), in the uniform datapath
+ * before SETFIBERNUM: g->bad is true when one fails (then the launch's fibers run the input's
+ * loop); m = 2^lg */
+static int
+guard_emit(Em *e, const Split *s, SGuard *g, int lg)
+{
+	const Opnd urz = mkreg(REG(RUR, RegURZ)), upt = mkreg(REG(RUP, RegUPT));
+	const Opnd t = mkreg(g->t), n = mkreg(g->n);
+
+	if (s->bound_off >= 0)
+		E(e, "ULDC", NULL, 2, n, mkcbank(0, s->bound_off));
+	else
+		E(e, "UMOV", NULL, 2, n, mkimm(s->bound));
+	E(e, "ULDC", NULL, 2, mkreg(g->s), mkcbank(0, 0x0));
+	if (s->grid_stride || s->guard_grid || s->start_tid == 2) {
+		/* S = blockDim.x * gridDim.x and the start blockIdx.x*blockDim.x+threadIdx.x do not
+		 * wrap: 0 <= i (the ranges of versioning) */
+		E(e, "ULDC", NULL, 2, t, mkcbank(0, 0xc));
+		if (guard_cmp(e, g, "LT", t, mkimm(s->guard_grid ? s->guard_grid + 1 : 0x100000)) < 0)
+			goto fail;
+		if (s->grid_stride)
+			E(e, "UIMAD", NULL, 4, mkreg(g->s), mkreg(g->s), t, urz);
+	}
+	for (int off = 0x10; s->guard_grid && off <= 0x14; off += 4) {   /* gridDim = (g, 1, 1) */
+		E(e, "ULDC", NULL, 2, t, mkcbank(0, off));
+		if (guard_cmp(e, g, "EQ", t, mkimm(1)) < 0)
+			goto fail;
+	}
+	if (s->guard_trips) {   /* 1 <= N < 2^30, m*S <= 2^30, N >= (2m+1)*S */
+		E(e, "UIADD3", NULL, 4, t, n, mkimm(-1), urz);
+		if (guard_cmp(e, g, "LT", t, mkimm(0x3fffffff)) < 0 ||
+		    guard_cmp(e, g, "LE", mkreg(g->s), mkimm(0x40000000 >> lg)) < 0)
+			goto fail;
+		E(e, "UIMAD", NULL, 4, t, mkreg(g->s), mkimm(2 * (1 << lg) + 1), urz);
+		if (guard_cmp(e, g, "GE", n, t) < 0)
+			goto fail;
+	}
+	/* versioned: every store's range against every other access through another (p, k) */
+	for (int a = 0; s->versioned && a < s->nacc; a++)
+		for (int b = a + 1; b < s->nacc; b++) {
+			const VAcc *x = &s->acc[a], *y = &s->acc[b];
+			if ((!x->store && !y->store) || (x->poff == y->poff && x->k == y->k))
+				continue;
+			if (guard_disjoint(e, g, x, y) < 0)
+				goto fail;
+		}
+	if (!g->started)   /* no condition: bad = false */
+		E(e, "UISETP", "NE.U32.AND", 5, mkreg(g->bad), upt, urz, urz, upt);
+	return 0;
+fail:
+	return -1;
+}
+
 int
 split_apply(Fn *f, Split *s, Diag *d)
 {
@@ -913,6 +1261,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 	uint32_t jsv, rdv, pidx = pred_index(h, pre), nu = 0, at;
 	Use *uses = NULL;
 	Ins *di, *ni;
+	SGuard g = {0};
+	int guarded = s->guard_trips || s->guard_grid || s->versioned;
 
 	while ((1 << lg) < s->m)
 		lg++;
@@ -932,10 +1282,12 @@ split_apply(Fn *f, Split *s, Diag *d)
 	rjs = REG(RR, base);
 	rd = REG(RR, base + 1);
 	if (rf == RNone || rt == RNone || rh == RNone || rj == RNone || rs == RNone ||
-	    p0 == RNone || ua == RNone || ub == RNone || pq == RNone || base + 2 > RegLimitR) {
-		error_plain(d, "phases: no free registers for the SETFIBERNUM code of '%s'",
-		            mstr(f->mod, f->name));
-		goto fail;
+	    p0 == RNone || ua == RNone || ub == RNone || pq == RNone || base + 2 > RegLimitR ||
+	    (guarded && sguard_pick(&g, live, taken, s->versioned) < 0)) {
+		free(live);
+		free(taken);
+		free(e.cur);
+		return 1;   /* nothing edited yet: the loop is left alone */
 	}
 	/* the fiber count, then SETFIBERNUM: every weft is there, converged (the first
 	 * instruction of the kernel) */
@@ -944,7 +1296,13 @@ split_apply(Fn *f, Split *s, Diag *d)
 	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
 	E(&e, "ULDC", NULL, 2, mkreg(ub), mkcbank(0, 0x8));
 	E(&e, "UIMAD", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), urz);
-	E(&e, "USHF", "L.U32", 4, mkreg(ua), mkreg(ua), mkimm(lg), urz);
+	if (guarded) {   /* a condition fails: SETFIBERNUM to the launch's count, no copies */
+		if (guard_emit(&e, s, &g, lg) < 0)
+			goto fail;
+		E(&e, "USHF", "L.U32", 4, mkreg(ub), mkreg(ua), mkimm(lg), urz);
+		E(&e, "USEL", NULL, 4, mkreg(ua), mkreg(ua), mkreg(ub), mkreg(g.bad));
+	} else
+		E(&e, "USHF", "L.U32", 4, mkreg(ua), mkreg(ua), mkimm(lg), urz);
 	E(&e, "SETFIBERNUM", NULL, 2, mkreg(ua), mkimm(s->nreg));
 	/* j = SR_FIBERID / T by binary search over the m copies */
 	E(&e, "S2R", NULL, 2, mkreg(rf), mksreg(mintern(f->mod, "SR_FIBERID")));
@@ -965,7 +1323,11 @@ split_apply(Fn *f, Split *s, Diag *d)
 	if (s->step_off[1] >= 0)
 		E(&e, "IMAD", NULL, 4, mkreg(rs), mkreg(rs), mkcbank(0, s->step_off[1]), rz);
 	E(&e, "IMAD", NULL, 4, mkreg(rjs), mkreg(rj), mkreg(rs), rz);
-	E(&e, "IMAD", NULL, 4, mkreg(rd), mkreg(rs), mkimm(s->m - 1), rz);
+	if (guarded) {   /* (m-1)*S, or 0 when the guard failed (j is 0 then: no copies) */
+		E(&e, "USEL", NULL, 4, mkreg(ub), urz, mkimm(s->m - 1), mkreg(g.bad));
+		E(&e, "IMAD", NULL, 4, mkreg(rd), mkreg(rs), mkreg(ub), rz);
+	} else
+		E(&e, "IMAD", NULL, 4, mkreg(rd), mkreg(rs), mkimm(s->m - 1), rz);
 	jsv = e.cur[reg_unit(rjs)];
 	rdv = e.cur[reg_unit(rd)];
 	/* preheader: i0 += j*S; copies whose first iteration is past the end leave */
@@ -976,7 +1338,8 @@ split_apply(Fn *f, Split *s, Diag *d)
 		e.at--;
 	e.cur[reg_unit(ri)] = s->iv0;
 	E(&e, "IADD3", NULL, 4, mkreg(ri), mkreg(ri), mkreg(rjs), rz);
-	E(&e, "ISETP", "GE.AND", 5, mkreg(pq), pt, mkreg(ri), mkimm(s->bound), pt);
+	E(&e, "ISETP", "GE.AND", 5, mkreg(pq), pt, mkreg(ri),
+	  s->bound_off >= 0 ? mkcbank(0, s->bound_off) : mkimm(s->bound), pt);
 	E(&e, "ISETP", "NE.AND", 5, mkreg(pq), pt, mkreg(rjs), rz, mkreg(pq));
 	EG(&e, pq, 0, "EXIT", NULL, 0);
 	for (Phi *p = h->phi; p; p = p->link)

@@ -5,8 +5,10 @@
  * f->plan (weft contexts per sub-partition, registers per slice) and the work available. The one
  * transformation it makes is the split of an independent strided loop over m times the launch's
  * fibers (fibernum.c: SETFIBERNUM at the kernel's entry); it makes it only where the legality
- * proof of docs/pass-phases.md holds and the cost model predicts a gain. Every phase left alone
- * records why (FPhase.why), which `fiberc --stats` and `--print-after=phases` show.
+ * proof of docs/pass-phases.md holds and the cost model predicts a gain, behind a run-time guard
+ * for what only the launch knows (--fiber-runtime) or for loads of memory the loop may write
+ * (versioning). Every phase records why (FPhase.why: the reason a phase is left alone, or the
+ * guard's conditions of a split), which `fiberc --stats` and `--print-after=phases` show.
  *
  * Preconditions: CFG and dominators (PNeedCfg), SSA form with def-use chains (PNeedSsa), an
  * unedited function (Fn.ins indices name the blocks' instructions). Does nothing without
@@ -217,57 +219,104 @@ maxlive_of(const int *pr, uint32_t a, uint32_t e)
 	return m;
 }
 
-/* the cost model: the largest m (a power of two) whose fibers fit the limits and keep
- * MinTrips iterations each; 0 (and *why) when no gain is predicted */
+/* the largest m (a power of two, at most MaxSplit) whose fibers fit the weft contexts and the
+ * slice registers, and, where the trip count is known (an immediate bound, a block stride),
+ * keep MinTrips iterations each without overflow; 0 if none */
 static int
-choose_m(Fn *f, const Split *s, int nreg, const char **why)
+fit_m(const FPlan *p, const Split *s, int nreg, int64_t trips)
+{
+	int best = 0;
+
+	for (int m = 2; m <= MaxSplit; m *= 2) {
+		int64_t wefts = ((int64_t)m * s->tmax + 31) / 32, per = (wefts + p->nsub - 1) / p->nsub;
+		if (per > p->contexts || per * nreg > p->slice_regs)
+			break;
+		if (trips >= 0 && (trips < (int64_t)m * MinTrips ||
+		    s->bound + (int64_t)m * s->tmax + s->tmax > INT32_MAX))
+			break;
+		best = m;
+	}
+	return best;
+}
+
+/* the cost model: the largest m that fits (fit_m), and what the inserted code must check at run
+ * time where the compiler does not know it (s->guard_trips: the trip count; s->guard_grid: the
+ * grid, without --fiber-grid); 0 (and *why) when no gain is predicted. */
+static int
+choose_m(Fn *f, Split *s, int nreg, const char **why)
 {
 	FPlan *p = f->plan;
-	int64_t trips, smax = s->tmax;
-	int best = 0, cps;
+	int64_t trips = -1;
+	int best, cps, nsm = p->nsm > 0 ? p->nsm : 108;
 
-	if (s->grid_stride) {
-		*why = "trip count unknown (grid-stride loop: gridDim is known only at launch)";
-		return 0;
-	}
 	if (!s->start_tid) {
-		*why = "trip count unknown (the start is not threadIdx.x)";
+		*why = "trip count unknown (the start is not threadIdx.x or blockIdx.x*blockDim.x+threadIdx.x)";
 		return 0;
 	}
 	if (!s->nload) {
 		*why = "no global loads in the loop: no memory latency for more fibers to hide";
 		return 0;
 	}
-	trips = s->bound / smax;   /* thread blockDim.x-1 at blockDim.x = tmax does the fewest */
-	for (int m = 2; m <= MaxSplit; m *= 2) {
-		int64_t wefts = ((int64_t)m * s->tmax + 31) / 32, per = (wefts + p->nsub - 1) / p->nsub;
-		if (per > p->contexts || per * nreg > p->slice_regs)
-			break;
-		if (trips < (int64_t)m * MinTrips)
-			break;
-		if (s->bound + (int64_t)m * smax + smax > INT32_MAX)
-			break;
-		best = m;
+	if (!s->grid_stride && s->bound_off < 0 && s->start_tid == 1)
+		trips = s->bound / s->tmax;  /* thread blockDim.x-1 at blockDim.x = tmax: the fewest */
+	else if (!p->runtime) {
+		/* the guard's fallback (N < (2m+1)*S) costs about 40 instructions per weft and
+		 * SETFIBERNUM: more than 2% of a launch with one iteration per thread, even with a
+		 * branch around the split code (measured on silu_mul_f16, docs/pass-phases.md
+		 * section 10): only on request */
+		*why = s->grid_stride ? "trip count unknown (grid-stride loop): split at run time with "
+		                        "fiberc --fiber-runtime"
+		     : "trip count unknown (bound from a parameter): split at run time with "
+		       "fiberc --fiber-runtime";
+		return 0;
 	}
-	if (!best) {
-		*why = trips < 2 * MinTrips ? "trip count too small (fewer than 4 iterations per thread)"
+	if (!(best = fit_m(p, s, nreg, trips))) {
+		*why = trips >= 0 && trips < 2 * MinTrips ? "trip count too small (fewer than 4 iterations per thread)"
 		     : "no room: two fibers per thread exceed the weft contexts or slice registers";
 		return 0;
 	}
+	s->guard_trips = trips < 0;
 	/* after SETFIBERNUM an SM runs one CTA at a time: the CTAs per SM of the largest grid
 	 * must stay within best / GridShare (measured on bias_silu: m = 16 gains up to about 7) */
-	if (p->grid <= 0) {
+	if (p->grid <= 0 && !p->runtime) {
 		*why = "grid size unknown: SETFIBERNUM makes one CTA per SM, a large grid could be "
-		       "slower (fiberc --fiber-grid=N)";
+		       "slower (fiberc --fiber-grid=N, or --fiber-runtime to check it at run time)";
 		return 0;
 	}
-	cps = (p->grid + (p->nsm > 0 ? p->nsm : 108) - 1) / (p->nsm > 0 ? p->nsm : 108);
+	if (p->grid <= 0) {
+		/* checked at run time: at most one CTA per SM. A larger grid falls back to the
+		 * launch's fibers but still owns its SMs (the model's rule is static): slower */
+		s->guard_grid = nsm;
+		return best;
+	}
+	cps = (p->grid + nsm - 1) / nsm;
 	if (cps > 1 && cps * GridShare > best) {   /* one CTA per SM: SIMT has no more */
 		*why = "grid too large: its CTAs per SM, one at a time after SETFIBERNUM, outweigh "
 		       "the extra fibers";
 		return 0;
 	}
 	return best;
+}
+
+/* what a split phase's inserted code checks at run time (its decision in the phase table), or
+ * NULL when the compiler proved everything: the guard falls back to the launch's fibers */
+static const char *
+guard_text(Fn *f, const Split *s)
+{
+	char buf[200];
+	int n = 0;
+
+	if (!s->guard_trips && !s->guard_grid && !s->versioned)
+		return NULL;
+	n = snprintf(buf, sizeof buf, "run-time guard (else the launch's fibers run the loop):");
+	if (s->guard_trips)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " N >= (2m+1)*stride,");
+	if (s->guard_grid)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " grid <= %d CTAs,", s->guard_grid);
+	if (s->versioned)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d pointer ranges disjoint,", s->nacc);
+	buf[n - 1] = 0;
+	return mstr(f->mod, mintern(f->mod, buf));
 }
 
 static void
@@ -322,7 +371,7 @@ pass_phases(Fn *f, Diag *d)
 	for (int k = 0; k < nl; k++) {
 		Loop *l = &lp[k];
 		Split s = {0};
-		const char *why = NULL;
+		const char *why = NULL, *gain = NULL;
 		int fibers = 0, m = 0;
 		if (l->depth != 1)
 			continue;
@@ -339,16 +388,24 @@ pass_phases(Fn *f, Diag *d)
 			if (m) {
 				s.m = m;
 				s.nreg = nreg + 2;
-				if (split_apply(f, &s, d) < 0) {
+				int r = split_apply(f, &s, d);
+				if (r < 0) {
 					free(pr);
 					free(lp);
 					return -1;
 				}
-				done = 1;
-				fibers = m * s.tmax;
+				if (r > 0) {
+					why = "no free registers below the kernel's for the SETFIBERNUM code";
+					m = 0;
+				} else {
+					done = 1;
+					fibers = m * s.tmax;
+				}
 			}
 		}
-		phase_add(f, l->first, l->last, 1, pr, fibers, m ? s.nreg : nreg, why);
+		if (m)
+			gain = guard_text(f, &s);
+		phase_add(f, l->first, l->last, 1, pr, fibers, m ? s.nreg : nreg, m ? gain : why);
 		at = l->last;
 	}
 	if (at < f->nins)
