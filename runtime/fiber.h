@@ -66,6 +66,8 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_INTERRUPTED = 10,     /* the progress callback asked the launch to stop */
 	FIBER_FAULT_ASSERT = 12,          /* a failed device assert() (CUDA: cudaErrorAssert); its
 	                                     lines went to the report stream (fiberDeviceSetOutput) */
+	FIBER_FAULT_MBARRIER = 13,        /* mbarrier misuse: no barrier at the address, arrivals or
+	                                     transaction bytes past its counts */
 } fiberFaultKind;
 
 typedef struct fiberFault {

@@ -27,7 +27,8 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
                && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal
                && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted
-               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert,
+               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert
+               && (int)FIBER_FAULT_MBARRIER == (int)FaultMbarrier,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus

@@ -22,12 +22,13 @@ static const char *const fault_names[] = {
 	[FaultFiber] = "fiber",
 	[FaultInterrupted] = "interrupted",
 	[FaultAssert] = "device-side assert",
+	[FaultMbarrier] = "mbarrier misuse",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultAssert)
+	if (kind < 0 || kind > FaultMbarrier)
 		return "unknown fault";
 	return fault_names[kind];
 }

@@ -34,6 +34,7 @@ typedef struct Alloc Alloc;
 typedef struct SimFault SimFault;
 typedef struct SimStats SimStats;
 typedef struct KernelArgs KernelArgs;
+typedef struct SimAsync SimAsync;   /* pending asynchronous effects of an SM (async.h) */
 
 enum {
 	WarpSize = 32,
@@ -316,6 +317,7 @@ struct Sm {
 	uint64_t busy_e[SmVRegs / 64], busy_f[SmVRegs / 64];
 	uint32_t busy_waiters;  /* FIBER: wefts of the SM held at DEPBAR.FULL/.EMPTY */
 	uint8_t rf_owner[SmVRegs]; /* FIBER: 0 free, 1 a window, 2 a pool (weft.c placement) */
+	SimAsync *async;       /* bulk copies in flight (async.c); NULL until the first */
 };
 
 enum { BusyEmpty, BusyFull, BusyBusy }; /* sm_busy_get / sm_busy_set states */
@@ -362,6 +364,8 @@ enum SimFaultKind {
 	                          after FaultInterrupted: the runtime's fiberFaultKind follows the
 	                          kinds before it (runtime/launch.c) */
 	FaultAssert,           /* a failed device assert (__assertfail; cudaErrorAssert) */
+	FaultMbarrier,         /* mbarrier or asynchronous-copy misuse: no barrier at the address,
+	                          arrivals or transaction bytes past the counts (async.c) */
 };
 
 struct SimFault {
@@ -437,6 +441,8 @@ struct Exec {
 	uint32_t nsm;          /* SR_NSMID */
 	Alloc *alast;          /* last global allocation hit by this context (mem.c cache) */
 	uint32_t fiber;        /* FIBER mode (GpuConfig.fiber): R writes set busy bits Full */
+	uint64_t wake_at;      /* timing mode: the instruction suspends its warp until this cycle
+	                          (a failed mbarrier try_wait); 0 none; the driver clears it */
 };
 
 /* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's
@@ -569,6 +575,7 @@ void sim_register_warp(SimTab *t);
 void sim_register_tensor(SimTab *t);
 void sim_register_ctrl(SimTab *t);
 void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
+void sim_register_sync(SimTab *t);                 /* exec_sync.c: SYNCS (mbarrier), UBLKCP */
 int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and
                                                       SETBUSYBIT reg[, n] (exec_ctrl.c's DEPBAR) */
 
