@@ -40,6 +40,13 @@ sim_async_free(Sm *s)
 	s->async = NULL;
 }
 
+void
+sim_async_settle(Exec *x)
+{
+	if (x->timing && x->sm->async && x->sm->async->n)
+		sim_async_drain(x, x->now, NULL);
+}
+
 uint64_t
 sim_async_next(const Sm *s)
 {

@@ -45,6 +45,7 @@ int sim_async_copy(Exec *x, int kind, uint64_t dst, uint32_t mbar, const uint8_t
 /* apply the effects complete by cycle now (every effect of CTA c whatever its cycle, when c is
  * not NULL: the CTA ends); the latest completion cycle applied, 0 if none */
 uint64_t sim_async_drain(Exec *x, uint64_t now, const Cta *c);
+void sim_async_settle(Exec *x);     /* timing: apply what is complete by x->now */
 uint64_t sim_async_next(const Sm *s); /* completion cycle of the oldest pending effect, or 0 */
 
 /* the mbarrier word (docs/sim.md): phase bit 63, pending arrivals 2^20 - [62:43], transaction

@@ -74,21 +74,13 @@ dst64(Exec *x, const DOp *o, const uint64_t v[WarpSize], uint32_t mask)
 	sim_dst(x, &r, hi, mask);
 }
 
-/* the timing driver's view of an mbarrier: effects due by now are visible */
-static inline void
-settle(Exec *x)
-{
-	if (x->timing && x->sm->async && x->sm->async->n)
-		sim_async_drain(x, x->now, NULL);
-}
-
 /* SYNCS.EXCH.64 d, [addr], s: a 64-bit exchange in shared memory (nvcc's mbarrier.init) */
 static void
 ex_exch(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint64_t old[WarpSize];
 
-	settle(x);
+	sim_async_settle(x);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mbar_at(x, &d->src[0], lane);
@@ -109,7 +101,7 @@ ex_arrive(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint64_t old[WarpSize];
 
-	settle(x);
+	sim_async_settle(x);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mbar_at(x, &d->src[0], lane);
@@ -139,7 +131,7 @@ ex_phasechk(Exec *x, const DIns *d, uint32_t mask)
 {
 	uint32_t done = 0;
 
-	settle(x);
+	sim_async_settle(x);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mbar_at(x, &d->src[0], lane);
@@ -166,7 +158,7 @@ ex_phasechk(Exec *x, const DIns *d, uint32_t mask)
 static void
 ex_inval(Exec *x, const DIns *d, uint32_t mask)
 {
-	settle(x);
+	sim_async_settle(x);
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned lane = (unsigned)__builtin_ctz(m);
 		uint8_t *p = mbar_at(x, &d->src[0], lane);
@@ -281,7 +273,7 @@ ex_ublkcp(Exec *x, const DIns *d, uint32_t mask)
 	if (s == UINT64_MAX || (tos && (mb = sh_off(x, ur[a + 1], lane)) == UINT64_MAX))
 		return;
 	if (tos) {
-		settle(x);
+		sim_async_settle(x);
 		if (!blk_ptr(x, 0, s, n, lane, 1) || !(src = blk_ptr(x, 1, g, n, lane, 0)))
 			return;
 		sim_async_copy(x, PendToShared, s, (uint32_t)mb, src, n);

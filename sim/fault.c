@@ -23,12 +23,13 @@ static const char *const fault_names[] = {
 	[FaultInterrupted] = "interrupted",
 	[FaultAssert] = "device-side assert",
 	[FaultMbarrier] = "mbarrier misuse",
+	[FaultTensorMap] = "bad tensor map",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultMbarrier)
+	if (kind < 0 || kind > FaultTensorMap)
 		return "unknown fault";
 	return fault_names[kind];
 }

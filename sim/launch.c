@@ -445,6 +445,8 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	}
 	put64(bank0, C0SharedWin, SimSharedWindow);
 	put64(bank0, C0LocalWin, SimLocalWindow);
+	if (a->bank0->param_win)
+		put64(bank0, a->bank0->param_win, SimParamWindow + (uint64_t)k->param_base);
 	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
 	put64(bank0, a->bank0->desc, 0x0000000000000000ull);
 	bank0_reserved(bank0, lc, a);

@@ -51,6 +51,8 @@ enum {
 #define SimGlobalBase 0x00007f0000000000ull
 #define SimSharedWindow 0x00007e0000000000ull
 #define SimLocalWindow 0x00007d0000000000ull
+#define SimParamWindow 0x00007c0000000000ull /* constant bank 0, read-only: sm_90's generic
+                                                parameter addresses (ArchBank0.param_win) */
 #define SimWindowSize 0x0000000100000000ull
 /* The device runtime's routines (__assertfail, vprintf: devcall.c) are at SimDevcallBase + 16 k,
  * an address no kernel's code reaches: the loader resolves their names to it */
@@ -366,6 +368,8 @@ enum SimFaultKind {
 	FaultAssert,           /* a failed device assert (__assertfail; cudaErrorAssert) */
 	FaultMbarrier,         /* mbarrier or asynchronous-copy misuse: no barrier at the address,
 	                          arrivals or transaction bytes past the counts (async.c) */
+	FaultTensorMap,        /* a TMA instruction's tensor map is not one, breaks its rules, or
+	                          does not match the instruction (exec_tma.c) */
 };
 
 struct SimFault {
@@ -576,6 +580,7 @@ void sim_register_tensor(SimTab *t);
 void sim_register_ctrl(SimTab *t);
 void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
 void sim_register_sync(SimTab *t);                 /* exec_sync.c: SYNCS (mbarrier), UBLKCP */
+void sim_register_tma(SimTab *t);                  /* exec_tma.c: UTMALDG, UTMASTG, UTMAPF */
 int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and
                                                       SETBUSYBIT reg[, n] (exec_ctrl.c's DEPBAR) */
 
@@ -620,6 +625,7 @@ uint8_t *sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write
 uint8_t *sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_local(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
+uint8_t *sim_param(Exec *x, uint64_t off, unsigned n, unsigned lane, int write); /* bank 0 */
 uint32_t sim_const32(Exec *x, unsigned bank, uint32_t off, unsigned lane);
 
 /* gpu.c: the device: configuration, global memory, loaded modules, launches (functional
