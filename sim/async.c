@@ -48,6 +48,17 @@ sim_async_settle(Exec *x)
 }
 
 uint64_t
+sim_async_last(const Sm *s, const Warp *w)
+{
+	uint64_t last = 0;
+
+	for (uint32_t k = 0; s->async && k < s->async->n; k++)
+		if (s->async->q[k].w == w && s->async->q[k].at > last)
+			last = s->async->q[k].at;
+	return last;
+}
+
+uint64_t
 sim_async_next(const Sm *s)
 {
 	return s->async && s->async->n ? s->async->q[0].at : 0;
@@ -204,7 +215,8 @@ int
 sim_async_copy(Exec *x, int kind, uint64_t dst, uint32_t mbar, const uint8_t *data, uint32_t n)
 {
 	SimAsync *a;
-	SimPend e = { .kind = (uint8_t)kind, .cta = x->cta, .dst = dst, .mbar = mbar, .n = n };
+	SimPend e = { .kind = (uint8_t)kind, .cta = x->cta, .w = x->w, .dst = dst, .mbar = mbar,
+	              .n = n };
 	uint64_t start;
 
 	if (!x->timing) {

@@ -19,6 +19,7 @@ typedef struct SimPend {
 	uint64_t at;           /* cycle the effect completes */
 	uint8_t kind;          /* PendKind */
 	Cta *cta;              /* the CTA slot that issued it */
+	const Warp *w;         /* the warp that issued it (bulk groups) */
 	uint32_t ctaid[3];     /* its blockIdx then: a slot that holds another CTA is a fault */
 	uint64_t dst;          /* shared offset or global address */
 	uint32_t mbar;         /* PendToShared: shared offset of the mbarrier, UINT32_MAX none */
@@ -46,7 +47,8 @@ int sim_async_copy(Exec *x, int kind, uint64_t dst, uint32_t mbar, const uint8_t
  * not NULL: the CTA ends); the latest completion cycle applied, 0 if none */
 uint64_t sim_async_drain(Exec *x, uint64_t now, const Cta *c);
 void sim_async_settle(Exec *x);     /* timing: apply what is complete by x->now */
-uint64_t sim_async_next(const Sm *s); /* completion cycle of the oldest pending effect, or 0 */
+uint64_t sim_async_next(const Sm *s);
+uint64_t sim_async_last(const Sm *s, const Warp *w); /* latest completion of w's effects, or 0 */ /* completion cycle of the oldest pending effect, or 0 */
 
 /* the mbarrier word (docs/sim.md): phase bit 63, pending arrivals 2^20 - [62:43], transaction
  * bytes [41:21] (two's complement), expected arrivals 2^20 - [20:1]; 0 in [20:1]: not a barrier */

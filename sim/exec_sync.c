@@ -305,11 +305,15 @@ dec_ublkcp(DecodeCtx *c, const Ins *i, DIns *d)
 	return 0;
 }
 
-/* UTMACMDFLUSH: cp.async.bulk.commit_group; the copies are in flight already */
+/* UTMACMDFLUSH: cp.async.bulk.commit_group; the copies are in flight already. Its read
+ * scoreboard (SB0, which wait_group's DEPBAR.LE SB0 waits on) is released when the warp's copies
+ * complete (timing) */
 static void
 ex_flush(Exec *x, const DIns *d, uint32_t mask)
 {
-	(void)x, (void)d, (void)mask;
+	(void)d, (void)mask;
+	if (x->timing)
+		x->async_done = sim_async_last(x->sm, x->w);
 }
 
 static int

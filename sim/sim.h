@@ -447,6 +447,9 @@ struct Exec {
 	uint32_t fiber;        /* FIBER mode (GpuConfig.fiber): R writes set busy bits Full */
 	uint64_t wake_at;      /* timing mode: the instruction suspends its warp until this cycle
 	                          (a failed mbarrier try_wait); 0 none; the driver clears it */
+	uint64_t async_done;   /* timing mode: the instruction's read scoreboard is released at this
+	                          cycle, when the warp's bulk copies complete (UTMACMDFLUSH, a bulk
+	                          group's commit); 0 none; the driver clears it */
 };
 
 /* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's

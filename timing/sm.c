@@ -786,6 +786,11 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 	default:
 		break;
 	}
+	if (x->async_done) {       /* a bulk group's commit: its copies complete */
+		if (x->async_done > src_read)
+			src_read = x->async_done;
+		x->async_done = 0;
+	}
 	if (ti->pipe != PMio)
 		u->pipe_free[ti->pipe] = now + ti->ii;
 	if (ti->pipe == PTensor)
