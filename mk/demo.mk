@@ -1,8 +1,9 @@
 # mk/demo.mk: `make demo` (the README's first command: a bundled kernel lifted to SSA IR and back,
 # run on the simulator, compiled for the FIBER SM and from PTX) and `make fiber-demo` (the
 # FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation)
-# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys).
-.PHONY: demo fiber-demo fiber-sensitivity
+# and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys); `make hopper-demo`
+# (the sm_90a examples of examples/hopper, each entry in its own examples/hopper/*.mk).
+.PHONY: demo fiber-demo fiber-sensitivity hopper-demo
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
 	@echo '== fiberc examples/softmax/softmax.sm_80.sass --emit=ir (first kernel, head)'
@@ -52,3 +53,8 @@ fiber-demo: deps
 fiber-sensitivity: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-sensitivity.sh
+
+# the Hopper examples: every examples/hopper/*.mk adds its target to HOPPER_DEMOS
+HOPPER_DEMOS :=
+include $(wildcard examples/hopper/*.mk)
+hopper-demo: deps $(HOPPER_DEMOS)

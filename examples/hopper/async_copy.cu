@@ -1,6 +1,6 @@
 // async_copy.cu: Hopper's asynchronous copies through mbarriers, for fibersim's sm_90a model
 // (sim/async.c, sim/exec_sync.c). Built with nvcc 13 -arch=sm_90a; the committed listing is
-// async_copy.sm_90a.sass (examples/hopper/async.mk, tests/check_async.c).
+// async_copy.sm_90a.sass (examples/hopper/async_copy.mk, tests/check_async.c).
 //   bulk_copy    one thread per CTA copies a 4 KiB tile in with cp.async.bulk, waits on an
 //                mbarrier, every thread computes, the tile goes out with a bulk store
 //   pipeline     warp 0 produces tiles into a 4-stage ring (full/empty mbarriers, parity waits),
