@@ -117,12 +117,12 @@ START_TEST(test_async_pipeline)
 }
 END_TEST
 
-/* a copy completes lat_l2 + bytes / bandwidth after its start, and the waiting warps see it
- * then: 4,000 more cycles of L2 latency delay bulk_copy by at least 4,000 cycles (its loads go
+/* a copy completes lat_tma + bytes / bandwidth after its start, and the waiting warps see it
+ * then: 4,635 more cycles of copy latency delay bulk_copy by at least 4,000 cycles (its loads go
  * through the copy; its store is the CTA's last act) */
 START_TEST(test_async_completion_cycle)
 {
-	static const char *const slow_l2[] = { "lat_dram=6000", "lat_l2=5000", NULL };
+	static const char *const slow_l2[] = { "lat_tma=5000", NULL };
 	static float in[Tile], out[Tile];
 	uint64_t base, slow;
 

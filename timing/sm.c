@@ -320,7 +320,7 @@ tsm_new(TLaunch *L, unsigned id)
 	s->x.smid = id;
 	s->x.nsm = L->cfg->nsm;
 	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
-	sim_async_timing(&s->sm, t->lat_l2, t->l2_sm_bytes_per_clk);
+	sim_async_timing(&s->sm, t->lat_tma, t->l2_sm_bytes_per_clk);
 	s->mem = smmem_new(L->mem, L->cfg, id);
 	s->tw = xmalloc(nslot * sizeof *s->tw);
 	for (uint32_t k = 0; k < nslot; k++) {
