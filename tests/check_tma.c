@@ -39,6 +39,16 @@ open_kernel(int timed, const char *name, fiberFunction *f)
 	return d;
 }
 
+/* the launch on d read no register before its producer's latency (timing mode) */
+static void
+no_hazards(fiberDevice d)
+{
+	fiberStats st;
+
+	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
+	ck_assert_uint_eq(st.hazards, 0);
+}
+
 static void
 fill(float *v, unsigned n, unsigned seed)
 {
@@ -96,6 +106,7 @@ START_TEST(test_tma_tile)
 		memcpy(&u, &out[k], 4);
 		ck_assert_msg(u == 0x7f7f7f7fu, "a clipped box wrote past the matrix at %u", k);
 	}
+	no_hazards(d);
 	fiberDeviceDestroy(d);
 }
 END_TEST
@@ -176,6 +187,7 @@ START_TEST(test_tma_pipeline)
 		ck_assert_msg(sums[r] == v[0], "%s: sums[%u] = %.9g, want %.9g",
 		              timed ? "timing" : "functional", r, sums[r], v[0]);
 	}
+	no_hazards(d);
 	fiberDeviceDestroy(d);
 }
 END_TEST
