@@ -121,6 +121,13 @@ mb_store(uint8_t *p, unsigned phase, uint32_t expected, uint32_t pending, int64_
 	memcpy(p, &v, 8);
 }
 
+/* a barrier of x's CTA changed: the deadlock check's epoch moves */
+static inline void
+changed(Exec *x)
+{
+	x->cta->mbar_epoch++;
+}
+
 static int
 tx_range(Exec *x, const uint8_t *p, unsigned lane, int64_t tx)
 {
@@ -156,6 +163,7 @@ mbar_arrive(Exec *x, uint8_t *p, unsigned lane, uint32_t cnt, int64_t tx, int dr
 	if (drop && exp > cnt)
 		exp -= cnt;
 	mb_store(p, (unsigned)(v >> 63), exp, pend - cnt, t);
+	changed(x);
 	return 0;
 }
 
@@ -181,6 +189,7 @@ mbar_tx(Exec *x, uint8_t *p, unsigned lane, int64_t tx)
 	if (tx_range(x, p, lane, t))
 		return -1;
 	mb_store(p, (unsigned)(v >> 63), mb_expected(v), pend, t);
+	changed(x);
 	return 0;
 }
 

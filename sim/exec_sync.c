@@ -91,6 +91,7 @@ ex_exch(Exec *x, const DIns *d, uint32_t mask)
 		memcpy(&old[lane], p, 8);
 		memcpy(p, &v, 8);
 	}
+	x->cta->mbar_epoch++;
 	dst64(x, &d->dst[0], old, mask);
 }
 
@@ -122,6 +123,54 @@ ex_arrive(Exec *x, const DIns *d, uint32_t mask)
 	dst64(x, &d->dst[0], old, mask);
 }
 
+static void ex_phasechk(Exec *x, const DIns *d, uint32_t mask);
+
+/* a warp spins on its failed try_wait: it has not moved past it (its next instruction is the
+ * try_wait, the retry branch after it, or another try_wait) */
+static int
+spinning(const Exec *x, const Warp *w)
+{
+	uint32_t pc = sim_peek(w);
+	const DIns *n;
+
+	if (w == x->w || pc == w->mbar_pc || pc == w->mbar_pc + 1)
+		return 1;
+	if (pc >= x->prog->nins)
+		return 0;
+	n = &x->prog->ins[pc];
+	return n->exec == ex_phasechk && (n->mod & PhTry);
+}
+
+/* every warp of the CTA either spins in a try_wait that failed with no barrier changed since, or
+ * has every live lane blocked (BAR, BSYNC, WARPSYNC), and no copy of the CTA is in flight:
+ * nothing can complete a phase, so the wait is a deadlock (a fault now rather than a spin until
+ * the watchdog). 1 after the fault */
+static int
+stuck(Exec *x, const DIns *d)
+{
+	const Cta *c = x->cta;
+	const SimAsync *a = x->sm->async;
+
+	for (uint32_t k = 0; a && k < a->n; k++)
+		if (a->q[k].cta == c)
+			return 0;
+	for (uint32_t k = 0; k < c->nwarp; k++) {
+		const Warp *w = &c->warp[k];
+		uint32_t live = w->present & ~w->exited;
+		uint32_t blocked = w->wait_bar | w->wait_bsync | w->wait_warpsync;
+		if (!live || !(live & ~blocked))
+			continue;
+		if (w->mbar_fail != c->mbar_epoch + 1 || (live & ~blocked & ~w->mbar_lanes) ||
+		    !spinning(x, w))
+			return 0;
+	}
+	sim_fault(x, FaultDeadlock, (unsigned)__builtin_ctz(x->w->mbar_lanes), "every warp of CTA "
+	          "(%u,%u,%u) waits on an mbarrier phase (try_wait at 0x%04x and others) or a "
+	          "barrier, and no arrival or copy in flight can complete one", c->ctaid[0],
+	          c->ctaid[1], c->ctaid[2], d->addr);
+	return 1;
+}
+
 /* SYNCS.PHASECHK.TRANS64[.TRYWAIT] P, [addr], s: P where the barrier's phase differs from bit
  * 31 of s (a state's high word, or parity << 31): the phase s names has completed. A failed
  * try_wait lets the other warps run (functional) or sleeps until the SM's next completion
@@ -144,7 +193,16 @@ ex_phasechk(Exec *x, const DIns *d, uint32_t mask)
 			done |= 1u << lane;
 	}
 	sim_dst_pred(x, &d->dst[0], done, mask);
-	if (!(d->mod & PhTry) || !(mask & ~done))
+	if (!(d->mod & PhTry))
+		return;
+	if (!(mask & ~done)) {
+		x->w->mbar_fail = 0;
+		return;
+	}
+	x->w->mbar_fail = x->cta->mbar_epoch + 1;
+	x->w->mbar_lanes = mask & ~done;
+	x->w->mbar_pc = x->pc;
+	if (stuck(x, d))
 		return;
 	if (!x->timing) {
 		sim_yield(x, mask & ~done);
@@ -166,6 +224,7 @@ ex_inval(Exec *x, const DIns *d, uint32_t mask)
 			return;
 		memset(p, 0, 8);
 	}
+	x->cta->mbar_epoch++;
 }
 
 static int

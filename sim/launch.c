@@ -581,6 +581,7 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	c->nexited = 0;
 	c->cga_arrived = 0;
 	c->cga_phase = 0;
+	c->mbar_epoch = 0;
 	memset(c->bar_arrived, 0, sizeof c->bar_arrived);
 	memset(c->bar_expect, 0, sizeof c->bar_expect);
 	memset(c->bar_red, 0, sizeof c->bar_red);

@@ -279,6 +279,10 @@ struct Warp {
 	uint8_t dormant;       /* FIBER: a reserved weft context with no fibers (present = 0) */
 	uint32_t wait_busy;    /* FIBER: lanes held at DEPBAR.FULL/.EMPTY (exec_fiber.c) */
 	uint32_t wait_fnum;    /* FIBER: lanes arrived at SETFIBERNUM (exec_fiber.c) */
+	uint32_t mbar_fail;    /* sm_90 mbarrier: Cta.mbar_epoch + 1 when its last try_wait failed
+	                          (0: it did not), for the deadlock check (exec_sync.c) */
+	uint32_t mbar_lanes;   /* the lanes of that failed try_wait */
+	uint32_t mbar_pc;      /* its instruction */
 };
 
 struct Cta {
@@ -307,6 +311,7 @@ struct Cta {
 	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
 	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
 	ChkCta *chk;           /* the checks' state of the slot (cta_start sets it); NULL unchecked */
+	uint32_t mbar_epoch;   /* sm_90 mbarrier operations that changed a barrier (exec_sync.c) */
 };
 
 struct Sm {

@@ -3,7 +3,8 @@
  * pipeline over a 4-stage ring, the mbarrier operations' answers, each against a CPU reference
  * and equal in functional and timing mode; the misuses fault as mbarrier misuse with a message
  * that says which; in timing mode a copy's completion is seen when it completes (a longer L2
- * latency delays the kernel by at least the difference). Files come from $FIBER_ROOT.
+ * latency delays the kernel by at least the difference); a wait no arrival can complete is a
+ * deadlock fault at once. Files come from $FIBER_ROOT.
  */
 #include "fiber.h"
 
@@ -192,6 +193,35 @@ START_TEST(test_async_mbar_misuse)
 }
 END_TEST
 
+/* pipeline with 2 consumer warps (block 96) where its empty barriers expect 4: the producer's
+ * wait can never complete, nor then the consumers'; a deadlock fault at once in both modes
+ * (not a spin until the watchdog) */
+START_TEST(test_async_deadlock)
+{
+	enum { N = 8 * Tile };
+	static float in[N];
+	int timed = _i, tiles = 8;
+	fiberFunction f;
+	fiberDevice d = open_kernel(timed, NULL, "pipeline", &f);
+	fiberDevicePtr din, dout;
+	void *params[3] = { &din, &dout, &tiles };
+	const unsigned g[3] = { 1, 1, 1 }, b[3] = { 96, 1, 1 };
+	fiberFault fault;
+	fiberStats st;
+
+	ck_assert_int_eq(fiberMalloc(d, &din, sizeof in), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dout, sizeof in), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernel(f, g, b, 0, params), FIBER_ERROR_LAUNCH_FAILED);
+	ck_assert_int_eq(fiberGetLastFault(d, &fault), FIBER_SUCCESS);
+	ck_assert_int_eq(fault.kind, FIBER_FAULT_DEADLOCK);
+	ck_assert_msg(strstr(fault.message, "waits on an mbarrier phase"), "%s", fault.message);
+	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
+	ck_assert_msg(st.warp_instructions < 100000, "%llu warp instructions before the fault",
+	              (unsigned long long)st.warp_instructions);
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
 Suite *
 async_suite(void)
 {
@@ -204,6 +234,7 @@ async_suite(void)
 	tcase_add_test(tc, test_async_completion_cycle);
 	tcase_add_loop_test(tc, test_async_mbar_forms, 0, 2);
 	tcase_add_loop_test(tc, test_async_mbar_misuse, 0, 10);
+	tcase_add_loop_test(tc, test_async_deadlock, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
