@@ -197,6 +197,37 @@ mbar_tx(Exec *x, uint8_t *p, unsigned lane, int64_t tx)
  * Pending effects.
  */
 
+/* *o = *o op *b for one 32-bit word of a bulk reduction (cp.reduce.async.bulk); f32 adds round
+ * to nearest with subnormals kept, a NaN result is the canonical 0x7fffffff */
+static void
+red_word(uint8_t *o, const uint8_t *b, unsigned op)
+{
+	uint32_t x, y, r;
+	float f, g;
+
+	memcpy(&x, o, 4);
+	memcpy(&y, b, 4);
+	switch (op) {
+	case RedAddF32:
+		memcpy(&f, &x, 4);
+		memcpy(&g, &y, 4);
+		f = f + g;
+		memcpy(&r, &f, 4);
+		if ((r & 0x7f800000u) == 0x7f800000u && (r & 0x7fffffu))
+			r = 0x7fffffffu;
+		break;
+	case RedAddU32: r = x + y; break;
+	case RedMinU32: r = x < y ? x : y; break;
+	case RedMaxU32: r = x > y ? x : y; break;
+	case RedMinS32: r = (int32_t)x < (int32_t)y ? x : y; break;
+	case RedMaxS32: r = (int32_t)x > (int32_t)y ? x : y; break;
+	case RedAnd: r = x & y; break;
+	case RedOr: r = x | y; break;
+	default: r = x ^ y; break;
+	}
+	memcpy(o, &r, 4);
+}
+
 /* write e's bytes (x->cta is the CTA of e) */
 static int
 apply(Exec *x, const SimPend *e)
@@ -204,6 +235,13 @@ apply(Exec *x, const SimPend *e)
 	uint8_t *p;
 
 	/* the range was checked at issue (exec_sync.c's blk_ptr) */
+	if (e->kind == PendRedGlobal) {
+		if (!(p = sim_global(x, e->dst, 1, 0, 1)))
+			return -1;
+		for (uint32_t k = 0; k + 4 <= e->n; k += 4)
+			red_word(p + k, e->data + k, e->mbar);
+		return 0;
+	}
 	if (e->kind == PendToGlobal) {
 		if (!(p = sim_global(x, e->dst, 1, 0, 1)))
 			return -1;

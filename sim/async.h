@@ -13,7 +13,10 @@
 enum PendKind {
 	PendToShared,          /* bytes into the CTA's shared memory, then complete_tx on mbar */
 	PendToGlobal,          /* bytes into global memory (a bulk store: no mbarrier) */
+	PendRedGlobal,         /* 32-bit words reduced into global memory (mbar: the RedOp) */
 };
+enum RedOp { RedAddF32, RedAddU32, RedMinU32, RedMaxU32, RedMinS32, RedMaxS32, RedAnd, RedOr,
+             RedXor, NRedOp };
 
 typedef struct SimPend {
 	uint64_t at;           /* cycle the effect completes */

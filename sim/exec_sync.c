@@ -364,6 +364,75 @@ dec_ublkcp(DecodeCtx *c, const Ins *i, DIns *d)
 	return 0;
 }
 
+/* UBLKRED.G.S.<op>.<type> [URg], [URs], URn: cp.reduce.async.bulk.global.shared::cta
+ * .bulk_group: global[i] = global[i] op shared[i] over URn * 16 bytes of 32-bit words, at the
+ * copy's completion; aux: the RedOp */
+static void
+ex_ublkred(Exec *x, const DIns *d, uint32_t mask)
+{
+	const uint32_t *ur = x->w->ur;
+	unsigned a = d->src[0].ureg, lane = (unsigned)__builtin_ctz(mask | 1);
+	uint32_t n = (d->src[2].reg == RegURZ ? 0 : ur[d->src[2].reg]) * 16;
+	uint64_t g = ur[a] | (uint64_t)ur[a + 1] << 32, s;
+	const uint8_t *src;
+
+	if (!mask || !n || (s = sh_off(x, ur[d->src[1].ureg], lane)) == UINT64_MAX)
+		return;
+	if (!blk_ptr(x, 1, g, n, lane, 1) || !(src = blk_ptr(x, 0, s, n, lane, 0)))
+		return;
+	sim_async_copy(x, PendRedGlobal, g, d->aux, src, n);
+}
+
+static int
+dec_ublkred(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	static const struct { const char *op, *ty; uint8_t red; } forms[] = {
+		{ "ADD", "F32", RedAddF32 }, { "ADD", "U32", RedAddU32 }, { "MIN", "U32", RedMinU32 },
+		{ "MAX", "U32", RedMaxU32 }, { "MIN", "S32", RedMinS32 }, { "MAX", "S32", RedMaxS32 },
+		{ "AND", "U32", RedAnd }, { "OR", "U32", RedOr }, { "XOR", "U32", RedXor },
+	};
+	const char *m[5] = { "", "", "", "U32", "" };   /* nvcc leaves .U32 out: UBLKRED.G.S.MAX */
+	unsigned k;
+
+	for (k = 0; k < i->nmod && k < 5; k++)
+		m[k] = mstr(c->fn->mod, i->mod[k]);
+	if (i->nmod < 3 || i->nmod > 5 || strcmp(m[0], "G") || strcmp(m[1], "S") ||
+	    (i->nmod == 5 && strcmp(m[4], "RN")))
+		return sim_unsupported(c, i);
+	for (k = 0; k < sizeof forms / sizeof forms[0]; k++)
+		if (!strcmp(m[2], forms[k].op) && !strcmp(m[3], forms[k].ty) &&
+		    (forms[k].red == RedAddF32) == (i->nmod == 5))
+			break;
+	if (k == sizeof forms / sizeof forms[0])
+		return sim_unsupported_why(c, i, "32-bit reductions only");
+	if (sim_dec_opnds(c, i, d, 0) || d->nsrc != 3 || d->src[2].kind != DUR)
+		return sim_unsupported(c, i);
+	for (unsigned j = 0; j < 2; j++)
+		if (d->src[j].kind != DMem || !(d->src[j].flags & DFUreg) || d->src[j].reg != RegRZ ||
+		    d->src[j].imm || d->src[j].ureg + 1u >= RegURZ)
+			return sim_unsupported_why(c, i, "a bulk reduction's addresses are [URn]");
+	d->aux = forms[k].red;
+	d->exec = ex_ublkred;
+	return 0;
+}
+
+/* UBLKPF.L2 [URg], URn: cp.async.bulk.prefetch.L2: no value */
+static void
+ex_ublkpf(Exec *x, const DIns *d, uint32_t mask)
+{
+	(void)x, (void)d, (void)mask;
+}
+
+static int
+dec_ublkpf(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	if (i->nmod != 1 || !sim_hasmod(c, i, "L2") || sim_dec_opnds(c, i, d, 0) || d->nsrc != 2 ||
+	    d->src[0].kind != DMem)
+		return sim_unsupported(c, i);
+	d->exec = ex_ublkpf;
+	return 0;
+}
+
 /* UTMACMDFLUSH: cp.async.bulk.commit_group; the copies are in flight already. Its read
  * scoreboard (SB0, which wait_group's DEPBAR.LE SB0 waits on) is released when the warp's copies
  * complete (timing) */
@@ -389,5 +458,7 @@ sim_register_sync(SimTab *t)
 {
 	t->dec[OSYNCS] = dec_syncs;
 	t->dec[OUBLKCP] = dec_ublkcp;
+	t->dec[OUBLKRED] = dec_ublkred;
+	t->dec[OUBLKPF] = dec_ublkpf;
 	t->dec[OUTMACMDFLUSH] = dec_flush;
 }

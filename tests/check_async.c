@@ -193,6 +193,41 @@ START_TEST(test_async_mbar_misuse)
 }
 END_TEST
 
+/* bulk_reduce: acc[i] = (1 + i) + i / 4 by an f32 add reduction, umax[i] = max(500, 7 i % 1000)
+ * by a u32 max reduction, both modes */
+START_TEST(test_async_bulk_reduce)
+{
+	int timed = _i;
+	fiberFunction f;
+	fiberDevice d = open_kernel(timed, NULL, "bulk_reduce", &f);
+	fiberDevicePtr dacc, dmax;
+	static float acc[Tile];
+	static uint32_t umax[Tile];
+	void *params[2] = { &dacc, &dmax };
+	const unsigned g[3] = { 1, 1, 1 }, b[3] = { 128, 1, 1 };
+
+	for (unsigned k = 0; k < Tile; k++) {
+		acc[k] = 1.0f + (float)k;
+		umax[k] = 500;
+	}
+	ck_assert_int_eq(fiberMalloc(d, &dacc, sizeof acc), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dmax, sizeof umax), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemcpyHtoD(d, dacc, acc, sizeof acc), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemcpyHtoD(d, dmax, umax, sizeof umax), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernel(f, g, b, 0, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberMemcpyDtoH(d, acc, dacc, sizeof acc), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMemcpyDtoH(d, umax, dmax, sizeof umax), FIBER_SUCCESS);
+	for (unsigned k = 0; k < Tile; k++) {
+		float want = (1.0f + (float)k) + (float)k * 0.25f;
+		uint32_t wu = k * 7 % 1000 > 500 ? k * 7 % 1000 : 500;
+		ck_assert_msg(acc[k] == want, "acc[%u] = %g, want %g", k, acc[k], want);
+		ck_assert_msg(umax[k] == wu, "umax[%u] = %u, want %u", k, umax[k], wu);
+	}
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
 /* pipeline with 2 consumer warps (block 96) where its empty barriers expect 4: the producer's
  * wait can never complete, nor then the consumers'; a deadlock fault at once in both modes
  * (not a spin until the watchdog) */
@@ -235,6 +270,7 @@ async_suite(void)
 	tcase_add_loop_test(tc, test_async_mbar_forms, 0, 2);
 	tcase_add_loop_test(tc, test_async_mbar_misuse, 0, 10);
 	tcase_add_loop_test(tc, test_async_deadlock, 0, 2);
+	tcase_add_loop_test(tc, test_async_bulk_reduce, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,8 @@
 //                warps 1..4 consume them: the producer/consumer shape of FlashAttention-3
 //   mbar_forms   the mbarrier operations' results (states, pending counts, test_wait)
 //   mbar_misuse  each mode a misuse the simulator must fault on (mode 0: none)
+//   bulk_reduce  acc[i] += i / 4 (f32) and umax[i] = max(umax[i], 7 i % 1000) (u32) by bulk
+//                reductions from shared memory
 #include <cstdint>
 
 __device__ static inline uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
@@ -177,5 +179,26 @@ extern "C" __global__ void mbar_misuse(int mode)
 	if (mode == 4) {
 		asm volatile("mbarrier.inval.shared::cta.b64 [%0];" :: "r"(b));
 		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(b) : "memory");
+	}
+}
+
+extern "C" __global__ void bulk_reduce(float *acc, unsigned *umax)
+{
+	__shared__ alignas(128) float f[Tile];
+	__shared__ alignas(128) unsigned u[Tile];
+
+	for (int i = threadIdx.x; i < Tile; i += blockDim.x) {
+		f[i] = (float)i * 0.25f;
+		u[i] = (unsigned)(i * 7 % 1000);
+	}
+	asm volatile("fence.proxy.async.shared::cta;");
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;"
+		             :: "l"(acc), "r"(smem_u32(f)), "r"(Tile * 4) : "memory");
+		asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.max.u32 [%0], [%1], %2;"
+		             :: "l"(umax), "r"(smem_u32(u)), "r"(Tile * 4) : "memory");
+		asm volatile("cp.async.bulk.commit_group;");
+		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 	}
 }
