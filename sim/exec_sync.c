@@ -286,7 +286,7 @@ dec_syncs(DecodeCtx *c, const Ins *i, DIns *d)
  * the other way (a bulk-group store: DEPBAR.LE SB0 after UTMACMDFLUSH waits for it). One copy
  * per issue: the uniform datapath runs it once for the warp, nvcc's ELECT loop once per thread.
  */
-enum { BlkToShared = 1 };
+enum { BlkToShared = 1, BlkFromShared = 2 }; /* S.G; G.S; both: S.S */
 
 /* the n bytes at a in global (g) or shared memory: 16-byte aligned, inside one allocation or
  * the CTA's shared memory; NULL after a fault */
@@ -327,6 +327,19 @@ ex_ublkcp(Exec *x, const DIns *d, uint32_t mask)
 
 	if (!mask || !n)
 		return;
+	if (d->mod == (BlkToShared | BlkFromShared)) {
+		/* UBLKCP.S.S [URd, URmbar], [URs], URn: shared::cta to shared::cluster (rank 0) */
+		s = sh_off(x, ur[a], lane);
+		g = sh_off(x, ur[b], lane);
+		mb = s == UINT64_MAX || g == UINT64_MAX ? UINT64_MAX : sh_off(x, ur[a + 1], lane);
+		if (mb == UINT64_MAX)
+			return;
+		sim_async_settle(x);
+		if (!blk_ptr(x, 0, s, n, lane, 1) || !(src = blk_ptr(x, 0, g, n, lane, 0)))
+			return;
+		sim_async_copy(x, PendToShared, s, (uint32_t)mb, src, n);
+		return;
+	}
 	g = tos ? ur[b] | (uint64_t)ur[b + 1] << 32 : ur[a] | (uint64_t)ur[a + 1] << 32;
 	s = sh_off(x, tos ? ur[a] : ur[b], lane);
 	if (s == UINT64_MAX || (tos && (mb = sh_off(x, ur[a + 1], lane)) == UINT64_MAX))
@@ -350,8 +363,10 @@ dec_ublkcp(DecodeCtx *c, const Ins *i, DIns *d)
 	          !strcmp(mstr(c->fn->mod, i->mod[1]), "G");
 	int tog = i->nmod == 2 && !strcmp(mstr(c->fn->mod, i->mod[0]), "G") &&
 	          !strcmp(mstr(c->fn->mod, i->mod[1]), "S");
+	int sts = i->nmod == 2 && !strcmp(mstr(c->fn->mod, i->mod[0]), "S") &&
+	          !strcmp(mstr(c->fn->mod, i->mod[1]), "S");
 
-	if ((!tos && !tog) || sim_dec_opnds(c, i, d, 0) || d->nsrc != 3)
+	if ((!tos && !tog && !sts) || sim_dec_opnds(c, i, d, 0) || d->nsrc != 3)
 		return sim_unsupported(c, i);
 	for (unsigned k = 0; k < 2; k++)
 		if (d->src[k].kind != DMem || !(d->src[k].flags & DFUreg) || d->src[k].reg != RegRZ ||
@@ -359,7 +374,7 @@ dec_ublkcp(DecodeCtx *c, const Ins *i, DIns *d)
 			return sim_unsupported_why(c, i, "a bulk copy's addresses are [URn]");
 	if (d->src[2].kind != DUR)
 		return sim_unsupported(c, i);
-	d->mod = tos ? BlkToShared : 0;
+	d->mod = sts ? BlkToShared | BlkFromShared : tos ? BlkToShared : 0;
 	d->exec = ex_ublkcp;
 	return 0;
 }

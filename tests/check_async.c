@@ -228,6 +228,27 @@ START_TEST(test_async_bulk_reduce)
 }
 END_TEST
 
+/* bulk_s2s: a bulk copy from shared to shared memory (UBLKCP.S.S) completing on an mbarrier */
+START_TEST(test_async_bulk_s2s)
+{
+	int timed = _i;
+	fiberFunction f;
+	fiberDevice d = open_kernel(timed, NULL, "bulk_s2s", &f);
+	fiberDevicePtr dout;
+	static uint32_t out[Tile];
+	void *params[1] = { &dout };
+	const unsigned g[3] = { 2, 1, 1 }, b[3] = { 128, 1, 1 };
+
+	ck_assert_int_eq(fiberMalloc(d, &dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernel(f, g, b, 0, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberMemcpyDtoH(d, out, dout, sizeof out), FIBER_SUCCESS);
+	for (unsigned k = 0; k < Tile; k++)
+		ck_assert_msg(out[k] == 3 * k, "out[%u] = %u", k, out[k]);
+	fiberDeviceDestroy(d);
+}
+END_TEST
+
 /* pipeline with 2 consumer warps (block 96) where its empty barriers expect 4: the producer's
  * wait can never complete, nor then the consumers'; a deadlock fault at once in both modes
  * (not a spin until the watchdog) */
@@ -271,6 +292,7 @@ async_suite(void)
 	tcase_add_loop_test(tc, test_async_mbar_misuse, 0, 10);
 	tcase_add_loop_test(tc, test_async_deadlock, 0, 2);
 	tcase_add_loop_test(tc, test_async_bulk_reduce, 0, 2);
+	tcase_add_loop_test(tc, test_async_bulk_s2s, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
 //                warps 1..4 consume them: the producer/consumer shape of FlashAttention-3
 //   mbar_forms   the mbarrier operations' results (states, pending counts, test_wait)
 //   mbar_misuse  each mode a misuse the simulator must fault on (mode 0: none)
+//   bulk_s2s     out[i] = 3 i through a bulk copy from shared memory to shared memory
 //   bulk_reduce  acc[i] += i / 4 (f32) and umax[i] = max(umax[i], 7 i % 1000) (u32) by bulk
 //                reductions from shared memory
 #include <cstdint>
@@ -201,4 +202,27 @@ extern "C" __global__ void bulk_reduce(float *acc, unsigned *umax)
 		asm volatile("cp.async.bulk.commit_group;");
 		asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 	}
+}
+
+extern "C" __global__ void bulk_s2s(unsigned *out)
+{
+	__shared__ alignas(128) unsigned a[Tile], b[Tile];
+	__shared__ alignas(8) uint64_t bar;
+	uint32_t sb = smem_u32(&bar);
+
+	for (int i = threadIdx.x; i < Tile; i += blockDim.x)
+		a[i] = 3u * i;
+	if (threadIdx.x == 0)
+		mbar_init(sb, 1);
+	asm volatile("fence.proxy.async.shared::cta;");
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		expect_tx(sb, sizeof b);
+		asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes"
+		             " [%0], [%1], %2, [%3];" :: "r"(smem_u32(b)), "r"(smem_u32(a)), "r"(Tile * 4),
+		             "r"(sb) : "memory");
+	}
+	mbar_wait(sb, 0);
+	for (int i = threadIdx.x; i < Tile; i += blockDim.x)
+		out[i] = b[i];
 }
