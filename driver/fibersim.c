@@ -117,6 +117,17 @@ run_usage(FILE *out)
 	    "                         uninit:BYTES a device buffer of BYTES bytes the host never\n"
 	    "                                      writes (its reads are what --initcheck finds)\n"
 	    "                         u32:N  i32:N  u64:N  i64:N  f32:X   a scalar\n"
+	    "                         tmap:TYPE,DIMS,BOX[,KEY=VALUE]...  a tensor map (a\n"
+	    "                                      __grid_constant__ CUtensorMap, 128 bytes): TYPE\n"
+	    "                                      u8 u16 u32 s32 u64 s64 f16 f32 f64 bf16 f32ftz\n"
+	    "                                      tf32 tf32ftz; DIMS and BOX innermost first\n"
+	    "                                      (100x50 32x16); over a buffer of its own, zeros\n"
+	    "                                      or buf=PATH (the last key; --out works on it),\n"
+	    "                                      or of=N, argument N's buffer; keys\n"
+	    "                                      strides=S1x.. (bytes; default dense),\n"
+	    "                                      estrides=E0x.., swizzle=none|32|64|128,\n"
+	    "                                      interleave=none|16|32, l2=none|64|128|256,\n"
+	    "                                      oob=zero|nan, offset=BYTES\n"
 	    "                       Numbers are decimal or 0x hex. The list must match the kernel's\n"
 	    "                       parameters (.nv.info) in count and sizes.\n"
 	    "  --out I:FILE         after the run, write the buffer of argument I (0-based) to FILE\n"
@@ -499,6 +510,38 @@ layout(const CliRun *r, fiberFunction fn, size_t *off, size_t *size)
 	return ExitOk;
 }
 
+/* bytes of a tmap: argument's own zero-filled buffer: its outermost stride times its size */
+static size_t
+tmap_extent(const CliTmap *t)
+{
+	uint64_t es = t->rank > 1 ? 0 : t->type == 0 ? 1 : t->type == 1 || t->type == 6 ||
+	              t->type == 9 ? 2 : t->type == 4 || t->type == 5 || t->type == 8 ? 8 : 4;
+	uint64_t v = t->rank > 1 ? t->stride[t->rank - 2] * t->dim[t->rank - 1] : es * t->dim[0];
+
+	return v > CliMaxZeros ? 0 : (size_t)v;
+}
+
+/* the 128 bytes of argument k, a tmap: over its own buffer or another argument's */
+static int
+tensor_map(const CliRun *r, unsigned k, const fiberDevicePtr *buf, const size_t *len,
+           unsigned char *out)
+{
+	const CliTmap *t = &r->arg[k].tmap;
+	unsigned of = t->of == CliOwn ? k : t->of;
+	fiberTensorMap m;
+
+	if (t->offset >= len[of])
+		return error(ExitUser, "argument %u (%s): offset %llu is past the %zu bytes of its buffer",
+		             k, r->arg[k].spec, (unsigned long long)t->offset, len[of]);
+	if (fiberTensorMapEncodeTiled(&m, t->type, t->rank, buf[of] + t->offset, t->dim, t->stride,
+	                              t->box, t->estride, t->interleave, t->swizzle, t->l2, t->oob)
+	    != FIBER_SUCCESS)
+		return error(ExitUser, "argument %u (%s): %s", k, r->arg[k].spec,
+		             fiberGetLastErrorMessage(NULL));
+	memcpy(out, &m, sizeof m);
+	return ExitOk;
+}
+
 /* device buffers of the buf:, zeros: and uninit: arguments; buf[k] 0 for scalars */
 static int
 make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
@@ -508,16 +551,23 @@ make_buffers(const CliRun *r, fiberDevice dev, fiberDevicePtr *buf, size_t *len)
 		unsigned char *data = NULL;
 		size_t n;
 
-		if (a->kind == ArgBuf) {
-			if (!(data = read_all(a->path, &n)))
+		const char *path = a->kind == ArgBuf ? a->path : a->kind == ArgTmap ? a->tmap.path : NULL;
+
+		if (path) {
+			if (!(data = read_all(path, &n)))
 				return ExitUser;
 			if (n == 0) {
 				free(data);
 				return error(ExitUser, "argument %u (%s): '%s' is empty; a buffer needs at least "
-				             "one byte", k, a->spec, a->path);
+				             "one byte", k, a->spec, path);
 			}
 		} else if (a->kind == ArgZeros || a->kind == ArgUninit) {
 			n = (size_t)a->bytes;
+		} else if (a->kind == ArgTmap && a->tmap.of == CliOwn) {
+			n = tmap_extent(&a->tmap);
+			if (n == 0 || n > CliMaxZeros)
+				return error(ExitUser, "argument %u (%s): a tensor of %zu bytes (1 to %u)", k,
+				             a->spec, n, CliMaxZeros);
 		} else {
 			continue;
 		}
@@ -544,12 +594,14 @@ refill(const CliRun *r, fiberDevice dev, const fiberDevicePtr *buf, const size_t
 		unsigned char *data = NULL;
 		size_t n = 0;
 		fiberStatus s;
-		if (a->kind == ArgBuf) {
-			if (!(data = read_all(a->path, &n)))
+		const char *path = a->kind == ArgBuf ? a->path : a->kind == ArgTmap ? a->tmap.path : NULL;
+		if (path) {
+			if (!(data = read_all(path, &n)))
 				return ExitUser;
 			s = n == len[k] ? fiberMemcpyHtoD(dev, buf[k], data, n) : FIBER_ERROR_INVALID_VALUE;
 			free(data);
-		} else if (a->kind == ArgZeros || a->kind == ArgUninit) {
+		} else if (a->kind == ArgZeros || a->kind == ArgUninit || (a->kind == ArgTmap &&
+		                                                          a->tmap.of == CliOwn)) {
 			s = fiberMemset(dev, buf[k], 0, len[k]);
 		} else {
 			continue;
@@ -645,6 +697,11 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	for (unsigned k = 0; k < r->narg; k++) {
 		uint64_t v = r->arg[k].kind == ArgBuf || r->arg[k].kind == ArgZeros ||
 		             r->arg[k].kind == ArgUninit ? buf[k] : r->arg[k].bits;
+		if (r->arg[k].kind == ArgTmap) {
+			if ((status = tensor_map(r, k, buf, len, block + off[k])) != ExitOk)
+				goto out;
+			continue;
+		}
 		for (unsigned b = 0; b < r->arg[k].size; b++)        /* little-endian, as the GPU */
 			block[off[k] + b] = (unsigned char)(v >> (8 * b));
 	}

@@ -29,6 +29,10 @@ static const struct {
 	SEED("k.sass\n--kernel=k\n--grid=1,2,3\n--block=32,2,1\n--arch=sm_90\n--config=h100\n"
 	     "--dynamic-smem=0x100\n--arg=u64:0xffffffffffffffff\n--arg=i64:-9223372036854775808\n"
 	     "--arg=f32:-1.5e-3\n--arg=u32:4294967295\n--arg=zeros:16\n--out=4:z.bin"),
+	SEED("k.sass\n--kernel\ntma_tile\n--grid\n4,4\n--block\n128\n"
+	     "--arg\ntmap:f32,100x50,32x16,swizzle=128,l2=256,oob=nan,buf=m,x.bin\n"
+	     "--arg\ntmap:bf16,64x8x4x2x2,8x4x2x1x1,strides=128x1024x4096x8192,estrides=1x2x1x1x1\n"
+	     "--arg\ntmap:u8,16,16,of=3,offset=0x10,interleave=none\n--arg\nzeros:64\n--out\n0:o.bin"),
 	SEED("--help"),
 	SEED("k.sass\n--kernel\nk\n--grid\n1\n--block\n1\n--config\nmy.cfg\n" "\0"
 	     "# mine\nbase = h100\nname = mini\narch = sm_90\nsms = 4\nmax_threads_per_block = 256\n"

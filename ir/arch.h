@@ -96,6 +96,8 @@ struct ArchBank0 {
 	                        * minus this); 0: not in the bank */
 	uint16_t rsv_end;      /* %reserved_smem_offset_end */
 	uint16_t rsv1;         /* %reserved_smem_offset_1 (ArchRsv says what it holds) */
+	uint16_t param_win;    /* 64-bit generic address of the parameter block (cvta.param: a
+	                        * __grid_constant__ parameter's address, a TMA tensor map's); 0 none */
 };
 
 /* one architecture. A row fiber has no facts of its own on (like set) holds its name, number,

@@ -3,7 +3,8 @@
 # FIBER-native kernels of examples/fiber-native against their SIMT examples, and each ablation)
 # and `make fiber-sensitivity` (their cycles over the FIBER SM's assumed keys), `make
 # fiber-cuda-demo` (the FIBER-native CUDA examples against nvcc's SIMT versions) and `make
-# hopper-demo` (the sm_90a examples against their references on h100).
+# hopper-demo` (the sm_90a examples of examples/hopper against their references on h100, each
+# entry in its own examples/hopper/*.mk).
 .PHONY: demo fiber-demo fiber-sensitivity fiber-cuda-demo hopper-demo
 demo: deps
 	@$(MAKE) --no-print-directory $(FIBERC)
@@ -62,15 +63,7 @@ fiber-sensitivity: deps
 	@$(MAKE) --no-print-directory $(FIBERSIM)
 	@FIBERSIM=$(FIBERSIM) sh scripts/fiber-sensitivity.sh
 
-# --- hopper-demo: the sm_90a examples (examples/hopper) against their CPU references on h100: the
-# wgmma GEMM and the mma.sync GEMM on the same inputs, then their CPI stacks side by side
-#   make hopper-demo [HOPPER_ARGS='--size 512']
-HOPPER_ARGS ?=
-$(B)/bench/hopper: $(B)/bench/hopper.o $(LIBFIBERRT)
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(RT_LIBS) $(LDLIBS) -lpthread
-hopper-demo: deps
-	@$(MAKE) --no-print-directory $(B)/bench/hopper $(FIBERSIM)
-	@$(B)/bench/hopper --root $(CURDIR) --out $(B) $(HOPPER_ARGS)
-	@echo '== fibersim compare: wgmma (A) against mma.sync (B), timing, h100'
-	@$(FIBERSIM) compare --any-kernel $(B)/hopper-wgmma.json $(B)/hopper-mmasync.json
+# the Hopper examples: every examples/hopper/*.mk adds its target to HOPPER_DEMOS
+HOPPER_DEMOS :=
+include $(wildcard examples/hopper/*.mk)
+hopper-demo: deps $(HOPPER_DEMOS)

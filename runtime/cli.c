@@ -17,12 +17,13 @@
 static const char *const kind_name[] = {
 	[ArgBuf] = "buf", [ArgZeros] = "zeros", [ArgU32] = "u32", [ArgI32] = "i32",
 	[ArgU64] = "u64", [ArgI64] = "i64", [ArgF32] = "f32", [ArgUninit] = "uninit",
+	[ArgTmap] = "tmap",
 };
 
 const char *
 cli_kind_name(int kind)
 {
-	return kind >= 0 && kind <= ArgF32 ? kind_name[kind] : "?";
+	return kind >= 0 && kind <= ArgTmap ? kind_name[kind] : "?";
 }
 
 static int
@@ -118,15 +119,17 @@ cli_parse_spec(const char *s, CliArg *a, char *err, size_t n)
 		            "u32:N, i32:N, u64:N, i64:N or f32:X)", s);
 	klen = (size_t)(colon - s);
 	v = colon + 1;
-	for (int k = 0; k <= ArgUninit; k++)
+	for (int k = 0; k <= ArgTmap; k++)
 		if (strlen(kind_name[k]) == klen && strncmp(s, kind_name[k], klen) == 0)
 			kind = k;
 	if (kind < 0)
 		return fail(err, n, "bad --arg '%.200s': unknown type '%.*s' (buf, zeros, uninit, u32, i32, "
-		            "u64, i64 or f32)", s, (int)(klen > 32 ? 32 : klen), s);
+		            "u64, i64, f32 or tmap)", s, (int)(klen > 32 ? 32 : klen), s);
 	a->kind = kind;
-	a->size = kind == ArgU32 || kind == ArgI32 || kind == ArgF32 ? 4 : 8;
+	a->size = kind == ArgU32 || kind == ArgI32 || kind == ArgF32 ? 4 : kind == ArgTmap ? 128 : 8;
 	switch (kind) {
+	case ArgTmap:
+		return cli_parse_tmap(s, v, &a->tmap, err, n);
 	case ArgBuf:
 		if (!*v)
 			return fail(err, n, "bad --arg '%.200s': buf: needs a file name", s);
@@ -486,13 +489,24 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 		if (timing)
 			return fail(err, n, "%s needs the timing model; --functional turns it off", timing);
 	}
+	for (unsigned k = 0; k < r->narg; k++) {
+		const CliArg *a = &r->arg[k];
+		if (a->kind != ArgTmap || a->tmap.of == CliOwn)
+			continue;
+		if (a->tmap.of >= r->narg || (r->arg[a->tmap.of].kind != ArgBuf &&
+		                              r->arg[a->tmap.of].kind != ArgZeros &&
+		                              r->arg[a->tmap.of].kind != ArgUninit))
+			return fail(err, n, "bad --arg '%.200s': argument %u is not a buffer (buf:, zeros: or "
+			            "uninit:)", a->spec, a->tmap.of);
+	}
 	for (unsigned k = 0; k < r->nout; k++) {
 		const CliOut *o = &r->out[k];
 		if (o->index >= r->narg)
 			return fail(err, n, "--out %u:%.100s: there are only %u arguments (0-based)", o->index,
 			            o->path, r->narg);
 		if (r->arg[o->index].kind != ArgBuf && r->arg[o->index].kind != ArgZeros &&
-		    r->arg[o->index].kind != ArgUninit)
+		    r->arg[o->index].kind != ArgUninit &&
+		    (r->arg[o->index].kind != ArgTmap || r->arg[o->index].tmap.of != CliOwn))
 			return fail(err, n, "--out %u:%.100s: argument %u (%.100s) is not a buffer", o->index,
 			            o->path, o->index, r->arg[o->index].spec);
 	}

@@ -26,6 +26,8 @@ enum CliArgKind {
 	ArgI64,                    /* i64:N */
 	ArgF32,                    /* f32:X */
 	ArgUninit,                 /* uninit:BYTES: a device buffer the host never writes */
+	ArgTmap,                   /* tmap:TYPE,DIMS,BOX[,KEY=VALUE]...: a 128-byte tensor map over
+	                              a buffer of its own or another argument's (clitmap.c) */
 };
 
 enum {
@@ -39,6 +41,20 @@ enum {
 	CliMaxTraceLimit = 100000000, /* --trace-limit: events (32 bytes each in memory) */
 };
 
+enum { CliOwn = ~0u };
+/* a tmap: argument: cuTensorMapEncodeTiled's parameters but the address */
+typedef struct CliTmap {
+	unsigned of;               /* the argument whose buffer it maps (of=N); CliOwn: its own */
+	const char *path;          /* its own buffer holds this file (buf=PATH); NULL: zeros */
+	uint64_t offset;           /* bytes into that buffer */
+	int type, interleave, swizzle, l2, oob; /* the enumerations (CUDA's values) */
+	unsigned rank;             /* 1..5 */
+	uint64_t dim[5];           /* globalDim */
+	uint64_t stride[4];        /* globalStrides (bytes) */
+	uint32_t box[5];           /* boxDim */
+	uint32_t estride[5];       /* elementStrides */
+} CliTmap;
+
 typedef struct CliArg {
 	int kind;                  /* CliArgKind */
 	const char *spec;          /* as written */
@@ -46,6 +62,7 @@ typedef struct CliArg {
 	uint64_t bytes;            /* ArgZeros, ArgUninit: the buffer size */
 	uint64_t bits;             /* scalars: the value's bytes, little-endian, in size bytes */
 	unsigned size;             /* bytes of the parameter: 8 for buffers (their address) */
+	CliTmap tmap;              /* ArgTmap */
 } CliArg;
 
 typedef struct CliOut {
@@ -102,6 +119,8 @@ typedef struct CliRun {
 int cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n);
 void cli_free(CliRun *r);
 int cli_parse_spec(const char *s, CliArg *a, char *err, size_t n);  /* 0 or -1 */
+int cli_parse_tmap(const char *s, const char *v, CliTmap *t, char *err, size_t n); /* the text
+                                 after tmap: of --arg s (clitmap.c); 0 or -1 */
 int cli_parse_dims(const char *opt, const char *s, int grid, unsigned d[3], char *err, size_t n);
 const char *cli_kind_name(int kind);                                 /* "u32", "buf", ... */
 

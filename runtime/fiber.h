@@ -66,6 +66,9 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_INTERRUPTED = 10,     /* the progress callback asked the launch to stop */
 	FIBER_FAULT_ASSERT = 12,          /* a failed device assert() (CUDA: cudaErrorAssert); its
 	                                     lines went to the report stream (fiberDeviceSetOutput) */
+	FIBER_FAULT_MBARRIER = 13,        /* mbarrier misuse: no barrier at the address, arrivals or
+	                                     transaction bytes past its counts */
+	FIBER_FAULT_TENSOR_MAP = 14,      /* a TMA copy's tensor map is not one or breaks its rules */
 } fiberFaultKind;
 
 typedef struct fiberFault {
@@ -221,6 +224,42 @@ FIBER_API fiberStatus fiberLaunchCooperativeKernelPacked(fiberFunction fn, const
                                                          const unsigned block[3],
                                                          unsigned dynamic_smem,
                                                          const void *params, size_t size);
+
+/* --- tensor maps (TMA, sm_90a) ---------------------------------------------------------------- */
+/* a CUtensorMap: 128 bytes whose layout is fiber's (docs/sim.md "Tensor maps"); pass it by value
+ * to a kernel's `const __grid_constant__ CUtensorMap` parameter, or copy it to device memory */
+typedef struct fiberTensorMap {
+	uint64_t opaque[16];
+} fiberTensorMap;
+/* the enumerations' values are CUDA's (CUtensorMapDataType, CUtensorMapInterleave,
+ * CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill) */
+enum {
+	FIBER_TENSOR_MAP_DATA_TYPE_UINT8 = 0, FIBER_TENSOR_MAP_DATA_TYPE_UINT16,
+	FIBER_TENSOR_MAP_DATA_TYPE_UINT32, FIBER_TENSOR_MAP_DATA_TYPE_INT32,
+	FIBER_TENSOR_MAP_DATA_TYPE_UINT64, FIBER_TENSOR_MAP_DATA_TYPE_INT64,
+	FIBER_TENSOR_MAP_DATA_TYPE_FLOAT16, FIBER_TENSOR_MAP_DATA_TYPE_FLOAT32,
+	FIBER_TENSOR_MAP_DATA_TYPE_FLOAT64, FIBER_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+	FIBER_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ, FIBER_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+	FIBER_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ,
+};
+enum { FIBER_TENSOR_MAP_INTERLEAVE_NONE = 0, FIBER_TENSOR_MAP_INTERLEAVE_16B,
+       FIBER_TENSOR_MAP_INTERLEAVE_32B };
+enum { FIBER_TENSOR_MAP_SWIZZLE_NONE = 0, FIBER_TENSOR_MAP_SWIZZLE_32B,
+       FIBER_TENSOR_MAP_SWIZZLE_64B, FIBER_TENSOR_MAP_SWIZZLE_128B };
+enum { FIBER_TENSOR_MAP_L2_PROMOTION_NONE = 0, FIBER_TENSOR_MAP_L2_PROMOTION_L2_64B,
+       FIBER_TENSOR_MAP_L2_PROMOTION_L2_128B, FIBER_TENSOR_MAP_L2_PROMOTION_L2_256B };
+enum { FIBER_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+       FIBER_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA };
+/* cuTensorMapEncodeTiled: a tiled map of rank 1..5 over global_address (a device pointer);
+ * global_dim[rank], global_strides[rank - 1] (bytes), box_dim[rank], element_strides[rank];
+ * FIBER_ERROR_INVALID_VALUE with the rule broken (fiberGetLastErrorMessage(NULL)) */
+FIBER_API fiberStatus fiberTensorMapEncodeTiled(fiberTensorMap *map, int data_type, unsigned rank,
+                                                fiberDevicePtr global_address,
+                                                const uint64_t *global_dim,
+                                                const uint64_t *global_strides,
+                                                const uint32_t *box_dim,
+                                                const uint32_t *element_strides, int interleave,
+                                                int swizzle, int l2_promotion, int oob_fill);
 
 /* --- simulation mode, statistics, traces ---------------------------------------------------- */
 typedef enum fiberSimMode {

@@ -27,7 +27,9 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_LIMIT == (int)FaultLimit
                && (int)FIBER_FAULT_INTERNAL == (int)FaultInternal
                && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted
-               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert,
+               && (int)FIBER_FAULT_ASSERT == (int)FaultAssert
+               && (int)FIBER_FAULT_MBARRIER == (int)FaultMbarrier
+               && (int)FIBER_FAULT_TENSOR_MAP == (int)FaultTensorMap,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus

@@ -23,7 +23,7 @@ simtab_init(SimTab *t)
 		sim_register_int, sim_register_float, sim_register_half, sim_register_conv,
 		sim_register_uniform, sim_register_mem, sim_register_warp, sim_register_tensor,
 		sim_register_gmma, sim_register_ctrl,
-		sim_register_fiber,
+		sim_register_fiber, sim_register_sync, sim_register_tma,
 	};
 	SimTab before;
 

@@ -22,12 +22,14 @@ static const char *const fault_names[] = {
 	[FaultFiber] = "fiber",
 	[FaultInterrupted] = "interrupted",
 	[FaultAssert] = "device-side assert",
+	[FaultMbarrier] = "mbarrier misuse",
+	[FaultTensorMap] = "bad tensor map",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultAssert)
+	if (kind < 0 || kind > FaultTensorMap)
 		return "unknown fault";
 	return fault_names[kind];
 }

@@ -445,6 +445,8 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	}
 	put64(bank0, C0SharedWin, SimSharedWindow);
 	put64(bank0, C0LocalWin, SimLocalWindow);
+	if (a->bank0->param_win)
+		put64(bank0, a->bank0->param_win, SimParamWindow + (uint64_t)k->param_base);
 	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
 	put64(bank0, a->bank0->desc, 0x0000000000000000ull);
 	bank0_reserved(bank0, lc, a);
@@ -580,6 +582,7 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	c->cga_arrived = 0;
 	c->cga_phase = 0;
 	c->rpool = 0;
+	c->mbar_epoch = 0;
 	memset(c->bar_arrived, 0, sizeof c->bar_arrived);
 	memset(c->bar_expect, 0, sizeof c->bar_expect);
 	memset(c->bar_red, 0, sizeof c->bar_red);

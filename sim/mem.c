@@ -254,7 +254,24 @@ sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
 		return sim_shared(x, addr - SimSharedWindow, n, lane, write);
 	if (addr - SimLocalWindow < SimWindowSize)
 		return sim_local(x, addr - SimLocalWindow, n, lane, write);
+	if (addr - SimParamWindow < SimWindowSize)
+		return sim_param(x, addr - SimParamWindow, n, lane, write);
 	return sim_global(x, addr, n, lane, write);
+}
+
+/* param addresses are offsets in constant bank 0 (the parameters and the driver's words before
+ * them), read-only */
+uint8_t *
+sim_param(Exec *x, uint64_t off, unsigned n, unsigned lane, int write)
+{
+	if (misaligned(x, "param", off, n, lane, write))
+		return NULL;
+	if (!write && off < x->cbank_size[0] && n <= x->cbank_size[0] - off)
+		return (uint8_t *)x->cbank[0] + off;
+	sim_fault(x, FaultOOB, lane, "param %s of %u bytes at offset 0x%llx: %s", write ? "write" :
+	          "read", n, (unsigned long long)off, write ? "kernel parameters are read-only" :
+	          "past the constant bank of the launch");
+	return NULL;
 }
 
 uint32_t

@@ -34,6 +34,7 @@ typedef struct Alloc Alloc;
 typedef struct SimFault SimFault;
 typedef struct SimStats SimStats;
 typedef struct KernelArgs KernelArgs;
+typedef struct SimAsync SimAsync;   /* pending asynchronous effects of an SM (async.h) */
 
 enum {
 	WarpSize = 32,
@@ -50,6 +51,8 @@ enum {
 #define SimGlobalBase 0x00007f0000000000ull
 #define SimSharedWindow 0x00007e0000000000ull
 #define SimLocalWindow 0x00007d0000000000ull
+#define SimParamWindow 0x00007c0000000000ull /* constant bank 0, read-only: sm_90's generic
+                                                parameter addresses (ArchBank0.param_win) */
 #define SimWindowSize 0x0000000100000000ull
 /* The device runtime's routines (__assertfail, vprintf: devcall.c) are at SimDevcallBase + 16 k,
  * an address no kernel's code reaches: the loader resolves their names to it */
@@ -278,6 +281,10 @@ struct Warp {
 	uint32_t wait_fnum;    /* FIBER: lanes arrived at SETFIBERNUM (exec_fiber.c) */
 	uint32_t maxnreg;      /* USETMAXREG: registers per thread it holds now; 0: the kernel's
 	                          REGCOUNT, as at launch (exec_uniform.c) */
+	uint32_t mbar_fail;    /* sm_90 mbarrier: Cta.mbar_epoch + 1 when its last try_wait failed
+	                          (0: it did not), for the deadlock check (exec_sync.c) */
+	uint32_t mbar_lanes;   /* the lanes of that failed try_wait */
+	uint32_t mbar_pc;      /* its instruction */
 };
 
 struct Cta {
@@ -308,6 +315,7 @@ struct Cta {
 	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
 	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
 	ChkCta *chk;           /* the checks' state of the slot (cta_start sets it); NULL unchecked */
+	uint32_t mbar_epoch;   /* sm_90 mbarrier operations that changed a barrier (exec_sync.c) */
 };
 
 struct Sm {
@@ -320,6 +328,7 @@ struct Sm {
 	uint64_t busy_e[SmVRegs / 64], busy_f[SmVRegs / 64];
 	uint32_t busy_waiters;  /* FIBER: wefts of the SM held at DEPBAR.FULL/.EMPTY */
 	uint8_t rf_owner[SmVRegs]; /* FIBER: 0 free, 1 a window, 2 a pool (weft.c placement) */
+	SimAsync *async;       /* bulk copies in flight (async.c); NULL until the first */
 };
 
 enum { BusyEmpty, BusyFull, BusyBusy }; /* sm_busy_get / sm_busy_set states */
@@ -366,6 +375,10 @@ enum SimFaultKind {
 	                          after FaultInterrupted: the runtime's fiberFaultKind follows the
 	                          kinds before it (runtime/launch.c) */
 	FaultAssert,           /* a failed device assert (__assertfail; cudaErrorAssert) */
+	FaultMbarrier,         /* mbarrier or asynchronous-copy misuse: no barrier at the address,
+	                          arrivals or transaction bytes past the counts (async.c) */
+	FaultTensorMap,        /* a TMA instruction's tensor map is not one, breaks its rules, or
+	                          does not match the instruction (exec_tma.c) */
 };
 
 struct SimFault {
@@ -441,6 +454,11 @@ struct Exec {
 	uint32_t nsm;          /* SR_NSMID */
 	Alloc *alast;          /* last global allocation hit by this context (mem.c cache) */
 	uint32_t fiber;        /* FIBER mode (GpuConfig.fiber): R writes set busy bits Full */
+	uint64_t wake_at;      /* timing mode: the instruction suspends its warp until this cycle
+	                          (a failed mbarrier try_wait); 0 none; the driver clears it */
+	uint64_t async_done;   /* timing mode: the instruction's read scoreboard is released at this
+	                          cycle, when the warp's bulk copies complete (UTMACMDFLUSH, a bulk
+	                          group's commit); 0 none; the driver clears it */
 };
 
 /* record an access: space, kind, bytes per lane, flags, lanes, their addresses (the caller's
@@ -575,6 +593,8 @@ void sim_register_gmma(SimTab *t);                 /* exec_gmma.c: HGMMA, IGMMA,
                                                       WARPGROUP */
 void sim_register_ctrl(SimTab *t);
 void sim_register_fiber(SimTab *t);                /* exec_fiber.c: SETFIBERNUM, SETBUSYBIT */
+void sim_register_sync(SimTab *t);                 /* exec_sync.c: SYNCS (mbarrier), UBLKCP */
+void sim_register_tma(SimTab *t);                  /* exec_tma.c: UTMALDG, UTMASTG, UTMAPF */
 int sim_dec_busy(DecodeCtx *c, const Ins *i, DIns *d); /* exec_fiber.c: DEPBAR.FULL/.EMPTY and
                                                       SETBUSYBIT reg[, n] (exec_ctrl.c's DEPBAR) */
 
@@ -619,6 +639,7 @@ uint8_t *sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write
 uint8_t *sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_local(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
+uint8_t *sim_param(Exec *x, uint64_t off, unsigned n, unsigned lane, int write); /* bank 0 */
 uint32_t sim_const32(Exec *x, unsigned bank, uint32_t off, unsigned lane);
 
 /* gpu.c: the device: configuration, global memory, loaded modules, launches (functional

@@ -182,6 +182,7 @@ static const Key keys[] = {
 	LAT(lat_const_miss, "LDC constant cache miss"),
 	LAT(lat_atomic, "global atomic at L2, issue to result"),
 	LAT(lat_ldgsts, "LDGSTS L2 hit to shared memory written (misses add L2/DRAM time)"),
+	LAT(lat_tma, "TMA or bulk copy: the engine's start to the bytes in shared memory"),
 	TPOW2(smem_banks, 1, 64, "banks", "shared memory banks"),
 	TSIZE(smem_bank_bytes, 1, 16, FPow2, "bytes per shared memory bank and cycle"),
 	TSIZE(l1_line, 32, 1024, FPow2, "L1 line"),

@@ -15,6 +15,7 @@
  * for models with a hook after every issue, so that the other calls and tests nothing there.
  */
 #include "smmodel.h"
+#include "async.h"
 #include "mma.h"
 #include "latency.h"
 
@@ -340,6 +341,7 @@ tsm_new(TLaunch *L, unsigned id)
 	s->x.smid = id;
 	s->x.nsm = L->cfg->nsm;
 	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
+	sim_async_timing(&s->sm, t->lat_tma, t->l2_sm_bytes_per_clk);
 	s->mem = smmem_new(L->mem, L->cfg, id);
 	s->tw = xmalloc(nslot * sizeof *s->tw);
 	for (uint32_t k = 0; k < nslot; k++) {
@@ -413,6 +415,7 @@ tsm_free(TSm *s)
 	free(s->cta);
 	free(s->tw);
 	free(s->sm.rf);
+	sim_async_free(&s->sm);
 	free(s->ev);
 	free(s);
 }
@@ -633,6 +636,9 @@ tsm_warp_done(TSm *s, TWarp *tw, uint64_t now)
 	if (tw->mem_done > s->last_done)
 		s->last_done = tw->mem_done;
 	if (--tc->live == 0) {
+		uint64_t async = sim_async_drain(&s->x, now, &tc->c);  /* its copies in flight */
+		if (async > s->last_done)
+			s->last_done = async;
 		tc->busy = 0;
 		tc->freed_at = now + 1;
 		s->nfree++;
@@ -840,6 +846,11 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 	default:
 		break;
 	}
+	if (x->async_done) {       /* a bulk group's commit: its copies complete */
+		if (x->async_done > src_read)
+			src_read = x->async_done;
+		x->async_done = 0;
+	}
 	if (ti->pipe != PMio)
 		u->pipe_free[ti->pipe] = now + ti->ii;
 	if (ti->pipe == PTensor)
@@ -847,6 +858,11 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 
 	L->model->issue(s, u, tw, pc, now, done, src_read);
 
+	if (x->wake_at) {          /* a failed try_wait sleeps */
+		if (x->wake_at > now + sleep)
+			sleep = x->wake_at - now;
+		x->wake_at = 0;
+	}
 	if (sleep && tw->stall_until < now + sleep)
 		tw->stall_until = now + sleep;
 	tw->next_pc = sim_peek(tw->w);

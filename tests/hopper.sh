@@ -1,0 +1,80 @@
+#!/bin/sh
+# hopper.sh: fibersim's --arg tmap: on examples/hopper/tma_copy.sm_90a.sass: a tensor map over a
+# buffer of its own (zeros, or buf=PATH) and one over another argument's buffer (of=N) give the
+# kernel's values in both modes (--out on a tmap argument writes its buffer); malformed specs
+# (exit 2) and maps that break cuTensorMapEncodeTiled's rules (exit 1) are refused, saying why.
+# Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
+set -u
+B=${B:-build}
+root=$(pwd)
+SIM=$root/$B/bin/fibersim
+S=examples/hopper/tma_copy.sm_90a.sass
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); sed 's/^/  | /' "$tmp/err" | head -n 4; }
+
+# expect STATUS PATTERN DESCRIPTION -- command...: within 20 s, exit STATUS, stderr matches PATTERN
+expect() {
+	want=$1 pat=$2 d=$3
+	shift 4
+	timeout 20 "$@" > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		bad "$d: exit $rc, want $want"
+	elif ! grep -q -e "$pat" "$tmp/err"; then
+		bad "$d: stderr lacks '$pat'"
+	else
+		ok "$d"
+	fi
+}
+
+# floats of a file, one per line
+floats() { od -A n -t f4 -v "$1" | tr -s ' ' '\n' | sed '/^$/d'; }
+
+# the input: 100 x 50 floats k % 7 (exact in binary32; out is 2 (k % 7) + 1)
+i=0
+while [ $i -lt 5000 ]; do echo $((i % 7)); i=$((i + 1)); done > "$tmp/in.txt"
+# binary32 of the small integers 0..6, little-endian
+awk 'BEGIN { b[0]="\000\000\000\000"; b[1]="\000\000\200\077"; b[2]="\000\000\000\100";
+             b[3]="\000\000\100\100"; b[4]="\000\000\200\100"; b[5]="\000\000\240\100";
+             b[6]="\000\000\300\100" } { printf "%s", b[$1] }' "$tmp/in.txt" > "$tmp/in.bin"
+for mode in --functional ""; do
+	m=${mode:-timing}
+	if "$SIM" run $S --kernel tma_tile --grid 4,4 --block 128 $mode --quiet \
+	    --arg "tmap:f32,100x50,32x16,swizzle=128,buf=$tmp/in.bin" --arg tmap:f32,100x50,32x16 \
+	    --arg i32:3 --out "1:$tmp/out.bin" 2> "$tmp/err" &&
+	   floats "$tmp/out.bin" |
+	   awk '{ if ($1 != 2 * ((NR - 1) % 7) + 1) bad++ } END { exit NR != 5000 || bad }'; then
+		ok "tma_tile ($m): tmap over buf= (128-byte swizzle) into a tmap's own buffer"
+	else
+		bad "tma_tile ($m): wrong values or exit"
+	fi
+done
+if "$SIM" run $S --kernel tma_box3 --grid 1 --block 32 --functional --quiet \
+    --arg "tmap:f32,20x10x4,8x4x2,estrides=1x2x1,oob=nan,of=1" --arg zeros:3200 \
+    --arg i32:0 --arg i32:0 --arg i32:3 --out "1:$tmp/o3.bin" 2> "$tmp/err" &&
+   [ "$(floats "$tmp/o3.bin" | sed -n '1,32p' | grep -ci nan)" -eq 16 ]; then
+	ok "tma_box3: tmap over another argument's buffer (of=1), NaN fill outside (z = 4)"
+else
+	bad "tma_box3 with of=1"
+fi
+RUN="--kernel tma_tile --grid 1 --block 128 --functional"
+expect 2 "tmap: element type 'f31'" "an unknown element type" -- \
+	"$SIM" run $S $RUN --arg tmap:f31,100x50,32x16 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 2 "the box, estrides= and strides= need 2" "a box of another rank" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,100x50,32 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 1 "a 32-byte swizzle takes at most 32" "a box too wide for its swizzle (encoder's rule)" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,100x50,32x16,swizzle=32 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 1 "globalStrides\[0\] = 200" "a row stride that is no multiple of 16" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,50x50,32x16 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 2 "argument 5 is not a buffer" "of= naming no buffer" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,100x50,32x16,of=5 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 2 "bad 'wat=1'" "an unknown key" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,100x50,32x16,wat=1 --arg tmap:f32,100x50,32x16 --arg i32:0
+expect 1 "given as tmap (128 bytes)" "a tmap for a scalar parameter" -- \
+	"$SIM" run $S $RUN --arg tmap:f32,100x50,32x16 --arg tmap:f32,100x50,32x16 \
+	--arg tmap:f32,100x50,32x16
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
