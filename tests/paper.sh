@@ -4,7 +4,7 @@
 # h100-fiber, b200-fiber (fiberc --mode=cuda-native), each output checked against its CPU
 # reference in the run; fails on any unverified row. Also: table.csv has exactly the issue's
 # columns and one row per workload x shape x generation, table.json and table.svg are written,
-# and --corrupt (one output bit flipped before the check) makes the check fail.
+# and --corrupt (one output bit flipped before the check) makes every row's check fail.
 # Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -44,11 +44,16 @@ for f in table.json table.svg; do
 done
 grep -q '"verified": false' "$tmp/q/table.json" && bad "table.json has an unverified run" ||
 	ok "table.json: every run verified"
-if "$PT" --quick --only MQA --gen a100 --corrupt --fsass "$B/paper" --out "$tmp/c" > "$tmp/cout" 2>&1; then
+# --corrupt: every row (each workload, a100) must fail its check, and say where
+if "$PT" --quick --gen a100 --corrupt --fsass "$B/paper" --out "$tmp/c" > "$tmp/cout" 2>&1; then
 	bad "--corrupt: paper_table passed with a flipped output bit"
 else
-	grep -q 'outside the tolerance' "$tmp/cout" && ok "--corrupt: the check fails, located" ||
-		bad "--corrupt: failed without naming the bad outputs"
+	last=$(grep -E '^[0-9]+ rows, [0-9]+ not verified$' "$tmp/cout")
+	r=${last%% rows*}
+	nv=$(echo "$last" | sed 's/.*, \([0-9]*\) not verified/\1/')
+	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$r" = "$nv" ] && grep -q 'outside the tolerance' "$tmp/cout" &&
+		ok "--corrupt: all $r rows fail their check, located" ||
+		bad "--corrupt: $last"
 fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -130,7 +130,7 @@ attn_run(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk)
 		goto out;
 	}
 	if (chk->corrupt)
-		ho[nq / 2] ^= 0x0400;     /* the checker's self-test: one exponent bit */
+		ho[nq / 2] ^= 0x4000;     /* the checker's self-test: the top exponent bit */
 	attn_check(hq, hk, hv, ho, s, scale, chk);
 	rc = chk->fault[0] ? -1 : 0;
 out:

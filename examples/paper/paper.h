@@ -59,5 +59,7 @@ int fail(fiberDevice dev, Check *chk, fiberStatus st, const char *what);
 
 /* attn.c */
 extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
+/* w4a16.c */
+extern const Work work_w4a16_gateup, work_w4a16_down;
 
 #endif

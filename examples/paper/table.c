@@ -67,10 +67,16 @@ static const Shape s_prefill = {"prefill b1 s4096 h32/32", 0, {32, 32, 4096, 0}}
 static const Shape s_prefill_c = {"prefill b1 s4096 h32/32 causal", 0, {32, 32, 4096, 1}};
 static const Shape s_gqa = {"prefill b1 s4096 h32/8", 0, {32, 8, 4096, 0}};
 static const Shape s_mqa = {"prefill b1 s4096 h32/1", 0, {32, 1, 4096, 0}};
+static const Shape s_gateup_p = {"prefill M4096 N2x11008 K4096", 0, {4096, 22016, 4096, 1}};
+static const Shape s_gateup_d = {"decode M16 N2x11008 K4096", 0, {16, 22016, 4096, 1}};
+static const Shape s_down_p = {"prefill M4096 N4096 K11008", 0, {4096, 4096, 11008, 0}};
+static const Shape s_down_d = {"decode M16 N4096 K11008", 0, {16, 4096, 11008, 0}};
 static const Shape q_attn = {"quick s256 h2/2", 1, {2, 2, 256, 0}};
 static const Shape q_attn_c = {"quick s256 h2/2 causal", 1, {2, 2, 256, 1}};
 static const Shape q_gqa = {"quick s256 h4/2", 1, {4, 2, 256, 0}};
 static const Shape q_mqa = {"quick s256 h4/1", 1, {4, 1, 256, 0}};
+static const Shape q_gateup = {"quick M64 N2x128 K256", 1, {64, 256, 256, 1}};
+static const Shape q_down = {"quick M16 N128 K384", 1, {16, 128, 384, 0}};
 
 /* every row: workload and shape, in the table's order */
 static const struct {
@@ -79,8 +85,11 @@ static const struct {
 } rows[] = {
 	{&work_attn_fwd, &s_prefill},    {&work_attn_causal, &s_prefill_c},
 	{&work_attn_gqa, &s_gqa},        {&work_attn_mqa, &s_mqa},
+	{&work_w4a16_gateup, &s_gateup_p}, {&work_w4a16_gateup, &s_gateup_d},
+	{&work_w4a16_down, &s_down_p},   {&work_w4a16_down, &s_down_d},
 	{&work_attn_fwd, &q_attn},       {&work_attn_causal, &q_attn_c},
 	{&work_attn_gqa, &q_gqa},        {&work_attn_mqa, &q_mqa},
+	{&work_w4a16_gateup, &q_gateup}, {&work_w4a16_down, &q_down},
 };
 
 /* SMs a sampled launch simulates (--sample-sms): each runs its whole share of the grid */
