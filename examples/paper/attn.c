@@ -87,7 +87,7 @@ attn_check(const uint16_t *hq, const uint16_t *hk, const uint16_t *hv, const uin
 }
 
 static int
-attn_run(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk)
+attn_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 {
 	int heads = s->arg[0], kvh = s->arg[1], seq = s->arg[2], causal = s->arg[3];
 	int group = heads / kvh, rc = -1;
@@ -99,7 +99,10 @@ attn_run(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk)
 	unsigned grid[3] = {(unsigned)(seq / RowsPerCta), (unsigned)heads, 1};
 	unsigned block[3] = {Threads, 1, 1};
 	fiberStatus st;
+	fiberFunction fn;
 
+	if (get_fn(dev, mod, "attn_fwd", &fn, chk))
+		goto out;
 	if (!hq || !hk || !hv || !ho) {
 		snprintf(chk->fault, sizeof chk->fault, "out of host memory");
 		goto out;

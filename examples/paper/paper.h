@@ -39,12 +39,12 @@ struct Check {
 /* a workload: its kernel, its launch and its check */
 struct Work {
 	const char *workload;         /* the table's workload column: "attention forward" */
-	const char *stem;             /* examples/paper/<stem>.sm_XX.sass, and the kernel symbol */
+	const char *stem;             /* examples/paper/<stem>.sm_XX.sass */
 	const char *label;            /* what the baseline is, against the paper's */
 	const char *paper[3];         /* the paper's speedup on a100, h100, b200 ("" if none) */
-	/* inputs, launch on fn, check; returns 0, or -1 with chk->fault set */
-	int (*run)(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk);
-	/* CTAs of the launch at shape s */
+	/* inputs, launches of mod's kernels, check; returns 0, or -1 with chk->fault set */
+	int (*run)(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk);
+	/* CTAs of the (largest) launch at shape s */
 	uint64_t (*ctas)(const Shape *s);
 };
 
@@ -56,10 +56,14 @@ uint16_t f2h(float f);
 float h2f(uint16_t h);
 /* a failed runtime call: the message into chk->fault; returns -1 */
 int fail(fiberDevice dev, Check *chk, fiberStatus st, const char *what);
+/* kernel name of mod into *fn; -1 with chk->fault set if it is not there */
+int get_fn(fiberDevice dev, fiberModule mod, const char *name, fiberFunction *fn, Check *chk);
 
 /* attn.c */
 extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 /* w4a16.c */
 extern const Work work_w4a16_gateup, work_w4a16_down;
+/* decode.c */
+extern const Work work_flash_decode;
 
 #endif

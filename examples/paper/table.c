@@ -71,12 +71,14 @@ static const Shape s_gateup_p = {"prefill M4096 N2x11008 K4096", 0, {4096, 22016
 static const Shape s_gateup_d = {"decode M16 N2x11008 K4096", 0, {16, 22016, 4096, 1}};
 static const Shape s_down_p = {"prefill M4096 N4096 K11008", 0, {4096, 4096, 11008, 0}};
 static const Shape s_down_d = {"decode M16 N4096 K11008", 0, {16, 4096, 11008, 0}};
+static const Shape s_decode = {"decode b16 h32 kv4096 splits8", 0, {16, 32, 4096, 8}};
 static const Shape q_attn = {"quick s256 h2/2", 1, {2, 2, 256, 0}};
 static const Shape q_attn_c = {"quick s256 h2/2 causal", 1, {2, 2, 256, 1}};
 static const Shape q_gqa = {"quick s256 h4/2", 1, {4, 2, 256, 0}};
 static const Shape q_mqa = {"quick s256 h4/1", 1, {4, 1, 256, 0}};
 static const Shape q_gateup = {"quick M64 N2x128 K256", 1, {64, 256, 256, 1}};
 static const Shape q_down = {"quick M16 N128 K384", 1, {16, 128, 384, 0}};
+static const Shape q_decode = {"quick b2 h2 kv256 splits4", 1, {2, 2, 256, 4}};
 
 /* every row: workload and shape, in the table's order */
 static const struct {
@@ -87,9 +89,11 @@ static const struct {
 	{&work_attn_gqa, &s_gqa},        {&work_attn_mqa, &s_mqa},
 	{&work_w4a16_gateup, &s_gateup_p}, {&work_w4a16_gateup, &s_gateup_d},
 	{&work_w4a16_down, &s_down_p},   {&work_w4a16_down, &s_down_d},
+	{&work_flash_decode, &s_decode},
 	{&work_attn_fwd, &q_attn},       {&work_attn_causal, &q_attn_c},
 	{&work_attn_gqa, &q_gqa},        {&work_attn_mqa, &q_mqa},
 	{&work_w4a16_gateup, &q_gateup}, {&work_w4a16_down, &q_down},
+	{&work_flash_decode, &q_decode},
 };
 
 /* SMs a sampled launch simulates (--sample-sms): each runs its whole share of the grid */
@@ -167,6 +171,13 @@ fail(fiberDevice dev, Check *chk, fiberStatus st, const char *what)
 	return -1;
 }
 
+int
+get_fn(fiberDevice dev, fiberModule mod, const char *name, fiberFunction *fn, Check *chk)
+{
+	fiberStatus st = fiberModuleGetFunction(fn, mod, name);
+	return st ? fail(dev, chk, st, name) : 0;
+}
+
 /* the whole of a file, NUL-terminated; NULL if unreadable */
 static char *
 slurp(const char *path)
@@ -202,31 +213,40 @@ jnum(const char *from, const char *key)
 	return end == p ? NAN : v;
 }
 
-/* the figures of the one launch in a statistics file */
+/* the figures of the launches in a statistics file: cycles summed; tensor utilisation and the
+ * sync share weighted by each launch's cycles; the largest sampling error; FIBER counts summed */
 static void
 read_stats(const char *path, Run *r)
 {
 	char *js = slurp(path);
 	const char *k = js ? strstr(js, "\"kernels\"") : NULL;
-	const char *cpi = k ? strstr(k, "\"cpi_stack_fraction\"") : NULL;
-	const char *fb = k ? strstr(k, "\"fiber\": {") : NULL;
-	double idle = jnum(cpi, "idle"), syn = 0;
 	static const char *const sync_keys[] = {"barrier", "sync", "busy_wait", "fiber_sync"};
+	double tc = 0, syn = 0;
 
-	r->cycles = jnum(k, "cycles");
-	r->tc = jnum(k, "tensor_utilization");
-	for (size_t i = 0; i < sizeof sync_keys / sizeof *sync_keys; i++)
-		syn += jnum(cpi, sync_keys[i]);
-	r->sync = idle < 1 ? syn / (1 - idle) : NAN;
-	r->err = jnum(k, "error_estimate");
-	if (r->err != r->err)
-		r->err = -1;
-	if (fb) {
-		r->setfibernum = (unsigned long long)jnum(fb, "setfibernum");
-		r->busy = (unsigned long long)jnum(fb, "busy_waits");
-		r->pool = (unsigned long long)jnum(fb, "remote_reads");
+	r->cycles = 0;
+	r->err = -1;
+	for (const char *p = k ? strstr(k, "\"fault\": ") : NULL; p; p = strstr(p + 1, "\"fault\": ")) {
+		const char *cpi = strstr(p, "\"cpi_stack_fraction\"");
+		const char *next = strstr(p + 1, "\"fault\": ");
+		const char *fb = strstr(p, "\"fiber\": {");
+		double cyc = jnum(p, "cycles"), idle = jnum(cpi, "idle"), sy = 0;
+		double err = jnum(p, "error_estimate");
+		for (size_t i = 0; i < sizeof sync_keys / sizeof *sync_keys; i++)
+			sy += jnum(cpi, sync_keys[i]);
+		r->cycles += cyc;
+		tc += cyc * jnum(p, "tensor_utilization");
+		syn += idle < 1 ? cyc * sy / (1 - idle) : 0;
+		if (err == err && err > r->err)
+			r->err = err;
+		if (fb && (!next || fb < next)) {
+			r->setfibernum += (unsigned long long)jnum(fb, "setfibernum");
+			r->busy += (unsigned long long)jnum(fb, "busy_waits");
+			r->pool += (unsigned long long)jnum(fb, "remote_reads");
+		}
 	}
-	if (r->cycles != r->cycles)
+	r->tc = r->cycles > 0 ? tc / r->cycles : NAN;
+	r->sync = r->cycles > 0 ? syn / r->cycles : NAN;
+	if (!(r->cycles > 0))
 		snprintf(r->note, sizeof r->note, "no statistics in %s", path);
 	free(js);
 }
@@ -238,7 +258,6 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 {
 	fiberDevice dev = NULL;
 	fiberModule mod;
-	fiberFunction fn;
 	fiberDeviceProps props;
 	fiberStatus st;
 	Check chk;
@@ -255,13 +274,12 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 	fiberDeviceGetProperties(dev, &props);
 	if (!s->quick && w->ctas(s) > (uint64_t)props.sm_count)
 		fiberDeviceSetSampling(dev, SampleSms, 0);
-	if ((st = fiberModuleLoadFile(&mod, dev, file)) ||
-	    (st = fiberModuleGetFunction(&fn, mod, w->stem))) {
+	if ((st = fiberModuleLoadFile(&mod, dev, file))) {
 		snprintf(r->note, sizeof r->note, "%s: %s", file, fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
 		return;
 	}
-	if (w->run(dev, fn, s, &chk) == 0) {
+	if (w->run(dev, mod, s, &chk) == 0) {
 		r->ran = 1;
 		if (fiberWriteStatsJSON(dev, json) == FIBER_SUCCESS)
 			read_stats(json, r);

@@ -90,7 +90,7 @@ w4_check(const float *a, const float *wt, const uint16_t *c, const Shape *s, Che
 }
 
 static int
-w4_run(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk)
+w4_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 {
 	int M = s->arg[0], N = s->arg[1], K = s->arg[2], silu = s->arg[3], rc = -1;
 	size_t na = (size_t)M * K, nw = (size_t)K * N, ns = (size_t)(K / Group) * N;
@@ -103,7 +103,10 @@ w4_run(fiberDevice dev, fiberFunction fn, const Shape *s, Check *chk)
 	unsigned grid[3] = {(unsigned)(N / TileN), (unsigned)((M + TileM - 1) / TileM), 1};
 	unsigned block[3] = {Threads, 1, 1};
 	fiberStatus st;
+	fiberFunction fn;
 
+	if (get_fn(dev, mod, "w4a16_gemm", &fn, chk))
+		goto out;
 	if (!ha || !hs || !hc || !hq || !hp || !af || !wt) {
 		snprintf(chk->fault, sizeof chk->fault, "out of host memory");
 		goto out;
