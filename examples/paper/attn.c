@@ -157,8 +157,8 @@ const Work work_attn_causal = {
 	attn_ctas,
 };
 const Work work_attn_gqa = {
-	"GQA attention", "attn_fwd", ATTN_LABEL, {"", "", ""}, attn_run, attn_ctas,
+	"GQA attention", "attn_fwd", ATTN_LABEL, {"1.3-1.5", "1.3-1.5", "1.3-1.5"}, attn_run, attn_ctas,
 };
 const Work work_attn_mqa = {
-	"MQA attention", "attn_fwd", ATTN_LABEL, {"", "", ""}, attn_run, attn_ctas,
+	"MQA attention", "attn_fwd", ATTN_LABEL, {"1.3-1.5", "1.3-1.5", "1.3-1.5"}, attn_run, attn_ctas,
 };

@@ -65,5 +65,7 @@ extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 extern const Work work_w4a16_gateup, work_w4a16_down;
 /* decode.c */
 extern const Work work_flash_decode;
+/* proj.c */
+extern const Work work_proj;
 
 #endif
