@@ -517,7 +517,7 @@ json_quick(FILE *fp, const Row *t, size_t n)
 static void
 print_table(const Row *t, size_t n, double wall)
 {
-	printf("%-26s %-32s %-5s %12s %4s %12s %6s %6s %6s %6s %7s\n", "workload", "shape", "gen",
+	printf("%-28s %-32s %-5s %12s %4s %12s %6s %7s %6s %6s %7s\n", "workload", "shape", "gen",
 	       "simt_cycles", "ok", "cuda_native", "ratio", "paper", "tc", "sync", "sample");
 	for (size_t i = 0; i < n; i++) {
 		const Row *r = &t[i];
@@ -528,7 +528,7 @@ print_table(const Row *t, size_t n, double wall)
 		}
 		if (r->simt.err >= 0)
 			snprintf(err, sizeof err, "%.1f%%", 100 * r->simt.err);
-		printf("%-26s %-32s %-5s %12.0f %4s %12s %6s %6s %6.3f %6.3f %7s\n", r->w->workload,
+		printf("%-28s %-32s %-5s %12.0f %4s %12s %6s %7s %6.3f %6.3f %7s\n", r->w->workload,
 		       r->s->name, r->g->name, r->simt.ran ? r->simt.cycles : 0.0,
 		       r->simt.verified ? "yes" : "NO", cn, ratio,
 		       r->w->paper[r->g - gens][0] ? r->w->paper[r->g - gens] : "-",
