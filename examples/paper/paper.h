@@ -62,7 +62,7 @@ int get_fn(fiberDevice dev, fiberModule mod, const char *name, fiberFunction *fn
 /* attn.c */
 extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 /* w4a16.c */
-extern const Work work_w4a16_gateup, work_w4a16_down;
+extern const Work work_w4a16_gateup, work_w4a16_down, work_awq;
 /* decode.c */
 extern const Work work_flash_decode;
 /* proj.c */

@@ -1,8 +1,9 @@
 /* w4a16.c: the W4A16 workloads of the paper table: w4a16_gemm.cu (Marlin-class) as the FFN's
- * gate/up projection with SiLU(gate) * up fused (silu_mul = 1) and as its down projection; the
- * weights' offline packing (pack_b), the inputs, the launch and the CPU reference.
+ * gate/up projection with SiLU(gate) * up fused (silu_mul = 1) and as its down projection, and
+ * awq_gemm.cu (the same with AWQ's zero points); the weights' offline packing (pack_b), the
+ * inputs, the launch and the CPU reference.
  * Shape integers: arg[0] M (tokens), arg[1] N (weight columns; gate and up together when fused),
- * arg[2] K (multiple of 128), arg[3] silu_mul. */
+ * arg[2] K (multiple of 128), arg[3] silu_mul, arg[4] 1: AWQ zero points (awq_gemm). */
 #include "paper.h"
 
 #include <math.h>
@@ -17,6 +18,7 @@ enum {
 	Group = 128,                  /* quantisation group along K */
 	Threads = 256,                /* threads per CTA */
 	SmemBytes = 50176,            /* 4 stages of A, packed weights and scales */
+	AwqSmemBytes = 50432,         /* ... and the zero points */
 };
 
 static uint64_t
@@ -92,22 +94,22 @@ w4_check(const float *a, const float *wt, const uint16_t *c, const Shape *s, Che
 static int
 w4_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 {
-	int M = s->arg[0], N = s->arg[1], K = s->arg[2], silu = s->arg[3], rc = -1;
+	int M = s->arg[0], N = s->arg[1], K = s->arg[2], silu = s->arg[3], awq = s->arg[4], rc = -1;
 	size_t na = (size_t)M * K, nw = (size_t)K * N, ns = (size_t)(K / Group) * N;
 	size_t nc = (size_t)M * (silu ? N / 2 : N);
 	uint16_t *ha = malloc(na * 2), *hs = malloc(ns * 2), *hc = malloc(nc * 2);
 	uint8_t *hq = malloc(nw);
-	uint32_t *hp = malloc(nw / 2);
+	uint32_t *hp = malloc(nw / 2), *hz = malloc(ns / 2 + 4);
 	float *af = malloc(na * sizeof(float)), *wt = malloc(nw * sizeof(float));
-	fiberDevicePtr da = 0, dq = 0, ds = 0, dc = 0;
+	fiberDevicePtr da = 0, dq = 0, ds = 0, dc = 0, dz = 0;
 	unsigned grid[3] = {(unsigned)(N / TileN), (unsigned)((M + TileM - 1) / TileM), 1};
 	unsigned block[3] = {Threads, 1, 1};
 	fiberStatus st;
 	fiberFunction fn;
 
-	if (get_fn(dev, mod, "w4a16_gemm", &fn, chk))
+	if (get_fn(dev, mod, awq ? "awq_gemm" : "w4a16_gemm", &fn, chk))
 		goto out;
-	if (!ha || !hs || !hc || !hq || !hp || !af || !wt) {
+	if (!ha || !hs || !hc || !hq || !hp || !hz || !af || !wt) {
 		snprintf(chk->fault, sizeof chk->fault, "out of host memory");
 		goto out;
 	}
@@ -122,14 +124,23 @@ w4_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 		hq[k] &= 15;
 	for (size_t k = 0; k < ns; k++)
 		hs[k] = f2h(rng_uniform(0.005f, 0.02f));
-	/* the weights the kernel multiplies by: fp16((q - 8) * s), transposed for the reference */
+	memset(hz, 0, ns / 2 + 4);
+	for (size_t k = 0; awq && k < ns; k++)      /* zero point of group k / N, column k % N */
+		hz[k / 8] |= (uint32_t)((int)rng_uniform(4, 12) & 15) << (4 * (k % 8));
+	/* the weights the kernel multiplies by, transposed for the reference: fp16((q - 8) * s), or
+	 * with zero points fp16(q * s + fp16(-z * s)) (one rounding: the kernel's HFMA2) */
 	for (int k = 0; k < K; k++)
-		for (int n = 0; n < N; n++)
-			wt[(size_t)n * K + k] = h2f(f2h((float)(hq[(size_t)k * N + n] - 8) *
-			                                h2f(hs[(size_t)(k / Group) * N + n])));
+		for (int n = 0; n < N; n++) {
+			size_t g = (size_t)(k / Group) * N + n;
+			float sc = h2f(hs[g]), q = hq[(size_t)k * N + n];
+			float z = (float)((hz[g / 8] >> (4 * (g % 8))) & 15);
+			wt[(size_t)n * K + k] = awq ? h2f(f2h(q * sc + h2f(f2h(-z * sc))))
+			                            : h2f(f2h((q - 8) * sc));
+		}
 	pack_b(hq, N, K, hp);
 	if ((st = fiberMalloc(dev, &da, na * 2)) || (st = fiberMalloc(dev, &dq, nw / 2)) ||
 	    (st = fiberMalloc(dev, &ds, ns * 2)) || (st = fiberMalloc(dev, &dc, nc * 2)) ||
+	    (st = fiberMalloc(dev, &dz, ns / 2 + 4)) || (st = fiberMemcpyHtoD(dev, dz, hz, ns / 2 + 4)) ||
 	    (st = fiberMemcpyHtoD(dev, da, ha, na * 2)) ||
 	    (st = fiberMemcpyHtoD(dev, dq, hp, nw / 2)) ||
 	    (st = fiberMemcpyHtoD(dev, ds, hs, ns * 2)) || (st = fiberMemset(dev, dc, 0xff, nc * 2))) {
@@ -137,7 +148,9 @@ w4_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 		goto out;
 	}
 	void *params[] = {&da, &dq, &ds, &dc, &M, &N, &K, &silu};
-	if ((st = fiberLaunchKernel(fn, grid, block, SmemBytes, params))) {
+	void *awq_params[] = {&da, &dq, &ds, &dz, &dc, &M, &N, &K};
+	if ((st = awq ? fiberLaunchKernel(fn, grid, block, AwqSmemBytes, awq_params)
+	              : fiberLaunchKernel(fn, grid, block, SmemBytes, params))) {
 		fail(dev, chk, st, "launch");
 		goto out;
 	}
@@ -154,6 +167,8 @@ out:
 	fiberFree(dev, dq);
 	fiberFree(dev, ds);
 	fiberFree(dev, dc);
+	fiberFree(dev, dz);
+	free(hz);
 	free(ha);
 	free(hs);
 	free(hc);
@@ -169,6 +184,11 @@ out:
 const Work work_w4a16_gateup = {
 	"W4A16 FFN gate/up + SiLU*up", "w4a16_gemm", W4_LABEL, {"2.49", "1.7", "1.97"}, w4_run,
 	w4_ctas,
+};
+const Work work_awq = {
+	"AWQ W4A16 GEMM (zero points)", "awq_gemm",
+	"Marlin-class W4A16 with AWQ zero points (LOP3 + HFMA2 with scaled zeros, 4-stage cp.async, "
+	"mma.sync, g128)", {"2.33", "", ""}, w4_run, w4_ctas,
 };
 const Work work_w4a16_down = {
 	"W4A16 FFN down", "w4a16_gemm", W4_LABEL, {"2.49", "1.7", "1.97"}, w4_run, w4_ctas,
