@@ -242,8 +242,11 @@ read_stats(const char *path, Run *r)
 		double err = jnum(p, "error_estimate");
 		for (size_t i = 0; i < sizeof sync_keys / sizeof *sync_keys; i++)
 			sy += jnum(cpi, sync_keys[i]);
+		/* tensor_utilization divides by every SM; a --sample-sms run simulated only some */
+		double sms = jnum(p, "sms"), ssms = jnum(p, "sample_sms");
+		double tcs = ssms > 0 && sms > ssms ? sms / ssms : 1;
 		r->cycles += cyc;
-		tc += cyc * jnum(p, "tensor_utilization");
+		tc += cyc * tcs * jnum(p, "tensor_utilization");
 		syn += idle < 1 ? cyc * sy / (1 - idle) : 0;
 		if (err == err && err > r->err)
 			r->err = err;
