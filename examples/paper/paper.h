@@ -65,6 +65,8 @@ extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 extern const Work work_w4a16_gateup, work_w4a16_down, work_awq;
 /* decode.c */
 extern const Work work_flash_decode;
+/* aqlm.c */
+extern const Work work_aqlm;
 /* proj.c */
 extern const Work work_proj;
 

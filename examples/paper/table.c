@@ -76,6 +76,8 @@ static const Shape s_proj_p = {"prefill M4096 N12288 K4096", 0, {4096, 12288, 40
 static const Shape s_proj_d = {"decode M16 N12288 K4096", 0, {16, 12288, 4096}};
 static const Shape s_awq_p = {"prefill M4096 N11008 K4096", 0, {4096, 11008, 4096, 0, 1}};
 static const Shape s_awq_d = {"decode M16 N11008 K4096", 0, {16, 11008, 4096, 0, 1}};
+static const Shape s_aqlm_p = {"prefill M4096 N11008 K4096", 0, {4096, 11008, 4096}};
+static const Shape s_aqlm_d = {"decode M16 N11008 K4096", 0, {16, 11008, 4096}};
 static const Shape q_attn = {"quick s256 h2/2", 1, {2, 2, 256, 0}};
 static const Shape q_attn_c = {"quick s256 h2/2 causal", 1, {2, 2, 256, 1}};
 static const Shape q_gqa = {"quick s256 h4/2", 1, {4, 2, 256, 0}};
@@ -84,6 +86,7 @@ static const Shape q_gateup = {"quick M64 N2x128 K256", 1, {64, 256, 256, 1}};
 static const Shape q_down = {"quick M16 N128 K384", 1, {16, 128, 384, 0}};
 static const Shape q_proj = {"quick M200 N256 K192", 1, {200, 256, 192}};
 static const Shape q_awq = {"quick M80 N256 K256", 1, {80, 256, 256, 0, 1}};
+static const Shape q_aqlm = {"quick M72 N256 K256", 1, {72, 256, 256}};
 static const Shape q_decode = {"quick b2 h2 kv256 splits4", 1, {2, 2, 256, 4}};
 
 /* every row: workload and shape, in the table's order */
@@ -96,12 +99,13 @@ static const struct {
 	{&work_w4a16_gateup, &s_gateup_p}, {&work_w4a16_gateup, &s_gateup_d},
 	{&work_w4a16_down, &s_down_p},   {&work_w4a16_down, &s_down_d},
 	{&work_awq, &s_awq_p},           {&work_awq, &s_awq_d},
+	{&work_aqlm, &s_aqlm_p},         {&work_aqlm, &s_aqlm_d},
 	{&work_flash_decode, &s_decode},
 	{&work_proj, &s_proj_p},         {&work_proj, &s_proj_d},
 	{&work_attn_fwd, &q_attn},       {&work_attn_causal, &q_attn_c},
 	{&work_attn_gqa, &q_gqa},        {&work_attn_mqa, &q_mqa},
 	{&work_w4a16_gateup, &q_gateup}, {&work_w4a16_down, &q_down},
-	{&work_awq, &q_awq},
+	{&work_awq, &q_awq},             {&work_aqlm, &q_aqlm},
 	{&work_flash_decode, &q_decode},  {&work_proj, &q_proj},
 };
 
