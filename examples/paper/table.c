@@ -57,9 +57,10 @@ typedef struct Row {
 
 static const Gen gens[] = {
 	{"a100", "sm_80", "a100", "a100-fiber", ""},
-	{"h100", "sm_90", "h100", "h100-fiber", "mma.sync baseline, weaker than FA3 (no wgmma/TMA)"},
+	{"h100", "sm_90", "h100", "h100-fiber",
+	 "mma.sync baseline, weaker than FA3 and wgmma GEMMs (no wgmma, no TMA)"},
 	{"b200", "sm_90", "b200", "b200-fiber",
-	 "mma.sync baseline on sm_90 SASS, weaker than FA4 (no tcgen05)"},
+	 "mma.sync baseline on sm_90 SASS, weaker than FA4 and tcgen05 GEMMs"},
 };
 
 /* Llama-2-7B shapes (docs/paper-table.md) and the QUICK=1 ones; arg as each workload reads it */
@@ -566,11 +567,11 @@ print_table(const Row *t, size_t n, double wall)
 }
 
 static int
-usage(void)
+usage(FILE *fp, int status)
 {
-	fprintf(stderr, "usage: paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] "
+	fprintf(fp, "usage: paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] "
 	        "[--only TEXT] [--gen a100,h100,b200] [--corrupt]\n");
-	return 2;
+	return status;
 }
 
 int
@@ -597,8 +598,10 @@ main(int argc, char **argv)
 			only = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--gen"))
 			genlist = argv[++i];
+		else if (!strcmp(argv[i], "--help"))
+			return usage(stdout, 0);
 		else
-			return usage();
+			return usage(stderr, 2);
 	}
 	t = calloc(sizeof rows / sizeof *rows * 3, sizeof *t);
 	if (!t)
