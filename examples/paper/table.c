@@ -110,7 +110,8 @@ static const struct {
 	{&work_flash_decode, &q_decode},  {&work_proj, &q_proj},
 };
 
-/* SMs a sampled launch simulates (--sample-sms): each runs its whole share of the grid */
+/* the fewest SMs a sampled launch simulates (--sample-sms; sample_sms() may take more): each runs
+ * its whole share of the grid */
 enum { SampleSms = 2 };
 
 static uint64_t rng_state;
@@ -268,6 +269,20 @@ read_stats(const char *path, Run *r)
 	free(js);
 }
 
+/* SMs to simulate for a grid of ctas on sms SMs: the fewest, from SampleSms on, whose share
+ * (ceil(ctas x m / sms) CTAs over m SMs) puts on its busiest SM as many CTAs as the full GPU's
+ * busiest SM gets, so the sample runs the full run's waves; 0 (no sampling) if none up to 16 */
+static unsigned
+sample_sms(uint64_t ctas, uint64_t sms)
+{
+	for (uint64_t m = SampleSms; m <= 16 && m < sms; m++) {
+		uint64_t share = (ctas * m + sms - 1) / sms;
+		if ((share + m - 1) / m == (ctas + sms - 1) / sms)
+			return (unsigned)m;
+	}
+	return 0;
+}
+
 /* run workload w at shape s from the listing file on configuration config */
 static void
 run_one(const Work *w, const Shape *s, const char *file, const char *config, const char *json,
@@ -290,7 +305,7 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 	}
 	fiberDeviceGetProperties(dev, &props);
 	if (!s->quick && w->ctas(s) > (uint64_t)props.sm_count)
-		fiberDeviceSetSampling(dev, SampleSms, 0);
+		fiberDeviceSetSampling(dev, sample_sms(w->ctas(s), (uint64_t)props.sm_count), 0);
 	if ((st = fiberModuleLoadFile(&mod, dev, file))) {
 		snprintf(r->note, sizeof r->note, "%s: %s", file, fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
@@ -557,7 +572,7 @@ print_table(const Row *t, size_t n, double wall)
 	       "(X-fiber), verified too; ratio = simt / cuda_native;\n"
 	       "  tc, sync: the SIMT run's tensor utilisation and its barrier+sync share of the "
 	       "non-idle CPI stack;\n"
-	       "  sample: whole waves on %d SMs (--sample-sms), the simulator's error estimate "
+	       "  sample: whole waves on >= %d SMs (--sample-sms), the simulator's error estimate "
 	       "(docs/sim-timing.md); '-' = the whole grid ran;\n"
 	       "  empty in table.csv: fiber_cycles, fiber_verified, speedup, the DP/FS/RS-off "
 	       "ablations, setfibernum/busy-bit/pool counts and the band\n"
