@@ -14,8 +14,8 @@ PAPER_GRID_flash_decode := 4096
 PAPER_GRID_gemm_f16 := 3072
 PAPER_GRID_awq_gemm := 5504
 PAPER_GRID_aqlm_gemm := 5504
-PAPER_FSASS := $(foreach s,$(patsubst examples/paper/%.sm_80.sass,%,$(wildcard examples/paper/*.sm_80.sass)),\
-  $(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
+PAPER_STEMS := $(patsubst examples/paper/%.sm_80.sass,%,$(wildcard examples/paper/*.sm_80.sass))
+PAPER_FSASS := $(foreach s,$(PAPER_STEMS),$(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
 
 $(B)/examples/paper/%.o: examples/paper/%.c examples/paper/paper.h
 	@mkdir -p $(@D)
