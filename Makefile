@@ -197,6 +197,6 @@ layers:
 clean:
 	rm -rf build
 
-include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk
+include mk/tests.mk mk/demo.mk mk/bench.mk mk/fuzz.mk mk/install.mk mk/docs.mk mk/paper.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

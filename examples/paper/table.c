@@ -1,0 +1,660 @@
+/* table.c: `make paper-table` (docs/paper-table.md). Runs every workload x shape on each
+ * generation's SIMT configuration (nvcc's SASS) and FIBER configuration (fiberc --mode=cuda-native
+ * output), checks every output against its CPU reference, reads each run's statistics and writes
+ * table.csv, table.json and table.svg into the output folder; prints the table and its legend.
+ *
+ *   paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] [--only TEXT] [--gen LIST]
+ *               [--corrupt]   (flips one output bit before each check: every row must fail)
+ *
+ * Exit status 0 when every row ran and verified, 1 otherwise (an unverified row), 2 on usage. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "paper.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* one generation: its SASS architecture and its two configurations */
+typedef struct Gen {
+	const char *name;             /* table's generation column: "a100" */
+	const char *sm;               /* the listing's suffix: "sm_80" */
+	const char *simt;             /* SIMT configuration */
+	const char *fiber;            /* FIBER configuration */
+	const char *weaker;           /* what the baseline lacks on this generation ("" none) */
+} Gen;
+
+/* the figures of one simulator run */
+typedef struct Run {
+	int ran;                      /* 1: the kernel loaded and the launch finished */
+	int verified;                 /* 1: every output checked matched, and all were checked
+	                                 (or, when sampled, every one the sample wrote) */
+	double cycles;                /* kernel cycles (extrapolated when sampled) */
+	double tc;                    /* tensor_utilization */
+	double sync;                  /* barrier + sync + busy_wait + fiber_sync, share of the
+	                                 non-idle CPI stack */
+	double err;                   /* sampling.error_estimate, -1 when not sampled */
+	double worst;                 /* largest error / tolerance */
+	double coverage;              /* outputs checked / outputs of a complete run */
+	double wall;                  /* seconds the run took on this host */
+	unsigned long long setfibernum; /* fiber.setfibernum (FIBER runs) */
+	unsigned long long busy;      /* fiber.busy_waits */
+	unsigned long long pool;      /* fiber.remote_reads */
+	char note[800];               /* why it did not run or verify, "" if it did */
+} Run;
+
+/* one row of the table */
+typedef struct Row {
+	const Work *w;                /* the workload */
+	const Shape *s;               /* its shape */
+	const Gen *g;                 /* the generation */
+	Run simt;                     /* nvcc's SASS on the SIMT configuration */
+	Run cnat;                     /* fiberc --mode=cuda-native on the FIBER configuration */
+} Row;
+
+static const Gen gens[] = {
+	{"a100", "sm_80", "a100", "a100-fiber", ""},
+	{"h100", "sm_90", "h100", "h100-fiber",
+	 "mma.sync baseline, weaker than FA3 and wgmma GEMMs (no wgmma, no TMA)"},
+	{"b200", "sm_90", "b200", "b200-fiber",
+	 "mma.sync baseline on sm_90 SASS, weaker than FA4 and tcgen05 GEMMs"},
+};
+
+/* Llama-2-7B shapes (docs/paper-table.md) and the QUICK=1 ones; arg as each workload reads it */
+static const Shape s_prefill = {"prefill b1 s4096 h32/32", 0, {32, 32, 4096, 0}};
+static const Shape s_prefill_c = {"prefill b1 s4096 h32/32 causal", 0, {32, 32, 4096, 1}};
+static const Shape s_gqa = {"prefill b1 s4096 h32/8", 0, {32, 8, 4096, 0}};
+static const Shape s_mqa = {"prefill b1 s4096 h32/1", 0, {32, 1, 4096, 0}};
+static const Shape s_gateup_p = {"prefill M4096 N2x11008 K4096", 0, {4096, 22016, 4096, 1}};
+static const Shape s_gateup_d = {"decode M16 N2x11008 K4096", 0, {16, 22016, 4096, 1}};
+static const Shape s_down_p = {"prefill M4096 N4096 K11008", 0, {4096, 4096, 11008, 0}};
+static const Shape s_down_d = {"decode M16 N4096 K11008", 0, {16, 4096, 11008, 0}};
+static const Shape s_decode = {"decode b16 h32 kv4096 splits8", 0, {16, 32, 4096, 8}};
+static const Shape s_proj_p = {"prefill M4096 N12288 K4096", 0, {4096, 12288, 4096}};
+static const Shape s_proj_d = {"decode M16 N12288 K4096", 0, {16, 12288, 4096}};
+static const Shape s_awq_p = {"prefill M4096 N11008 K4096", 0, {4096, 11008, 4096, 0, 1}};
+static const Shape s_awq_d = {"decode M16 N11008 K4096", 0, {16, 11008, 4096, 0, 1}};
+static const Shape s_aqlm_p = {"prefill M4096 N11008 K4096", 0, {4096, 11008, 4096}};
+static const Shape s_aqlm_d = {"decode M16 N11008 K4096", 0, {16, 11008, 4096}};
+static const Shape q_attn = {"quick s256 h2/2", 1, {2, 2, 256, 0}};
+static const Shape q_attn_c = {"quick s256 h2/2 causal", 1, {2, 2, 256, 1}};
+static const Shape q_gqa = {"quick s256 h4/2", 1, {4, 2, 256, 0}};
+static const Shape q_mqa = {"quick s256 h4/1", 1, {4, 1, 256, 0}};
+static const Shape q_gateup = {"quick M64 N2x128 K256", 1, {64, 256, 256, 1}};
+static const Shape q_down = {"quick M16 N128 K384", 1, {16, 128, 384, 0}};
+static const Shape q_proj = {"quick M200 N256 K192", 1, {200, 256, 192}};
+static const Shape q_awq = {"quick M80 N256 K256", 1, {80, 256, 256, 0, 1}};
+static const Shape q_aqlm = {"quick M72 N256 K256", 1, {72, 256, 256}};
+static const Shape q_decode = {"quick b2 h2 kv256 splits4", 1, {2, 2, 256, 4}};
+
+/* every row: workload and shape, in the table's order */
+static const struct {
+	const Work *w;                /* the workload */
+	const Shape *s;               /* its shape */
+} rows[] = {
+	{&work_attn_fwd, &s_prefill},    {&work_attn_causal, &s_prefill_c},
+	{&work_attn_gqa, &s_gqa},        {&work_attn_mqa, &s_mqa},
+	{&work_w4a16_gateup, &s_gateup_p}, {&work_w4a16_gateup, &s_gateup_d},
+	{&work_w4a16_down, &s_down_p},   {&work_w4a16_down, &s_down_d},
+	{&work_awq, &s_awq_p},           {&work_awq, &s_awq_d},
+	{&work_aqlm, &s_aqlm_p},         {&work_aqlm, &s_aqlm_d},
+	{&work_flash_decode, &s_decode},
+	{&work_proj, &s_proj_p},         {&work_proj, &s_proj_d},
+	{&work_attn_fwd, &q_attn},       {&work_attn_causal, &q_attn_c},
+	{&work_attn_gqa, &q_gqa},        {&work_attn_mqa, &q_mqa},
+	{&work_w4a16_gateup, &q_gateup}, {&work_w4a16_down, &q_down},
+	{&work_awq, &q_awq},             {&work_aqlm, &q_aqlm},
+	{&work_flash_decode, &q_decode},  {&work_proj, &q_proj},
+};
+
+/* the fewest SMs a sampled launch simulates (--sample-sms; sample_sms() may take more): each runs
+ * its whole share of the grid */
+enum { SampleSms = 2 };
+
+static uint64_t rng_state;
+static int corrupt_flag;          /* --corrupt: every check must fail */
+
+void
+rng_seed(uint64_t seed)
+{
+	rng_state = seed * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+float
+rng_uniform(float lo, float hi)
+{
+	rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+	return lo + (hi - lo) * (float)((rng_state >> 40) * (1.0 / 16777216.0));
+}
+
+uint16_t
+f2h(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000, e = (x >> 23) & 0xff, m = x & 0x7fffff;
+	if (e == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 : 0));
+	int ee = (int)e - 127 + 15;
+	if (ee >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (ee <= 0) {
+		if (ee < -10)
+			return (uint16_t)sign;
+		m |= 0x800000;
+		int shift = 14 - ee;
+		uint32_t h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)ee << 10) | (m >> 13), rem = m & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
+float
+h2f(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, x;
+	float f;
+	if (e == 0) {
+		f = ldexpf((float)m, -24);
+		return sign ? -f : f;
+	}
+	if (e == 31)
+		x = sign | 0x7f800000 | (m << 13);
+	else
+		x = sign | ((e - 15 + 127) << 23) | (m << 13);
+	memcpy(&f, &x, 4);
+	return f;
+}
+
+int
+fail(fiberDevice dev, Check *chk, fiberStatus st, const char *what)
+{
+	fiberFault f;
+	if (st == FIBER_ERROR_LAUNCH_FAILED && fiberGetLastFault(dev, &f) == FIBER_SUCCESS)
+		snprintf(chk->fault, sizeof chk->fault, "%s: %s", what, f.message);
+	else
+		snprintf(chk->fault, sizeof chk->fault, "%s: %s: %s", what, fiberGetErrorString(st),
+		         fiberGetLastErrorMessage(dev));
+	return -1;
+}
+
+int
+get_fn(fiberDevice dev, fiberModule mod, const char *name, fiberFunction *fn, Check *chk)
+{
+	fiberStatus st = fiberModuleGetFunction(fn, mod, name);
+	return st ? fail(dev, chk, st, name) : 0;
+}
+
+/* the whole of a file, NUL-terminated; NULL if unreadable */
+static char *
+slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, fp) == (size_t)n)
+		buf[n] = 0;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+/* the number after "key": at or after from (inside the statistics JSON); NAN if none or null */
+static double
+jnum(const char *from, const char *key)
+{
+	char pat[80];
+	const char *p;
+	char *end;
+	snprintf(pat, sizeof pat, "\"%s\": ", key);
+	if (!from || !(p = strstr(from, pat)))
+		return NAN;
+	p += strlen(pat);
+	double v = strtod(p, &end);
+	return end == p ? NAN : v;
+}
+
+/* the figures of the launches in a statistics file: cycles summed; tensor utilisation and the
+ * sync share weighted by each launch's cycles; the largest sampling error; FIBER counts summed */
+static void
+read_stats(const char *path, Run *r)
+{
+	char *js = slurp(path);
+	const char *k = js ? strstr(js, "\"kernels\"") : NULL;
+	static const char *const sync_keys[] = {"barrier", "sync", "busy_wait", "fiber_sync"};
+	double tc = 0, syn = 0;
+
+	r->cycles = 0;
+	r->err = -1;
+	for (const char *p = k ? strstr(k, "\"fault\": ") : NULL; p; p = strstr(p + 1, "\"fault\": ")) {
+		const char *cpi = strstr(p, "\"cpi_stack_fraction\"");
+		const char *next = strstr(p + 1, "\"fault\": ");
+		const char *fb = strstr(p, "\"fiber\": {");
+		double cyc = jnum(p, "cycles"), idle = jnum(cpi, "idle"), sy = 0;
+		double err = jnum(p, "error_estimate");
+		for (size_t i = 0; i < sizeof sync_keys / sizeof *sync_keys; i++)
+			sy += jnum(cpi, sync_keys[i]);
+		/* tensor_utilization divides by every SM; a --sample-sms run simulated only some */
+		double sms = jnum(p, "sms"), ssms = jnum(p, "sample_sms");
+		double tcs = ssms > 0 && sms > ssms ? sms / ssms : 1;
+		r->cycles += cyc;
+		tc += cyc * tcs * jnum(p, "tensor_utilization");
+		syn += idle < 1 ? cyc * sy / (1 - idle) : 0;
+		if (err == err && err > r->err)
+			r->err = err;
+		if (fb && (!next || fb < next)) {
+			r->setfibernum += (unsigned long long)jnum(fb, "setfibernum");
+			r->busy += (unsigned long long)jnum(fb, "busy_waits");
+			r->pool += (unsigned long long)jnum(fb, "remote_reads");
+		}
+	}
+	r->tc = r->cycles > 0 ? tc / r->cycles : NAN;
+	r->sync = r->cycles > 0 ? syn / r->cycles : NAN;
+	if (!(r->cycles > 0))
+		snprintf(r->note, sizeof r->note, "no statistics in %s", path);
+	free(js);
+}
+
+/* SMs to simulate for a grid of ctas on sms SMs: the fewest, from SampleSms on, whose share
+ * (ceil(ctas x m / sms) CTAs over m SMs) puts on its busiest SM as many CTAs as the full GPU's
+ * busiest SM gets, so the sample runs the full run's waves; 0 (no sampling) if none up to 16 */
+static unsigned
+sample_sms(uint64_t ctas, uint64_t sms)
+{
+	for (uint64_t m = SampleSms; m <= 16 && m < sms; m++) {
+		uint64_t share = (ctas * m + sms - 1) / sms;
+		if ((share + m - 1) / m == (ctas + sms - 1) / sms)
+			return (unsigned)m;
+	}
+	return 0;
+}
+
+/* run workload w at shape s from the listing file on configuration config */
+static void
+run_one(const Work *w, const Shape *s, const char *file, const char *config, const char *json,
+        Run *r)
+{
+	fiberDevice dev = NULL;
+	fiberModule mod;
+	fiberDeviceProps props;
+	fiberStatus st;
+	Check chk;
+	struct timespec t0, t1;
+
+	memset(r, 0, sizeof *r);
+	memset(&chk, 0, sizeof chk);
+	chk.corrupt = corrupt_flag;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if ((st = fiberDeviceCreate(&dev, config))) {
+		snprintf(r->note, sizeof r->note, "%s: %s", config, fiberGetLastErrorMessage(NULL));
+		return;
+	}
+	fiberDeviceGetProperties(dev, &props);
+	if (!s->quick && w->ctas(s) > (uint64_t)props.sm_count)
+		fiberDeviceSetSampling(dev, sample_sms(w->ctas(s), (uint64_t)props.sm_count), 0);
+	if ((st = fiberModuleLoadFile(&mod, dev, file))) {
+		snprintf(r->note, sizeof r->note, "%s: %s", file, fiberGetLastErrorMessage(dev));
+		fiberDeviceDestroy(dev);
+		return;
+	}
+	if (w->run(dev, mod, s, &chk) == 0) {
+		r->ran = 1;
+		if (fiberWriteStatsJSON(dev, json) == FIBER_SUCCESS)
+			read_stats(json, r);
+		else
+			snprintf(r->note, sizeof r->note, "writing %s failed", json);
+	} else
+		snprintf(r->note, sizeof r->note, "%s", chk.fault);
+	fiberDeviceDestroy(dev);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	r->worst = chk.worst;
+	r->coverage = chk.expected ? (double)chk.checked / (double)chk.expected : 0;
+	if (!r->ran || r->note[0])
+		return;
+	if (chk.bad)
+		snprintf(r->note, sizeof r->note, "%llu of %llu outputs outside the tolerance (worst %.3g)",
+		         (unsigned long long)chk.bad, (unsigned long long)chk.checked, chk.worst);
+	else if (!chk.checked || (r->err < 0 && chk.checked != chk.expected))
+		snprintf(r->note, sizeof r->note, "%llu of %llu outputs written",
+		         (unsigned long long)chk.checked, (unsigned long long)chk.expected);
+	else
+		r->verified = 1;
+}
+
+/* a number, or an empty field when x is NAN or negative */
+static void
+put_num(FILE *fp, double x, const char *fmt)
+{
+	if (x == x && x >= 0)
+		fprintf(fp, fmt, x);
+}
+
+/* a CSV field: quoted when it holds a comma or a quote */
+static void
+put_str(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* a JSON string */
+static void
+put_jstr(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', fp);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* the baseline label of a row: the workload's, and what it lacks on this generation */
+static void
+label(const Row *r, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%s%s", r->w->label, r->g->weaker[0] ? "; " : "", r->g->weaker);
+}
+
+static const char *const columns =
+	"workload,shape,generation,baseline_label,simt_cycles,simt_verified,cuda_native_cycles,"
+	"fiber_cycles,fiber_verified,speedup,paper_speedup,dp_off_cycles,fs_off_cycles,"
+	"rs_off_cycles,tc_utilisation,sync_cpi_share,setfibernum_ops,busy_bit_ops,pool_reads,"
+	"band_low,band_high,sampling_error";
+
+/* table.csv: one line per row, the columns above; unfilled columns empty (the legend says why) */
+static void
+write_csv(FILE *fp, const Row *t, size_t n)
+{
+	char lab[400];
+	fprintf(fp, "%s\n", columns);
+	for (size_t i = 0; i < n; i++) {
+		const Row *r = &t[i];
+		label(r, lab, sizeof lab);
+		put_str(fp, r->w->workload);
+		fputc(',', fp);
+		put_str(fp, r->s->name);
+		fprintf(fp, ",%s,", r->g->name);
+		put_str(fp, lab);
+		fputc(',', fp);
+		if (r->simt.ran)
+			put_num(fp, r->simt.cycles, "%.0f");
+		fprintf(fp, ",%s,", r->simt.verified ? "yes" : "no");
+		if (r->cnat.verified)
+			put_num(fp, r->cnat.cycles, "%.0f");
+		/* fiber_cycles .. speedup: no FIBER-native version yet */
+		fprintf(fp, ",,,,%s,,,,", r->w->paper[r->g - gens]);
+		if (r->simt.verified) {
+			put_num(fp, r->simt.tc, "%.4f");
+			fputc(',', fp);
+			put_num(fp, r->simt.sync, "%.4f");
+		} else
+			fputc(',', fp);
+		/* setfibernum_ops .. band_high: FIBER-native only */
+		fprintf(fp, ",,,,,,");
+		if (r->simt.err >= 0)
+			fprintf(fp, "%.4f", r->simt.err);
+		fputc('\n', fp);
+	}
+}
+
+/* one run as a JSON object */
+static void
+json_run(FILE *fp, const char *name, const Run *r)
+{
+	fprintf(fp, "\"%s\": {\"ran\": %s, \"verified\": %s, ", name, r->ran ? "true" : "false",
+	        r->verified ? "true" : "false");
+	if (r->ran)
+		fprintf(fp, "\"cycles\": %.0f, \"tc_utilisation\": %.6f, \"sync_cpi_share\": %.6f, "
+		        "\"sampling_error\": %.6f, \"worst_error_over_tolerance\": %.6f, "
+		        "\"coverage\": %.6f, \"wall_seconds\": %.2f, \"setfibernum\": %llu, "
+		        "\"busy_waits\": %llu, \"remote_reads\": %llu, ",
+		        r->cycles, r->tc == r->tc ? r->tc : 0, r->sync == r->sync ? r->sync : 0,
+		        r->err, r->worst, r->coverage, r->wall, r->setfibernum, r->busy, r->pool);
+	fprintf(fp, "\"note\": ");
+	put_jstr(fp, r->note);
+	fputc('}', fp);
+}
+
+static void
+write_json(FILE *fp, const Row *t, size_t n, int quick)
+{
+	char lab[400];
+	fprintf(fp, "{\"quick\": %s, \"sample_sms\": %d, \"rows\": [\n", quick ? "true" : "false",
+	        SampleSms);
+	for (size_t i = 0; i < n; i++) {
+		const Row *r = &t[i];
+		label(r, lab, sizeof lab);
+		fprintf(fp, "  {\"workload\": ");
+		put_jstr(fp, r->w->workload);
+		fprintf(fp, ", \"shape\": ");
+		put_jstr(fp, r->s->name);
+		fprintf(fp, ", \"generation\": \"%s\", \"baseline_label\": ", r->g->name);
+		put_jstr(fp, lab);
+		fprintf(fp, ", \"paper_speedup\": ");
+		put_jstr(fp, r->w->paper[r->g - gens]);
+		fprintf(fp, ",\n   ");
+		json_run(fp, "simt", &r->simt);
+		fprintf(fp, ",\n   ");
+		json_run(fp, "cuda_native", &r->cnat);
+		fprintf(fp, ",\n   \"fiber_native\": null, \"fiber_native_note\": \"no FIBER-native "
+		        "version yet (docs/paper-table.md)\"}%s\n", i + 1 < n ? "," : "");
+	}
+	fprintf(fp, "]}\n");
+}
+
+/* table.svg: per row, SIMT cycles / CUDA-native cycles (1 = no change) as a bar, the paper's
+ * speedup where it states one as a tick */
+static void
+write_svg(FILE *fp, const Row *t, size_t n)
+{
+	const int left = 360, width = 420, rowh = 18, top = 40;
+	double hi = 2.0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].simt.verified && t[i].cnat.verified && t[i].simt.cycles / t[i].cnat.cycles > hi)
+			hi = t[i].simt.cycles / t[i].cnat.cycles;
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
+	        "font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 60,
+	        (size_t)top + n * rowh + 40);
+	fprintf(fp, "<text x=\"10\" y=\"18\" font-size=\"13\">SIMT cycles / CUDA-native cycles on the "
+	        "FIBER SM (bars); the paper's FIBER-native speedup (ticks); no FIBER-native "
+	        "version yet</text>\n");
+	double x1 = left + width / hi;
+	fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#888\" "
+	        "stroke-dasharray=\"3,3\"/>\n<text x=\"%.1f\" y=\"%d\">1.0</text>\n", x1, top - 8, x1,
+	        top + n * rowh, x1 - 8, top - 10);
+	for (size_t i = 0; i < n; i++) {
+		const Row *r = &t[i];
+		int y = top + (int)i * rowh;
+		fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 6, y + 12);
+		fprintf(fp, "%s, %s, %s</text>\n", r->w->workload, r->s->name, r->g->name);
+		if (r->simt.verified && r->cnat.verified) {
+			double v = r->simt.cycles / r->cnat.cycles;
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#4c78a8\"/>"
+			        "<text x=\"%.1f\" y=\"%d\">%.3f</text>\n", left, y + 2, width * v / hi,
+			        rowh - 4, left + width * v / hi + 4, y + 12, v);
+		} else
+			fprintf(fp, "<text x=\"%d\" y=\"%d\" fill=\"#c00\">not verified</text>\n", left,
+			        y + 12);
+		double p = atof(r->w->paper[r->g - gens]);
+		if (p > 0)
+			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e45756\" "
+			        "stroke-width=\"2\"/>\n", left + width * fmin(p, hi) / hi, y, left +
+			        width * fmin(p, hi) / hi, y + rowh);
+	}
+	fprintf(fp, "</svg>\n");
+}
+
+/* write through a temporary file and rename */
+static int
+write_file(const char *dir, const char *name, void (*fn)(FILE *, const Row *, size_t),
+           const Row *t, size_t n)
+{
+	char path[600], tmp[620];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *fp = fopen(tmp, "w");
+	if (!fp) {
+		fprintf(stderr, "paper_table: %s: %s\n", tmp, strerror(errno));
+		return -1;
+	}
+	fn(fp, t, n);
+	if (fclose(fp) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "paper_table: %s: %s\n", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int quick_flag;
+
+static void
+json_quick(FILE *fp, const Row *t, size_t n)
+{
+	write_json(fp, t, n, quick_flag);
+}
+
+/* the printed table and its legend */
+static void
+print_table(const Row *t, size_t n, double wall)
+{
+	printf("%-28s %-32s %-5s %12s %4s %12s %6s %7s %6s %6s %7s\n", "workload", "shape", "gen",
+	       "simt_cycles", "ok", "cuda_native", "ratio", "paper", "tc", "sync", "sample");
+	for (size_t i = 0; i < n; i++) {
+		const Row *r = &t[i];
+		char cn[24] = "-", ratio[16] = "-", err[16] = "-";
+		if (r->cnat.verified) {
+			snprintf(cn, sizeof cn, "%.0f", r->cnat.cycles);
+			snprintf(ratio, sizeof ratio, "%.3f", r->simt.cycles / r->cnat.cycles);
+		}
+		if (r->simt.err >= 0)
+			snprintf(err, sizeof err, "%.1f%%", 100 * r->simt.err);
+		printf("%-28s %-32s %-5s %12.0f %4s %12s %6s %7s %6.3f %6.3f %7s\n", r->w->workload,
+		       r->s->name, r->g->name, r->simt.ran ? r->simt.cycles : 0.0,
+		       r->simt.verified ? "yes" : "NO", cn, ratio,
+		       r->w->paper[r->g - gens][0] ? r->w->paper[r->g - gens] : "-",
+		       r->simt.tc, r->simt.sync, err);
+		if (r->simt.note[0])
+			printf("    SIMT: %s\n", r->simt.note);
+		if (r->cnat.note[0])
+			printf("    CUDA-native: %s\n", r->cnat.note);
+	}
+	printf("legend: simt_cycles from nvcc's SASS on the SIMT model (a100/h100/b200), verified "
+	       "against a CPU reference in this run;\n"
+	       "  cuda_native: fiberc --mode=cuda-native of the same SASS on the FIBER model "
+	       "(X-fiber), verified too; ratio = simt / cuda_native;\n"
+	       "  tc, sync: the SIMT run's tensor utilisation and its barrier+sync share of the "
+	       "non-idle CPI stack;\n"
+	       "  sample: whole waves on >= %d SMs (--sample-sms), the simulator's error estimate "
+	       "(docs/sim-timing.md); '-' = the whole grid ran;\n"
+	       "  empty in table.csv: fiber_cycles, fiber_verified, speedup, the DP/FS/RS-off "
+	       "ablations, setfibernum/busy-bit/pool counts and the band\n"
+	       "  (no FIBER-native version of these kernels exists yet: docs/paper-table.md); "
+	       "paper_speedup is the paper's figure, for comparison only.\n"
+	       "wall time %.1f s\n", SampleSms, wall);
+}
+
+static int
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] "
+	        "[--only TEXT] [--gen a100,h100,b200] [--corrupt]\n");
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *root = ".", *fsdir = "build/paper", *out = "build/paper", *only = NULL;
+	const char *genlist = "a100,h100,b200";
+	Row *t;
+	size_t n = 0, bad = 0;
+	struct timespec t0, t1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick_flag = 1;
+		else if (!strcmp(argv[i], "--corrupt"))
+			corrupt_flag = 1;
+		else if (i + 1 < argc && !strcmp(argv[i], "--root"))
+			root = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--fsass"))
+			fsdir = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--out"))
+			out = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--only"))
+			only = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--gen"))
+			genlist = argv[++i];
+		else if (!strcmp(argv[i], "--help"))
+			return usage(stdout, 0);
+		else
+			return usage(stderr, 2);
+	}
+	t = calloc(sizeof rows / sizeof *rows * 3, sizeof *t);
+	if (!t)
+		return 1;
+	mkdir(out, 0777);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		if (rows[i].s->quick != quick_flag || (only && !strstr(rows[i].w->workload, only)))
+			continue;
+		for (size_t g = 0; g < sizeof gens / sizeof *gens; g++) {
+			char file[600], json[600];
+			Row *r = &t[n];
+			if (!strstr(genlist, gens[g].name))
+				continue;
+			r->w = rows[i].w;
+			r->s = rows[i].s;
+			r->g = &gens[g];
+			snprintf(file, sizeof file, "%s/examples/paper/%s.%s.sass", root, r->w->stem,
+			         gens[g].sm);
+			snprintf(json, sizeof json, "%s/run%zu.simt.json", out, n);
+			run_one(r->w, r->s, file, gens[g].simt, json, &r->simt);
+			snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->w->stem, gens[g].sm);
+			snprintf(json, sizeof json, "%s/run%zu.cuda-native.json", out, n);
+			run_one(r->w, r->s, file, gens[g].fiber, json, &r->cnat);
+			bad += !r->simt.verified || !r->cnat.verified;
+			fprintf(stderr, "paper_table: %s, %s, %s: %s (%.1f s)\n", r->w->workload,
+			        r->s->name, gens[g].name,
+			        r->simt.verified && r->cnat.verified ? "verified" : "NOT VERIFIED",
+			        r->simt.wall + r->cnat.wall);
+			n++;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (write_file(out, "table.csv", write_csv, t, n) || write_file(out, "table.json",
+	    json_quick, t, n) || write_file(out, "table.svg", write_svg, t, n))
+		bad++;
+	print_table(t, n, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	printf("%zu rows, %zu not verified\n", n, bad);
+	free(t);
+	return bad || !n ? 1 : 0;
+}

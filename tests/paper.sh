@@ -1,0 +1,63 @@
+#!/bin/sh
+# paper.sh: the smoke test of `make paper-table` (examples/paper, docs/paper-table.md): every
+# workload at its QUICK=1 shape on a100, h100 and b200 (SIMT: nvcc's SASS) and a100-fiber,
+# h100-fiber, b200-fiber (fiberc --mode=cuda-native), each output checked against its CPU
+# reference in the run; fails on any unverified row. Also: table.csv has exactly the issue's
+# columns and one row per workload x shape x generation, table.json and table.svg are written,
+# and --corrupt (one output bit flipped before the check) makes every row's check fail.
+# Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
+set -u
+B=${B:-build}
+root=$(pwd)
+PT=$root/$B/paper/paper_table
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok   $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+cols="workload,shape,generation,baseline_label,simt_cycles,simt_verified,cuda_native_cycles"
+cols="$cols,fiber_cycles,fiber_verified,speedup,paper_speedup,dp_off_cycles,fs_off_cycles"
+cols="$cols,rs_off_cycles,tc_utilisation,sync_cpi_share,setfibernum_ops,busy_bit_ops,pool_reads"
+cols="$cols,band_low,band_high,sampling_error"
+
+if [ ! -x "$PT" ] || [ ! -f "$B/paper/attn_fwd.sm_80.fsass" ]; then
+	bad "$PT or $B/paper/*.fsass missing (make paper-table builds them)"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+if "$PT" --quick --fsass "$B/paper" --out "$tmp/q" > "$tmp/out" 2> "$tmp/err"; then
+	ok "paper_table --quick: every row verified ($(tail -n 1 "$tmp/out"))"
+else
+	bad "paper_table --quick: exit $?"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | tail -n 30
+fi
+csv=$tmp/q/table.csv
+[ -f "$csv" ] && [ "$(head -n 1 "$csv")" = "$cols" ] && ok "table.csv has the issue's columns" ||
+	bad "table.csv header: $(head -n 1 "$csv" 2>/dev/null)"
+# rows: workloads x 3 generations; every simt_verified is yes and every cuda_native_cycles set
+n=$(tail -n +2 "$csv" 2>/dev/null | wc -l)
+[ "$n" -ge 12 ] && [ $((n % 3)) -eq 0 ] && ok "$n rows (workloads x a100, h100, b200)" ||
+	bad "$n rows in table.csv"
+# the columns after the quoted label: count from the right (the label may hold commas)
+nv=$(tail -n +2 "$csv" | awk -F, '{ if ($(NF-16) != "yes" || $(NF-15) !~ /^[0-9]+$/ ||
+	$(NF-17) !~ /^[0-9]+$/) print }' | wc -l)
+[ "$nv" -eq 0 ] && ok "every row: simt_verified yes, simt and cuda-native cycles present" ||
+	bad "$nv rows without a verified SIMT run or CUDA-native cycles"
+for f in table.json table.svg; do
+	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"
+done
+grep -q '"verified": false' "$tmp/q/table.json" && bad "table.json has an unverified run" ||
+	ok "table.json: every run verified"
+# --corrupt: every row (each workload, a100) must fail its check, and say where
+if "$PT" --quick --gen a100 --corrupt --fsass "$B/paper" --out "$tmp/c" > "$tmp/cout" 2>&1; then
+	bad "--corrupt: paper_table passed with a flipped output bit"
+else
+	last=$(grep -E '^[0-9]+ rows, [0-9]+ not verified$' "$tmp/cout")
+	r=${last%% rows*}
+	nv=$(echo "$last" | sed 's/.*, \([0-9]*\) not verified/\1/')
+	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$r" = "$nv" ] && grep -q 'outside the tolerance' "$tmp/cout" &&
+		ok "--corrupt: all $r rows fail their check, located" ||
+		bad "--corrupt: $last"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
