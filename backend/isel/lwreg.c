@@ -198,7 +198,8 @@ lw_opnd_reg(Lw *w, const PtxOpnd *o)
 		return NULL;
 	if (o->decl->range) {
 		const char *s = ptx_str(w->p, o->atom) + atomlen(w->p->atoms, o->decl->name);
-		idx = (uint32_t)strtoul(s, NULL, 10);
+		while (*s >= '0' && *s <= '9')   /* strtoul's value for the digits a range name has */
+			idx = idx * 10 + (uint32_t)(*s++ - '0');
 	}
 	return lw_reg_get(w, o->decl, idx);
 }
