@@ -82,6 +82,11 @@ START_TEST(isel_mma)
 	          "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n",
 	          "MOV %$x0, %$s2\nMOV %$x0[1], %$s2[1]\nMOV %$x0[2], %$s2[2]\nMOV %$x0[3], %$s2[3]\n"
 	          "HMMA.16816.F32 %$x0, %$s0, %$s1, %$x0\nMOV %$s0, %$x0\nMOV %$s0[1], %$x0[1]");
+	/* D the half of A's tuple: a result overlapping another source is copied out */
+	lowers_to(sm, MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r52,%r53}, {%r50,%r51,%r52,%r53}, "
+	          "{%r54,%r55}, {%r52,%r53};\n",
+	          "MOV %$w0, %$s0[2]\nMOV %$w0[1], %$s0[3]\nHMMA.16816.F16 %$w0, %$s0, %$s1, %$w0\n"
+	          "MOV %$s0[2], %$w0\nMOV %$s0[3], %$w0[1]");
 	/* the accumulator in place (D = C) */
 	lowers_to(sm, MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r7,%r8}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
 	          "{%r7,%r8};\n",

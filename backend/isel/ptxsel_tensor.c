@@ -53,6 +53,16 @@ frag_in(Lw *w, int k, int n32, int wide, int fresh)
 	return t;
 }
 
+/* do the operands x and y name registers of one tuple ("%$s5", "%$s5[2]"): a result may not
+ * overlap a source other than itself */
+static int
+same_tuple(const char *x, const char *y)
+{
+	size_t nx = strcspn(x, "["), ny = strcspn(y, "[");
+
+	return nx == ny && !strncmp(x, y, nx);
+}
+
 /* the tuple t back to the registers of vector operand k */
 static void
 frag_out(Lw *w, int k, int wide, const char *t)
@@ -271,8 +281,9 @@ sel_mma(Lw *w)
 	/* D a tuple of its own (lwtuple.c) that is not A or B: written in place, from C (in place
 	 * too when C is the same tuple: HMMA reads C before it writes D); else C is copied to a
 	 * fresh tuple, which D shares, and D is copied out */
-	const char *d = wide || nc < 2 ? NULL : lw_tuple_of(w, 0, nc);
-	if (d && (!strcmp(d, a) || !strcmp(d, b)))
+	const char *d = wide || nc < 2 ? NULL : lw_tuple_of(w, 0, nc), *ctup = lw_tuple_of(w, 3, nc);
+	if (d && (same_tuple(d, a) || same_tuple(d, b) ||
+	          (ctup && same_tuple(d, ctup) && strcmp(d, ctup))))
 		d = NULL;
 	const char *c = frag_in(w, 3, nc, wide, !d);
 	int rc = in == InI8 || in == InI4 || in == InB1 || in == InF8;
