@@ -161,6 +161,10 @@ START_TEST(isel_matrix_moves)
 	          "{%r7,%r8};\n",
 	          "LDSM.16.M88.2 %$w0, [%r1]\nMOV %r20, %$w0\nMOV %r21, %$w0[1]\n"
 	          "LDSM.16.M88.4 %$s0, [%r1]\nHMMA.16816.F16 %$s1, %$s2, %$s0[2], %$s1");
+	/* an address that is an element of the tuple: through a tuple and MOVs */
+	lowers_to(80, "\tmov.u32 %r51, %r1;\n"
+	          "\tldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r50,%r51}, [%r51+16];\n",
+	          "LDSM.16.M88.2 %$w0, [%$s0[1]+0x10]\nMOV %$s0, %$w0\nMOV %$s0[1], %$w0[1]");
 	lowers_to(90, "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r20,%r21,%r22,%r23};\n"
 	          "\tstmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r1+32], {%r24,%r25};\n"
 	          "\tstmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], {%r26};\n",

@@ -63,6 +63,23 @@ same_tuple(const char *x, const char *y)
 	return nx == ny && !strncmp(x, y, nx);
 }
 
+/* does the text s (an address) name a register of the tuple t ("%$s5", "%$s5[2]") */
+static int
+names_tuple(const char *s, const char *t)
+{
+	char base[LwStr];
+	size_t n = strcspn(t, "[");
+
+	snprintf(base, sizeof base, "%.*s", (int)n, t);
+	for (const char *p = strstr(s, base); p; p = strstr(p + 1, base)) {
+		char c = p[n];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '_' || c == '$'))
+			return 1;
+	}
+	return 0;
+}
+
 /* the tuple t back to the registers of vector operand k */
 static void
 frag_out(Lw *w, int k, int wide, const char *t)
@@ -347,6 +364,8 @@ sel_ldmatrix(Lw *w)
 	if (lw_addr(w, 1, PsShared, addr, sizeof addr, NULL, 0) != 0)
 		return -1;
 	const char *d = nm > 1 ? lw_tuple_of(w, 0, nm) : NULL;   /* written in place */
+	if (d && names_tuple(addr, d))     /* unless the address is in it: a copy, as before */
+		d = NULL;
 	const char *t = d ? NULL : tuple(w, nm);
 	lw_emit(w, "LDSM.%s %s, [%s]", sfx, d ? d : t ? t : lw_vec(w, 0, 0), addr);
 	if (t)
