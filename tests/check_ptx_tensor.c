@@ -65,45 +65,59 @@ START_TEST(isel_mma)
 {
 	int sm = _i ? 90 : 80;
 
-	/* fragments copied into tuples, C and D sharing one, D copied out */
+	/* each vector a tuple of its own (lwtuple.c): read and written in place, no copies */
 	lowers_to(sm, MMA "m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
 	          "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n",
+	          "HMMA.16816.F32 %$s1, %$s0, %$s2, %$s3");
+	/* vectors grouped two ways (or D also A) are not tuples: fragments copied into tuples, C
+	 * and D sharing one, D copied out */
+	lowers_to(sm, MMA "m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
+	          "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n" MMA "m16n8k16.row.col.f32.f16.f16.f32 "
+	          "{%f2,%f1,%f3,%f4}, {%r2,%r1,%r3,%r4}, {%r6,%r5}, {%f5,%f6,%f8,%f7};\n",
 	          "MOV %$x0, %r1\nMOV %$x0[1], %r2\nMOV %$x0[2], %r3\nMOV %$x0[3], %r4\n"
 	          "MOV %$w1, %r5\nMOV %$w1[1], %r6\nMOV %$x2, %f5\nMOV %$x2[1], %f6\n"
 	          "MOV %$x2[2], %f7\nMOV %$x2[3], %f8\nHMMA.16816.F32 %$x2, %$x0, %$w1, %$x2\n"
 	          "MOV %f1, %$x2\nMOV %f2, %$x2[1]\nMOV %f3, %$x2[2]\nMOV %f4, %$x2[3]");
+	lowers_to(sm, MMA "m16n8k16.row.col.f32.f16.f16.f32 {%r1,%r2,%r3,%r4}, {%r1,%r2,%r3,%r4}, "
+	          "{%r5,%r6}, {%f5,%f6,%f7,%f8};\n",
+	          "MOV %$x0, %$s2\nMOV %$x0[1], %$s2[1]\nMOV %$x0[2], %$s2[2]\nMOV %$x0[3], %$s2[3]\n"
+	          "HMMA.16816.F32 %$x0, %$s0, %$s1, %$x0\nMOV %$s0, %$x0\nMOV %$s0[1], %$x0[1]");
+	/* D the half of A's tuple: a result overlapping another source is copied out */
+	lowers_to(sm, MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r52,%r53}, {%r50,%r51,%r52,%r53}, "
+	          "{%r54,%r55}, {%r52,%r53};\n",
+	          "MOV %$w0, %$s0[2]\nMOV %$w0[1], %$s0[3]\nHMMA.16816.F16 %$w0, %$s0, %$s1, %$w0\n"
+	          "MOV %$s0[2], %$w0\nMOV %$s0[3], %$w0[1]");
+	/* the accumulator in place (D = C) */
 	lowers_to(sm, MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r7,%r8}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, "
 	          "{%r7,%r8};\n",
-	          "HMMA.16816.F16 %$w2, %$x0, %$w1, %$w2\nMOV %r7, %$w2\nMOV %r8, %$w2[1]");
+	          "HMMA.16816.F16 %$s1, %$s0, %$s2, %$s1");
 	lowers_to(sm, MMA "m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r5}, "
-	          "{%f1,%f2,%f3,%f4};\n", "MOV %$w0, %r1\nMOV %$w0[1], %r2\n"
-	          "HMMA.1688.F32 %$x1, %$w0, %r5, %$x1");
+	          "{%f1,%f2,%f3,%f4};\n", "HMMA.1688.F32 %$s1, %$s0, %r5, %$s1");
 	lowers_to(sm, MMA "m16n8k8.row.col.f16.f16.f16.f16 {%r7,%r8}, {%r1,%r2}, {%r5}, {%r7,%r8};\n",
-	          "HMMA.1688.F16 %$w1, %$w0, %r5, %$w1");
+	          "HMMA.1688.F16 %$s1, %$s0, %r5, %$s1");
 	lowers_to(sm, MMA "m16n8k16.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
-	          "{%r5,%r6}, {%f1,%f2,%f3,%f4};\n", "HMMA.16816.F32.BF16 %$x2, %$x0, %$w1, %$x2");
+	          "{%r5,%r6}, {%f1,%f2,%f3,%f4};\n", "HMMA.16816.F32.BF16 %$s1, %$s0, %$s2, %$s1");
 	lowers_to(sm, MMA "m16n8k8.row.col.f32.bf16.bf16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r5}, "
-	          "{%f1,%f2,%f3,%f4};\n", "HMMA.1688.F32.BF16 %$x1, %$w0, %r5, %$x1");
+	          "{%f1,%f2,%f3,%f4};\n", "HMMA.1688.F32.BF16 %$s1, %$s0, %r5, %$s1");
 	lowers_to(sm, MMA "m16n8k8.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
-	          "{%r5,%r6}, {%f1,%f2,%f3,%f4};\n", "HMMA.1688.F32.TF32 %$x2, %$x0, %$w1, %$x2");
+	          "{%r5,%r6}, {%f1,%f2,%f3,%f4};\n", "HMMA.1688.F32.TF32 %$s1, %$s0, %$s2, %$s1");
 	lowers_to(sm, MMA "m16n8k4.row.col.f32.tf32.tf32.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r5}, "
-	          "{%f1,%f2,%f3,%f4};\n", "HMMA.1684.F32.TF32 %$x1, %$w0, %r5, %$x1");
+	          "{%f1,%f2,%f3,%f4};\n", "HMMA.1684.F32.TF32 %$s1, %$s0, %r5, %$s1");
 	lowers_to(sm, MMA "m16n8k32.row.col.s32.s8.s8.s32 {%r10,%r11,%r12,%r13}, {%r1,%r2,%r3,%r4}, "
 	          "{%r5,%r6}, {%r10,%r11,%r12,%r13};\n",
-	          "IMMA.16832.S8.S8 %$x2, %$x0.ROW, %$w1.COL, %$x2");
+	          "IMMA.16832.S8.S8 %$s1, %$s0.ROW, %$s2.COL, %$s1");
 	lowers_to(sm, MMA "m16n8k32.row.col.satfinite.s32.u8.s8.s32 {%r10,%r11,%r12,%r13}, "
 	          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r20,%r21,%r22,%r23};\n",
-	          "MOV %$x2, %r20\nIMMA.16832.U8.S8.SAT %$x2, %$x0.ROW, %$w1.COL, %$x2\nMOV %r10, %$x2");
+	          "IMMA.16832.U8.S8.SAT %$s1, %$s0.ROW, %$s2.COL, %$s3");
 	lowers_to(sm, MMA "m16n8k16.row.col.s32.u8.u8.s32 {%r10,%r11,%r12,%r13}, {%r1,%r2}, {%r5}, "
-	          "{%r10,%r11,%r12,%r13};\n", "IMMA.16816.U8.U8 %$x1, %$w0.ROW, %r5.COL, %$x1");
+	          "{%r10,%r11,%r12,%r13};\n", "IMMA.16816.U8.U8 %$s1, %$s0.ROW, %r5.COL, %$s1");
 	lowers_to(sm, MMA "m8n8k16.row.col.s32.s8.u8.s32 {%r10,%r11}, {%r1}, {%r5}, {%r10,%r11};\n",
-	          "MOV %$w0, %r10\nMOV %$w0[1], %r11\nIMMA.8816.S8.U8 %$w0, %r1.ROW, %r5.COL, %$w0\n"
-	          "MOV %r10, %$w0\nMOV %r11, %$w0[1]");
+	          "IMMA.8816.S8.U8 %$s0, %r1.ROW, %r5.COL, %$s0");
 	lowers_to(sm, MMA "m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r10,%r11,%r12,%r13}, "
 	          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r10,%r11,%r12,%r13};\n",
-	          "BMMA.168256.AND.POPC %$x2, %$x0.ROW, %$w1.COL, %$x2");
+	          "BMMA.168256.AND.POPC %$s1, %$s0.ROW, %$s2.COL, %$s1");
 	lowers_to(sm, MMA "m8n8k128.row.col.s32.b1.b1.s32.and.popc {%r10,%r11}, {%r1}, {%r5}, "
-	          "{%r10,%r11};\n", "BMMA.88128.AND.POPC %$w0, %r1.ROW, %r5.COL, %$w0");
+	          "{%r10,%r11};\n", "BMMA.88128.AND.POPC %$s0, %r1.ROW, %r5.COL, %$s0");
 	/* f64: an A or B fragment of one double is its own pair; DMMA's shape as nvcc spells it */
 	lowers_to(sm, MMA "m8n8k4.row.col.f64.f64.f64.f64 {%fd1,%fd2}, {%fd3}, {%fd4}, {%fd5,%fd6};\n",
 	          sm >= 90 ? "MOV %$x0, %fd5\nMOV %$x0[1], %fd5[1]\nMOV %$x0[2], %fd6\n"
@@ -113,18 +127,18 @@ START_TEST(isel_mma)
 	if (sm == 90)
 		lowers_to(sm, MMA "m16n8k32.row.col.f32.e5m2.e4m3.f32 {%f1,%f2,%f3,%f4}, "
 		          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4};\n",
-		          "QMMA.16832.F32.E5M2.E4M3 %$x2, %$x0.ROW, %$w1.COL, %$x2");
+		          "QMMA.16832.F32.E5M2.E4M3 %$s1, %$s0.ROW, %$s2.COL, %$s1");
 	if (sm == 80) {
 		lowers_to(sm, MMA "m16n8k64.row.col.s32.s4.s4.s32 {%r10,%r11,%r12,%r13}, "
 		          "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r10,%r11,%r12,%r13};\n",
-		          "IMMA.16864.S4.S4 %$x2, %$x0.ROW, %$w1.COL, %$x2");
+		          "IMMA.16864.S4.S4 %$s1, %$s0.ROW, %$s2.COL, %$s1");
 		lowers_to(sm, MMA "m16n8k32.row.col.s32.u4.s4.s32 {%r10,%r11,%r12,%r13}, {%r1,%r2}, {%r5}, "
-		          "{%r10,%r11,%r12,%r13};\n", "IMMA.16832.U4.S4 %$x1, %$w0.ROW, %r5.COL, %$x1");
+		          "{%r10,%r11,%r12,%r13};\n", "IMMA.16832.U4.S4 %$s1, %$s0.ROW, %r5.COL, %$s1");
 		lowers_to(sm, MMA "m8n8k32.row.col.s32.s4.s4.s32 {%r10,%r11}, {%r1}, {%r5}, {%r10,%r11};\n",
-		          "IMMA.8832.S4.S4 %$w0, %r1.ROW, %r5.COL, %$w0");
+		          "IMMA.8832.S4.S4 %$s0, %r1.ROW, %r5.COL, %$s0");
 		lowers_to(sm, MMA "m16n8k128.row.col.s32.b1.b1.s32.xor.popc {%r10,%r11,%r12,%r13}, "
 		          "{%r1,%r2}, {%r5}, {%r10,%r11,%r12,%r13};\n",
-		          "BMMA.168128.XOR.POPC %$x1, %$w0.ROW, %r5.COL, %$x1");
+		          "BMMA.168128.XOR.POPC %$s1, %$s0.ROW, %r5.COL, %$s1");
 	}
 }
 END_TEST
@@ -136,10 +150,21 @@ START_TEST(isel_matrix_moves)
 	          "\tldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r26}, [sm+64];\n"
 	          "\tldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%r27}, [%r1];\n"
 	          "\tmovmatrix.sync.aligned.m8n8.trans.b16 %r28, %r26;\n",
-	          "LDSM.16.M88.4 %$x0, [%r1]\nMOV %r20, %$x0\nMOV %r21, %$x0[1]\nMOV %r22, %$x0[2]\n"
-	          "MOV %r23, %$x0[3]\nLDSM.16.MT88.2 %$w1, [%r1+0x80]\nMOV %r24, %$w1\n"
-	          "MOV %r25, %$w1[1]\nLDSM.16.M88 %r26, [0x40]\nLDSM.16.MT88 %r27, [%r1]\n"
-	          "MOVM.16.MT88 %r28, %r26");
+	          "LDSM.16.M88.4 %$s0, [%r1]\nLDSM.16.MT88.2 %$s1, [%r1+0x80]\n"
+	          "LDSM.16.M88 %r26, [0x40]\nLDSM.16.MT88 %r27, [%r1]\nMOVM.16.MT88 %r28, %r26");
+	/* written in place when the vector is a tuple (lwtuple.c); else through a tuple and MOVs,
+	 * and an .x4 that two mma B operands read as halves names each half */
+	lowers_to(80, "\tldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r20,%r21}, [%r1];\n"
+	          "\tldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r21,%r20}, [%r1];\n"
+	          "\tldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r30,%r31,%r32,%r33}, [%r1];\n"
+	          MMA "m16n8k16.row.col.f16.f16.f16.f16 {%r7,%r8}, {%r40,%r41,%r42,%r43}, {%r32,%r33}, "
+	          "{%r7,%r8};\n",
+	          "LDSM.16.M88.2 %$w0, [%r1]\nMOV %r20, %$w0\nMOV %r21, %$w0[1]\n"
+	          "LDSM.16.M88.4 %$s0, [%r1]\nHMMA.16816.F16 %$s1, %$s2, %$s0[2], %$s1");
+	/* an address that is an element of the tuple: through a tuple and MOVs */
+	lowers_to(80, "\tmov.u32 %r51, %r1;\n"
+	          "\tldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r50,%r51}, [%r51+16];\n",
+	          "LDSM.16.M88.2 %$w0, [%$s0[1]+0x10]\nMOV %$s0, %$w0\nMOV %$s0[1], %$w0[1]");
 	lowers_to(90, "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%r1], {%r20,%r21,%r22,%r23};\n"
 	          "\tstmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r1+32], {%r24,%r25};\n"
 	          "\tstmatrix.sync.aligned.m8n8.x1.shared.b16 [sm], {%r26};\n",

@@ -220,6 +220,7 @@ lw_plan_regs(Lw *w)
 	} else {
 		for (uint32_t k = 0; k < w->priv->nreg; k++)
 			lw_name_reg(w, &w->priv->reg[k]);
+		lw_plan_tuples(w);
 	}
 	free(occ);
 }

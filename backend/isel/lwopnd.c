@@ -32,7 +32,7 @@ is_type(const char *s)
 	if (!n || n > 6 || ((s[n - 1] < '0' || s[n - 1] > '9') && strcmp(s, "pred") != 0))
 		return 0;
 	for (int k = 0; type_words[k]; k++)
-		if (strcmp(s, type_words[k]) == 0)
+		if (type_words[k][0] == s[0] && strcmp(s, type_words[k]) == 0)
 			return 1;
 	return 0;
 }
@@ -69,6 +69,10 @@ lw_type(const Lw *w)
 int
 lw_type_bits(const char *t)
 {
+	/* the common words at once: b, u, s or f and a number ("u32", "f16", "b1", "s4") */
+	if ((t[0] == 'b' || t[0] == 'u' || t[0] == 's' || t[0] == 'f') && t[1] >= '0' && t[1] <= '9' &&
+	    (!t[2] || (t[2] >= '0' && t[2] <= '9' && (!t[3] || (t[3] >= '0' && t[3] <= '9' && !t[4])))))
+		return atoi(t + 1);
 	if (!strcmp(t, "pred") || !strcmp(t, "b1"))
 		return 1;
 	if (!strcmp(t, "f16x2") || !strcmp(t, "bf16x2") || !strcmp(t, "tf32") || !strcmp(t, "s16x2") ||

@@ -107,6 +107,9 @@ void lw_plan_regs(Lw *w);                     /* make every register of the func
 void lw_colour_one(Lw *w, LwReg *r);          /* compact: a new colour for a register met late */
 const char *lw_colour_name(Lw *w, int kind, uint32_t c); /* "%v3", "%d1", "%x0", "%q2" */
 
+/* lwtuple.c */
+void lw_plan_tuples(Lw *w);                   /* mma/ldmatrix vectors as tuples (after naming) */
+
 /* lwfold.c */
 typedef struct LwFold LwFold;
 void lw_plan_fold(Lw *w);                     /* find the adds to fold (after lw_plan_regs) */

@@ -10,6 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- text without printf (the lowering's hottest strings: a copy and a number) ----------- */
+
+/* s (at most cap - 1 - at bytes of it) at d + at, terminated; the new length */
+static size_t
+put_str(char *d, size_t cap, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (at >= cap)
+		return at;
+	if (n > cap - 1 - at)
+		n = cap - 1 - at;
+	memcpy(d + at, s, n);
+	d[at + n] = 0;
+	return at + n;
+}
+
+/* the decimal u at d + at, as put_str */
+static size_t
+put_u32(char *d, size_t cap, size_t at, uint32_t u)
+{
+	char t[12];
+	int k = (int)sizeof t - 1;
+
+	t[k] = 0;
+	do
+		t[--k] = (char)('0' + u % 10);
+	while ((u /= 10) && k > 0);
+	return put_str(d, cap, at, t + k);
+}
+
 /* ---- registers ---------------------------------------------------------------------------- */
 
 static int
@@ -68,7 +99,7 @@ take_name(Lw *w, const char *want)
 	uint32_t a;
 	unsigned n = 0;
 
-	snprintf(buf, sizeof buf, "%.200s", want);
+	put_str(buf, 201, 0, want);
 	for (;;) {
 		a = atomz(w->p->atoms, buf);
 		if (v->nnames * 2 + 2 > v->ncap) {
@@ -92,7 +123,7 @@ take_name(Lw *w, const char *want)
 			v->nnames++;
 			return a;
 		}
-		snprintf(buf, sizeof buf, "%.200s$%u", want, ++n);
+		put_u32(buf, sizeof buf, put_str(buf, sizeof buf, put_str(buf, 201, 0, want), "$"), ++n);
 	}
 }
 
@@ -141,11 +172,11 @@ lw_name_reg(Lw *w, LwReg *r)
 {
 	char want[256];
 	const char *dn = ptx_str(w->p, r->decl->name);
+	size_t at = put_str(want, sizeof want, 0, dn[0] == '%' ? "" : "%");
 
+	at = put_str(want, sizeof want, at, dn);
 	if (r->decl->range)
-		snprintf(want, sizeof want, "%s%s%" PRIu32, dn[0] == '%' ? "" : "%", dn, r->idx);
-	else
-		snprintf(want, sizeof want, "%s%s", dn[0] == '%' ? "" : "%", dn);
+		put_u32(want, sizeof want, at, r->idx);
 	for (char *c = want + 1; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		      *c == '_' || *c == '$'))
@@ -167,7 +198,8 @@ lw_opnd_reg(Lw *w, const PtxOpnd *o)
 		return NULL;
 	if (o->decl->range) {
 		const char *s = ptx_str(w->p, o->atom) + atomlen(w->p->atoms, o->decl->name);
-		idx = (uint32_t)strtoul(s, NULL, 10);
+		while (*s >= '0' && *s <= '9')   /* strtoul's value for the digits a range name has */
+			idx = idx * 10 + (uint32_t)(*s++ - '0');
 	}
 	return lw_reg_get(w, o->decl, idx);
 }
@@ -190,7 +222,7 @@ lw_reg_text(Lw *w, const LwReg *rc)
 		else
 			lw_name_reg(w, r);
 	}
-	snprintf(s, LwStr, "%s", ptx_str(w->p, r->name));
+	put_str(s, LwStr, 0, ptx_str(w->p, r->name));
 	return s;
 }
 
@@ -219,10 +251,12 @@ lw_elem(Lw *w, const char *reg, int k)
 {
 	char *s = lw_ring(w);
 
-	if (k == 0 || !strcmp(reg, "RZ"))
-		snprintf(s, LwStr, "%s", reg);
-	else
+	size_t at = put_str(s, LwStr, 0, reg);
+
+	if (k < 0 && strcmp(reg, "RZ"))
 		snprintf(s, LwStr, "%s[%d]", reg, k);
+	else if (k > 0 && strcmp(reg, "RZ"))
+		put_str(s, LwStr, put_u32(s, LwStr, put_str(s, LwStr, at, "["), (uint32_t)k), "]");
 	return s;
 }
 

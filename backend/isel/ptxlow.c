@@ -134,7 +134,7 @@ declare_regs(Lw *w, LwBuf *b)
 		for (uint32_t k = 0; k < v->nreg; k++) {
 			const LwReg *r = &v->reg[k];
 			int rk = r->kind == Lk16 ? Lk32 : r->kind;
-			if (rk != kind || !r->name)
+			if (rk != kind || !r->name || r->intup)
 				continue;
 			lw_decl_item(&l, dir, ptx_str(w->p, r->name), lw_kind_size(r->kind));
 		}

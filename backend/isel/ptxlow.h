@@ -50,6 +50,7 @@ struct LwReg {
 	uint32_t idx;      /* element of a range declaration, 0 for a single name */
 	uint8_t kind;      /* LwKind */
 	uint32_t name;     /* atom of the virtual register's name without % ("r12", "rd3") */
+	uint8_t intup;     /* an element of a tuple (lwtuple.c): name is "%$s5[2]", declared with it */
 };
 
 struct Lw {
@@ -168,6 +169,9 @@ const char *lw_elem(Lw *w, const char *reg, int k); /* "%rd3" + 1 -> "%rd3[1]"; 
 /* a fresh virtual register tuple of size 1, 2, 4, 8 ("%$sN") that lives across instructions
  * (temporaries live within one instruction's selection and may be reused by the next) */
 const char *lw_newvreg(Lw *w, int size);
+/* operand k, a vector of n 32-bit registers, as the tuple (or aligned half of one) its registers
+ * are elements of (lwtuple.c): "%$s5", "%$s5[2]"; NULL when they are not one */
+const char *lw_tuple_of(Lw *w, int k, int n);
 /* the virtual predicate of the function's carry flag CC.CF (add.cc, addc, sub.cc, subc, mad.cc,
  * madc), declared on first use; it lives across instructions */
 const char *lw_carry(Lw *w);

@@ -5,10 +5,10 @@
  * sequences and the reasons.
  *
  * A PTX fragment is a vector of separate registers {a0, a1, a2, a3}; SASS reads and writes
- * fragments as aligned runs of consecutive registers (R4..R7). Each fragment of more than one
- * register is therefore copied into a temporary tuple (lw_tmp64, lw_tmp128) with MOVs, and a
- * result tuple is copied out to the PTX registers; the register allocator coalesces the copies
- * where it can. C and D share one tuple: C is moved in, the MMA overwrites it, D is moved out.
+ * fragments as aligned runs of consecutive registers (R4..R7). A vector that lwtuple.c named as
+ * one tuple is read and written in place (D = C the same tuple for an accumulation); any other
+ * fragment of more than one register is copied into a temporary tuple (lw_tmp64, lw_tmp128)
+ * with MOVs, and a result tuple is copied out to the PTX registers (C and D then share one).
  */
 #include "ptxlow.h"
 
@@ -27,16 +27,19 @@ tuple(Lw *w, int n)
 }
 
 /* operand k, a vector of n32 32-bit registers (or n32 / 2 64-bit ones when wide), as one tuple:
- * the register itself when it is one already (one 32-bit register, one f64 pair), else a fresh
- * tuple (tuple()) that MOVs fill */
+ * the register itself when it is one already (one 32-bit register, one f64 pair), the tuple its
+ * registers are elements of (lw_tuple_of) unless fresh, else a fresh tuple (tuple()) that MOVs
+ * fill */
 static const char *
-frag_in(Lw *w, int k, int n32, int wide)
+frag_in(Lw *w, int k, int n32, int wide, int fresh)
 {
 	int ne = lw_veclen(w, k);
 	const char *t;
 
 	if (n32 == 1 || (wide && ne == 1 && n32 == 2))
 		return lw_vec(w, k, 0);
+	if (!wide && !fresh && (t = lw_tuple_of(w, k, n32)))
+		return t;
 	t = tuple(w, n32);
 	for (int e = 0; e < ne; e++) {
 		const char *r = lw_vec(w, k, e);
@@ -48,6 +51,33 @@ frag_in(Lw *w, int k, int n32, int wide)
 		}
 	}
 	return t;
+}
+
+/* do the operands x and y name registers of one tuple ("%$s5", "%$s5[2]"): a result may not
+ * overlap a source other than itself */
+static int
+same_tuple(const char *x, const char *y)
+{
+	size_t nx = strcspn(x, "["), ny = strcspn(y, "[");
+
+	return nx == ny && !strncmp(x, y, nx);
+}
+
+/* does the text s (an address) name a register of the tuple t ("%$s5", "%$s5[2]") */
+static int
+names_tuple(const char *s, const char *t)
+{
+	char base[LwStr];
+	size_t n = strcspn(t, "[");
+
+	snprintf(base, sizeof base, "%.*s", (int)n, t);
+	for (const char *p = strstr(s, base); p; p = strstr(p + 1, base)) {
+		char c = p[n];
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      c == '_' || c == '$'))
+			return 1;
+	}
+	return 0;
 }
 
 /* the tuple t back to the registers of vector operand k */
@@ -263,12 +293,21 @@ sel_mma(Lw *w)
 		break;
 	}
 
-	const char *a = frag_in(w, 1, na, wide);
-	const char *b = frag_in(w, 2, nb, wide);
-	const char *c = frag_in(w, 3, nc, wide);      /* nc >= 2: a tuple, which D shares */
+	const char *a = frag_in(w, 1, na, wide, 0);
+	const char *b = frag_in(w, 2, nb, wide, 0);
+	/* D a tuple of its own (lwtuple.c) that is not A or B: written in place, from C (in place
+	 * too when C is the same tuple: HMMA reads C before it writes D); else C is copied to a
+	 * fresh tuple, which D shares, and D is copied out */
+	const char *d = wide || nc < 2 ? NULL : lw_tuple_of(w, 0, nc), *ctup = lw_tuple_of(w, 3, nc);
+	if (d && (same_tuple(d, a) || same_tuple(d, b) ||
+	          (ctup && same_tuple(d, ctup) && strcmp(d, ctup))))
+		d = NULL;
+	const char *c = frag_in(w, 3, nc, wide, !d);
 	int rc = in == InI8 || in == InI4 || in == InB1 || in == InF8;
-	lw_emit(w, "%s %s, %s%s, %s%s, %s", op, c, a, rc ? ".ROW" : "", b, rc ? ".COL" : "", c);
-	frag_out(w, 0, wide, c);
+	lw_emit(w, "%s %s, %s%s, %s%s, %s", op, d ? d : c, a, rc ? ".ROW" : "", b,
+	        rc ? ".COL" : "", c);
+	if (!d)
+		frag_out(w, 0, wide, c);
 	return 0;
 }
 
@@ -324,8 +363,11 @@ sel_ldmatrix(Lw *w)
 		return w->ins->nopnd != 2 ? lw_error(w, "ldmatrix takes d, [p]") : -1;
 	if (lw_addr(w, 1, PsShared, addr, sizeof addr, NULL, 0) != 0)
 		return -1;
-	const char *t = tuple(w, nm);
-	lw_emit(w, "LDSM.%s %s, [%s]", sfx, t ? t : lw_vec(w, 0, 0), addr);
+	const char *d = nm > 1 ? lw_tuple_of(w, 0, nm) : NULL;   /* written in place */
+	if (d && names_tuple(addr, d))     /* unless the address is in it: a copy, as before */
+		d = NULL;
+	const char *t = d ? NULL : tuple(w, nm);
+	lw_emit(w, "LDSM.%s %s, [%s]", sfx, d ? d : t ? t : lw_vec(w, 0, 0), addr);
 	if (t)
 		frag_out(w, 0, 0, t);
 	return 0;
@@ -347,7 +389,7 @@ sel_stmatrix(Lw *w)
 		return w->ins->nopnd != 2 ? lw_error(w, "stmatrix takes [p], r") : -1;
 	if (lw_addr(w, 0, PsShared, addr, sizeof addr, NULL, 0) != 0)
 		return -1;
-	const char *r = frag_in(w, 1, nm, 0);
+	const char *r = frag_in(w, 1, nm, 0, 0);
 	lw_emit(w, "STSM.%s [%s], %s", sfx, addr, r);
 	return 0;
 }
