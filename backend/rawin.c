@@ -9,18 +9,59 @@
 #include "regalloc.h"
 #include "fpasses.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* the registers of slice 0 (the fullest) that the wefts new at SETFIBERNUMs take, at the
+ * windows the program wrote (their caps), where the launch bound is known (its wefts, *wl) and
+ * every SETFIBERNUM has an immediate count and window; -1 otherwise (one window for all) */
+static long
+new_regs(const Fn *f, int nsub, long *wl)
+{
+	long t = 1, most = 0, regs = 0;
+
+	for (int k = 0; k < 3; k++) {
+		int m = f->info.max_threads[k] > 0 ? f->info.max_threads[k] : f->info.reqntid[k];
+		if (m <= 0)
+			return -1;
+		t *= m;
+	}
+	*wl = (t + 31) / 32;
+	for (uint32_t k = 0; k < f->nins; k++) {
+		const Ins *i = &f->ins[k];
+		if (i->op != OSETFIBERNUM)
+			continue;
+		if (i->nopnd < 2 || i->opnd[0].kind != OImm || i->opnd[1].kind != OImm)
+			return -1;
+		most = (long)i->opnd[0].imm > most ? (long)i->opnd[0].imm : most;
+	}
+	if (!most)
+		return -1;
+	for (long w = 0; w < (most + 31) / 32; w += nsub) {
+		long win = 0;
+		if (w < *wl)
+			continue;
+		for (uint32_t k = 0; k < f->nins; k++) {
+			const Ins *i = &f->ins[k];
+			if (i->op == OSETFIBERNUM && (i->opnd[0].imm + 31) / 32 > w && i->opnd[1].imm > win)
+				win = (long)i->opnd[1].imm;
+		}
+		regs += win;
+	}
+	return regs;
+}
 
 /* the most registers a weft's window may have: 255 (R0..R254), the lower of .maxnreg and
  * --maxrregcount, and what the fullest slice leaves after its pools to each of its wefts (a
- * quarter of the launch bound's, at least one) */
+ * quarter of the launch bound's, at least one); with windows per phase (new_regs), what it
+ * leaves each launched weft after the new wefts' windows as the program capped them */
 static int
 budget(const Fn *f, long *threads)
 {
 	const FPlan *p = f->plan;
 	int slice = p && p->slice_regs > 0 ? p->slice_regs : FiberSliceRegs;
 	int nsub = p && p->nsub > 0 ? p->nsub : 4, n = 255;
-	long t = 1, most = 0, per;
+	long t = 1, most = 0, per, wl = 0, nr = new_regs(f, nsub, &wl);
 
 	for (int k = 0; k < 3; k++)
 		t *= f->info.max_threads[k] > 0 ? f->info.max_threads[k] :
@@ -38,6 +79,10 @@ budget(const Fn *f, long *threads)
 			most = pooled;
 	}
 	per = (((t + 31) / 32) + nsub - 1) / nsub;
+	if (nr >= 0) {
+		per = (wl + nsub - 1) / nsub;
+		most += nr;
+	}
 	if ((slice - most) / per < n)
 		n = (int)((slice - most) / per);
 	return n;
@@ -93,30 +138,51 @@ solve(RA *ra, int maxreg)
 	return ra_setup(ra, maxreg) < 0 || ra_solve(ra) < 0 ? -1 : 0;
 }
 
-/* allocate f's virtual registers into R0..R(maxreg-1). R1 is a register like the others (where
- * the code names it, its live ranges are pre-coloured as any physical register's) unless spill
- * code (addressed by R1) turns out needed: then from the start again with R1 reserved. Two
- * colouring orders, regalloc's (by first point) and fiber-ra's (larger first), neither better
- * everywhere (flash_attn: 148 against 157; a pair and a quad read by each other: 12 against 8):
- * the smaller window wins, by first point on a tie */
+/* solve ra in both colouring orders, regalloc's (by first point) and fiber-ra's (larger first),
+ * neither better everywhere (flash_attn: 148 against 157; a pair and a quad read by each other:
+ * 12 against 8), leaving the smaller window solved (by first point on a tie); -1 after an error
+ * or, in a trial (RaWin.trial), where neither order colours without spilling (RaWin.failed) */
+static int
+pick(RA *ra, int maxreg)
+{
+	RaWin *win = ra->win;
+	int first = 1 << 30, ok;
+
+	win->tuples_first = 1;
+	win->failed = 0;
+	ok = solve(ra, maxreg) == 0;
+	if (!ok && !win->failed)
+		return -1;
+	if (ok)
+		first = solved_window(ra);
+	win->failed = 0;
+	win->tuples_first = 0;
+	if (solve(ra, maxreg) < 0) {
+		if (!win->failed || !ok)
+			return -1;
+		win->failed = 0;
+		win->tuples_first = 1;
+		return solve(ra, maxreg);
+	}
+	if (first < solved_window(ra)) {
+		win->tuples_first = 1;
+		return solve(ra, maxreg);
+	}
+	return 0;
+}
+
+/* allocate f's virtual registers into R0..R(maxreg-1) (each instruction's into its phase's
+ * window, RaWin.cap). R1 is a register like the others (where the code names it, its live
+ * ranges are pre-coloured as any physical register's) unless spill code (addressed by R1) turns
+ * out needed: then from the start again with R1 reserved */
 static int
 allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 {
 	RA ra = { .f = f, .d = d, .win = win };
-	int copies = 0, rc = -1, first;
+	int copies = 0, rc = -1;
 
-	win->tuples_first = 1;
-	if (solve(&ra, maxreg) < 0)
+	if (pick(&ra, maxreg) < 0)
 		goto out;
-	first = solved_window(&ra);
-	win->tuples_first = 0;
-	if (solve(&ra, maxreg) < 0)
-		goto out;
-	if (first < solved_window(&ra)) {
-		win->tuples_first = 1;
-		if (solve(&ra, maxreg) < 0)
-			goto out;
-	}
 	if (!win->r1 && ra.nspill) {
 		if (win->pin[0] & 2) {
 			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
@@ -134,12 +200,117 @@ out:
 	return rc;
 }
 
+/* each instruction's cap: the least of the windows n[s] of the SETFIBERNUMs whose new wefts may
+ * run it (0: none) */
+static void
+fill_caps(const FwPhases *ph, const int *n, uint8_t *cap)
+{
+	memset(cap, 0, ph->nins + 1);
+	for (uint32_t s = 0; s < ph->n; s++)
+		for (uint32_t g = 0; n[s] > 0 && g < ph->nins; g++)
+			if (ph->in[(size_t)s * ph->nins + g] && (!cap[g] || cap[g] > n[s]))
+				cap[g] = (uint8_t)n[s];
+}
+
+/* the allocation of the current caps as a trial: its window, or -1 where it needs a spill (its
+ * errors are not reported: the allocation that follows reports them) */
+static int
+trial(Fn *f, Diag *d, RaWin *win, int maxreg)
+{
+	Diag quiet = *d;
+	RA ra = { .f = f, .d = &quiet, .win = win };
+	int w = -1;
+
+	quiet.nerr = 0;
+	quiet.maxerr = -1;           /* verror_at: past maxerr, nothing printed */
+
+	win->trial = 1;
+	if (pick(&ra, maxreg) == 0 && !ra.nspill)
+		w = solved_window(&ra);
+	win->trial = 0;
+	win->failed = 0;
+	ra_free(&ra);
+	return w;
+}
+
+/* one past the highest R register of the text (not virtual) that the new wefts of SETFIBERNUM
+ * s may name: no cap can go below it */
+static int
+text_regs(Fn *f, const FwPhases *ph, uint32_t s)
+{
+	int top = 1;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			const Ins *i = &f->blk[b]->ins[k];
+			if (!ph->in[(size_t)s * ph->nins + ph->g0[b] + k])
+				continue;
+			for (unsigned j = 0; j < i->nslot; j++) {
+				const Slot *x = &i->slot[j];
+				if (RCLS(x->reg) == RR && !reg_isconst(x->reg) && !reg_isvirt(x->reg) &&
+				    !(x->opnd < i->nopnd && (i->opnd[x->opnd].flags & FVRemote)) &&
+				    (int)(RNUM(x->reg) + x->n) > top)
+					top = (int)(RNUM(x->reg) + x->n);
+			}
+		}
+	return top;
+}
+
+/* a window per phase (docs/pass-regalloc.md "A window per phase"): the registers the new wefts
+ * of each SETFIBERNUM may name are capped at the nreg the program wrote, and, where the
+ * allocation needs no spill, at the least window (binary search, SETFIBERNUMs in order) with
+ * which it still colours without spilling and without a larger kernel window; win->cap is
+ * left set for the allocation (caps: ph.nins + 1 bytes, the caller frees) */
+static void
+phase_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap)
+{
+	int *n = xmalloc((ph->n + 1) * sizeof *n), whole;
+
+	for (uint32_t s = 0; s < ph->n; s++) {
+		const Ins *i = ph->ins[s];
+		n[s] = i->nopnd > 1 && i->opnd[1].kind == OImm && i->opnd[1].imm > 0 ?
+		       (int)(i->opnd[1].imm < 255 ? i->opnd[1].imm : 255) : 0;
+	}
+	fill_caps(ph, n, cap);
+	win->cap = cap;
+	whole = trial(f, d, win, maxreg);
+	if (whole < 0) {     /* spills, or a written window too small: one window for all, as
+		                        regalloc alone (fw_fix_setfibernum names a window too small) */
+		memset(cap, 0, ph->nins + 1);
+		free(n);
+		return;
+	}
+	for (uint32_t s = 0; whole > 0 && s < ph->n; s++) {
+		const Ins *i = ph->ins[s];
+		int lo = text_regs(f, ph, s), hi = n[s] && n[s] < whole ? n[s] : whole;
+		if (i->nopnd < 2 || i->opnd[1].kind != OImm)
+			continue;        /* no window operand: the new wefts get the kernel's */
+		if (lo > hi)
+			lo = hi;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2, w;
+			n[s] = mid;
+			fill_caps(ph, n, cap);
+			w = trial(f, d, win, maxreg);
+			if (w > 0 && w <= whole)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		n[s] = hi;
+	}
+	fill_caps(ph, n, cap);
+	free(n);
+}
+
 int
 pass_regalloc_window(Fn *f, Diag *d)
 {
 	RaWin win = {0};
+	FwPhases ph;
+	uint8_t *cap;
 	long threads = 1;
-	int maxreg = budget(f, &threads), vregs = (int)f->nvreg;
+	int maxreg = budget(f, &threads), vregs = (int)f->nvreg, rc;
 
 	if (!f->nvreg)
 		return PassUnchanged;    /* physical registers only: the program's own window */
@@ -154,17 +325,27 @@ pass_regalloc_window(Fn *f, Diag *d)
 		         threads, maxreg);
 		return -1;
 	}
-	if (ra_pin(f, d, &win, maxreg) < 0 || allocate(f, d, &win, maxreg) < 0)
+	if (ra_pin(f, d, &win, maxreg) < 0)
+		return -1;
+	fw_phases(f, &ph);
+	cap = xmalloc(ph.nins + 1);
+	if (ph.n)
+		phase_windows(f, d, &win, maxreg, &ph, cap);
+	rc = allocate(f, d, &win, maxreg);
+	fw_phases_free(&ph);
+	free(cap);
+	win.cap = NULL;
+	if (rc < 0)
 		return -1;
 	f->nvreg = 0;
 	win.window = window_of(f);
 	if (win.window < 1)
 		win.window = 1;
-	if (f->plan && fw_check_slices(f, d, win.window, fw_has_setfibernum(f), "the registers the "
-	                                 "program names itself need that window") < 0)
-		return -1;
 	ra_remote(f, win.window);
 	if (fw_fix_setfibernum(f, d) < 0)
+		return -1;
+	if (f->plan && fw_check_slices(f, d, win.window, fw_has_setfibernum(f), "the registers the "
+	                                 "program names itself need that window") < 0)
 		return -1;
 	kinfo_regcount(f, win.window);
 	if (f->plan) {

@@ -164,8 +164,28 @@ shr(uint64_t *F, unsigned w, unsigned k)
 	}
 }
 
+/* the window target's cap on R node x: the least window of the phases whose instructions
+ * name it (RaWin.cap), 256 none */
+static int
+node_cap(const RA *ra, const RaNode *x)
+{
+	const uint8_t *cap = ra->win ? ra->win->cap : NULL;
+	int c = 256;
+
+	if (!cap || x->cls != RR)
+		return 256;
+	if (x->kind == NkTemp)
+		return cap[x->tseg.from / 2] ? cap[x->tseg.from / 2] : 256;
+	for (uint32_t k = 0; k < x->nref; k++) {
+		int v = cap[ra->ref[x->ref + k].ins];
+		if (v && v < c)
+			c = v;
+	}
+	return c;
+}
+
 /* the registers node x cannot start at: bit c set when some element e would meet a value in
- * register c + e, run into a reserved register or past the limit */
+ * register c + e, run into a reserved register or past the limit (or its phase's cap) */
 static void
 forbidden(const RA *ra, const RaNode *x, uint64_t *F)
 {
@@ -186,6 +206,10 @@ forbidden(const RA *ra, const RaNode *x, uint64_t *F)
 		for (unsigned q = 0; q < w; q++)
 			F[q] |= Fe[q];
 	}
+	if (ra->win && ra->win->cap)
+		for (int c = node_cap(ra, x) - (int)x->size + 1; c < 256; c++)
+			if (c >= 0)
+				ADD(F, (unsigned)c);
 }
 
 static int
@@ -923,6 +947,10 @@ rounds(RA *ra, int hi)
 		uint32_t nfail = colour(ra, hi), nn = ra->nnode, done = 0, nt = 0, *t, *best;
 		if (!nfail)
 			return 0;
+		if (ra->win && ra->win->trial) {
+			ra->win->failed = 1;     /* a trial of rawin.c's search: no spilling */
+			return -1;
+		}
 		t = xmalloc((nfail + 1) * sizeof *t);
 		best = xmalloc((nfail + 1) * sizeof *best);
 		for (uint32_t n = 0; n < nn; n++)

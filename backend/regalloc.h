@@ -89,6 +89,11 @@ typedef struct RaWin {
 	int npin;          /* how many */
 	int tuples_first;  /* colour larger nodes first, then in node order (else by first point) */
 	int window;        /* the result: one past the highest R the function names */
+	const uint8_t *cap; /* per instruction (global index g): the R registers it may name are
+	                      R0..R(cap-1), its phase's window (rawin.c); 0 or NULL: no cap */
+	int trial;         /* a search: a node that finds no register fails the solve (failed)
+	                      instead of being spilled */
+	int failed;        /* the trial found a node without a register */
 } RaWin;
 
 struct RA {

@@ -31,8 +31,22 @@ int fw_fix_setfibernum(Fn *f, Diag *d); /* each SETFIBERNUM's nreg: the register
                                      where that exceeds the nreg the program wrote (a cap) */
 int fw_check_slices(Fn *f, Diag *d, int n, int has_sfn, const char *why); /* the wefts of the
                                      launch bound (.maxfibers, MAX_THREADS/REQNTID, SETFIBERNUM
-                                     counts) x n + pools fit every slice; else a located error
-                                     ending in (why); needs f->plan */
+                                     counts) with their windows (n, or the nreg of the
+                                     SETFIBERNUM that may make them) + pools fit every slice;
+                                     else a located error ending in (why); needs f->plan */
+
+/* fwphase.c: the code a weft new at each SETFIBERNUM may run (its phase, and the phases after
+ * the SETFIBERNUMs it may survive): the registers named there must be in its window */
+typedef struct FwPhases {
+	uint32_t nins;     /* instructions, in layout order over f->blk (global index g) */
+	uint32_t *g0;      /* per block: the global index of its first instruction */
+	uint32_t n;        /* SETFIBERNUMs */
+	uint32_t *at;      /* n: the global index of each */
+	Ins **ins;         /* n: each */
+	uint8_t *in;       /* n rows of nins: 1 where a weft new at SETFIBERNUM s may run g */
+} FwPhases;
+int fw_phases(Fn *f, FwPhases *ph); /* fill ph (requires cfg); 0 */
+void fw_phases_free(FwPhases *ph);
 
 /* ---------------------------------------------------------------------------------------------
  * weftset.c: which wefts (fiber ID / 32) can execute each block and instruction, from the
