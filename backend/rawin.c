@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the registers of slice 0 (the fullest) that the wefts new at SETFIBERNUMs take, at the
- * windows the program wrote (their caps), where the launch bound is known (its wefts, *wl) and
- * every SETFIBERNUM has an immediate count and window; -1 otherwise (one window for all) */
+/* the registers of slice 0 (the fullest) that the wefts past the launch bound's (*wl of them),
+ * made by SETFIBERNUMs, take at the windows the program wrote (their caps): where the launch
+ * bound is known and every SETFIBERNUM that may make such a weft has an immediate count and
+ * window; -1 otherwise (one window for all) */
 static long
 new_regs(const Fn *f, int nsub, long *wl)
 {
@@ -29,11 +30,12 @@ new_regs(const Fn *f, int nsub, long *wl)
 	*wl = (t + 31) / 32;
 	for (uint32_t k = 0; k < f->nins; k++) {
 		const Ins *i = &f->ins[k];
-		if (i->op != OSETFIBERNUM)
-			continue;
+		long c = i->nopnd && i->opnd[0].kind == OImm ? (long)i->opnd[0].imm : FiberMaxFibers;
+		if (i->op != OSETFIBERNUM || (c + 31) / 32 <= *wl)
+			continue;            /* makes no weft past the launched ones */
 		if (i->nopnd < 2 || i->opnd[0].kind != OImm || i->opnd[1].kind != OImm)
 			return -1;
-		most = (long)i->opnd[0].imm > most ? (long)i->opnd[0].imm : most;
+		most = c > most ? c : most;
 	}
 	if (!most)
 		return -1;
@@ -43,7 +45,8 @@ new_regs(const Fn *f, int nsub, long *wl)
 			continue;
 		for (uint32_t k = 0; k < f->nins; k++) {
 			const Ins *i = &f->ins[k];
-			if (i->op == OSETFIBERNUM && (i->opnd[0].imm + 31) / 32 > w && i->opnd[1].imm > win)
+			if (i->op == OSETFIBERNUM && i->nopnd > 1 && i->opnd[0].kind == OImm &&
+			    (i->opnd[0].imm + 31) / 32 > w && i->opnd[1].imm > win)
 				win = (long)i->opnd[1].imm;
 		}
 		regs += win;
