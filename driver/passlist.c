@@ -22,7 +22,7 @@ static const Pass pass_table[] = {
 	{"mma-banks", "MMA operand registers and .reuse flags chosen against bank conflicts",
 	 PNeedCfg | PChanges, pass_mma_banks},
 	{"fiber-ra", "FIBER-native: allocate virtual registers (%x) onto the weft's window",
-	 PNeedCfg | PChanges, pass_fiber_ra},
+	 PNeedCfg | PChanges, pass_regalloc_window},
 	{"sched", "list scheduling per block: latency hidden, live virtual registers kept under a "
 	 "limit (before regalloc)", PNeedCfg | PChanges, pass_sched},
 	{"ctrl-bits", "stall counts, yield, scoreboards and wait masks for inserted instructions",

@@ -2,8 +2,8 @@
  * directives and pool operands, the lifting pipeline and the verifier's FIBER checks, the
  * FIBER encoder and decoder (ir/fenc.c) on every instruction, and the SASS printer, whose output
  * must parse again to the same text (the round trip of tests/fsass.sh); then, for a function with
- * virtual registers (.vreg), both allocators of FIBER windows, each on its own parse: fiber-ra
- * (passes/fiber/fiberra.c) and regalloc's window target (backend/rawin.c, rapin.c). Seeds:
+ * virtual registers (.vreg), the allocator of FIBER windows on its own parse: regalloc's window
+ * target (backend/rawin.c, rapin.c; fiber-ra is another name of it). Seeds:
  * tests/fsass/, examples/fiber-native/ (the .vfsass programs).
  * Build: make fuzz (build/fuzz/fuzz_fsass).
  */
@@ -76,15 +76,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			module_free(m2);
 		src_free(s2);
 		free(a);
-		for (uint32_t k = 0; k < m->nfn; k++) {
-			Fn *f = m->fn[k];
-			if (!f->nvreg || cfg_build(f, &d) < 0)
-				continue;
-			dom_build(f);
-			fplan_new(f, FModeFiber);
-			if (pass_fiber_ra(f, &d) == 0)
-				verify_fn(f, &d);
-		}
 		Diag d3;
 		diag_init(&d3, src, null);
 		Module *m3 = sass_parse(src, &d3);

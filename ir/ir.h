@@ -91,8 +91,8 @@ enum {
 	NumUnit = UnitV + NumV, /* with V0..V2047 */
 	/* FIBER-native virtual registers (.vreg, docs/fiber-isa.md "Virtual registers"): class R
 	 * numbers RegVirt..RegVirtEnd-1, past RZ, so op_slots sizes them as R registers while
-	 * reg_unit gives them no unit (SSA and liveness over units never see them); fiber-ra
-	 * (passes/fiber/fiberra.c) replaces them with window registers */
+	 * reg_unit gives them no unit (SSA and liveness over units never see them); regalloc
+	 * (backend/regalloc.c, rawin.c) replaces them with registers */
 	RegVirt = 256,
 	RegVirtEnd = 4096,
 };
@@ -645,7 +645,7 @@ typedef struct FPlan {
 	uint32_t nphase;
 	int setfibernum;       /* SETFIBERNUM instructions inserted */
 	int maxfibers;         /* fibers reserved (.maxfibers written), 0 none */
-	/* register assignment (passes/fiber/fiberregs.c, passes/fiber/fiberra.c) */
+	/* register assignment (passes/fiber/fiberregs.c, backend/rawin.c) */
 	int window;            /* window registers per weft at launch */
 	int npools;            /* pools in the output */
 	int vregs;             /* fiber-native: virtual registers allocated */

@@ -1,8 +1,9 @@
 #!/bin/sh
-# fiberra.sh: the allocators of FIBER windows on the examples. Every
+# fiberra.sh: the allocator of FIBER windows on the examples. Every
 # examples/fiber-native/*.vfsass (virtual registers) is allocated by `fiberc X.vfsass
 # --mode=fiber-native -o out.fsass` (regalloc's window target: backend/rawin.c, rapin.c), and by
-# the same pipeline with fiber-ra in its place, then run by fibersim on the FIBER configuration
+# an explicit --passes pipeline naming fiber-ra (since issue 21 another name of regalloc-window:
+# the --passes lines written for the first allocator keep working), then run by fibersim on the FIBER configuration
 # of its architecture (sm_80: a100-fiber, sm_90: h100-fiber): both must write output buffers
 # byte-identical to the hand-allocated X.fsass beside it, on the same inputs. Prints the window
 # sizes (hand-allocated -> fiber-ra, regalloc-window). Environment: B (build directory).
@@ -22,7 +23,7 @@ halfs() {
 halfs 2048 1 "$tmp/gate"
 halfs 2048 2 "$tmp/up"
 
-# the fiber-native pipeline with fiber-ra in place of regalloc-window
+# a --passes pipeline that names fiber-ra
 FR=cfg,fiber-ra,ssa,verify,liveness,remote-writes,out-of-ssa,mma-banks,ctrl-bits,fverify
 
 # the line of kernels.txt: symbol grid block

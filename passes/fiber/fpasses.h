@@ -15,13 +15,13 @@
 int pass_phases(Fn *f, Diag *d);      /* phases: phases, fiber counts, SETFIBERNUM (phases.c) */
 int pass_fiber_regs(Fn *f, Diag *d);  /* fiber-regs: windows, .maxfibers (fiberregs.c) */
 int pass_mma_banks(Fn *f, Diag *d);   /* mma-banks: MMA operand bank placement (mmabank.c) */
-int pass_fiber_ra(Fn *f, Diag *d);    /* fiber-ra: virtual registers onto the window (fiberra.c) */
 int pass_remote_writes(Fn *f, Diag *d); /* remote-writes (remotewr.c): V<n> destinations
                                      rewritten as local writes + remote reads */
 int pass_fverify(Fn *f, Diag *d);     /* fverify (fcheck.c): the FIBER verifier, every remote
                                      write an error */
 
-/* fwindow.c: what the allocators of FIBER windows share (fiber-ra, regalloc-window) */
+/* fwindow.c: what the allocator of FIBER windows (regalloc-window, backend/rawin.c) and the
+ * FIBER passes share */
 int fw_has_setfibernum(const Fn *f); /* some block holds a SETFIBERNUM (requires cfg) */
 int fw_weft_base(const Fn *f, int w, int n, int slice, int has_sfn); /* weft w's window base
                                      with one CTA per SM (fiber-isa.md section 2), windows of n;

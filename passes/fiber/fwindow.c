@@ -1,6 +1,6 @@
-/* fwindow.c: what the allocators of FIBER windows share (fiber-ra, passes/fiber/fiberra.c, and
- * regalloc's window target, backend/rawin.c): the registers the code after a point names
- * (SETFIBERNUM's nreg), where weft W's window lies when the kernel owns its SM (a remote read's
+/* fwindow.c: what the allocator of FIBER windows (regalloc's window target, backend/rawin.c)
+ * needs from the FIBER side: the registers the code a SETFIBERNUM's new wefts may run names
+ * (its nreg, with fwphase.c), where weft W's window lies when the kernel owns its SM (a remote read's
  * V register), and whether the windows and pools of the launch bound fit each slice.
  */
 #include "fpasses.h"
