@@ -2,7 +2,8 @@
 # paper.sh: the smoke test of `make paper-table` (examples/paper, docs/paper-table.md): every
 # workload at its QUICK=1 shape on a100, h100 and b200 (SIMT: nvcc's SASS) and a100-fiber,
 # h100-fiber, b200-fiber (fiberc --mode=cuda-native), each output checked against its CPU
-# reference in the run; fails on any unverified row. Also: table.csv has exactly the issue's
+# reference in the run, and the FIBER-native versions (flash_decode_fiber) on the FIBER
+# configurations with their ablations and band; fails on any unverified row. Also: table.csv has exactly the issue's
 # columns and one row per workload x shape x generation, table.json and table.svg are written,
 # and --corrupt (one output bit flipped before the check) makes every row's check fail.
 # Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
@@ -43,6 +44,21 @@ nv=$(tail -n +2 "$csv" | awk -F, '{ if ($(NF-16) != "yes" || $(NF-15) !~ /^[0-9]
 	$(NF-17) !~ /^[0-9]+$/) print }' | wc -l)
 [ "$nv" -eq 0 ] && ok "every row: simt_verified yes, simt and cuda-native cycles present" ||
 	bad "$nv rows without a verified SIMT run or CUDA-native cycles"
+# the FIBER-native FlashDecoding (examples/paper/flash_decode_fiber.cu): verified on every
+# generation, its SETFIBERNUM count non-zero (the kernel changes its fiber count twice per item),
+# the ablations ran, and the band holds the speedup; it uses no busy bits and reads no remote
+# registers (its design), so those two counts must be 0
+fr=$(tail -n +2 "$csv" | awk -F, '$1 == "FlashDecoding" && $(NF-13) == "yes" &&
+	$(NF-14) ~ /^[0-9]+$/ && $(NF-5) > 0 && $(NF-4) == 0 && $(NF-3) == 0 &&
+	$(NF-10) ~ /^[0-9]+$/ && $(NF-9) ~ /^[0-9]+$/ && $(NF-8) ~ /^[0-9]+$/ &&
+	$(NF-2) <= $(NF-12) && $(NF-12) <= $(NF-1)' | wc -l)
+[ "$fr" -eq 3 ] && ok "FIBER-native FlashDecoding: verified, SETFIBERNUM ran, ablations, band" ||
+	bad "FIBER-native FlashDecoding: $fr of 3 rows complete"
+# rows without a FIBER-native version keep every FIBER column empty
+ne=$(tail -n +2 "$csv" | awk -F, '$1 != "FlashDecoding" && ($(NF-14) != "" || $(NF-13) != "" ||
+	$(NF-5) != "" || $(NF-1) != "")' | wc -l)
+[ "$ne" -eq 0 ] && ok "rows without a FIBER-native version: FIBER columns empty" ||
+	bad "$ne rows without a FIBER-native version have FIBER figures"
 for f in table.json table.svg; do
 	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"
 done
