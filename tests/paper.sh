@@ -59,6 +59,28 @@ ne=$(tail -n +2 "$csv" | awk -F, '$1 != "FlashDecoding" && ($(NF-14) != "" || $(
 	$(NF-5) != "" || $(NF-1) != "")' | wc -l)
 [ "$ne" -eq 0 ] && ok "rows without a FIBER-native version: FIBER columns empty" ||
 	bad "$ne rows without a FIBER-native version have FIBER figures"
+# regalloc's frame after SETFIBERNUM: flash_decode_fiber.w32.ptx (1024 fibers, a 64-register
+# window) spills; every stack pointer set again (after each SETFIBERNUM) must be followed by the
+# spill frame, and the kernel must verify (without the frame it faults on a local store)
+w=$tmp/w32
+mkdir -p "$w"
+cp "$B/paper/flash_decode.sm_80.fsass" "$w/"
+if "$root/$B/bin/fiberc" examples/paper/flash_decode_fiber.w32.ptx --mode=fiber-native \
+	--arch=sm_80 -o "$w/flash_decode_fiber.sm_80.fsass" 2> "$tmp/w32err"; then
+	fr=$(awk '/R1, RZ, RZ, c\[0x0\]\[0x28\]/ { n++; want = 1; next }
+		want && /R1/ { if ($0 ~ /IADD3 R1, R1, -0x/) ok++; want = 0 }
+		/STL/ { stl++ } END { print n + 0, ok + 0, stl + 0 }' "$w/flash_decode_fiber.sm_80.fsass")
+	set -- $fr
+	[ "$1" -ge 3 ] && [ "$1" = "$2" ] && [ "$3" -gt 0 ] &&
+		ok "w32: $3 spill stores, the frame after all $1 stack-pointer loads" ||
+		bad "w32: stack-pointer loads / frames / spill stores: $fr"
+	"$PT" --quick --only FlashDecoding --gen a100 --root "$root" --fsass "$w" --out "$w/o" \
+		> "$w/out" 2>&1 && grep -q 'FIBER-native: [0-9]* cycles' "$w/out" &&
+		ok "w32: the spilling 1024-fiber version verifies" ||
+		bad "w32: $(grep -E 'FIBER-native|not verified' "$w/out" | head -n 2)"
+else
+	bad "fiberc on flash_decode_fiber.w32.ptx: $(head -n 2 "$tmp/w32err")"
+fi
 for f in table.json table.svg; do
 	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"
 done

@@ -12,12 +12,17 @@
 //            out, as flash_decode_combine does; no second launch, no global round trip.
 // Kernel: flash_decode_fiber(q, K, V, part_o, part_ml, out, B*H, seq, chunk, splits, scale);
 //   grid min(B*H, SMs), block 128; NW % splits == 0, chunk a multiple of 8 NW / splits.
+// flash_decode_fiber.w32.ptx is nvcc -DNW=32: 1024 fibers, a 64-register window in which fiberc
+// spills (slower, docs/paper-table.md; tests/paper.sh runs it as regalloc's test of a frame set
+// again after SETFIBERNUM).
 #include <cuda_fp16.h>
 #include <stdint.h>
 #include "fiber_device.cuh"
 
 #define HD 128
-#define NW 16                 // wefts of the split phase
+#ifndef NW
+#define NW 16                 // wefts of the split phase (32: flash_decode_fiber.w32.ptx, below)
+#endif
 #define NF (NW * 32)          // its fibers
 
 __device__ __forceinline__ uint4 ldg_nc(const void *p)

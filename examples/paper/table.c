@@ -306,7 +306,9 @@ sample_sms(uint64_t ctas, uint64_t sms)
 }
 
 /* run a workload's launches (run) at shape s from the listing file on configuration config with
- * the setting set ("key=value", or NULL), sampled when its grid (ctas) is larger than the GPU */
+ * the setting set ("key=value", or NULL), sampled when its grid (ctas) is larger than the GPU;
+ * ctas = 0: a persistent kernel (one CTA per SM, each looping over its items), sampled at a paper
+ * shape on SampleSms SMs, which run their CTAs' items (docs/paper-table.md) */
 static void
 run_with(RunFn run, uint64_t ctas, const Shape *s, const char *file, const char *config,
          const char *set, const char *json, Run *r)
@@ -329,6 +331,8 @@ run_with(RunFn run, uint64_t ctas, const Shape *s, const char *file, const char 
 	fiberDeviceGetProperties(dev, &props);
 	if (!s->quick && ctas > (uint64_t)props.sm_count)
 		fiberDeviceSetSampling(dev, sample_sms(ctas, (uint64_t)props.sm_count), 0);
+	else if (!s->quick && !ctas)
+		fiberDeviceSetSampling(dev, SampleSms, 0);
 	if (set && (st = fiberDeviceSetConfigValue(dev, set))) {
 		snprintf(r->note, sizeof r->note, "%s: %s", set, fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
