@@ -594,8 +594,8 @@ write_svg(FILE *fp, const Row *t, size_t n)
 	        "font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 60,
 	        (size_t)top + n * rowh + 40);
 	fprintf(fp, "<text x=\"10\" y=\"18\" font-size=\"13\">SIMT cycles / CUDA-native cycles on the "
-	        "FIBER SM (bars); the paper's FIBER-native speedup (ticks); no FIBER-native "
-	        "version yet</text>\n");
+	        "FIBER SM (blue bars), / FIBER-native cycles where a version exists (orange); the "
+	        "paper's FIBER-native speedup (ticks)</text>\n");
 	double x1 = left + width / hi;
 	fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#888\" "
 	        "stroke-dasharray=\"3,3\"/>\n<text x=\"%.1f\" y=\"%d\">1.0</text>\n", x1, top - 8, x1,
@@ -613,6 +613,12 @@ write_svg(FILE *fp, const Row *t, size_t n)
 		} else
 			fprintf(fp, "<text x=\"%d\" y=\"%d\" fill=\"#c00\">not verified</text>\n", left,
 			        y + 12);
+		if (r->simt.verified && r->fib.verified) {
+			double v = fmin(r->simt.cycles / r->fib.cycles, hi);
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"4\" fill=\"#f58518\">"
+			        "<title>FIBER-native %.3f</title></rect>\n", left, y + rowh - 6,
+			        width * v / hi, r->simt.cycles / r->fib.cycles);
+		}
 		double p = atof(r->w->paper[r->g - gens]);
 		if (p > 0)
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e45756\" "
