@@ -391,6 +391,13 @@ ra_rewrite(RA *ra, int *copies)
 				frame_code(&w, k, init == UINT32_MAX, size, i->loc);
 			if (x == entry && (k == adj || k == moved))
 				drop[k] = 1, kept--;
+			/* the stack pointer set again (after a SETFIBERNUM, lwfiber.c): the frame again,
+			 * in place of the text's own adjustment after it */
+			if (ra->frame && is_sp_init(f, i) && !(x == entry && (k == init || k == moved))) {
+				if (k + 1 < x->nins && frame_adj(&x->ins[k + 1]) >= 0)
+					drop[k + 1] = 1, kept--;
+				frame_code(&w, k + 1, 0, size, i->loc);
+			}
 			spill_code(&w, g0 + k, k, i);
 			if (rewrite_ins(&w, g0 + k, i) < 0) {
 				rc = -1;

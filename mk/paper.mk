@@ -16,6 +16,9 @@ PAPER_GRID_awq_gemm := 5504
 PAPER_GRID_aqlm_gemm := 5504
 PAPER_STEMS := $(patsubst examples/paper/%.sm_80.sass,%,$(wildcard examples/paper/*.sm_80.sass))
 PAPER_FSASS := $(foreach s,$(PAPER_STEMS),$(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
+# the FIBER-native versions: CUDA C++ with fiber_device.cuh, committed as nvcc -arch=sm_80 -ptx
+PAPER_FIBER_STEMS := flash_decode_fiber
+PAPER_FSASS += $(foreach s,$(PAPER_FIBER_STEMS),$(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
 
 $(B)/examples/paper/%.o: examples/paper/%.c examples/paper/paper.h
 	@mkdir -p $(@D)
@@ -28,6 +31,14 @@ $(PAPER_TABLE): $(PAPER_OBJS) $(LIBFIBERRT)
 $(B)/paper/%.fsass: examples/paper/%.sass $(FIBERC)
 	@mkdir -p $(@D)
 	$(FIBERC) $< --mode=cuda-native --fiber-grid=$(PAPER_GRID_$(basename $(basename $*))) -o $@
+
+$(B)/paper/%_fiber.sm_80.fsass: examples/paper/%_fiber.ptx $(FIBERC)
+	@mkdir -p $(@D)
+	$(FIBERC) $< --mode=fiber-native --arch=sm_80 -o $@
+
+$(B)/paper/%_fiber.sm_90.fsass: examples/paper/%_fiber.ptx $(FIBERC)
+	@mkdir -p $(@D)
+	$(FIBERC) $< --mode=fiber-native --arch=sm_90 -o $@
 
 paper-table: $(PAPER_TABLE) $(PAPER_FSASS)
 	$(PAPER_TABLE) $(if $(filter 1,$(QUICK)),--quick) $(if $(ONLY),--only '$(ONLY)') \

@@ -2,7 +2,8 @@
 # paper.sh: the smoke test of `make paper-table` (examples/paper, docs/paper-table.md): every
 # workload at its QUICK=1 shape on a100, h100 and b200 (SIMT: nvcc's SASS) and a100-fiber,
 # h100-fiber, b200-fiber (fiberc --mode=cuda-native), each output checked against its CPU
-# reference in the run; fails on any unverified row. Also: table.csv has exactly the issue's
+# reference in the run, and the FIBER-native versions (flash_decode_fiber) on the FIBER
+# configurations with their ablations and band; fails on any unverified row. Also: table.csv has exactly the issue's
 # columns and one row per workload x shape x generation, table.json and table.svg are written,
 # and --corrupt (one output bit flipped before the check) makes every row's check fail.
 # Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
@@ -43,6 +44,43 @@ nv=$(tail -n +2 "$csv" | awk -F, '{ if ($(NF-16) != "yes" || $(NF-15) !~ /^[0-9]
 	$(NF-17) !~ /^[0-9]+$/) print }' | wc -l)
 [ "$nv" -eq 0 ] && ok "every row: simt_verified yes, simt and cuda-native cycles present" ||
 	bad "$nv rows without a verified SIMT run or CUDA-native cycles"
+# the FIBER-native FlashDecoding (examples/paper/flash_decode_fiber.cu): verified on every
+# generation, its SETFIBERNUM count non-zero (the kernel changes its fiber count twice per item),
+# the ablations ran, and the band holds the speedup; it uses no busy bits and reads no remote
+# registers (its design), so those two counts must be 0
+fr=$(tail -n +2 "$csv" | awk -F, '$1 == "FlashDecoding" && $(NF-13) == "yes" &&
+	$(NF-14) ~ /^[0-9]+$/ && $(NF-5) > 0 && $(NF-4) == 0 && $(NF-3) == 0 &&
+	$(NF-10) ~ /^[0-9]+$/ && $(NF-9) ~ /^[0-9]+$/ && $(NF-8) ~ /^[0-9]+$/ &&
+	$(NF-2) <= $(NF-12) && $(NF-12) <= $(NF-1)' | wc -l)
+[ "$fr" -eq 3 ] && ok "FIBER-native FlashDecoding: verified, SETFIBERNUM ran, ablations, band" ||
+	bad "FIBER-native FlashDecoding: $fr of 3 rows complete"
+# rows without a FIBER-native version keep every FIBER column empty
+ne=$(tail -n +2 "$csv" | awk -F, '$1 != "FlashDecoding" && ($(NF-14) != "" || $(NF-13) != "" ||
+	$(NF-5) != "" || $(NF-1) != "")' | wc -l)
+[ "$ne" -eq 0 ] && ok "rows without a FIBER-native version: FIBER columns empty" ||
+	bad "$ne rows without a FIBER-native version have FIBER figures"
+# regalloc's frame after SETFIBERNUM: flash_decode_fiber.w32.ptx (1024 fibers, a 64-register
+# window) spills; every stack pointer set again (after each SETFIBERNUM) must be followed by the
+# spill frame, and the kernel must verify (without the frame it faults on a local store)
+w=$tmp/w32
+mkdir -p "$w"
+cp "$B/paper/flash_decode.sm_80.fsass" "$w/"
+if "$root/$B/bin/fiberc" examples/paper/flash_decode_fiber.w32.ptx --mode=fiber-native \
+	--arch=sm_80 -o "$w/flash_decode_fiber.sm_80.fsass" 2> "$tmp/w32err"; then
+	fr=$(awk '/R1, RZ, RZ, c\[0x0\]\[0x28\]/ { n++; want = 1; next }
+		want && /R1/ { if ($0 ~ /IADD3 R1, R1, -0x/) ok++; want = 0 }
+		/STL/ { stl++ } END { print n + 0, ok + 0, stl + 0 }' "$w/flash_decode_fiber.sm_80.fsass")
+	set -- $fr
+	[ "$1" -ge 3 ] && [ "$1" = "$2" ] && [ "$3" -gt 0 ] &&
+		ok "w32: $3 spill stores, the frame after all $1 stack-pointer loads" ||
+		bad "w32: stack-pointer loads / frames / spill stores: $fr"
+	"$PT" --quick --only FlashDecoding --gen a100 --root "$root" --fsass "$w" --out "$w/o" \
+		> "$w/out" 2>&1 && grep -q 'FIBER-native: [0-9]* cycles' "$w/out" &&
+		ok "w32: the spilling 1024-fiber version verifies" ||
+		bad "w32: $(grep -E 'FIBER-native|not verified' "$w/out" | head -n 2)"
+else
+	bad "fiberc on flash_decode_fiber.w32.ptx: $(head -n 2 "$tmp/w32err")"
+fi
 for f in table.json table.svg; do
 	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"
 done

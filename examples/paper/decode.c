@@ -12,7 +12,8 @@
 
 enum {
 	HeadDim = 128,                /* the kernels' head dimension */
-	Threads = 128,                /* threads per CTA, both kernels */
+	Threads = 128,                /* threads per CTA, every kernel (the FIBER one's launch) */
+	FiberWefts = 16,              /* flash_decode_fiber.cu's NW: wefts of its split phase */
 };
 
 static uint64_t
@@ -92,8 +93,10 @@ dec_check_bh(const uint16_t *q, const uint16_t *k, const uint16_t *v, const floa
 		count(chk, fabs(h2f(out[d]) - o[d] / l) / (4e-4 + 4e-3 * fabs(o[d] / l)));
 }
 
+/* inputs, launches, check: flash_decode.cu's two kernels, or (fiber) flash_decode_fiber.cu's
+ * fused persistent kernel on min(B x H, SMs) CTAs, which writes the same partials and outputs */
 static int
-dec_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
+dec_exec(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk, int fiber)
 {
 	int B = s->arg[0], H = s->arg[1], seq = s->arg[2], splits = s->arg[3], rc = -1;
 	int chunk = seq / splits;
@@ -108,12 +111,19 @@ dec_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 	unsigned g1[3] = {(unsigned)splits, (unsigned)H, (unsigned)B}, g2[3] = {(unsigned)H,
 	                                                                       (unsigned)B, 1};
 	unsigned block[3] = {Threads, 1, 1};
-	fiberFunction split, combine;
+	fiberFunction split, combine, fused;
+	fiberDeviceProps props;
 	fiberStatus st;
 
-	if (get_fn(dev, mod, "flash_decode_split", &split, chk) ||
+	if (fiber ? get_fn(dev, mod, "flash_decode_fiber", &fused, chk) :
+	    get_fn(dev, mod, "flash_decode_split", &split, chk) ||
 	    get_fn(dev, mod, "flash_decode_combine", &combine, chk))
 		goto out;
+	if (fiber && (FiberWefts % splits || chunk % (8 * FiberWefts / splits))) {
+		snprintf(chk->fault, sizeof chk->fault, "flash_decode_fiber: %d splits of %d keys do "
+		         "not divide among %d wefts", splits, chunk, FiberWefts);
+		goto out;
+	}
 	if (!hq || !hk || !hv || !ho || !hpo || !hml || !s2) {
 		snprintf(chk->fault, sizeof chk->fault, "out of host memory");
 		goto out;
@@ -137,8 +147,13 @@ dec_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 	}
 	void *p1[] = {&dq, &dk, &dv, &dpo, &dml, &seq, &chunk, &scale};
 	void *p2[] = {&dpo, &dml, &dout, &splits};
-	if ((st = fiberLaunchKernel(split, g1, block, 0, p1)) ||
-	    (st = fiberLaunchKernel(combine, g2, block, 0, p2))) {
+	int items = B * H;
+	void *p3[] = {&dq, &dk, &dv, &dpo, &dml, &dout, &items, &seq, &chunk, &splits, &scale};
+	fiberDeviceGetProperties(dev, &props);
+	unsigned g3[3] = {(unsigned)(items < props.sm_count ? items : props.sm_count), 1, 1};
+	if (fiber ? (st = fiberLaunchKernel(fused, g3, block, 0, p3)) :
+	    ((st = fiberLaunchKernel(split, g1, block, 0, p1)) ||
+	     (st = fiberLaunchKernel(combine, g2, block, 0, p2)))) {
 		fail(dev, chk, st, "launch");
 		goto out;
 	}
@@ -173,9 +188,28 @@ out:
 	return rc;
 }
 
+static int
+dec_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
+{
+	return dec_exec(dev, mod, s, chk, 0);
+}
+
+static int
+dec_fiber_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
+{
+	return dec_exec(dev, mod, s, chk, 1);
+}
+
 const Work work_flash_decode = {
 	"FlashDecoding", "flash_decode",
 	"FlashDecoding-class split-K decode + combine (CUDA cores, 16-byte read-only loads, "
 	"4 keys in flight per lane)",
 	{"1.12", "", ""}, dec_run, dec_ctas,
+};
+
+const FiberWork fiber_flash_decode = {
+	&work_flash_decode, "flash_decode_fiber",
+	"split and combine fused, persistent: split phase on 512 fibers (SETFIBERNUM), combine on "
+	"128 (docs/paper-table.md)",
+	dec_fiber_run,
 };

@@ -48,6 +48,17 @@ struct Work {
 	uint64_t (*ctas)(const Shape *s);
 };
 
+/* a FIBER-native version of a workload: it fills the FIBER columns of the workload's rows */
+typedef struct FiberWork {
+	const Work *w;                /* the SIMT workload whose rows it fills */
+	const char *stem;             /* examples/paper/<stem>.ptx (nvcc -arch=sm_80 -ptx of
+	                                 <stem>.cu), built by fiberc --mode=fiber-native into
+	                                 <stem>.sm_80.fsass and .sm_90.fsass */
+	const char *design;           /* one line for the table's legend */
+	/* inputs, launches, the same check as w->run's */
+	int (*run)(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk);
+} FiberWork;
+
 /* table.c: the deterministic input generator (a 64-bit LCG; the same numbers on every host) */
 void rng_seed(uint64_t seed);
 float rng_uniform(float lo, float hi);
@@ -65,6 +76,7 @@ extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 extern const Work work_w4a16_gateup, work_w4a16_down, work_awq;
 /* decode.c */
 extern const Work work_flash_decode;
+extern const FiberWork fiber_flash_decode;
 /* aqlm.c */
 extern const Work work_aqlm;
 /* proj.c */

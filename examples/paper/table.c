@@ -53,7 +53,29 @@ typedef struct Row {
 	const Gen *g;                 /* the generation */
 	Run simt;                     /* nvcc's SASS on the SIMT configuration */
 	Run cnat;                     /* fiberc --mode=cuda-native on the FIBER configuration */
+	const FiberWork *fw;          /* the FIBER-native version, NULL if none */
+	Run fib;                      /* it, on the FIBER configuration */
+	Run off[3];                   /* it under fiber_dp=0, fiber_fs=0, fiber_rs=0 */
+	double band_lo, band_hi;      /* simt / fiber cycles over the assumed keys (knobs[]); NAN
+	                                 unless every knob's run verified */
 } Row;
+
+typedef int (*RunFn)(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk);
+
+/* the FIBER-native versions (one per workload at most) */
+static const FiberWork *const fiber_works[] = {&fiber_flash_decode};
+
+/* the ablations (docs/fiber-sm.md), in Row.off's order */
+static const char *const ablations[] = {"fiber_dp=0", "fiber_fs=0", "fiber_rs=0"};
+
+/* the FIBER SM's assumed keys ([A] in docs/fiber-sm.md), each moved one at a time as
+ * scripts/fiber-sensitivity.sh moves them; icache_prefetch, a key of both SMs, is left out (its
+ * band would need the SIMT run again at each setting) */
+static const char *const knobs[] = {
+	"fiber_xbar_latency=0", "fiber_xbar_latency=4", "fiber_xbar_width=2", "fiber_read_ports=2",
+	"fiber_busy_wake=0", "fiber_busy_wake=4", "fiber_setfibernum_cycles=0",
+	"fiber_setfibernum_cycles=48", "fiber_ctx_start_cycles=0", "fiber_ctx_start_cycles=4",
+};
 
 static const Gen gens[] = {
 	{"a100", "sm_80", "a100", "a100-fiber", ""},
@@ -283,10 +305,13 @@ sample_sms(uint64_t ctas, uint64_t sms)
 	return 0;
 }
 
-/* run workload w at shape s from the listing file on configuration config */
+/* run a workload's launches (run) at shape s from the listing file on configuration config with
+ * the setting set ("key=value", or NULL), sampled when its grid (ctas) is larger than the GPU;
+ * ctas = 0: a persistent kernel (one CTA per SM, each looping over its items), sampled at a paper
+ * shape on SampleSms SMs, which run their CTAs' items (docs/paper-table.md) */
 static void
-run_one(const Work *w, const Shape *s, const char *file, const char *config, const char *json,
-        Run *r)
+run_with(RunFn run, uint64_t ctas, const Shape *s, const char *file, const char *config,
+         const char *set, const char *json, Run *r)
 {
 	fiberDevice dev = NULL;
 	fiberModule mod;
@@ -304,14 +329,21 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 		return;
 	}
 	fiberDeviceGetProperties(dev, &props);
-	if (!s->quick && w->ctas(s) > (uint64_t)props.sm_count)
-		fiberDeviceSetSampling(dev, sample_sms(w->ctas(s), (uint64_t)props.sm_count), 0);
+	if (!s->quick && ctas > (uint64_t)props.sm_count)
+		fiberDeviceSetSampling(dev, sample_sms(ctas, (uint64_t)props.sm_count), 0);
+	else if (!s->quick && !ctas)
+		fiberDeviceSetSampling(dev, SampleSms, 0);
+	if (set && (st = fiberDeviceSetConfigValue(dev, set))) {
+		snprintf(r->note, sizeof r->note, "%s: %s", set, fiberGetLastErrorMessage(dev));
+		fiberDeviceDestroy(dev);
+		return;
+	}
 	if ((st = fiberModuleLoadFile(&mod, dev, file))) {
 		snprintf(r->note, sizeof r->note, "%s: %s", file, fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
 		return;
 	}
-	if (w->run(dev, mod, s, &chk) == 0) {
+	if (run(dev, mod, s, &chk) == 0) {
 		r->ran = 1;
 		if (fiberWriteStatsJSON(dev, json) == FIBER_SUCCESS)
 			read_stats(json, r);
@@ -334,6 +366,54 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 		         (unsigned long long)chk.checked, (unsigned long long)chk.expected);
 	else
 		r->verified = 1;
+}
+
+/* the SIMT baseline w at shape s */
+static void
+run_one(const Work *w, const Shape *s, const char *file, const char *config, const char *json,
+        Run *r)
+{
+	run_with(w->run, w->ctas(s), s, file, config, NULL, json, r);
+}
+
+/* the FIBER-native version of row r, if it has one: the run, its ablations and the band over
+ * the assumed keys (a persistent kernel: at most one CTA per SM, never sampled) */
+static void
+run_fiber(Row *r, const char *fsdir, const char *out, size_t n)
+{
+	char file[600], json[600];
+	double lo = INFINITY, hi = 0;
+
+	r->band_lo = r->band_hi = NAN;
+	for (size_t i = 0; i < sizeof fiber_works / sizeof *fiber_works; i++)
+		if (fiber_works[i]->w == r->w)
+			r->fw = fiber_works[i];
+	if (!r->fw)
+		return;
+	snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->fw->stem, r->g->sm);
+	snprintf(json, sizeof json, "%s/run%zu.fiber.json", out, n);
+	run_with(r->fw->run, 0, r->s, file, r->g->fiber, NULL, json, &r->fib);
+	if (!r->fib.verified)
+		return;
+	for (size_t a = 0; a < 3; a++) {
+		snprintf(json, sizeof json, "%s/run%zu.fiber-off%zu.json", out, n, a);
+		run_with(r->fw->run, 0, r->s, file, r->g->fiber, ablations[a], json, &r->off[a]);
+	}
+	lo = hi = r->fib.cycles;
+	for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++) {
+		Run kr;
+		snprintf(json, sizeof json, "%s/run%zu.fiber-knob.json", out, n);
+		run_with(r->fw->run, 0, r->s, file, r->g->fiber, knobs[k], json, &kr);
+		if (!kr.verified)
+			return;
+		lo = fmin(lo, kr.cycles);
+		hi = fmax(hi, kr.cycles);
+	}
+	remove(json);
+	if (r->simt.verified) {
+		r->band_lo = r->simt.cycles / hi;
+		r->band_hi = r->simt.cycles / lo;
+	}
 }
 
 /* a number, or an empty field when x is NAN or negative */
@@ -408,8 +488,19 @@ write_csv(FILE *fp, const Row *t, size_t n)
 		fprintf(fp, ",%s,", r->simt.verified ? "yes" : "no");
 		if (r->cnat.verified)
 			put_num(fp, r->cnat.cycles, "%.0f");
-		/* fiber_cycles .. speedup: no FIBER-native version yet */
-		fprintf(fp, ",,,,%s,,,,", r->w->paper[r->g - gens]);
+		/* fiber_cycles .. rs_off_cycles: empty without a FIBER-native version */
+		fputc(',', fp);
+		if (r->fib.verified)
+			put_num(fp, r->fib.cycles, "%.0f");
+		fprintf(fp, ",%s,", r->fw ? (r->fib.verified ? "yes" : "no") : "");
+		if (r->fib.verified && r->simt.verified)
+			put_num(fp, r->simt.cycles / r->fib.cycles, "%.4f");
+		fprintf(fp, ",%s,", r->w->paper[r->g - gens]);
+		for (size_t a = 0; a < 3; a++) {
+			if (r->off[a].ran)
+				put_num(fp, r->off[a].cycles, "%.0f");
+			fputc(',', fp);
+		}
 		if (r->simt.verified) {
 			put_num(fp, r->simt.tc, "%.4f");
 			fputc(',', fp);
@@ -417,7 +508,14 @@ write_csv(FILE *fp, const Row *t, size_t n)
 		} else
 			fputc(',', fp);
 		/* setfibernum_ops .. band_high: FIBER-native only */
-		fprintf(fp, ",,,,,,");
+		if (r->fib.verified)
+			fprintf(fp, ",%llu,%llu,%llu,", r->fib.setfibernum, r->fib.busy, r->fib.pool);
+		else
+			fprintf(fp, ",,,,");
+		put_num(fp, r->band_lo, "%.4f");
+		fputc(',', fp);
+		put_num(fp, r->band_hi, "%.4f");
+		fputc(',', fp);
 		if (r->simt.err >= 0)
 			fprintf(fp, "%.4f", r->simt.err);
 		fputc('\n', fp);
@@ -463,8 +561,21 @@ write_json(FILE *fp, const Row *t, size_t n, int quick)
 		json_run(fp, "simt", &r->simt);
 		fprintf(fp, ",\n   ");
 		json_run(fp, "cuda_native", &r->cnat);
-		fprintf(fp, ",\n   \"fiber_native\": null, \"fiber_native_note\": \"no FIBER-native "
-		        "version yet (docs/paper-table.md)\"}%s\n", i + 1 < n ? "," : "");
+		if (!r->fw) {
+			fprintf(fp, ",\n   \"fiber_native\": null, \"fiber_native_note\": \"no FIBER-"
+			        "native version yet (docs/paper-table.md)\"}%s\n", i + 1 < n ? "," : "");
+			continue;
+		}
+		fprintf(fp, ",\n   \"fiber_native_design\": ");
+		put_jstr(fp, r->fw->design);
+		fprintf(fp, ",\n   ");
+		json_run(fp, "fiber_native", &r->fib);
+		for (size_t a = 0; a < 3; a++) {
+			fprintf(fp, ",\n   ");
+			json_run(fp, ablations[a], &r->off[a]);
+		}
+		fprintf(fp, ",\n   \"band\": [%.6f, %.6f]}%s\n", r->band_lo == r->band_lo ? r->band_lo : 0,
+		        r->band_hi == r->band_hi ? r->band_hi : 0, i + 1 < n ? "," : "");
 	}
 	fprintf(fp, "]}\n");
 }
@@ -483,8 +594,8 @@ write_svg(FILE *fp, const Row *t, size_t n)
 	        "font-family=\"sans-serif\" font-size=\"11\">\n", left + width + 60,
 	        (size_t)top + n * rowh + 40);
 	fprintf(fp, "<text x=\"10\" y=\"18\" font-size=\"13\">SIMT cycles / CUDA-native cycles on the "
-	        "FIBER SM (bars); the paper's FIBER-native speedup (ticks); no FIBER-native "
-	        "version yet</text>\n");
+	        "FIBER SM (blue bars), / FIBER-native cycles where a version exists (orange); the "
+	        "paper's FIBER-native speedup (ticks)</text>\n");
 	double x1 = left + width / hi;
 	fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%zu\" stroke=\"#888\" "
 	        "stroke-dasharray=\"3,3\"/>\n<text x=\"%.1f\" y=\"%d\">1.0</text>\n", x1, top - 8, x1,
@@ -502,6 +613,12 @@ write_svg(FILE *fp, const Row *t, size_t n)
 		} else
 			fprintf(fp, "<text x=\"%d\" y=\"%d\" fill=\"#c00\">not verified</text>\n", left,
 			        y + 12);
+		if (r->simt.verified && r->fib.verified) {
+			double v = fmin(r->simt.cycles / r->fib.cycles, hi);
+			fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"4\" fill=\"#f58518\">"
+			        "<title>FIBER-native %.3f</title></rect>\n", left, y + rowh - 6,
+			        width * v / hi, r->simt.cycles / r->fib.cycles);
+		}
 		double p = atof(r->w->paper[r->g - gens]);
 		if (p > 0)
 			fprintf(fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e45756\" "
@@ -565,6 +682,14 @@ print_table(const Row *t, size_t n, double wall)
 			printf("    SIMT: %s\n", r->simt.note);
 		if (r->cnat.note[0])
 			printf("    CUDA-native: %s\n", r->cnat.note);
+		if (r->fw && r->fib.verified)
+			printf("    FIBER-native: %.0f cycles, speedup %.3f (band %.3f-%.3f), DP/FS/RS "
+			       "off %.0f/%.0f/%.0f, setfibernum %llu, busy waits %llu, remote reads %llu\n",
+			       r->fib.cycles, r->simt.cycles / r->fib.cycles, r->band_lo, r->band_hi,
+			       r->off[0].cycles, r->off[1].cycles, r->off[2].cycles, r->fib.setfibernum,
+			       r->fib.busy, r->fib.pool);
+		else if (r->fw)
+			printf("    FIBER-native: %s\n", r->fib.note[0] ? r->fib.note : "not verified");
 	}
 	printf("legend: simt_cycles from nvcc's SASS on the SIMT model (a100/h100/b200), verified "
 	       "against a CPU reference in this run;\n"
@@ -574,10 +699,12 @@ print_table(const Row *t, size_t n, double wall)
 	       "non-idle CPI stack;\n"
 	       "  sample: whole waves on >= %d SMs (--sample-sms), the simulator's error estimate "
 	       "(docs/sim-timing.md); '-' = the whole grid ran;\n"
-	       "  empty in table.csv: fiber_cycles, fiber_verified, speedup, the DP/FS/RS-off "
-	       "ablations, setfibernum/busy-bit/pool counts and the band\n"
-	       "  (no FIBER-native version of these kernels exists yet: docs/paper-table.md); "
-	       "paper_speedup is the paper's figure, for comparison only.\n"
+	       "  FIBER-native (FlashDecoding only; the other rows have none yet, their FIBER columns "
+	       "empty: docs/paper-table.md):\n"
+	       "  speedup = simt / fiber cycles, verified against the same reference; DP/FS/RS off: "
+	       "fiber_dp/fs/rs=0; band: the speedup over the\n"
+	       "  FIBER SM's assumed keys moved one at a time (docs/fiber-sm.md); paper_speedup is "
+	       "the paper's figure, for comparison only.\n"
 	       "wall time %.1f s\n", SampleSms, wall);
 }
 
@@ -641,11 +768,12 @@ main(int argc, char **argv)
 			snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->w->stem, gens[g].sm);
 			snprintf(json, sizeof json, "%s/run%zu.cuda-native.json", out, n);
 			run_one(r->w, r->s, file, gens[g].fiber, json, &r->cnat);
-			bad += !r->simt.verified || !r->cnat.verified;
+			run_fiber(r, fsdir, out, n);
+			int ok = r->simt.verified && r->cnat.verified && (!r->fw || r->fib.verified);
+			bad += !ok;
 			fprintf(stderr, "paper_table: %s, %s, %s: %s (%.1f s)\n", r->w->workload,
-			        r->s->name, gens[g].name,
-			        r->simt.verified && r->cnat.verified ? "verified" : "NOT VERIFIED",
-			        r->simt.wall + r->cnat.wall);
+			        r->s->name, gens[g].name, ok ? "verified" : "NOT VERIFIED",
+			        r->simt.wall + r->cnat.wall + r->fib.wall);
 			n++;
 		}
 	}
