@@ -22,7 +22,8 @@ static const ArchBank0 bank0_sm80 = {
 };
 static const ArchBank0 bank0_sm90 = {
 	.param = 0x210, .desc = 0x208, .grid_ws_hi = 0x44, .grid_ws_lo = 0x48,
-	.rsv_size = 0, .rsv_end = 0x68, .rsv1 = 0x6c, .param_win = 0x198,
+	.rsv_size = 0, .rsv_end = 0x68, .rsv1 = 0x6c, .param_win = 0x198, .cluster = 0x140,
+	.cluster_n = 0x188,
 };
 
 /* the rules shared by sm_80..sm_89 and by sm_90 and sm_90a */
