@@ -51,7 +51,7 @@ static const Arch archs[NArch] = {
 	           .config = "h100", .nsm = 132, SM90, .features = F90 },
 	/* wgmma, setmaxnreg and the rest of the a-suffix are not modelled: sm_90's rules */
 	[Sm90a] = { .name = "sm_90a", .sm = 90, .suffix = 'a', .support = ALL,
-	            .device = &archs[Sm90], SM90, .features = F90 },
+	            .device = &archs[Sm90], SM90, .features = F90 | ArchSyncs },
 	/* Blackwell: read with a warning, PTX for it generated as for sm_90, not run */
 	[Sm100] = { .name = "sm_100", .sm = 100, .support = ArchElfHigh, .like = &archs[Sm90] },
 	[Sm100a] = { .name = "sm_100a", .sm = 100, .suffix = 'a', .support = ArchElfHigh,
@@ -92,6 +92,8 @@ static const struct {
 	{ ArchImma4, "imma4", "4-bit integer mma (IMMA .S4/.U4)" },
 	{ ArchBmmaXor, "bmma-xor", "1-bit mma with .xor.popc (BMMA.XOR)" },
 	{ ArchDmma8x8x4, "dmma-8x8x4", "nvdisasm spells DMMA's shape 8x8x4, not 884" },
+	{ ArchSyncs, "syncs", "fiberc selects the mbarrier as SYNCS (the transaction-count word) and "
+	  "the bulk copies; without it, sm_80's mbarrier words (docs/isel-async90.md)" },
 };
 
 const Arch *

@@ -65,6 +65,8 @@ enum ArchFeature {
 	ArchImma4 = 1 << 14,      /* 4-bit integer mma (IMMA .S4, .U4) */
 	ArchBmmaXor = 1 << 15,    /* 1-bit mma with .xor.popc (BMMA.XOR) */
 	ArchDmma8x8x4 = 1 << 16,  /* nvdisasm spells DMMA's shape 8x8x4 (without it: 884) */
+	ArchSyncs = 1 << 17,      /* fiberc selects mbarriers as SYNCS and the bulk copies
+	                           * (docs/isel-async90.md) */
 };
 
 /* where the 1 KiB of shared memory the driver reserves per CTA lies (Arch.rsv) */

@@ -870,9 +870,13 @@ const SelRow ptxsel_mem[] = {
 	  "shared forms without a native op: LDS + ATOMS.CAST.SPIN loop" },
 	{ "red", TcAny, sel_red, "RED.E (sm_8x) / REDG.E (sm_90) [a], b; ATOMS RZ; ATOM.E PT, RZ (generic)" },
 	{ "cp", TcAny, sel_cp, "LDGSTS.E[.BYPASS][.LTC128B].<size>[.ZFILL] [s], [g][, P]; LDGDEPBAR; "
-	  "DEPBAR.LE SB0, n" },
+	  "DEPBAR.LE SB0, n; sm_90a cp{.reduce}.async.bulk: R2UR UR40..44 + ELECT + UBLKCP.S.G/.G.S/"
+	  ".S.S (UBLKRED.G.S.<op>) loop over the threads, bulk commit_group UTMACMDFLUSH, "
+	  "wait_group DEPBAR.LE SB0, n" },
 	{ "mbarrier", TcAny, sel_mbarrier, "STS.64 (init), MEMBAR.ALL.CTA + ATOMS.ARRIVE.64 (arrive), "
-	  "LDS + LOP3.LUT P (test_wait)" },
+	  "LDS + LOP3.LUT P (test_wait); sm_90a: SYNCS.EXCH.64 (init), SYNCS.ARRIVE.TRANS64"
+	  "[.OPTOUT][.A1T0|.ART0|.A0TR|.A0TX] (arrive, expect_tx, complete_tx), "
+	  "SYNCS.PHASECHK.TRANS64[.TRYWAIT] (test_wait, try_wait), SYNCS.CCTL.IV (inval)" },
 	{ "fence", TcAny, sel_fence, "MEMBAR.SC/.ALL.<CTA|GPU|SYS> [+ ERRBAR + CCTL.IVALL]; "
 	  "FENCE.VIEW.ASYNC.S" },
 	{ "membar", TcAny, sel_membar, "MEMBAR.SC.<CTA|GPU|SYS> [+ ERRBAR + CCTL.IVALL]" },
