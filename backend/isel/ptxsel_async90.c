@@ -5,6 +5,7 @@
  * (UTMACMDFLUSH, DEPBAR.LE SB0). docs/isel-async90.md has the sequences and the decisions.
  */
 #include "ptxsel_mem.h"
+#include "lwpriv.h"
 
 #include <string.h>
 
@@ -15,6 +16,8 @@ enum {
 	                      destination pair of a store) */
 	BlkURg = 42,       /* UR42, UR43: the source (global pair, or a shared address) */
 	BlkURn = 44,       /* UR44: the size in 16-byte units */
+	TmaURc = 42,       /* UR42..UR46 (load), UR41..UR45 (store): a tensor copy's coordinates */
+	TmaURm = 48,       /* UR48, UR49: the tensor map's generic address */
 	MbarOne = 1 << 20, /* the arrival count field's modulus (sim/async.c) */
 };
 
@@ -327,13 +330,128 @@ out:
 	return rc;
 }
 
+/* the register text of a register operand inside an address ([%rd4, {%r1, %r2}]) */
+static const char *
+lw_name(Lw *w, const PtxOpnd *o)
+{
+	const LwReg *r = lw_opnd_reg(w, o);
+	return r ? lw_reg_text(w, r) : "RZ";
+}
+
+/* the tensor map operand: a 64-bit register holding its generic address, into URm, URm+1 */
+static int
+tmap_ur(Lw *w, const PtxOpnd *a, int k)
+{
+	const PtxOpnd *m = a->kind == PoAddr && a->nsub >= 1 ? &a->sub[0] : NULL;
+
+	if (!m || m->kind != PoName || m->what != PwReg || !m->decl ||
+	    lw_type_bits(ptx_str(w->p, m->decl->type)) != 64 || (a->hasoff && a->ival))
+		return lw_error_opnd(w, k, "a tensor map must be [a 64-bit register]");
+	ur_from(w, TmaURm, lw_name(w, m));
+	ur_from(w, TmaURm + 1, lw_elem(w, lw_name(w, m), 1));
+	return 0;
+}
+
+/* prefetch.tensormap [a]: UTMACCTL.PF [URm] (a hint: the lowest thread's map, no loop) */
+int
+sel_tmap_prefetch(Lw *w)
+{
+	const PtxOpnd *a = lw_opnd(w, 0);
+
+	if (lw_has(w, "const") || lw_has(w, "param"))
+		return lw_error(w, "prefetch.tensormap of the .const or .param space (give a generic "
+		                "address)");
+	if (!a || tmap_ur(w, a, 0) < 0)
+		return -1;
+	lw_emit(w, "UTMACCTL.PF [UR%u]", TmaURm);
+	return 0;
+}
+
+/* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [d], [map,
+ * {c..}], [m] and cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c..}], [s]:
+ * the threads' copies in bulk_copy's loop, UTMALDG.ND [UR40: d, m, c..], [UR48] and UTMASTG.ND
+ * [UR40: s, c..], [UR48] */
+static int
+tensor_copy(Lw *w)
+{
+	int load = lw_has(w, "shared::cluster"), n = 0, km = load ? 1 : 0, ks = load ? 0 : 1;
+	char loop[MemName], skipb[MemName], p[MemName], r[MemName], guard[sizeof w->guard];
+	const PtxOpnd *mo = lw_opnd(w, km), *cs;
+	const char *skip;
+	int rc = -1;
+
+	for (int d = 1; d <= 5 && !n; d++) {
+		char s[8];
+		snprintf(s, sizeof s, "%dd", d);
+		if (lw_has(w, s))
+			n = d;
+	}
+	if (!n || lw_has(w, "im2col") || lw_has(w, "multicast::cluster") ||
+	    lw_has(w, "L2::cache_hint") || lw_has(w, "reduce"))
+		return lw_error(w, "tensor copies other than tile mode 1d..5d without multicast, "
+		                "cache hint or reduction");
+	if (load ? !lw_has(w, "global") || !lw_has(w, "mbarrier::complete_tx::bytes") :
+	    !lw_has(w, "global") || !lw_has(w, "shared::cta") || !lw_has(w, "bulk_group"))
+		return lw_error(w, "this tensor copy direction");
+	if (mo && mo->kind == PoAddr && mo->nsub == 2 && mo->sub[1].kind == PoVec &&
+	    mo->sub[1].nsub == n)
+		cs = mo->sub[1].sub;                        /* [map, {c0, c1}] */
+	else if (mo && mo->kind == PoAddr && mo->nsub == 1 + n)
+		cs = &mo->sub[1];
+	else
+		return lw_error_opnd(w, km, "a tensor copy's [map, {%d coordinates}]", n);
+	skip = mem_guard_skip(w, skipb, sizeof skipb);
+	memcpy(guard, w->guard, sizeof guard);
+	w->guard[0] = 0;
+	snprintf(loop, sizeof loop, "%s", lw_newlabel(w));
+	snprintf(p, sizeof p, "%s", lw_ptmp(w));
+	lw_label_here(w, loop);
+	if (!addr32(w, ks, r, sizeof r))
+		goto out;
+	ur_from(w, BlkUR, r);
+	if (load) {
+		if (!addr32(w, 2, r, sizeof r))
+			goto out;
+		ur_from(w, BlkUR + 1, r);
+	}
+	for (int c = 0; c < n; c++) {
+		const PtxOpnd *co = &cs[c];
+		unsigned u = (unsigned)(load ? TmaURc : TmaURc - 1) + (unsigned)c;
+		if (co->kind == PoName && co->what == PwReg && co->decl &&
+		    lw_type_bits(ptx_str(w->p, co->decl->type)) == 32) {
+			ur_from(w, u, lw_name(w, co));
+		} else if (co->kind == PoImm) {
+			char t[MemName];
+			snprintf(t, sizeof t, "%s", lw_tmp(w));
+			lw_emit(w, "MOV %s, 0x%x", t, (unsigned)co->ival);
+			ur_from(w, u, t);
+		} else {
+			lw_error_opnd(w, km, "a coordinate must be a 32-bit register or an immediate");
+			goto out;
+		}
+	}
+	if (tmap_ur(w, mo, km) < 0)
+		goto out;
+	lw_emit(w, "ELECT %s, URZ, PT", p);
+	lw_emit(w, "%s.%dD [UR%u], [UR%u]", load ? "UTMALDG" : "UTMASTG", n, BlkUR, TmaURm);
+	lw_emit(w, "@!%s BRA `(%s)", p, loop);
+	rc = 0;
+out:
+	if (skip)
+		lw_label_here(w, skip);
+	memcpy(w->guard, guard, sizeof guard);
+	return rc;
+}
+
 /* cp.async.bulk.* on sm_90a: the copies, commit_group (UTMACMDFLUSH), wait_group{.read} N
  * (DEPBAR.LE SB0, N) */
 int
 sel_bulk90(Lw *w)
 {
-	if (lw_has(w, "tensor") || lw_has(w, "prefetch"))
-		return lw_error(w, "the tensor and prefetch bulk copies");
+	if (lw_has(w, "prefetch"))
+		return lw_error(w, "the bulk prefetches");
+	if (lw_has(w, "tensor"))
+		return tensor_copy(w);
 	if (lw_has(w, "commit_group")) {
 		lw_emit(w, "UTMACMDFLUSH");
 		return 0;
