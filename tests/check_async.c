@@ -8,8 +8,11 @@
  * kernels' PTX (async_copy.sm_90a.ptx, backend/isel/ptxsel_async90.c); test_async_fiberc_same
  * compares the two programs' buffers. Files come from $FIBER_ROOT.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "fiber.h"
 #include "kernrun.h"
+#include "ptx.h"
+#include "ptxlow.h"
 
 #include <check.h>
 #include <unistd.h>
@@ -305,6 +308,53 @@ START_TEST(test_async_deadlock)
 }
 END_TEST
 
+/* the forms fiberc does not select on sm_90a are located errors naming why (and a plain sm_90
+ * target keeps sm_80's mbarrier words: the transaction forms are refused there) */
+START_TEST(test_async_refused)
+{
+	static const struct { int sm; const char *body, *msg; } cases[] = {
+		{ 90, "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r1], 16;",
+		  "transaction-count" },
+		{ 0, "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];", "its SYNCS form" },
+		{ 0, "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r1];", "shared::cluster" },
+		{ 0, "mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2, %r3;", "time limit" },
+		{ 0, "mbarrier.arrive.b64 %rd1, [%rd2];", "generic address" },
+		{ 0, "cp.async.bulk.prefetch.L2.global [%rd1], 16;", "bulk prefetches" },
+		{ 0, "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 24, "
+		  "[%r2];", "multiple of 16" },
+		{ 0, "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f64 [%rd1], [%r1], 16;",
+		  "bulk reduction" },
+		{ 0, "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes "
+		  "[%r1], [%rd1, {%r2, %r3, %r4, %r5}], [%r6], {%rs1, %rs2};", "tile mode" },
+		{ 0, "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+		  ".multicast::cluster [%r1], [%rd1, {%r2, %r3}], [%r6], %rs1;", "multicast" },
+	};
+	char ptx[2048], *msg = NULL;
+	size_t nmsg = 0;
+	FILE *f = open_memstream(&msg, &nmsg);
+	Diag d;
+	Src *src, *low = NULL;
+	Ptx *p;
+
+	snprintf(ptx, sizeof ptx, ".version 8.5\n.target sm_90%s\n.address_size 64\n"
+	         ".visible .entry k()\n{\n\t.reg .pred %%p<4>;\n\t.reg .b16 %%rs<4>;\n"
+	         "\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<4>;\n\t%s\n\tret;\n}\n",
+	         cases[_i].sm == 90 ? "" : "a", cases[_i].body);
+	src = src_new("t.ptx", ptx, strlen(ptx));
+	diag_init(&d, src, f);
+	p = ptx_parse(src, &d);
+	ck_assert_msg(p != NULL, "%s", ptx);
+	low = ptx_lower(p, 90, &d);
+	fclose(f);
+	ck_assert_msg(low == NULL, "'%s' was selected", cases[_i].body);
+	ck_assert_msg(msg && strstr(msg, "t.ptx:") && strstr(msg, "is not supported yet") &&
+	              strstr(msg, cases[_i].msg), "'%s' not in: %s", cases[_i].msg, msg);
+	free(msg);
+	ptx_free(p);
+	src_free(src);
+}
+END_TEST
+
 Suite *
 async_suite(void)
 {
@@ -321,6 +371,7 @@ async_suite(void)
 	tcase_add_loop_test(tc, test_async_deadlock, 0, 4);
 	tcase_add_loop_test(tc, test_async_bulk_reduce, 0, 4);
 	tcase_add_loop_test(tc, test_async_bulk_s2s, 0, 4);
+	tcase_add_loop_test(tc, test_async_refused, 0, 10);
 	suite_add_tcase(s, tc);
 	return s;
 }
