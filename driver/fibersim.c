@@ -94,7 +94,8 @@ run_usage(FILE *out)
 	    "           [--symbol NAME:FILE]...  [--symbol-out NAME:FILE]...\n"
 	    "           [--stats FILE.json] [--cpi-svg FILE.svg] [--fiber-svg FILE.svg]\n"
 	    "           [--trace FILE.json [--trace-limit N]]\n"
-	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative] [--quiet]\n"
+	    "           [--threads N] [--sample-sms N] [--sample-ctas N] [--functional] [--cooperative]\n"
+	    "           [--cluster X[,Y[,Z]]] [--quiet]\n"
 	    "           [--no-verify]\n"
 	    "           [--racecheck] [--synccheck] [--initcheck] [--warp-order random:SEED|check:N]\n"
 	    "\n"
@@ -148,6 +149,9 @@ run_usage(FILE *out)
 	    "  --functional         values only, faster: no timing (cycles are 0)\n"
 	    "  --cooperative        a cooperative launch (this_grid().sync()): the whole grid\n"
 	    "                       resident at once; refused if it does not fit the GPU\n"
+	    "  --cluster X[,Y[,Z]]  sm_90 thread-block clusters of X x Y x Z CTAs (each grid\n"
+	    "                       dimension a multiple, at most 8 CTAs; functional mode only for\n"
+	    "                       clusters of more than one CTA)\n"
 	    "  --quiet              no summary on standard error (timing mode prints one) and no\n"
 	    "                       progress line (drawn on a terminal during a long launch)\n"
 	    "  --no-verify          load FILE without the checks fiberc runs on it (the listing\n"
@@ -616,6 +620,21 @@ refill(const CliRun *r, fiberDevice dev, const fiberDevicePtr *buf, const size_t
 /* --warp-order check:N: the buffers after the launch just run, against N more launches from the
  * same inputs in random warp orders (seeds 1..N); the first difference is reported (exit 4); the
  * buffers are left as the first launch wrote them, for --out */
+/* the launch with --cooperative and --cluster as attributes */
+static fiberStatus
+launch_kernel(const CliRun *r, fiberFunction fn, const void *block, size_t size)
+{
+	fiberLaunchConfig c;
+
+	memset(&c, 0, sizeof c);
+	memcpy(c.grid, r->grid, sizeof c.grid);
+	memcpy(c.block, r->block, sizeof c.block);
+	memcpy(c.cluster, r->cluster, sizeof c.cluster);
+	c.dynamic_smem = r->dyn_smem;
+	c.cooperative = r->cooperative;
+	return fiberLaunchKernelExPacked(&c, fn, block, size);
+}
+
 static int
 order_check(const CliRun *r, fiberDevice dev, fiberFunction fn, const fiberDevicePtr *buf,
             const size_t *len, const unsigned char *block, size_t size)
@@ -633,8 +652,7 @@ order_check(const CliRun *r, fiberDevice dev, fiberFunction fn, const fiberDevic
 		if ((status = refill(r, dev, buf, len)) != ExitOk)
 			break;
 		fiberDeviceSetWarpOrder(dev, o);
-		if ((r->cooperative ? fiberLaunchCooperativeKernelPacked : fiberLaunchKernelPacked)
-		        (fn, r->grid, r->block, r->dyn_smem, block, size) != FIBER_SUCCESS) {
+		if (launch_kernel(r, fn, block, size) != FIBER_SUCCESS) {
 			status = error(ExitFault, "--warp-order: in the warp order random:%u: %s", o,
 			               fiberGetLastErrorMessage(dev));
 			break;
@@ -710,8 +728,7 @@ launch(const CliRun *r, fiberDevice dev, fiberFunction fn)
 	pg.t0 = pg.last = seconds();
 	fiberDeviceSetProgress(dev, on_progress, &pg);
 	in_launch = 1;
-	s = (r->cooperative ? fiberLaunchCooperativeKernelPacked : fiberLaunchKernelPacked)
-	        (fn, r->grid, r->block, r->dyn_smem, block, size);
+	s = launch_kernel(r, fn, block, size);
 	in_launch = 0;
 	progress_clear(&pg);
 	fiberDeviceSetProgress(dev, NULL, NULL);

@@ -22,7 +22,8 @@ static const ArchBank0 bank0_sm80 = {
 };
 static const ArchBank0 bank0_sm90 = {
 	.param = 0x210, .desc = 0x208, .grid_ws_hi = 0x44, .grid_ws_lo = 0x48,
-	.rsv_size = 0, .rsv_end = 0x68, .rsv1 = 0x6c, .param_win = 0x198,
+	.rsv_size = 0, .rsv_end = 0x68, .rsv1 = 0x6c, .param_win = 0x198, .cluster = 0x140,
+	.cluster_n = 0x188,
 };
 
 /* the rules shared by sm_80..sm_89 and by sm_90 and sm_90a */
@@ -50,7 +51,7 @@ static const Arch archs[NArch] = {
 	           .config = "h100", .nsm = 132, SM90, .features = F90 },
 	/* wgmma, setmaxnreg and the rest of the a-suffix are not modelled: sm_90's rules */
 	[Sm90a] = { .name = "sm_90a", .sm = 90, .suffix = 'a', .support = ALL,
-	            .device = &archs[Sm90], SM90, .features = F90 },
+	            .device = &archs[Sm90], SM90, .features = F90 | ArchSyncs },
 	/* Blackwell: read with a warning, PTX for it generated as for sm_90, not run */
 	[Sm100] = { .name = "sm_100", .sm = 100, .support = ArchElfHigh, .like = &archs[Sm90] },
 	[Sm100a] = { .name = "sm_100a", .sm = 100, .suffix = 'a', .support = ArchElfHigh,
@@ -91,6 +92,8 @@ static const struct {
 	{ ArchImma4, "imma4", "4-bit integer mma (IMMA .S4/.U4)" },
 	{ ArchBmmaXor, "bmma-xor", "1-bit mma with .xor.popc (BMMA.XOR)" },
 	{ ArchDmma8x8x4, "dmma-8x8x4", "nvdisasm spells DMMA's shape 8x8x4, not 884" },
+	{ ArchSyncs, "syncs", "fiberc selects the mbarrier as SYNCS (the transaction-count word) and "
+	  "the bulk copies; without it, sm_80's mbarrier words (docs/isel-async90.md)" },
 };
 
 const Arch *

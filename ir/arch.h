@@ -65,6 +65,8 @@ enum ArchFeature {
 	ArchImma4 = 1 << 14,      /* 4-bit integer mma (IMMA .S4, .U4) */
 	ArchBmmaXor = 1 << 15,    /* 1-bit mma with .xor.popc (BMMA.XOR) */
 	ArchDmma8x8x4 = 1 << 16,  /* nvdisasm spells DMMA's shape 8x8x4 (without it: 884) */
+	ArchSyncs = 1 << 17,      /* fiberc selects mbarriers as SYNCS and the bulk copies
+	                           * (docs/isel-async90.md) */
 };
 
 /* where the 1 KiB of shared memory the driver reserves per CTA lies (Arch.rsv) */
@@ -98,6 +100,10 @@ struct ArchBank0 {
 	uint16_t rsv1;         /* %reserved_smem_offset_1 (ArchRsv says what it holds) */
 	uint16_t param_win;    /* 64-bit generic address of the parameter block (cvta.param: a
 	                        * __grid_constant__ parameter's address, a TMA tensor map's); 0 none */
+	uint16_t cluster;      /* the cluster words nvcc 13 reads for %cluster_* (0: none): +0 1 in
+	                        * an explicit cluster, +4..+0xc its dimensions, +0x10..+0x18 their
+	                        * binary32 reciprocals, +0x1c..+0x24 %nclusterid (sim/cluster.c) */
+	uint16_t cluster_n;    /* %cluster_nctarank */
 };
 
 /* one architecture. A row fiber has no facts of its own on (like set) holds its name, number,

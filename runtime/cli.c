@@ -287,7 +287,7 @@ int
 cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 {
 	const char *v, *grid = NULL, *block = NULL, *smem = NULL, *arch = NULL, *tlimit = NULL;
-	const char *threads = NULL, *ssms = NULL, *sctas = NULL;
+	const char *threads = NULL, *ssms = NULL, *sctas = NULL, *cluster = NULL;
 	int missing = 0;
 
 	memset(r, 0, sizeof *r);
@@ -309,6 +309,11 @@ cli_parse_run(int argc, char *const *argv, CliRun *r, char *err, size_t n)
 			if (once("--grid", grid, err, n) < 0 || cli_parse_dims("--grid", v, 1, r->grid, err, n) < 0)
 				return -1;
 			grid = v;
+		} else if (!missing && (v = optval(argc, argv, &k, "--cluster", &missing))) {
+			if (once("--cluster", cluster, err, n) < 0
+			    || cli_parse_dims("--cluster", v, 0, r->cluster, err, n) < 0)
+				return -1;
+			cluster = v;
 		} else if (!missing && (v = optval(argc, argv, &k, "--block", &missing))) {
 			if (once("--block", block, err, n) < 0
 			    || cli_parse_dims("--block", v, 0, r->block, err, n) < 0)

@@ -96,6 +96,7 @@ typedef struct CliRun {
 	const char *stats;         /* --stats FILE.json, NULL none */
 	int functional;            /* --functional */
 	int cooperative;           /* --cooperative: cuLaunchCooperativeKernel */
+	unsigned cluster[3];       /* --cluster X[,Y[,Z]]: sm_90 cluster dimensions; all 0 none */
 	int quiet;                 /* --quiet: no summary */
 	int noverify;              /* --no-verify: load without fiberc's checks (debugging only) */
 	unsigned checks;           /* --racecheck, --synccheck, --initcheck: fiberCheck bits */

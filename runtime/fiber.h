@@ -224,6 +224,24 @@ FIBER_API fiberStatus fiberLaunchCooperativeKernelPacked(fiberFunction fn, const
                                                          const unsigned block[3],
                                                          unsigned dynamic_smem,
                                                          const void *params, size_t size);
+/* cudaLaunchKernelEx style: a launch with attributes. cluster is
+ * cudaLaunchAttributeClusterDimension (sm_90: each grid dimension a multiple of it, at most 8
+ * CTAs; all 0: no explicit cluster), cooperative cudaLaunchAttributeCooperative. A cluster's CTAs
+ * run together: distributed shared memory, barrier.cluster, remote mbarrier arrivals
+ * (docs/sim-cluster.md); a cluster of more than one CTA runs in functional mode only for now (a
+ * timing-mode launch fails with "launch exceeds a limit"). */
+typedef struct fiberLaunchConfig {
+	unsigned grid[3];          /* gridDim, in CTAs */
+	unsigned block[3];         /* blockDim */
+	unsigned dynamic_smem;     /* dynamic shared memory bytes per CTA */
+	unsigned cluster[3];       /* cluster dimensions in CTAs; all 0: none */
+	int cooperative;           /* nonzero: as fiberLaunchCooperativeKernel */
+} fiberLaunchConfig;
+FIBER_API fiberStatus fiberLaunchKernelEx(const fiberLaunchConfig *config, fiberFunction fn,
+                                          void **params);
+FIBER_API fiberStatus fiberLaunchKernelExPacked(const fiberLaunchConfig *config,
+                                                fiberFunction fn, const void *params,
+                                                size_t size);
 
 /* --- tensor maps (TMA, sm_90a) ---------------------------------------------------------------- */
 /* a CUtensorMap: 128 bytes whose layout is fiber's (docs/sim.md "Tensor maps"); pass it by value

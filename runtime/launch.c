@@ -117,7 +117,7 @@ progress(void *arg, const SimProgress *p)
 
 static fiberStatus
 run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned dyn,
-    const void *params, uint32_t size, int coop)
+    const void *params, uint32_t size, int coop, const unsigned *cluster)
 {
 	fiberDevice d = fn->mod->dev;
 	LaunchParams lp;
@@ -133,6 +133,8 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 	lp.params = params;
 	lp.params_size = size;
 	lp.cooperative = coop;
+	if (cluster)
+		memcpy(lp.cluster, cluster, sizeof lp.cluster);
 	memset(&l, 0, sizeof l);
 	l.kernel = xstrdup(fn->name);
 	snprintf(l.config, sizeof l.config, "%s", d->name);
@@ -186,7 +188,8 @@ run(fiberFunction fn, const unsigned grid[3], const unsigned block[3], unsigned 
 
 static fiberStatus
 launch_packed(const char *who, fiberFunction fn, const unsigned grid[3], const unsigned block[3],
-              unsigned dynamic_smem, const void *params, size_t size, int coop)
+              unsigned dynamic_smem, const void *params, size_t size, int coop,
+              const unsigned *cluster)
 {
 	fiberDevice d;
 	fiberStatus s;
@@ -208,12 +211,12 @@ launch_packed(const char *who, fiberFunction fn, const unsigned grid[3], const u
 		              size, MaxParamBytes);
 	if ((s = check_dims(fn, grid, block, dynamic_smem)) != FIBER_SUCCESS)
 		return s;
-	return run(fn, grid, block, dynamic_smem, params, (uint32_t)size, coop);
+	return run(fn, grid, block, dynamic_smem, params, (uint32_t)size, coop, cluster);
 }
 
 static fiberStatus
 launch(const char *who, fiberFunction fn, const unsigned grid[3], const unsigned block[3],
-       unsigned dynamic_smem, void **params, int coop)
+       unsigned dynamic_smem, void **params, int coop, const unsigned *cluster)
 {
 	fiberDevice d;
 	const KInfo *ki;
@@ -252,7 +255,7 @@ launch(const char *who, fiberFunction fn, const unsigned grid[3], const unsigned
 		memcpy(buf + p->offset, params[k], p->size);
 	}
 	if ((s = check_dims(fn, grid, block, dynamic_smem)) == FIBER_SUCCESS)
-		s = run(fn, grid, block, dynamic_smem, buf, fn->param_size, coop);
+		s = run(fn, grid, block, dynamic_smem, buf, fn->param_size, coop, cluster);
 	free(buf);
 	return s;
 }
@@ -261,7 +264,7 @@ fiberStatus
 fiberLaunchKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
                   unsigned dynamic_smem, void **params)
 {
-	return launch("fiberLaunchKernel", fn, grid, block, dynamic_smem, params, 0);
+	return launch("fiberLaunchKernel", fn, grid, block, dynamic_smem, params, 0, NULL);
 }
 
 fiberStatus
@@ -269,14 +272,14 @@ fiberLaunchKernelPacked(fiberFunction fn, const unsigned grid[3], const unsigned
                         unsigned dynamic_smem, const void *params, size_t size)
 {
 	return launch_packed("fiberLaunchKernelPacked", fn, grid, block, dynamic_smem, params, size,
-	                     0);
+	                     0, NULL);
 }
 
 fiberStatus
 fiberLaunchCooperativeKernel(fiberFunction fn, const unsigned grid[3], const unsigned block[3],
                              unsigned dynamic_smem, void **params)
 {
-	return launch("fiberLaunchCooperativeKernel", fn, grid, block, dynamic_smem, params, 1);
+	return launch("fiberLaunchCooperativeKernel", fn, grid, block, dynamic_smem, params, 1, NULL);
 }
 
 fiberStatus
@@ -285,5 +288,39 @@ fiberLaunchCooperativeKernelPacked(fiberFunction fn, const unsigned grid[3],
                                    const void *params, size_t size)
 {
 	return launch_packed("fiberLaunchCooperativeKernelPacked", fn, grid, block, dynamic_smem,
-	                     params, size, 1);
+	                     params, size, 1, NULL);
+}
+
+/* the launch configuration checked: FIBER_SUCCESS, or the failure */
+static fiberStatus
+check_config(const char *who, const fiberLaunchConfig *c, fiberFunction fn)
+{
+	if (!rt_live(fn, RtFunction))
+		return rt_err(NULL, FIBER_ERROR_INVALID_HANDLE, "%s: not a live function", who);
+	if (!c)
+		return rt_err(fn->mod->dev, FIBER_ERROR_INVALID_VALUE, "%s: config is NULL", who);
+	return FIBER_SUCCESS;
+}
+
+fiberStatus
+fiberLaunchKernelEx(const fiberLaunchConfig *c, fiberFunction fn, void **params)
+{
+	fiberStatus s = check_config("fiberLaunchKernelEx", c, fn);
+
+	if (s != FIBER_SUCCESS)
+		return s;
+	return launch("fiberLaunchKernelEx", fn, c->grid, c->block, c->dynamic_smem, params,
+	              c->cooperative, c->cluster);
+}
+
+fiberStatus
+fiberLaunchKernelExPacked(const fiberLaunchConfig *c, fiberFunction fn, const void *params,
+                          size_t size)
+{
+	fiberStatus s = check_config("fiberLaunchKernelExPacked", c, fn);
+
+	if (s != FIBER_SUCCESS)
+		return s;
+	return launch_packed("fiberLaunchKernelExPacked", fn, c->grid, c->block, c->dynamic_smem,
+	                     params, size, c->cooperative, c->cluster);
 }

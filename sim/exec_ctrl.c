@@ -531,20 +531,22 @@ sim_bar_check(Exec *x)
 	}
 }
 
-/* the cluster barrier (barrier.cluster.arrive / wait): every CTA is alone in its cluster, so
- * it completes when every live thread of the CTA has arrived; a lane waits for the phase it
- * arrived in. Waiting lanes are marked with barrier number CgaBar. */
+/* the cluster barrier (barrier.cluster.arrive / wait): it completes when every live thread of
+ * every CTA of the cluster has arrived (a CTA without an explicit cluster is its own); a lane
+ * waits for the phase it arrived in. The counts are the rank 0 CTA's (cga_lead). Waiting lanes
+ * are marked with barrier number CgaBar. */
 enum { CgaBar = 16 };
 
-static void
-cga_check(Exec *x)
+static Cta *
+cga_lead(Exec *x)
 {
-	Cta *c = x->cta;
+	return x->cta->peer ? x->cta->peer[0] : x->cta;
+}
 
-	if (!c->cga_arrived || c->cga_arrived < c->nthreads - c->nexited)
-		return;
-	c->cga_arrived = 0;
-	c->cga_phase++;
+/* release the lanes of c's warps that wait at the cluster barrier */
+static void
+cga_release(Exec *x, Cta *c)
+{
 	for (uint32_t k = 0; k < c->nwarp; k++) {
 		Warp *w = &c->warp[k];
 		uint32_t rel = 0;
@@ -558,16 +560,36 @@ cga_check(Exec *x)
 			sim_wake(x, w, rel);
 		}
 	}
+}
+
+static void
+cga_check(Exec *x)
+{
+	Cta *c = cga_lead(x);
+	uint32_t live = 0, n = x->cta->peer ? x->cta->nrank : 1;
+
+	for (uint32_t r = 0; r < n; r++) {
+		const Cta *p = x->cta->peer ? x->cta->peer[r] : x->cta;
+		live += p->nthreads - p->nexited;
+	}
+	if (!c->cga_arrived || c->cga_arrived < live)
+		return;
+	c->cga_arrived = 0;
+	c->cga_phase++;
+	for (uint32_t r = 0; r < n; r++)
+		cga_release(x, x->cta->peer ? x->cta->peer[r] : x->cta);
 	x->bar_progress = 1;
 }
 
 static void
 exec_cga_arv(Exec *x, const DIns *d, uint32_t mask)
 {
+	Cta *c = cga_lead(x);
+
 	(void)d;
 	for (uint32_t m = mask; m; m &= m - 1)
-		x->w->cga_arv[__builtin_ctz(m)] = x->cta->cga_phase + 1;
-	x->cta->cga_arrived += sim_popc(mask);
+		x->w->cga_arv[__builtin_ctz(m)] = c->cga_phase + 1;
+	c->cga_arrived += sim_popc(mask);
 	cga_check(x);
 }
 
@@ -580,7 +602,7 @@ exec_cga_wait(Exec *x, const DIns *d, uint32_t mask)
 	(void)d;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		if (w->cga_arv[l] > x->cta->cga_phase)
+		if (w->cga_arv[l] > cga_lead(x)->cga_phase)
 			wait |= 1u << l;       /* its phase has not completed yet */
 	}
 	if (!wait)

@@ -337,6 +337,8 @@ warp_span(Exec *x, const DOp *o, unsigned am, uint32_t mask, unsigned n, int spa
 		Cta *c = x->cta;
 		if (hi >= c->smem_size || n > c->smem_size - hi)
 			return 0;
+		if (c->peer && *base)  /* a generic address in a cluster: rank bits 0 are rank 0's */
+			return 0;
 		*data = c->smem;
 		return 1;
 	}

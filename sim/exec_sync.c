@@ -20,26 +20,45 @@ enum {
 enum { MbarRetry = 32 };   /* timing: cycles a failed try_wait sleeps when nothing is in flight
                               (an assumption: docs/sim-timing.md, "Asynchronous copies") */
 
-/* a shared::cta or shared::cluster address (the CTA's rank in bits 24 and up: nvcc's
- * ULEA UR, SR_CgaCtaId, off, 0x18) as an offset in the CTA's shared memory; UINT64_MAX after a
- * fault. Every CTA is alone in its cluster, rank 0. */
+/* a shared::cta or shared::cluster address (a CTA's rank in bits 24 and up: nvcc's
+ * ULEA UR, SR_CgaCtaId, off, 0x18) of a copy's operand as an offset in the issuing CTA's shared
+ * memory; UINT64_MAX after a fault. A copy's shared operands are the issuing CTA's (another
+ * rank's, multicast included, is not modelled yet: docs/sim-cluster.md). */
 static uint64_t
 sh_off(Exec *x, uint64_t a, unsigned lane)
 {
+	const Cta *c = x->cta;
+
 	if (a >> 24 == 0)
 		return a;
-	sim_fault(x, FaultOOB, lane, "shared::cluster address 0x%llx names CTA rank %llu of a "
-	          "cluster of one CTA", (unsigned long long)a, (unsigned long long)(a >> 24));
+	if (c->peer && a >> 24 == c->rank)
+		return a & 0xffffffu;
+	if (c->peer)
+		sim_fault(x, FaultOOB, lane, "shared::cluster address 0x%llx names CTA rank %llu: a "
+		          "bulk copy or TMA operand in another CTA of the cluster is not supported",
+		          (unsigned long long)a, (unsigned long long)(a >> 24));
+	else
+		sim_fault(x, FaultOOB, lane, "shared::cluster address 0x%llx names CTA rank %llu of "
+		          "a cluster of one CTA", (unsigned long long)a, (unsigned long long)(a >> 24));
 	return UINT64_MAX;
 }
 
-/* the 8-byte mbarrier at memory operand o for lane; NULL after a fault */
+/* the 8-byte mbarrier at memory operand o for lane; NULL after a fault. In an explicit cluster
+ * it may be another CTA's (mbarrier.arrive.shared::cluster): sim_shared resolves the rank, and
+ * the owner's mbar_epoch moves so that its deadlock check sees the change. */
 static uint8_t *
 mbar_at(Exec *x, const DOp *o, unsigned lane)
 {
-	uint64_t a = sh_off(x, sim_addr(x, o, lane) & 0xffffffffu, lane);
+	uint64_t a = sim_addr(x, o, lane) & 0xffffffffu;
+	Cta *c = x->cta;
 
-	return a == UINT64_MAX ? NULL : sim_shared(x, a, 8, lane, 1);
+	if (!c->peer) {
+		a = sh_off(x, a, lane);
+		return a == UINT64_MAX ? NULL : sim_shared(x, a, 8, lane, 1);
+	}
+	if (a >> 24 < c->nrank && c->peer[a >> 24] != c)
+		c->peer[a >> 24]->mbar_epoch++;
+	return sim_shared_cluster(x, a, 8, lane, 1);
 }
 
 /* the low or high word (hi) of a 64-bit source: a register pair or uniform pair */
@@ -151,6 +170,9 @@ stuck(Exec *x, const DIns *d)
 	const Cta *c = x->cta;
 	const SimAsync *a = x->sm->async;
 
+	if (c->nrank > 1)          /* another CTA of the cluster may arrive: the driver's no-progress
+	                              check and the watchdog judge a cluster */
+		return 0;
 	for (uint32_t k = 0; a && k < a->n; k++)
 		if (a->q[k].cta == c)
 			return 0;

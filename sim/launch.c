@@ -404,8 +404,12 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 		fault0(fault, FaultInternal, "not a kernel of this module%.0llu%.0llu", k->name, 0, 0);
 		return -1;
 	}
-	if (check_launch(g, k, lp, fault, lc->nreg_alloc) < 0)
+	if (check_launch(g, k, lp, fault, lc->nreg_alloc) < 0 ||
+	    cluster_check(a, k, lp, g->cfg.fiber, fault) < 0)
 		return -1;
+	lc->lp = *lp;
+	lc->lp.params = NULL;
+	lc->nrank = cluster_explicit(lp) ? cluster_size(lp) : 1;
 	lc->nwarp = (uint32_t)((lc->nthreads + WarpSize - 1) / WarpSize);
 	lc->nweft = lc->nwarp;
 	lc->fiber = g->cfg.fiber;
@@ -450,6 +454,7 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 	put32(bank0, C0StackTop, (uint32_t)k->stack_size);
 	put64(bank0, a->bank0->desc, 0x0000000000000000ull);
 	bank0_reserved(bank0, lc, a);
+	cluster_bank0(bank0, a, lp);
 	if (lc->cooperative) {
 		/* the grid-sync workspace's address: %envreg1 (high) and %envreg2 (low) */
 		put32(bank0, a->bank0->grid_ws_hi, (uint32_t)(lc->grid_ws >> 32));
@@ -583,6 +588,9 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	c->cga_phase = 0;
 	c->rpool = 0;
 	c->mbar_epoch = 0;
+	c->rank = 0;
+	c->nrank = 1;
+	c->peer = NULL;
 	memset(c->bar_arrived, 0, sizeof c->bar_arrived);
 	memset(c->bar_expect, 0, sizeof c->bar_expect);
 	memset(c->bar_red, 0, sizeof c->bar_red);
@@ -612,23 +620,27 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 	}
 }
 
-/* A cooperative grid in functional mode: every CTA resident (each with its own window of a
- * register file sized for the grid), the warps of all CTAs stepped round-robin, so that a CTA
- * spinning on the grid barrier lets the others reach it; a warp that yielded (the barrier's
- * spin) is parked until no other warp of the grid can issue, and the progress hook is polled
- * (Ctrl-C) as in run_cta. 0, or -1 with the fault filled. */
+/* A group of CTAs resident together in functional mode: a cooperative grid (every CTA; ids
+ * NULL) or one cluster (ids: the CTAs' linear numbers by rank; Cta.peer set). Each CTA has its own
+ * window of a register file sized for the group, the warps of all CTAs are stepped round-robin,
+ * so that a CTA spinning on a grid or cluster barrier lets the others reach it; a warp that
+ * yielded (a barrier's spin) is parked until no other warp of the group can issue, and the
+ * progress hook is polled (Ctrl-C) as in run_cta. 0, or -1 with the fault filled. */
 static int
-run_grid(LaunchCx *lc, Exec *x)
+run_group(LaunchCx *lc, Exec *x, Poll *pp, const uint64_t *ids, uint32_t n)
 {
-	uint32_t n = lc->nctas, per = lc->nwarp * lc->nreg_alloc;
+	uint32_t per = lc->nwarp * lc->nreg_alloc;
 	Cta *cta = xmalloc((size_t)n * sizeof *cta);
+	Cta **peer = xmalloc((size_t)n * sizeof *peer);
 	uint8_t *done = xmalloc(n);
+	uint64_t done0 = pp->ctas_done;
 	Sm big;
-	Poll poll = { x->gpu, x->gpu->poll ? PollInstr : UINT64_MAX, 0, n };
+	Poll poll = *pp;
 	int rc = 0;
 
 	if (lc->fiber) {
 		free(cta);
+		free(peer);
 		free(done);
 		fault0(x->fault, FaultLimit, "a cooperative launch is not supported with a FIBER "
 		       "configuration (sm_model = fiber)%.0llu%.0llu", x->prog->name, 0, 0);
@@ -646,7 +658,13 @@ run_grid(LaunchCx *lc, Exec *x)
 		cta[i].smem = xmalloc(lc->smem_size ? lc->smem_size : 1);
 		cta[i].lmem = xmalloc(x->prog->stack_size ? (size_t)x->prog->stack_size * lc->nwarp *
 		                      WarpSize : 1);
-		cta_start(lc, x, &cta[i], i, i * per);
+		cta_start(lc, x, &cta[i], ids ? ids[i] : i, i * per);
+		peer[i] = &cta[i];
+		if (ids) {
+			cta[i].rank = i;
+			cta[i].nrank = n;
+			cta[i].peer = peer;
+		}
 	}
 	for (uint32_t left = n; left && !rc;) {
 		int progress = 0, parked = 0;
@@ -674,7 +692,7 @@ run_grid(LaunchCx *lc, Exec *x)
 					x->w->parked = 1;
 				if (r != StepDone)
 					alldone = 0;
-				poll.ctas_done = n - left;
+				poll.ctas_done = done0 + n - left;
 				if (x->ninstr >= poll.next && poll_stop(x, &poll)) {
 					rc = -1;
 					break;
@@ -708,10 +726,31 @@ run_grid(LaunchCx *lc, Exec *x)
 	}
 	free(big.rf);
 	free(cta);
+	free(peer);
 	free(done);
 	x->sm = NULL;
 	x->cta = NULL;
+	pp->next = poll.next;
+	pp->ctas_done = done0 + n;
 	return rc;
+}
+
+/* a launch with clusters of more than one CTA in functional mode: each cluster's CTAs resident
+ * together (run_group), one cluster after another. 0, or -1 with the fault filled. */
+static int
+run_clusters(LaunchCx *lc, Exec *x)
+{
+	uint32_t n = lc->nrank;
+	uint64_t ids[8], nclusters = lc->nctas / n;   /* 8: cluster.c's ClusterMax */
+	Poll poll = { x->gpu, x->gpu->poll ? PollInstr : UINT64_MAX, 0, lc->nctas };
+
+	for (uint64_t c = 0; c < nclusters; c++) {
+		for (uint32_t r = 0; r < n; r++)
+			ids[r] = cluster_member(&lc->lp, c, r);
+		if (run_group(lc, x, &poll, ids, n) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* the functional SM: the resident CTAs' buffers, each with its own register window */
@@ -817,8 +856,12 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 		memset(st, 0, sizeof *st);
 	if (launch_begin(g, sm, k, lp, fault, &lc, g->cfg.occupancy) < 0)
 		return -1;
-	if (lc.cooperative) {
-		rc = run_grid(&lc, x);
+	if (lc.cooperative || lc.nrank > 1) {
+		poll.g = g;
+		poll.next = g->poll ? PollInstr : UINT64_MAX;
+		poll.ctas_done = 0;
+		poll.ctas = lc.nctas;
+		rc = lc.cooperative ? run_group(&lc, x, &poll, NULL, lc.nctas) : run_clusters(&lc, x);
 		if (st) {
 			st->warp_instructions = x->ninstr;
 			st->thread_instructions = x->nthread_instr;

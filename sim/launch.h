@@ -60,6 +60,9 @@ struct LaunchCx {
 	uint32_t ctas_per_sm;  /* resident CTAs per SM (the occupancy launch_begin was given) */
 	const char *occ_limit; /* what limits them: "ctas", "warps", "threads", "registers", "shared" */
 	int cooperative;       /* every CTA resident; grid_ws is the grid-sync workspace */
+	LaunchParams lp;       /* the launch's shape (its params pointer not kept past the begin) */
+	uint32_t nrank;        /* CTAs per cluster: 1 without an explicit cluster, and then no
+	                          Cta.peer (cluster.c) */
 	uint64_t grid_ws;
 };
 
@@ -77,7 +80,18 @@ void cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase);
  * fit fills x->fault (FaultFiber). cta_end frees the CTA's windows (FIBER; no-op in SIMT). */
 int fiber_sm_begin(LaunchCx *lc, Exec *x);   /* weft_reset + pools of the kernel: 0 or -1 (fault) */
 void cta_end(LaunchCx *lc, Exec *x, Cta *c);
-void sim_deadlock(Exec *x, Cta *c);       /* FaultDeadlock naming what each warp waits on */
+void sim_deadlock(Exec *x, Cta *c);
+
+/* sm_90 clusters (cluster.c). cluster_check: 0, or -1 with a FaultLimit saying which of CUDA's
+ * rules the shape breaks (fiber: the FIBER configuration, which runs one CTA per cluster only);
+ * cluster_bank0 writes the cluster words of constant bank 0 (one CTA per cluster without an
+ * explicit one); cluster_member is the linear number (blockIdx, x-major) of the CTA of the given
+ * rank in cluster number cluster (clusters x-major over the grid, ranks x-major in a cluster). */
+int cluster_explicit(const LaunchParams *lp);
+uint32_t cluster_size(const LaunchParams *lp);
+int cluster_check(const Arch *a, const Prog *k, const LaunchParams *lp, int fiber, SimFault *f);
+void cluster_bank0(uint8_t *bank0, const Arch *a, const LaunchParams *lp);
+uint64_t cluster_member(const LaunchParams *lp, uint64_t cluster, uint32_t rank);       /* FaultDeadlock naming what each warp waits on */
 
 /* The functional driver's resident set: the CTAs an SM holds at once (slots), run one at a time,
  * oldest first, each until it ends or waits at an SM-wide barrier; a slot whose CTA ended takes

@@ -212,22 +212,49 @@ sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
 	return NULL;
 }
 
-/* shared addresses are offsets in the CTA's window; on sm_90 bits [31:24] carry the CTA's rank
- * in its cluster (always 0 here) */
-uint8_t *
-sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
+/* shared addresses are offsets in the CTA's window; on sm_90 bits [31:24] carry the rank of a
+ * CTA in the cluster (nvcc's ULEA UR, SR_CgaCtaId, off, 0x18; mapa's PRMT ..0x654): in an
+ * explicit cluster the address is that CTA's (distributed shared memory), a rank outside the
+ * cluster is an out-of-bounds fault that names it. For LDS/STS/ATOMS (shared::cta) rank bits 0
+ * are the CTA's own window (a plain offset); for the shared::cluster forms (a generic address in
+ * the shared window, an mbarrier operand: sim_shared_cluster) they are rank 0. */
+static uint8_t *
+shared_at(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write, int cluster)
 {
 	Cta *c = x->cta;
 	uint64_t off = addr;
 
 	if (misaligned(x, "shared", addr, n, lane, write))
 		return NULL;
+	if (c->peer && (addr >> 24 || cluster)) {
+		uint64_t r = addr >> 24;
+		if (r >= c->nrank) {
+			sim_fault(x, FaultOOB, lane, "shared::cluster %s at 0x%llx names CTA rank %llu, "
+			          "outside the cluster of %u CTAs", write ? "write" : "read",
+			          (unsigned long long)addr, (unsigned long long)r, c->nrank);
+			return NULL;
+		}
+		c = c->peer[r];
+		off = addr & 0xffffffu;
+	}
 	if (off < c->smem_size && n <= c->smem_size - off)
 		return c->smem + off;
 	sim_fault(x, FaultOOB, lane, "shared %s of %u bytes at offset 0x%llx is outside the CTA's "
 	          "%u bytes of shared memory", write ? "write" : "read", n,
 	          (unsigned long long)addr, c->smem_size);
 	return NULL;
+}
+
+uint8_t *
+sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
+{
+	return shared_at(x, addr, n, lane, write, 0);
+}
+
+uint8_t *
+sim_shared_cluster(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
+{
+	return shared_at(x, addr, n, lane, write, 1);
 }
 
 /* local addresses are offsets in the thread's window [0, Cta.lsize): R1 starts at its top */
@@ -251,7 +278,7 @@ uint8_t *
 sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write)
 {
 	if (addr - SimSharedWindow < SimWindowSize)
-		return sim_shared(x, addr - SimSharedWindow, n, lane, write);
+		return sim_shared_cluster(x, addr - SimSharedWindow, n, lane, write);
 	if (addr - SimLocalWindow < SimWindowSize)
 		return sim_local(x, addr - SimLocalWindow, n, lane, write);
 	if (addr - SimParamWindow < SimWindowSize)

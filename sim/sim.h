@@ -153,7 +153,7 @@ enum SReg {
 	SRSwinSz,              /* shared window size of the CTA, reserved memory included */
 	SRSmemSz,              /* sm_8x: bytes of the CTA's shared memory, reserved included */
 	SRLwinHi, SRLwinLo,    /* local window base */
-	SRCgaCtaid,            /* sm_90 cluster: rank of the CTA in its cluster (always 0) */
+	SRCgaCtaid,            /* sm_90 cluster: rank of the CTA in its cluster (Cta.rank) */
 	SRClusterId,
 	SRAffinity,
 	SRVirtId,
@@ -301,7 +301,12 @@ struct Cta {
 	uint32_t bar_red[16];  /* BAR.RED: threads whose predicate was true */
 	uint8_t bar_op[16];    /* BAR.RED: 0 none, 1 POPC, 2 AND, 3 OR */
 	uint32_t cga_arrived;  /* UCGABAR_ARV: threads arrived in the current phase */
-	uint32_t cga_phase;    /* cluster barrier phases completed (a CTA is its own cluster) */
+	uint32_t cga_phase;    /* cluster barrier phases completed (the rank 0 CTA's count is the
+	                          cluster's: sim/cluster.c) */
+	uint32_t rank;         /* %cluster_ctarank: its rank in its cluster (0 without one) */
+	uint32_t nrank;        /* %cluster_nctarank: CTAs in its cluster (1 without one) */
+	Cta **peer;            /* the cluster's CTAs by rank (peer[rank] is this one); NULL without
+	                          an explicit cluster, and then a shared address's rank bits must be 0 */
 	uint32_t rpool;        /* USETMAXREG: registers its warps gave back (DEALLOC) and no warp
 	                          has taken again (TRY_ALLOC): the CTA's free pool, 0 at launch */
 	uint32_t nexited;      /* threads that have exited */
@@ -637,6 +642,9 @@ uint32_t sim_sreg(Exec *x, int code, unsigned lane); /* value of a special regis
 /* mem.c: device memory. Pointers are valid for n bytes or NULL after a fault. */
 uint8_t *sim_global(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_shared(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
+/* a shared::cluster address: as sim_shared, but in an explicit cluster rank bits 0 are rank 0's
+ * (sim_shared: the CTA's own window) */
+uint8_t *sim_shared_cluster(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_local(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_generic(Exec *x, uint64_t addr, unsigned n, unsigned lane, int write);
 uint8_t *sim_param(Exec *x, uint64_t off, unsigned n, unsigned lane, int write); /* bank 0 */
@@ -690,6 +698,8 @@ typedef struct LaunchParams {
 	uint32_t params_size;  /* bytes; checked against EIATTR_CBANK_PARAM_SIZE */
 	int cooperative;       /* cuLaunchCooperativeKernel: the whole grid resident, a grid-sync
 	                          workspace (this_grid().sync()); refused if the grid does not fit */
+	uint32_t cluster[3];   /* sm_90 cluster dimensions in CTAs (cudaLaunchAttributeClusterDimension);
+	                          all 0: no explicit cluster (each CTA alone, %is_explicit_cluster 0) */
 } LaunchParams;
 
 enum { SimWatchdogDefault = 1 << 28 }; /* warp instructions, when GpuConfig.watchdog is 0 */

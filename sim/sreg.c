@@ -85,7 +85,8 @@ sim_sreg(Exec *x, int code, unsigned lane)
 	case SRWarpId: case SRVirtId: return w->id;
 	case SRNWarpId: return SmVRegs / 32;      /* 64 warps per SM */
 	case SRSmId: case SRVirtualSmId: return x->smid;
-	case SRGridId: case SRCgaCtaid: case SRClusterId: case SRAffinity:
+	case SRCgaCtaid: return x->cta->rank;
+	case SRGridId: case SRClusterId: case SRAffinity:
 		return 0;
 	case SRNSmId: return x->nsm;
 	case SREqMask: return 1u << lane;

@@ -226,7 +226,7 @@ clocks(const char *text, int forced, int *mode)
 	Gpu *g;
 	SimModule *sm;
 	const Prog *k;
-	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	TimingOpts o = {0};
 	SimTStats st;
 	SimFault f;
@@ -428,7 +428,7 @@ run_out(Module *m, Diag *d, uint32_t lane)
 	Gpu *g;
 	SimModule *sm;
 	const Prog *k;
-	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	SimStats st;
 	SimFault f;
 	uint64_t out;

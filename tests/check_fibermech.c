@@ -37,7 +37,7 @@ mrun(MRun *r, const char *dirs, const char *body, uint32_t nthreads, const char 
 {
 	char text[16384], err[512];
 	SimConfig c;
-	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 
 	memset(r, 0, sizeof *r);
 	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,

@@ -24,7 +24,7 @@ run(const char *cfg, const char *line, unsigned n, unsigned pf)
 	char *text = xmalloc(64 * (n + 16)), err[256], set[64];
 	size_t at;
 	SimConfig c;
-	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 32, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	SimTStats st;
 	SimFault f;
 	uint64_t out, cyc;

@@ -84,7 +84,7 @@ krun(KRun *r, uint32_t nthreads, uint32_t *out, uint32_t nout, const uint32_t *i
 {
 	uint8_t params[24];
 	uint64_t a[2];
-	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, params, 0, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, params, 0, 0, { 0, 0, 0 } };
 	static uint32_t tout[MaxOut], tin2[MaxOut], zero[MaxOut];
 	SimStats st;
 	SimTStats tst;

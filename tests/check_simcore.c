@@ -110,7 +110,7 @@ fill_out(Run *r, uint32_t nout)
 static int
 launch(Run *r, uint32_t gx, uint32_t bx, uint32_t by, uint32_t nout)
 {
-	LaunchParams lp = { { gx, 1, 1 }, { bx, by, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { gx, 1, 1 }, { bx, by, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	uint32_t *timed = malloc(nout * 4), *func = malloc(nout * 4);
 	SimTStats tst;
 	SimFault tf;
@@ -822,7 +822,7 @@ START_TEST(test_fault_trap_and_limits)
 {
 	Run *r = load("        BPT.TRAP 0x1 ;\n"
 	              "        EXIT ;\n", 0);
-	LaunchParams lp = { { 1, 1, 1 }, { 1025, 1, 1 }, 0, NULL, 0, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 1025, 1, 1 }, 0, NULL, 0, 0, { 0, 0, 0 } };
 
 	ck_assert_msg(r->sm != NULL, "%s", errors(r));
 	ck_assert_int_eq(launch(r, 1, 32, 1, 1), -1);

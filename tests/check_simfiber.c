@@ -90,7 +90,7 @@ done(Run *r)
 static int
 launch(Run *r, uint32_t nthreads, uint32_t nout)
 {
-	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	uint32_t *fill = malloc(nout * 4);
 	SimStats st;
 
@@ -542,7 +542,7 @@ START_TEST(test_simt_same)
 		"        STG.E [R2.64], R10 ;\n"
 		"        EXIT ;\n";
 	uint32_t want[288];
-	LaunchParams lp = { { 3, 1, 1 }, { 96, 1, 1 }, 384, NULL, 8, 0 };
+	LaunchParams lp = { { 3, 1, 1 }, { 96, 1, 1 }, 384, NULL, 8, 0, { 0, 0, 0 } };
 
 	for (int fiber = 0; fiber < 2; fiber++) {
 		Run *r = load("", body, fiber, 1);

@@ -1125,7 +1125,7 @@ START_TEST(test_kernel_ldsm)
 	static uint16_t g[4096];
 	uint32_t out[32], row[32], r4[4][32], x[2][32], y[32];
 	uint64_t a[2];
-	LaunchParams lp = {{1, 1, 1}, {32, 1, 1}, 0, a, sizeof a, 0};
+	LaunchParams lp = {{1, 1, 1}, {32, 1, 1}, 0, a, sizeof a, 0, { 0, 0, 0 } };
 	SimStats st;
 	SimFault f;
 
@@ -1202,7 +1202,7 @@ START_TEST(test_kernel_mbarrier)
 	KRun r = {0};
 	uint32_t out[65];
 	uint64_t a;
-	LaunchParams lp = {{1, 1, 1}, {64, 1, 1}, 0x200, &a, sizeof a, 0};
+	LaunchParams lp = {{1, 1, 1}, {64, 1, 1}, 0x200, &a, sizeof a, 0, { 0, 0, 0 } };
 	SimStats st;
 	SimFault f;
 	SimConfig c;

@@ -92,7 +92,7 @@ fill_out(Run *r)
 static void
 launch(Run *r, uint32_t nout, int nreg)
 {
-	LaunchParams lp = { { 1, 1, 1 }, { 64, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 64, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	uint32_t *timed = malloc(nout * 4), *func = malloc(nout * 4);
 	SimStats st;
 	SimTStats tst;

@@ -528,7 +528,7 @@ run_resident(SimOccupancyFn fn, uint32_t *out)
 	SimConfig c;
 	Loaded *r;
 	uint64_t buf, n = (uint64_t)ResGrid * ResBlock;
-	LaunchParams lp = { { ResGrid, 1, 1 }, { ResBlock, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { ResGrid, 1, 1 }, { ResBlock, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	SimStats st;
 	SimFault f;
 

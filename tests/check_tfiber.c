@@ -56,7 +56,7 @@ run(Run *r, const char *body, const char *cfg, const char *const *set)
 {
 	char text[8192], err[512];
 	SimConfig c;
-	LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 
 	memset(r, 0, sizeof *r);
 	listing(text, sizeof text, body);
@@ -306,7 +306,7 @@ frun(FRun *r, const char *dirs, const char *body, uint32_t nthreads, const char 
 {
 	char text[8192], err[512];
 	SimConfig c;
-	LaunchParams lp = { { fgrid, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { fgrid, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	int rc;
 
 	memset(r, 0, sizeof *r);
@@ -656,7 +656,7 @@ START_TEST(test_tfiber_device_mismatch)
 		SimTStats st;
 		SimFault f;
 		uint64_t out;
-		LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0 };
+		LaunchParams lp = { { 1, 1, 1 }, { 128, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 
 		ck_assert_int_eq(simcfg_builtin(&dev, pairs[i][0]), 0);
 		ck_assert_int_eq(simcfg_builtin(&cfg, pairs[i][1]), 0);

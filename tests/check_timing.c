@@ -134,7 +134,7 @@ load(const char *text)
 static int
 launch(Run *r, uint32_t grid, uint32_t block, unsigned threads)
 {
-	LaunchParams lp = { { grid, 1, 1 }, { block, 1, 1 }, 0, NULL, 8, 0 };
+	LaunchParams lp = { { grid, 1, 1 }, { block, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
 	TimingOpts o = {0};
 
 	if (!r->out)

@@ -4,11 +4,15 @@
  * with element strides and both fills; a producer warp feeding four consumer warps through a
  * ring of mbarriers; each against a CPU reference and equal in functional and timing mode. The
  * encoder refuses what cuTensorMapEncodeTiled refuses, and a launch with a map that is not one,
- * or of the wrong rank, faults as a bad tensor map. Files come from $FIBER_ROOT.
+ * or of the wrong rank, faults as a bad tensor map. The kernels run from ptxas's listing and from
+ * fiberc's compile of tma_copy.sm_90a.ptx (backend/isel/ptxsel_async90.c): _i's last factor picks
+ * the listing. Files come from $FIBER_ROOT.
  */
 #include "fiber.h"
+#include "kernrun.h"
 
 #include <check.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,19 +25,31 @@ root(void)
 	return r && *r ? r : ".";
 }
 
+/* the listing the tests load: ptxas's (0) or fiberc's compile of the PTX (1) */
+static int use_fiberc;
+
 static fiberDevice
 open_kernel(int timed, const char *name, fiberFunction *f)
 {
-	char path[1200];
+	char path[1200], err[4096], *tmp = NULL;
 	fiberDevice d;
 	fiberModule m;
 
-	snprintf(path, sizeof path, "%s/examples/hopper/tma_copy.sm_90a.sass", root());
+	snprintf(path, sizeof path, "%s/examples/hopper/tma_copy.sm_90a.%s", root(),
+	         use_fiberc ? "ptx" : "sass");
+	if (use_fiberc) {
+		tmp = kr_fiberc(path, "--arch=sm_90a", err, sizeof err);
+		ck_assert_msg(tmp != NULL, "fiberc: %s", err);
+		snprintf(path, sizeof path, "%s", tmp);
+	}
 	ck_assert_int_eq(fiberDeviceCreate(&d, "h100"), FIBER_SUCCESS);
 	ck_assert_int_eq(fiberDeviceSetMode(d, timed ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL),
 	                 FIBER_SUCCESS);
 	ck_assert_msg(fiberModuleLoadFile(&m, d, path) == FIBER_SUCCESS, "%s",
 	              fiberGetLastErrorMessage(d));
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
 	ck_assert_msg(fiberModuleGetFunction(f, m, name) == FIBER_SUCCESS, "%s",
 	              fiberGetLastErrorMessage(d));
 	return d;
@@ -80,9 +96,9 @@ START_TEST(test_tma_tile)
 {
 	enum { W = 100, H = 50 };
 	static float in[W * H], out[W * H + 64];
-	int timed = _i / 2, swz = _i % 2 ? 3 : 0;
+	int timed = _i / 2 % 2, swz = _i % 2 ? 3 : 0;
 	fiberFunction f;
-	fiberDevice d = open_kernel(timed, "tma_tile", &f);
+	fiberDevice d = (use_fiberc = _i / 4, open_kernel(timed, "tma_tile", &f));
 	fiberDevicePtr din, dout;
 	fiberTensorMap mi, mo;
 	void *params[3] = { &mi, &mo, &swz };
@@ -117,9 +133,9 @@ START_TEST(test_tma_box3)
 {
 	static float in[800];
 	float out[32];
-	int timed = _i / 2, nan_fill = _i % 2, x = 14, y = 7, z = 3;
+	int timed = _i / 2 % 2, nan_fill = _i % 2, x = 14, y = 7, z = 3;
 	fiberFunction f;
-	fiberDevice d = open_kernel(timed, "tma_box3", &f);
+	fiberDevice d = (use_fiberc = _i / 4, open_kernel(timed, "tma_box3", &f));
 	fiberDevicePtr din, dout;
 	fiberTensorMap m;
 	uint64_t dim[3] = { 20, 10, 4 }, stride[2] = { 80, 800 };
@@ -159,9 +175,9 @@ START_TEST(test_tma_pipeline)
 	enum { Rows = 256, Cols = 64 };
 	static float in[Rows * Cols];
 	float sums[Rows];
-	int timed = _i, tiles = 8;
+	int timed = _i % 2, tiles = 8;
 	fiberFunction f;
-	fiberDevice d = open_kernel(timed, "tma_pipeline", &f);
+	fiberDevice d = (use_fiberc = _i / 2, open_kernel(timed, "tma_pipeline", &f));
 	fiberDevicePtr din, dsum;
 	fiberTensorMap m;
 	void *params[3] = { &m, &dsum, &tiles };
@@ -237,9 +253,9 @@ END_TEST
 /* a map that is not one (zeros), and a 2D map given to a 3D copy, fault as bad tensor maps */
 START_TEST(test_tma_bad_map)
 {
-	int timed = _i / 2, wrong_rank = _i % 2, x = 0;
+	int timed = _i / 2 % 2, wrong_rank = _i % 2, x = 0;
 	fiberFunction f;
-	fiberDevice d = open_kernel(timed, "tma_box3", &f);
+	fiberDevice d = (use_fiberc = _i / 4, open_kernel(timed, "tma_box3", &f));
 	fiberDevicePtr dout;
 	fiberTensorMap m;
 	void *params[5] = { &m, &dout, &x, &x, &x };
@@ -267,11 +283,11 @@ tma_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_tma_tile, 0, 4);
-	tcase_add_loop_test(tc, test_tma_box3, 0, 4);
-	tcase_add_loop_test(tc, test_tma_pipeline, 0, 2);
+	tcase_add_loop_test(tc, test_tma_tile, 0, 8);
+	tcase_add_loop_test(tc, test_tma_box3, 0, 8);
+	tcase_add_loop_test(tc, test_tma_pipeline, 0, 4);
 	tcase_add_loop_test(tc, test_tma_encode_rules, 0, 12);
-	tcase_add_loop_test(tc, test_tma_bad_map, 0, 4);
+	tcase_add_loop_test(tc, test_tma_bad_map, 0, 8);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,7 +2,8 @@
 # hopper.sh: fibersim's --arg tmap: on examples/hopper/tma_copy.sm_90a.sass: a tensor map over a
 # buffer of its own (zeros, or buf=PATH) and one over another argument's buffer (of=N) give the
 # kernel's values in both modes (--out on a tmap argument writes its buffer); malformed specs
-# (exit 2) and maps that break cuTensorMapEncodeTiled's rules (exit 1) are refused, saying why.
+# (exit 2) and maps that break cuTensorMapEncodeTiled's rules (exit 1) are refused, saying why;
+# --cluster runs examples/hopper/cluster.sm_90a.sass and refuses what CUDA refuses.
 # Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -76,5 +77,26 @@ expect 2 "bad 'wat=1'" "an unknown key" -- \
 expect 1 "given as tmap (128 bytes)" "a tmap for a scalar parameter" -- \
 	"$SIM" run $S $RUN --arg tmap:f32,100x50,32x16 --arg tmap:f32,100x50,32x16 \
 	--arg tmap:f32,100x50,32x16
+
+# --cluster on examples/hopper/cluster.sm_90a.sass (values: tests/check_cluster.c): dsmem_store
+# runs in functional mode; malformed and refused shapes, a rank outside the cluster, timing mode
+C=examples/hopper/cluster.sm_90a.sass
+CR="--kernel dsmem_store --block 64 --arg zeros:8192"
+# CTA 0 (rank 0) receives what rank 3 (CTA 3) stored: word 0 is 3000, word 255 is 3255
+if "$SIM" run $C $CR --grid 8 --cluster 4 --functional --out 0:"$tmp/st.bin" 2> "$tmp/err" &&
+   [ "$(od -A n -t u4 -j 0 -N 4 "$tmp/st.bin" | tr -d ' ')" = 3000 ] &&
+   [ "$(od -A n -t u4 -j 1020 -N 4 "$tmp/st.bin" | tr -d ' ')" = 3255 ]; then
+	ok "--cluster 4: distributed shared memory in functional mode"
+else
+	bad "--cluster 4: distributed shared memory in functional mode"
+fi
+expect 2 "bad --cluster '0'" "--cluster 0 (exit 2)" -- "$SIM" run $C $CR --grid 8 --cluster 0
+expect 3 "multiple of the cluster's" "a grid that is no multiple of the cluster" -- \
+	"$SIM" run $C $CR --grid 6 --cluster 4 --functional
+expect 3 "not supported in timing mode" "a cluster of 4 CTAs in timing mode" -- \
+	"$SIM" run $C $CR --grid 8 --cluster 4
+expect 3 "names CTA rank 5, outside the cluster of 2 CTAs" "mapa to rank 5 in clusters of 2" -- \
+	"$SIM" run $C --kernel bad_rank --block 32 --grid 4 --cluster 2 --functional \
+	--arg zeros:128 --arg u32:5
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -385,6 +385,14 @@ setup(Run *r, SimModule *sm, const Prog *k, const LaunchParams *lp)
 		launch_end(&L->lc);
 		return -1;
 	}
+	if (L->lc.nrank > 1) {     /* docs/sim-cluster.md: the timing driver's part is not built */
+		fault->kind = FaultLimit;
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': clusters of more than one CTA "
+		         "(%u here) are not supported in timing mode yet (functional mode runs them)",
+		         sim_fault_name(FaultLimit), k->name, L->lc.nrank);
+		launch_end(&L->lc);
+		return -1;
+	}
 	L->cfg = &r->cfg;
 	L->t = &r->cfg.t;
 	L->prog = k;

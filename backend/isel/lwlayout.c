@@ -132,7 +132,8 @@ lw_place_params(Lw *w)
 		uint32_t a = lw_var_align(w, pv), sz = lw_var_size(w, pv);
 		if (a > 8 && !pv->align)
 			a = 8;
-		off = (off + a - 1) / a * a;
+		/* aligned in the bank (a tensor map's 64 bytes: its generic address is aligned) */
+		off = (w->param_base + off + a - 1) / a * a - w->param_base;
 		v->param[k] = (Place){ pv->name, off, sz };
 		off += sz;
 	}

@@ -168,8 +168,8 @@ priv_free(struct LwPriv *v)
 
 /* one function: its sections go to info (the .nv.info.<fn>, .nv.constant0) and text */
 static int
-lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, int fiber, Diag *d, LwBuf *ginfo,
-         LwBuf *kinfo, LwBuf *text)
+lower_fn(const Ptx *p, const PtxFunc *fn, const Arch *target, int comments, int fiber, Diag *d,
+         LwBuf *ginfo, LwBuf *kinfo, LwBuf *text)
 {
 	struct LwPriv priv = { .cnt = cnt };
 	Lw w = {0};
@@ -179,7 +179,8 @@ lower_fn(const Ptx *p, const PtxFunc *fn, int sm, int comments, int fiber, Diag 
 	w.p = p;
 	w.fn = fn;
 	w.d = d;
-	w.arch = arch_code(sm);
+	w.arch = arch_code(target->sm);
+	w.target = target;
 	w.comments = comments;
 	w.fiber = fiber;
 	w.param_base = w.arch->bank0->param;
@@ -349,7 +350,7 @@ ptx_lower_opts(const Ptx *p, PtxLower *o, Diag *d)
 			continue;
 		found = 1;
 		int nerr = d->nerr;
-		if (lower_fn(p, fn, a->sm, o->comments, o->fiber, d, &ginfo, &kinfo, &text) < 0 || d->nerr > nerr) {
+		if (lower_fn(p, fn, a, o->comments, o->fiber, d, &ginfo, &kinfo, &text) < 0 || d->nerr > nerr) {
 			/* refused: its sections were not written; the others go on */
 			o->nrefused++;
 			note_at(d, fn->loc, "kernel '%s' is refused (%d error%s)", ptx_str(p, fn->name),

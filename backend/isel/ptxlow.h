@@ -59,6 +59,8 @@ struct Lw {
 	const PtxIns *ins; /* the instruction being selected */
 	Diag *d;           /* errors go here (located on the PTX text) */
 	const Arch *arch;  /* the target's rules (ir/arch.h arch_code): features, constant bank 0 */
+	const Arch *target; /* the row compiled for, suffix included (sm_90a): its own features
+	                     * (ArchSyncs) where arch's row is the plain number's */
 	int comments;      /* write each PTX instruction as a comment before its SASS */
 	uint32_t param_base; /* byte offset of the parameters in constant bank 0 (ArchBank0) */
 	uint32_t frame_size; /* bytes of the function's .local variables (its frame at R1, which the

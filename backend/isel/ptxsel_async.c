@@ -95,8 +95,12 @@ sel_cp(Lw *w)
 {
 	if (!lw_has(w, "async"))
 		return lw_error(w, "cp without .async");
+	if (lw_has(w, "bulk") && arch_has(w->target, ArchSyncs))
+		return sel_bulk90(w);      /* ptxsel_async90.c */
 	if (lw_has(w, "bulk") || lw_has(w, "tensor") || lw_has(w, "reduce"))
 		return lw_error(w, "the bulk and tensor copies (TMA)");
+	if (lw_has(w, "mbarrier") && arch_has(w->target, ArchSyncs))
+		return lw_error(w, "cp.async.mbarrier.arrive on sm_90a (its SYNCS form)");
 	if (lw_has(w, "mbarrier")) {
 		/* cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar] */
 		char a[MemAddr];
@@ -188,6 +192,8 @@ sel_mbarrier(Lw *w)
 {
 	char a[MemAddr], a4[MemAddr], st[MemName], t[MemName], c[MemName];
 
+	if (arch_has(w->target, ArchSyncs))
+		return sel_mbarrier90(w);  /* the SYNCS forms: ptxsel_async90.c */
 	if (lw_has(w, "expect_tx") || lw_has(w, "complete_tx") || lw_has(w, "cluster"))
 		return lw_error(w, "the sm_90 transaction-count and cluster mbarrier forms");
 	if (lw_has(w, "init")) {

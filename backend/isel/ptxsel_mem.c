@@ -746,6 +746,18 @@ sel_cvta(Lw *w)
 		}
 		return 0;
 	}
+	if (space == PsParam && !to && bits == 64 && w->arch->bank0->param_win) {
+		/* a .param address (a kernel parameter's offset) plus the parameters' generic
+		 * address, c[0x0][param_win] (sm_90: a __grid_constant__ parameter, a tensor map) */
+		char lb[MemName], hb[MemName], q[MemName];
+		unsigned pw = w->arch->bank0->param_win;
+		const char *lo = mem_cbank(w, pw, lb, sizeof lb), *hi = mem_cbank(w, pw + 4, hb, sizeof hb);
+		snprintf(a, sizeof a, "%s", lw_reg(w, 1));
+		snprintf(q, sizeof q, "%s", lw_ptmp(w));
+		lw_emit(w, "IADD3 %s, %s, %s, %s, RZ", d, q, a, lo);
+		lw_emit(w, "IADD3.X %s, %s, %s, RZ, %s, !PT", lw_elem(w, d, 1), lw_elem(w, a, 1), hi, q);
+		return 0;
+	}
 	if (space != PsShared && space != PsLocal)
 		return lw_error(w, "cvta of the .%s space", space == PsParam ? "param" : space == PsConst ?
 		                "const" : "generic");
@@ -816,7 +828,8 @@ sel_prefetch(Lw *w)
 	if (space < 0)
 		return -1;
 	if (lw_has(w, "tensormap"))
-		return lw_error(w, "prefetch.tensormap");
+		return arch_has(w->target, ArchSyncs) ? sel_tmap_prefetch(w) :
+		       lw_error(w, "prefetch.tensormap");
 	if (space != PsGlobal && space != PsLocal && space != PsNoSpace)
 		return lw_error(w, "prefetch of the .%s space", ptx_space_name(space) + 1);
 	if (lw_has(w, "L2::evict_last"))
@@ -860,9 +873,11 @@ const SelRow ptxsel_mem[] = {
 	{ "ldu", TcAny, sel_ldu, "LDG.E.CONSTANT d, [a]" },
 	{ "st", TcAny, sel_st, "STG.E/STS/STL/ST.E [a], b (vectors packed into a tuple)" },
 	{ "cvta", TcAny, sel_cvta, "MOV (global); IADD3/IADD3.X with the window c[0x0][0x18] or "
-	  "c[0x0][0x20] (shared, local; sm_90 shared: SR_SWINHI)" },
+	  "c[0x0][0x20] (shared, local; sm_90 shared: SR_SWINHI); sm_90 cvta.param: IADD3/IADD3.X "
+	  "with c[0x0][0x198]" },
 	{ "isspacep", TcAny, sel_isspacep, "QSPC.E.S/.L/.G p, RZ, [a]" },
-	{ "prefetch", TcAny, sel_prefetch, "CCTL.E.PF1/.PF2/.PML2 [a], CCTLL.PF1 [a] (local)" },
+	{ "prefetch", TcAny, sel_prefetch, "CCTL.E.PF1/.PF2/.PML2 [a], CCTLL.PF1 [a] (local); "
+	  "sm_90a prefetch.tensormap: R2UR UR48/49, UTMACCTL.PF [UR48]" },
 	{ "prefetchu", TcAny, sel_prefetch, "CCTL.E.PF1 [a]" },
 	{ "discard", TcAny, sel_l2ctl, "CCTL.E.RML2 [a]" },
 	{ "applypriority", TcAny, sel_l2ctl, "CCTL.E.DML2 [a]" },
@@ -870,9 +885,14 @@ const SelRow ptxsel_mem[] = {
 	  "shared forms without a native op: LDS + ATOMS.CAST.SPIN loop" },
 	{ "red", TcAny, sel_red, "RED.E (sm_8x) / REDG.E (sm_90) [a], b; ATOMS RZ; ATOM.E PT, RZ (generic)" },
 	{ "cp", TcAny, sel_cp, "LDGSTS.E[.BYPASS][.LTC128B].<size>[.ZFILL] [s], [g][, P]; LDGDEPBAR; "
-	  "DEPBAR.LE SB0, n" },
+	  "DEPBAR.LE SB0, n; sm_90a cp{.reduce}.async.bulk: R2UR UR40..44 + ELECT + UBLKCP.S.G/.G.S/"
+	  ".S.S (UBLKRED.G.S.<op>) loop over the threads, bulk commit_group UTMACMDFLUSH, "
+	  "wait_group DEPBAR.LE SB0, n; cp.async.bulk.tensor.Nd tile: the same loop with "
+	  "UTMALDG.ND/UTMASTG.ND [UR40], [UR48]" },
 	{ "mbarrier", TcAny, sel_mbarrier, "STS.64 (init), MEMBAR.ALL.CTA + ATOMS.ARRIVE.64 (arrive), "
-	  "LDS + LOP3.LUT P (test_wait)" },
+	  "LDS + LOP3.LUT P (test_wait); sm_90a: SYNCS.EXCH.64 (init), SYNCS.ARRIVE.TRANS64"
+	  "[.OPTOUT][.A1T0|.ART0|.A0TR|.A0TX] (arrive, expect_tx, complete_tx), "
+	  "SYNCS.PHASECHK.TRANS64[.TRYWAIT] (test_wait, try_wait), SYNCS.CCTL.IV (inval)" },
 	{ "fence", TcAny, sel_fence, "MEMBAR.SC/.ALL.<CTA|GPU|SYS> [+ ERRBAR + CCTL.IVALL]; "
 	  "FENCE.VIEW.ASYNC.S" },
 	{ "membar", TcAny, sel_membar, "MEMBAR.SC.<CTA|GPU|SYS> [+ ERRBAR + CCTL.IVALL]" },

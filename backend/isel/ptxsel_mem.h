@@ -78,4 +78,9 @@ int sel_mbarrier(Lw *w);                  /* mbarrier (the sm_80 forms) */
 int sel_fence(Lw *w);                     /* fence */
 int sel_membar(Lw *w);                    /* membar */
 
+/* ptxsel_async90.c */
+int sel_mbarrier90(Lw *w);                /* mbarrier on sm_90a (SYNCS) */
+int sel_tmap_prefetch(Lw *w);             /* prefetch.tensormap, sm_90a */
+int sel_bulk90(Lw *w);                    /* cp.async.bulk (not tensor) and its groups, sm_90a */
+
 #endif /* FIBER_PTXSEL_MEM_H */

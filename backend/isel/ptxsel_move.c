@@ -232,6 +232,14 @@ sel_mov(Lw *w)
 		lw_emit(w, "MOV %s, %s", lw_elem(w, r, 1), hi);
 		return 0;
 	}
+	if (s->kind == PoName && s->what == PwVar && s->decl && s->decl->space == PsParam &&
+	    bits == 64 && lw_param_offset(w, s->atom) >= 0 && w->arch->bank0->param_win) {
+		/* a kernel parameter's address in the .param space: its offset in the parameters
+		 * (cvta.param adds the window's address, ptxsel_mem.c) */
+		lw_emit(w, "MOV %s, 0x%x", lw_reg(w, 0), (unsigned)lw_param_offset(w, s->atom));
+		lw_emit(w, "MOV %s, RZ", lw_elem(w, lw_reg(w, 0), 1));
+		return 0;
+	}
 	if (s->kind == PoName && s->what == PwVar)
 		return lw_error_opnd(w, 1, "the address of a .%s variable", ptx_space_name(s->decl ?
 		                     s->decl->space : 0) + 1);
