@@ -100,7 +100,8 @@ tmap_encode(uint8_t out[TmapBytes], unsigned type, unsigned rank, uint64_t addr,
 		return bad(why, n, "globalDim, boxDim and elementStrides (and globalStrides for a rank "
 		           "above 1) must not be NULL");
 	m.esize = (uint8_t)tmap_esize(type);
-	for (unsigned d = 0; d < rank && d < TmapMaxRank; d++) {
+	/* a rank out of range reads none of the arrays (they hold rank elements: check refuses it) */
+	for (unsigned d = 0; rank <= TmapMaxRank && d < rank; d++) {
 		m.dim[d] = dim[d];
 		m.stride[d] = d ? strides[d - 1] : m.esize;
 		if (box[d] > 0xffff || estrides[d] > 255)
