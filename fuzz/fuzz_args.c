@@ -59,6 +59,14 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* argument i is a device buffer (buf:, zeros: or uninit:) */
+static int
+is_buffer(const CliRun *r, unsigned i)
+{
+	return i < r->narg && (r->arg[i].kind == ArgBuf || r->arg[i].kind == ArgZeros ||
+	                       r->arg[i].kind == ArgUninit);
+}
+
 static void
 check_run(const CliRun *r)
 {
@@ -69,13 +77,20 @@ check_run(const CliRun *r)
 	for (int k = 0; k < 3; k++)
 		if (r->grid[k] == 0 || r->block[k] == 0 || r->block[k] > 1024 || (k && r->grid[k] > 65535))
 			abort();
-	for (unsigned k = 0; k < r->narg; k++)
-		if ((r->arg[k].size != 4 && r->arg[k].size != 8) || r->arg[k].kind > ArgF32)
+	for (unsigned k = 0; k < r->narg; k++) {
+		const CliArg *a = &r->arg[k];
+		if (a->kind < 0 || a->kind > ArgTmap || a->size != (a->kind == ArgTmap ? 128u
+		    : a->kind == ArgU32 || a->kind == ArgI32 || a->kind == ArgF32 ? 4u : 8u))
 			abort();
-	for (unsigned k = 0; k < r->nout; k++)
-		if (r->out[k].index >= r->narg
-		    || (r->arg[r->out[k].index].kind != ArgBuf && r->arg[r->out[k].index].kind != ArgZeros))
+		if (a->kind == ArgTmap && a->tmap.of != CliOwn && !is_buffer(r, a->tmap.of))
 			abort();
+	}
+	for (unsigned k = 0; k < r->nout; k++) {
+		unsigned i = r->out[k].index;
+		if (i >= r->narg || (!is_buffer(r, i) &&
+		                     (r->arg[i].kind != ArgTmap || r->arg[i].tmap.of != CliOwn)))
+			abort();
+	}
 }
 
 static void
@@ -119,7 +134,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < argc; k++) {
 		CliArg a;
 		unsigned d[3];
-		if (cli_parse_spec(argv[k], &a, err, sizeof err) == 0 && a.size != 4 && a.size != 8)
+		if (cli_parse_spec(argv[k], &a, err, sizeof err) == 0 &&
+		    a.size != (a.kind == ArgTmap ? 128u : a.kind == ArgU32 || a.kind == ArgI32 ||
+		               a.kind == ArgF32 ? 4u : 8u))
 			abort();
 		if (cli_parse_dims("--grid", argv[k], 1, d, err, sizeof err) == 0
 		    && (d[0] == 0 || d[0] > 0x7fffffff || d[1] == 0 || d[1] > 65535 || d[2] == 0 || d[2] > 65535))
