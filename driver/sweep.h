@@ -106,6 +106,9 @@ struct SwResult {
 	size_t nst;                /* how many */
 };
 
+/* sweepout.c: s written as a JSON string (NULL: "") */
+void sw_put_json_str(FILE *f, const char *s);
+
 /* sweeprun.c: the fibersim binary the points run (default "fibersim", found on PATH) */
 void sw_set_program(const char *path);
 /* where a point's files go (DIR/points/NAME.EXT) */

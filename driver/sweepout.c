@@ -249,8 +249,9 @@ csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void
-put_str(FILE *f, const char *s)
+/* s as a JSON string (NULL: ""); used by sweeprun.c's records too */
+void
+sw_put_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++) {
@@ -287,7 +288,7 @@ baseline(FILE *f, const Spec *s, const SwResult *r, size_t i, int json)
 	if (isnan(v) && b < 0)
 		fputs("null", f);
 	else
-		put_str(f, name);
+		sw_put_json_str(f, name);
 	fprintf(f, ", \"speedup\": %s", *num ? num : "null");
 }
 
@@ -345,47 +346,47 @@ write_json(FILE *f, const Spec *s, const SwResult *r)
 	char num[64];
 
 	fputs("{\n  \"sweep\": ", f);
-	put_str(f, s->title);
+	sw_put_json_str(f, s->title);
 	fputs(",\n  \"spec\": ", f);
-	put_str(f, s->path);
+	sw_put_json_str(f, s->path);
 	fputs(",\n  \"baseline\": ", f);
 	if (s->baseline)
-		put_str(f, s->baseline);
+		sw_put_json_str(f, s->baseline);
 	else
-		put_str(f, s->cfg[0].name);
+		sw_put_json_str(f, s->cfg[0].name);
 	fputs(",\n  \"points\": [", f);
 	for (size_t i = 0; i < s->npt; i++) {
 		const SwPoint *p = &s->pt[i];
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		put_str(f, p->name);
+		sw_put_json_str(f, p->name);
 		fputs(", \"workload\": ", f);
-		put_str(f, s->wl[p->workload].name);
+		sw_put_json_str(f, s->wl[p->workload].name);
 		fputs(", \"config\": ", f);
-		put_str(f, s->cfg[p->config].name);
+		sw_put_json_str(f, s->cfg[p->config].name);
 		fputs(", \"params\": {", f);
 		for (size_t a = 0; a < s->nax; a++) {
 			fputs(a ? ", " : "", f);
-			put_str(f, s->ax[a].name);
+			sw_put_json_str(f, s->ax[a].name);
 			fputs(": ", f);
-			put_str(f, p->aval[a]);
+			sw_put_json_str(f, p->aval[a]);
 		}
 		fprintf(f, "}, \"status\": \"%s\"", status_name[r[i].status]);
 		if (r[i].status != SwMissing) {
 			fmt_num(num, sizeof num, r[i].seconds);
 			fprintf(f, ", \"exit\": %d, \"seconds\": %s, \"host\": ", r[i].exit, num);
-			put_str(f, r[i].host);
+			sw_put_json_str(f, r[i].host);
 		}
 		baseline(f, s, r, i, 1);
 		fputs(", \"error\": ", f);
 		if (r[i].error)
-			put_str(f, r[i].error);
+			sw_put_json_str(f, r[i].error);
 		else
 			fputs("null", f);
 		fputs(",\n     \"stats\": {", f);
 		for (size_t k = 0; k < r[i].nst; k++) {
 			const SwStat *v = &r[i].st[k];
 			fputs(k ? ", " : "", f);
-			put_str(f, v->key);
+			sw_put_json_str(f, v->key);
 			fputs(": ", f);
 			if (v->is_num && isfinite(v->num))
 				fputs(v->val, f);
@@ -394,7 +395,7 @@ write_json(FILE *f, const Spec *s, const SwResult *r)
 			else if (strcmp(v->val, "true") == 0 || strcmp(v->val, "false") == 0)
 				fputs(v->val, f);
 			else
-				put_str(f, v->val);
+				sw_put_json_str(f, v->val);
 		}
 		fputs("}}", f);
 	}

@@ -109,22 +109,6 @@ sw_point_done(const Spec *s, const char *dir, size_t i)
 	return done;
 }
 
-static void
-put_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* the last non-empty line of the point's log: fibersim's error */
 static char *
 last_line(const char *log)
@@ -163,14 +147,14 @@ write_record(const Spec *s, const char *dir, size_t i, int status, double secs)
 	gethostname(host, sizeof host - 1);
 	if (outfile_open(&o, path) == 0) {
 		fprintf(o.fp, "{\"name\": ");
-		put_json_str(o.fp, s->pt[i].name);
+		sw_put_json_str(o.fp, s->pt[i].name);
 		fprintf(o.fp, ", \"exit\": %d, \"seconds\": %.3f, \"host\": ", status, secs);
-		put_json_str(o.fp, host);
+		sw_put_json_str(o.fp, host);
 		fprintf(o.fp, ",\n \"command\": ");
-		put_json_str(o.fp, cmd);
+		sw_put_json_str(o.fp, cmd);
 		fprintf(o.fp, ",\n \"error\": ");
 		if (msg)
-			put_json_str(o.fp, msg);
+			sw_put_json_str(o.fp, msg);
 		else
 			fputs("null", o.fp);
 		fprintf(o.fp, "}\n");
