@@ -751,7 +751,7 @@ gsb_issue(TWarp *tw, uint64_t done, int close, uint64_t now)
 uint64_t
 tsm_gsb_when(TWarp *tw, unsigned le, uint64_t now)
 {
-	uint64_t tmp[SbCap], w = now;
+	uint64_t w = now;
 	uint8_t n = 0;
 
 	for (uint8_t j = 0; j < tw->ngsb; j++)  /* prune the groups that have ended */
@@ -762,9 +762,8 @@ tsm_gsb_when(TWarp *tw, unsigned le, uint64_t now)
 		return now;
 	/* groups end in issue order (one pipe, in order): the (n - le)-th ends last of those that
 	 * must end; take the largest of the first n - le to be safe */
-	memcpy(tmp, tw->gsb, n * sizeof *tmp);
 	for (unsigned j = 0; j < n - le; j++)
-		w = tmp[j] > w ? tmp[j] : w;
+		w = tw->gsb[j] > w ? tw->gsb[j] : w;
 	return w;
 }
 
