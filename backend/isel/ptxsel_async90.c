@@ -381,7 +381,7 @@ tensor_copy(Lw *w)
 	int rc = -1;
 
 	for (int d = 1; d <= 5 && !n; d++) {
-		char s[8];
+		char s[16];
 		snprintf(s, sizeof s, "%dd", d);
 		if (lw_has(w, s))
 			n = d;

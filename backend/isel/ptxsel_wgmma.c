@@ -62,7 +62,7 @@ sel_mma_async(Lw *w)
 	char mods[64], sfx[48], scale[32], a[64], t[48];
 
 	for (int m = 8; m <= 256 && !n; m += 8) {
-		char s[16];
+		char s[24];
 		snprintf(s, sizeof s, "m64n%dk16", m);
 		if (lw_has(w, s))
 			n = m;
