@@ -1,10 +1,11 @@
 /* hopper.c: `make hopper-demo`: the Hopper examples against their CPU references on h100. The
- * wgmma GEMM (examples/hopper/gemm_wgmma, HGMMA from cp.async-filled shared memory) and the
- * mma.sync GEMM (examples/gemm_tc, HMMA.16816) on the same inputs, in functional and timing
+ * TMA + wgmma GEMM (examples/hopper/gemm_tma_wgmma: warp-specialised, TMA into a 4-stage
+ * mbarrier ring), the wgmma GEMM (examples/hopper/gemm_wgmma, HGMMA from cp.async-filled shared
+ * memory) and the mma.sync GEMM (examples/gemm_tc, HMMA.16816) on the same inputs, in functional and timing
  * mode: outputs equal to a CPU GEMM (the inputs make every sum exact), cycles, hazards, and each
  * timing run's statistics written for `fibersim compare` (CPI stacks side by side).
  *
- *   hopper --root DIR [--out DIR] [--size S]     (S = M = N = K, a multiple of 64; default 256)
+ *   hopper --root DIR [--out DIR] [--size S]     (S = M = N = K, a multiple of 128; default 256)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,19 @@ typedef struct Gemm {
 	const char *listing;   /* under the root */
 	const char *kernel;
 	const char *stats;     /* file name of its timing statistics */
+	int tile;              /* the CTA's square output tile (grid = S / tile squared) */
+	unsigned threads;      /* threads per CTA */
+	unsigned smem;         /* dynamic shared memory, bytes */
+	int tma;               /* A and B given as 128-byte-swizzled tensor maps, not pointers */
 } Gemm;
 
 static const Gemm gemms[] = {
+	{"TMA+wgmma (64x128x16)", "examples/hopper/gemm_tma_wgmma.sm_90a.sass", "gemm_f16_tma_wgmma",
+	 "hopper-tma-wgmma.json", 128, 288, 4 * 32768 + 1024, 1},
 	{"wgmma (HGMMA.64x64x16)", "examples/hopper/gemm_wgmma.sm_90a.sass", "gemm_f16_wgmma",
-	 "hopper-wgmma.json"},
+	 "hopper-wgmma.json", 64, 128, 0, 0},
 	{"mma.sync (HMMA.16816)", "examples/gemm_tc/gemm_tc.sm_90.sass", "gemm_f16_tc",
-	 "hopper-mmasync.json"},
+	 "hopper-mmasync.json", 64, 128, 0, 0},
 };
 
 /* exact small halves: k / 4 for k in -8..8 (binary16 bits) */
@@ -33,6 +40,18 @@ half_of(int k)
 	static const uint16_t pos[9] = {0, 0x3400, 0x3800, 0x3a00, 0x3c00, 0x3d00, 0x3e00, 0x3f00,
 	                                0x4000};
 	return k < 0 ? (uint16_t)(pos[-k] | 0x8000) : pos[k];
+}
+
+/* an fp16 S x S row-major matrix at p through a bx x by box, 128-byte swizzle; 0 on success */
+static int
+map2d(fiberTensorMap *m, fiberDevicePtr p, int S, uint32_t bx, uint32_t by)
+{
+	uint64_t dim[2] = {(uint64_t)S, (uint64_t)S}, stride[1] = {(uint64_t)S * 2};
+	uint32_t box[2] = {bx, by}, es[2] = {1, 1};
+
+	return fiberTensorMapEncodeTiled(m, FIBER_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, p, dim, stride,
+	                                 box, es, 0, FIBER_TENSOR_MAP_SWIZZLE_128B, 0, 0) !=
+	       FIBER_SUCCESS;
 }
 
 /* run g on a fresh h100 device in mode; 0 when C equals ref */
@@ -46,14 +65,20 @@ run(const char *root, const char *outdir, const Gemm *g, fiberSimMode mode, int 
 	fiberFunction fn;
 	fiberDevicePtr da, db, dc;
 	fiberStats st;
+	fiberTensorMap ta, tb;
 	size_t nh = (size_t)S * S;
-	unsigned grid[3] = {(unsigned)S / 64, (unsigned)S / 64, 1}, block[3] = {128, 1, 1};
+	unsigned grid[3] = {(unsigned)(S / g->tile), (unsigned)(S / g->tile), 1};
+	unsigned block[3] = {g->threads, 1, 1};
 	void *params[6] = {&da, &db, &dc, &S, &S, &S};
 	size_t bad = 0;
 
 	snprintf(path, sizeof path, "%s/%s", root, g->listing);
 	if (fiberDeviceCreate(&dev, "h100") != FIBER_SUCCESS)
 		return -1;
+	if (g->tma) {
+		params[0] = &ta;
+		params[1] = &tb;
+	}
 	fiberDeviceSetMode(dev, mode);
 	if (fiberModuleLoadFile(&mod, dev, path) != FIBER_SUCCESS ||
 	    fiberModuleGetFunction(&fn, mod, g->kernel) != FIBER_SUCCESS ||
@@ -62,7 +87,8 @@ run(const char *root, const char *outdir, const Gemm *g, fiberSimMode mode, int 
 	    fiberMalloc(dev, &dc, nh * 4) != FIBER_SUCCESS ||
 	    fiberMemcpyHtoD(dev, da, a, nh * 2) != FIBER_SUCCESS ||
 	    fiberMemcpyHtoD(dev, db, b, nh * 2) != FIBER_SUCCESS ||
-	    fiberLaunchKernel(fn, grid, block, 0, params) != FIBER_SUCCESS ||
+	    (g->tma && (map2d(&ta, da, S, 64, g->tile) || map2d(&tb, db, S, 64, 64))) ||
+	    fiberLaunchKernel(fn, grid, block, g->smem, params) != FIBER_SUCCESS ||
 	    fiberMemcpyDtoH(dev, c, dc, nh * 4) != FIBER_SUCCESS) {
 		fprintf(stderr, "hopper: %s: %s\n", g->name, fiberGetLastErrorMessage(dev));
 		fiberDeviceDestroy(dev);
@@ -105,8 +131,8 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--size"))
 			S = atoi(argv[i + 1]);
 	}
-	if (S < 64 || S > 4096 || S % 64) {
-		fprintf(stderr, "hopper: --size is a multiple of 64 from 64 to 4096\n");
+	if (S < 128 || S > 4096 || S % 128) {
+		fprintf(stderr, "hopper: --size is a multiple of 128 from 128 to 4096\n");
 		return 2;
 	}
 	a = malloc((size_t)S * S * 2);
@@ -133,8 +159,8 @@ main(int argc, char **argv)
 				s += (long)ai[(size_t)m * S + k] * bi[(size_t)k * S + n];
 			ref[(size_t)m * S + n] = (float)s / 16.0f;
 		}
-	printf("== GEMM %d x %d x %d, fp16 in, fp32 out, h100 (grid %d x %d, 128 threads)\n", S, S, S,
-	       S / 64, S / 64);
+	printf("== GEMM %d x %d x %d, fp16 in, fp32 out, h100 (TMA: grid %d x %d of 288 threads; "
+	       "the others %d x %d of 128)\n", S, S, S, S / 128, S / 128, S / 64, S / 64);
 	for (size_t g = 0; g < sizeof gemms / sizeof gemms[0]; g++) {
 		fail |= run(root, outdir, &gemms[g], FIBER_MODE_FUNCTIONAL, S, a, b, ref, c);
 		fail |= run(root, outdir, &gemms[g], FIBER_MODE_TIMING, S, a, b, ref, c);
