@@ -5,7 +5,11 @@
  * mode: outputs equal to a CPU GEMM (the inputs make every sum exact), cycles, hazards, and each
  * timing run's statistics written for `fibersim compare` (CPI stacks side by side).
  *
- *   hopper --root DIR [--out DIR] [--size S]     (S = M = N = K, a multiple of 128; default 256)
+ *   hopper --root DIR [--out DIR] [--size S] [--tma-listing FILE] [--swizzle none]
+ * S = M = N = K, a multiple of 128 (default 256); --tma-listing runs the TMA GEMM from FILE (e.g.
+ * fiberc's compile of gemm_tma_wgmma.sm_90a.ptx) instead of nvcc's listing, the others as usual;
+ * --swizzle none encodes its tensor maps without the 128-byte swizzle its descriptors name (a
+ * mutant for tests/hopper.sh: its output must differ).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +28,7 @@ typedef struct Gemm {
 	int tma;               /* A and B given as 128-byte-swizzled tensor maps, not pointers */
 } Gemm;
 
-static const Gemm gemms[] = {
+static Gemm gemms[] = {
 	{"TMA+wgmma (64x128x16)", "examples/hopper/gemm_tma_wgmma.sm_90a.sass", "gemm_f16_tma_wgmma",
 	 "hopper-tma-wgmma.json", 128, 288, 4 * 32768 + 1024, 1},
 	{"wgmma (HGMMA.64x64x16)", "examples/hopper/gemm_wgmma.sm_90a.sass", "gemm_f16_wgmma",
@@ -42,6 +46,8 @@ half_of(int k)
 	return k < 0 ? (uint16_t)(pos[-k] | 0x8000) : pos[k];
 }
 
+static int map_swizzle = FIBER_TENSOR_MAP_SWIZZLE_128B;  /* --swizzle none: a mutant */
+
 /* an fp16 S x S row-major matrix at p through a bx x by box, 128-byte swizzle; 0 on success */
 static int
 map2d(fiberTensorMap *m, fiberDevicePtr p, int S, uint32_t bx, uint32_t by)
@@ -50,7 +56,7 @@ map2d(fiberTensorMap *m, fiberDevicePtr p, int S, uint32_t bx, uint32_t by)
 	uint32_t box[2] = {bx, by}, es[2] = {1, 1};
 
 	return fiberTensorMapEncodeTiled(m, FIBER_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, p, dim, stride,
-	                                 box, es, 0, FIBER_TENSOR_MAP_SWIZZLE_128B, 0, 0) !=
+	                                 box, es, 0, map_swizzle, 0, 0) !=
 	       FIBER_SUCCESS;
 }
 
@@ -72,7 +78,8 @@ run(const char *root, const char *outdir, const Gemm *g, fiberSimMode mode, int 
 	void *params[6] = {&da, &db, &dc, &S, &S, &S};
 	size_t bad = 0;
 
-	snprintf(path, sizeof path, "%s/%s", root, g->listing);
+	snprintf(path, sizeof path, "%s%s%s", g->listing[0] == '/' ? "" : root,
+	         g->listing[0] == '/' ? "" : "/", g->listing);
 	if (fiberDeviceCreate(&dev, "h100") != FIBER_SUCCESS)
 		return -1;
 	if (g->tma) {
@@ -130,6 +137,11 @@ main(int argc, char **argv)
 			outdir = argv[i + 1];
 		else if (!strcmp(argv[i], "--size"))
 			S = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--swizzle"))
+			map_swizzle = strcmp(argv[i + 1], "none") ? FIBER_TENSOR_MAP_SWIZZLE_128B :
+			              FIBER_TENSOR_MAP_SWIZZLE_NONE;
+		else if (!strcmp(argv[i], "--tma-listing"))
+			gemms[0].listing = argv[i + 1];
 	}
 	if (S < 128 || S > 4096 || S % 128) {
 		fprintf(stderr, "hopper: --size is a multiple of 128 from 128 to 4096\n");

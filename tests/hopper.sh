@@ -3,7 +3,11 @@
 # buffer of its own (zeros, or buf=PATH) and one over another argument's buffer (of=N) give the
 # kernel's values in both modes (--out on a tmap argument writes its buffer); malformed specs
 # (exit 2) and maps that break cuTensorMapEncodeTiled's rules (exit 1) are refused, saying why;
-# --cluster runs examples/hopper/cluster.sm_90a.sass and refuses what CUDA refuses.
+# --cluster runs examples/hopper/cluster.sm_90a.sass and refuses what CUDA refuses. The TMA +
+# wgmma GEMM (bench/hopper.c) and the FlashAttention-3-style forward (examples/hopper/fa3_demo.c)
+# against their CPU references in both modes with 0 hazards, each with a mutant that must fail
+# (tensor maps without the swizzle the descriptors name; a corrupted reference element); the
+# GEMM's PTX through fiberc on the simulator; fiberc's located refusal of fa3_fwd's setmaxnreg.
 # Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -98,5 +102,60 @@ expect 3 "not supported in timing mode" "a cluster of 4 CTAs in timing mode" -- 
 expect 3 "names CTA rank 5, outside the cluster of 2 CTAs" "mapa to rank 5 in clusters of 2" -- \
 	"$SIM" run $C --kernel bad_rank --block 32 --grid 4 --cluster 2 --functional \
 	--arg zeros:128 --arg u32:5
+
+# --- the TMA + wgmma GEMM and the FlashAttention-3-style forward (docs/hopper-examples.md) ---
+case $B in */san | san) sanflags="-fsanitize=address,undefined -fno-omit-frame-pointer" ;;
+*) sanflags= ;; esac
+FC=$root/$B/bin/fiberc
+# run NAME WANT_STATUS PATTERN -- command...: exit WANT_STATUS, stdout matches PATTERN (grep -E)
+run() {
+	d=$1 want=$2 pat=$3
+	shift 4
+	timeout 120 "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		cat "$tmp/out" >> "$tmp/err"
+		bad "$d: exit $rc, want $want"
+	elif ! grep -q -E -e "$pat" "$tmp/out"; then
+		cp "$tmp/out" "$tmp/err"
+		bad "$d: output lacks '$pat'"
+	else
+		ok "$d"
+	fi
+}
+if ${CC:-cc} -O1 -g -std=c11 $sanflags -Iruntime -o "$tmp/hopper" bench/hopper.c \
+       "$B/lib/libfiberrt.a" -lelf -lm -lpthread 2> "$tmp/err" &&
+   ${CC:-cc} -O1 -g -std=c11 $sanflags -Iruntime -o "$tmp/fa3" examples/hopper/fa3_demo.c \
+       "$B/lib/libfiberrt.a" -lelf -lm -lpthread 2>> "$tmp/err"; then
+	G="$tmp/hopper --root $root --out $tmp --size 128"
+	# every line of the three GEMMs equal to the reference, timing lines with 0 hazards
+	run "GEMMs 128^3 (TMA+wgmma, wgmma, mma.sync) equal the CPU reference, both modes" 0 \
+		'TMA\+wgmma .* timing: .* 0 hazards, output equals' -- $G
+	[ "$(grep -c 'output equals the CPU reference' "$tmp/out")" -eq 6 ] ||
+		bad "GEMMs: $(grep -c 'output equals' "$tmp/out") of 6 runs equal the reference"
+	run "TMA GEMM mutant: maps without the 128-byte swizzle differ from the reference" 1 \
+		'TMA\+wgmma .*functional: .* output DIFFERS' -- $G --swizzle none
+	if "$FC" examples/hopper/gemm_tma_wgmma.sm_90a.ptx --emit=sass -o "$tmp/gemm.fc.sass" \
+	    2> "$tmp/err"; then
+		run "fiberc's compile of gemm_tma_wgmma.sm_90a.ptx equals the reference, both modes" 0 \
+			'TMA\+wgmma .* timing: .* 0 hazards, output equals' -- $G --tma-listing "$tmp/gemm.fc.sass"
+	else
+		bad "fiberc refuses gemm_tma_wgmma.sm_90a.ptx"
+	fi
+	F="$tmp/fa3 --root $root --only fa3 --heads 2 --kv-heads 1 --seq 256"
+	run "fa3_fwd (GQA 2:1, seq 256) equals the double reference, both modes, 0 hazards" 0 \
+		'h100 timing .* 0 hazards, equals the CPU reference' -- $F
+	[ "$(grep -c 'equals the CPU reference' "$tmp/out")" -eq 2 ] ||
+		bad "fa3_fwd: $(grep -c 'equals' "$tmp/out") of 2 runs equal the reference"
+	run "fa3_fwd mutant: maps without the 128-byte swizzle differ from the reference" 1 \
+		'DIFFERS from the CPU reference' -- $F --functional --swizzle none
+	run "fa3_fwd against a reference with one element changed by 0.01: caught" 1 \
+		'DIFFERS from the CPU reference' -- $F --functional --corrupt
+else
+	bad "building bench/hopper.c and examples/hopper/fa3_demo.c"
+fi
+expect 1 "fa3_fwd.sm_90a.ptx:104:2: error: 'setmaxnreg.dec.sync.aligned.u32' is not supported" \
+	"fiberc refuses fa3_fwd's setmaxnreg, located" -- \
+	"$FC" examples/hopper/fa3_fwd.sm_90a.ptx --emit=sass -o "$tmp/fa3.fc.sass"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
