@@ -10,5 +10,7 @@ HOPPER_DEMOS += hopper-demo-fa3
 $(B)/examples/hopper/fa3_demo: examples/hopper/fa3_demo.c $(LIBFIBERRT)
 	@mkdir -p $(@D)
 	$(CC) -O2 -std=c11 -Iruntime -o $@ examples/hopper/fa3_demo.c $(LIBFIBERRT) $(RT_LIBS) -lm
-hopper-demo-fa3: $(B)/examples/hopper/fa3_demo
-	@$(B)/examples/hopper/fa3_demo --root $(CURDIR) $(FA3_ARGS)
+hopper-demo-fa3: $(B)/examples/hopper/fa3_demo $(FIBERSIM)
+	@$(B)/examples/hopper/fa3_demo --root $(CURDIR) --stats $(B) $(FA3_ARGS)
+	@echo '== fibersim compare: fa3_fwd (A) against attn_fwd, mma.sync (B), timing, h100'
+	@$(FIBERSIM) compare --any-kernel $(B)/hopper-fa3.json $(B)/hopper-attn-mmasync.json

@@ -6,7 +6,9 @@
  * configuration, reporting what the simulator answers.
  *
  *   fa3_demo [--root DIR] [--heads H] [--kv-heads G] [--seq S] [--swizzle none|128]
- *            [--corrupt] [--only fa3] [--functional]
+ *            [--corrupt] [--only fa3] [--functional] [--stats DIR]
+ * --stats writes each h100 timing run's statistics to DIR/hopper-fa3.json and
+ * DIR/hopper-attn-mmasync.json (for `fibersim compare`).
  * --swizzle none encodes the maps without the swizzle the kernel's descriptors name (a mutant:
  * the check must fail); --corrupt changes one reference element (the check must fail).
  * Exit 0 when every output checked equals its reference within 4e-4 + 4e-3 |ref|.
@@ -28,7 +30,7 @@ typedef struct Problem {
 	double *ref;            /* [heads][seq][HeadDim] */
 } Problem;
 
-static const char *root = ".";
+static const char *root = ".", *statsdir;
 static int swizzle = FIBER_TENSOR_MAP_SWIZZLE_128B;
 static int failed;
 
@@ -181,6 +183,11 @@ run(const Problem *p, int fa3, const char *arch, int timed)
 			worst = err;
 	}
 	fiberGetStats(d, &st);
+	if (timed && statsdir && !strcmp(arch, "h100")) {
+		snprintf(path, sizeof path, "%s/%s", statsdir, fa3 ? "hopper-fa3.json" :
+		         "hopper-attn-mmasync.json");
+		fiberWriteStatsJSON(d, path);
+	}
 	if (timed)
 		printf("%8llu cycles, %8llu warp instructions, %llu hazards, ",
 		       (unsigned long long)st.cycles, (unsigned long long)st.warp_instructions,
@@ -208,6 +215,8 @@ main(int argc, char **argv)
 			functional_only = 1;
 		else if (!strcmp(a, "--only") && !strcmp(v, "fa3") && ++i)
 			only_fa3 = 1;
+		else if (!strcmp(a, "--stats") && ++i)
+			statsdir = v;
 		else if (!strcmp(a, "--root") && ++i)
 			root = v;
 		else if (!strcmp(a, "--heads") && ++i)
