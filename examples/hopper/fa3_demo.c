@@ -6,9 +6,10 @@
  * configuration, reporting what the simulator answers.
  *
  *   fa3_demo [--root DIR] [--heads H] [--kv-heads G] [--seq S] [--swizzle none|128]
- *            [--corrupt] [--only fa3] [--functional] [--stats DIR]
+ *            [--corrupt] [--only fa3] [--functional] [--stats DIR] [--listing FILE]
  * --stats writes each h100 timing run's statistics to DIR/hopper-fa3.json and
- * DIR/hopper-attn-mmasync.json (for `fibersim compare`).
+ * DIR/hopper-attn-mmasync.json (for `fibersim compare`); --listing runs fa3_fwd from FILE (a
+ * fiberc compile of its PTX) instead of nvcc's listing.
  * --swizzle none encodes the maps without the swizzle the kernel's descriptors name (a mutant:
  * the check must fail); --corrupt changes one reference element (the check must fail).
  * Exit 0 when every output checked equals its reference within 4e-4 + 4e-3 |ref|.
@@ -30,7 +31,7 @@ typedef struct Problem {
 	double *ref;            /* [heads][seq][HeadDim] */
 } Problem;
 
-static const char *root = ".", *statsdir;
+static const char *root = ".", *statsdir, *listing;
 static int swizzle = FIBER_TENSOR_MAP_SWIZZLE_128B;
 static int failed;
 
@@ -150,7 +151,10 @@ run(const Problem *p, int fa3, const char *arch, int timed)
 
 	printf("  %-28s %-4s %-10s ", fa3 ? "fa3_fwd (TMA + wgmma)" : "attn_fwd (mma.sync, FA2)", arch,
 	       timed ? "timing" : "functional");
-	snprintf(path, sizeof path, "%s/%s", root, file);
+	if (fa3 && listing)
+		snprintf(path, sizeof path, "%s", listing);
+	else
+		snprintf(path, sizeof path, "%s/%s", root, file);
 	if (!o || must(fiberDeviceCreate(&d, arch), NULL, arch)) {
 		failed = 1;
 		free(o);
@@ -215,6 +219,8 @@ main(int argc, char **argv)
 			functional_only = 1;
 		else if (!strcmp(a, "--only") && !strcmp(v, "fa3") && ++i)
 			only_fa3 = 1;
+		else if (!strcmp(a, "--listing") && ++i)
+			listing = v;
 		else if (!strcmp(a, "--stats") && ++i)
 			statsdir = v;
 		else if (!strcmp(a, "--root") && ++i)
