@@ -1,9 +1,10 @@
 /* hopper.c: `make hopper-demo`: the Hopper examples against their CPU references on h100. The
  * TMA + wgmma GEMM (examples/hopper/gemm_tma_wgmma: warp-specialised, TMA into a 4-stage
  * mbarrier ring), the wgmma GEMM (examples/hopper/gemm_wgmma, HGMMA from cp.async-filled shared
- * memory) and the mma.sync GEMM (examples/gemm_tc, HMMA.16816) on the same inputs, in functional and timing
- * mode: outputs equal to a CPU GEMM (the inputs make every sum exact), cycles, hazards, and each
- * timing run's statistics written for `fibersim compare` (CPI stacks side by side).
+ * memory) and the mma.sync GEMM (examples/gemm_tc, HMMA.16816) on the same inputs, in functional
+ * and timing mode: outputs equal to a CPU GEMM (the inputs make every sum exact), cycles,
+ * hazards, and each timing run's statistics written for `fibersim compare` (CPI stacks side by
+ * side).
  *
  *   hopper --root DIR [--out DIR] [--size S] [--tma-listing FILE] [--swizzle none]
  * S = M = N = K, a multiple of 128 (default 256); --tma-listing runs the TMA GEMM from FILE (e.g.

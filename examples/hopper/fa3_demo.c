@@ -131,7 +131,8 @@ static void
 run(const Problem *p, int fa3, const char *arch, int timed)
 {
 	char path[1200];
-	const char *file = fa3 ? "examples/hopper/fa3_fwd.sm_90a.sass" : "examples/paper/attn_fwd.sm_90.sass";
+	const char *file = fa3 ? "examples/hopper/fa3_fwd.sm_90a.sass" :
+	                   "examples/paper/attn_fwd.sm_90.sass";
 	fiberDevice d;
 	fiberModule mod;
 	fiberFunction fn;

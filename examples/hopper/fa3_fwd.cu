@@ -7,10 +7,11 @@
 //   O[h][i][d] = sum_j softmax_j(s[i][j]) * V[h/group][j][d]
 // Numerics as FlashAttention-2/3 (and examples/paper/attn_fwd.cu): S in fp32 (wgmma); P rounded
 // to fp16 for the P V wgmma; the row sum from the fp32 probabilities; exp2f of
-// (s * scale * log2 e - running max) (ex2.approx.ftz); O divided by the row sum and rounded to fp16.
+// (s * scale * log2 e - running max) (ex2.approx.ftz); O divided by the row sum, rounded to
+// fp16.
 //
-// Structure (FlashAttention-3's forward, without its ping-pong scheduling between the two
-// consumer warpgroups and without the intra-warpgroup overlap of softmax and the next QK^T):
+// Structure (FlashAttention-3's forward, without the intra-warpgroup overlap of softmax and the
+// next QK^T):
 // - one CTA per 128 query rows of one head; 384 threads: warpgroup 0 the producer, warpgroups
 //   1 and 2 the consumers, 64 query rows each;
 // - setmaxnreg: the producer gives registers back (dec to 24), the consumers take them (inc to
@@ -21,9 +22,11 @@
 //   every load is cp.async.bulk.tensor.2d through one kind of tensor map: fp16, rows of 128
 //   elements, box 64 x 128, 128-byte swizzle, so each 128 x 128 tile is two 16 KB halves;
 // - S = Q K^T: eight wgmma.mma_async.m64n128k16.f32.f16.f16, A (Q) and B (K) K-major from
-//   shared-memory descriptors; online softmax in registers (quad shuffles); P repacked from S's
-//   accumulator fragment into wgmma's A register fragment; O += P V: eight wgmma with A from
-//   registers and B (V) N-major (transposed) from a descriptor;
+//   shared-memory descriptors, the two consumer warpgroups taking turns to issue it (ping-pong:
+//   named barriers 1 and 2, bar.sync on its own, bar.arrive on the other's, so one warpgroup's
+//   softmax overlaps the other's GEMMs); online softmax in registers (quad shuffles); P
+//   repacked from S's accumulator fragment into wgmma's A register fragment; O += P V: eight
+//   wgmma with A from registers and B (V) N-major (transposed) from a descriptor;
 // - the epilogue divides by the row sum and stores O straight from the fragment.
 //
 // Kernel:  fa3_fwd(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensorMap tk,
@@ -180,10 +183,13 @@ fa3_fwd(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensor
     for (int i = 0; i < 64; i++)
         o[i] = 0.f;
     mbar_wait(smem_u32(&qfull), 0);
+    if (wg == 1)                             // ping-pong: warpgroup 0 issues its first GEMM first
+        asm volatile("bar.arrive 1, 256;" ::: "memory");
     for (int kb = 0; kb < nkb; kb++) {
         int s = kb % STAGES;
         uint32_t par = (kb / STAGES) & 1;
         mbar_wait(smem_u32(&kfull[s]), par);
+        asm volatile("bar.sync %0, 256;" :: "r"(1 + wg) : "memory");   // my turn
         asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
         for (int j = 0; j < HD / 16; j++) {  // k16 step j: half j / 4, 32 bytes (j % 4) in
@@ -193,6 +199,8 @@ fa3_fwd(const __grid_constant__ CUtensorMap tq, const __grid_constant__ CUtensor
             wgmma_ss(sacc, da, db, j > 0);
         }
         asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        if (wg == 0 || kb + 1 < nkb)         // the other warpgroup's turn (its last sync's arrival)
+            asm volatile("bar.arrive %0, 256;" :: "r"(2 - wg) : "memory");
         asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
         // online softmax: element i is row half (i >> 1) & 1 (rows g, g + 8)
         float mx[2] = {-INFINITY, -INFINITY}, corr[2], rs[2] = {0.f, 0.f};
