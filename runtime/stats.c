@@ -143,7 +143,11 @@ summary_fiber_occupancy(FILE *fp, const RtLaunch *l)
 	        t->occupancy_limit ? t->occupancy_limit : "-", (unsigned long long)nweft,
 	        nweft == 1 ? "" : "s", l->maxfibers, (unsigned long long)threads,
 	        (unsigned long long)((nweft + nsub - 1) / nsub), ctx);
-	if (l->fiber_owner)
+	if (l->fiber_owner == RtOwnSetfibernum && t->occupancy_limit &&
+	    strcmp(t->occupancy_limit, "fiber"))   /* counts known only at run time */
+		fputs("; SETFIBERNUM with a run-time count: admitted as any kernel, a grow the SM "
+		      "cannot hold waits for its other CTAs (docs/fiber-sm.md, \"SM ownership\")", fp);
+	else if (l->fiber_owner)
 		fprintf(fp, "; the kernel owns its SM (%s%s%s): one CTA per SM, %llu of %u SMs busy; "
 		        "only a persistent kernel (a CTA per SM looping over the work) fills the GPU",
 		        l->fiber_owner & RtOwnSetfibernum ? "SETFIBERNUM, an SM-wide sync" : "",
