@@ -301,9 +301,9 @@ choose_m(Fn *f, Split *s, int nreg, const char **why)
 /* what a split phase's inserted code checks at run time (its decision in the phase table), or
  * NULL when the compiler proved everything: the guard falls back to the launch's fibers */
 static const char *
-guard_text(Fn *f, const Split *s)
+guard_text(Fn *f, const Split *s, uint32_t added)
 {
-	char buf[200];
+	char buf[320];
 	int n = 0;
 
 	if (!s->guard_trips && !s->guard_grid && !s->versioned)
@@ -313,9 +313,15 @@ guard_text(Fn *f, const Split *s)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, " N >= (2m+1)*stride,");
 	if (s->guard_grid)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, " grid <= %d CTAs,", s->guard_grid);
-	if (s->versioned)
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d pointer ranges disjoint,", s->nacc);
-	buf[n - 1] = 0;
+	if (s->versioned) {
+		VAcc u[MaxVAcc];
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d pointer ranges disjoint,",
+		              split_ranges(s, u));
+	}
+	/* what every launch pays, the guard holding or not (docs/pass-phases.md section 10) */
+	n--;                   /* over the last condition's comma */
+	snprintf(buf + n, sizeof buf - (size_t)n, "; %u instructions inserted (a failed guard "
+	         "still runs most of them)", added);
 	return mstr(f->mod, mintern(f->mod, buf));
 }
 
@@ -334,6 +340,17 @@ phase_add(Fn *f, uint32_t a, uint32_t e, int in_loop, const int *pr, int fibers,
 	ph.nreg = nreg;
 	ph.why = why ? mintern(f->mod, why) : 0;
 	fplan_phase_add(f, &ph);
+}
+
+/* instructions in f's blocks */
+static uint32_t
+fn_count(const Fn *f)
+{
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		n += f->blk[b]->nins;
+	return n;
 }
 
 /* the phase table, for --print-after=phases (FPlan.report, printed after the IR) */
@@ -373,6 +390,7 @@ pass_phases(Fn *f, Diag *d)
 		Split s = {0};
 		const char *why = NULL, *gain = NULL;
 		int fibers = 0, m = 0;
+		uint32_t added = 0;
 		if (l->depth != 1)
 			continue;
 		if (l->first > at)
@@ -388,7 +406,9 @@ pass_phases(Fn *f, Diag *d)
 			if (m) {
 				s.m = m;
 				s.nreg = nreg + 2;
+				added = fn_count(f);
 				int r = split_apply(f, &s, d);
+				added = fn_count(f) - added;
 				if (r < 0) {
 					free(pr);
 					free(lp);
@@ -404,7 +424,7 @@ pass_phases(Fn *f, Diag *d)
 			}
 		}
 		if (m)
-			gain = guard_text(f, &s);
+			gain = guard_text(f, &s, added);
 		phase_add(f, l->first, l->last, 1, pr, fibers, m ? s.nreg : nreg, m ? gain : why);
 		at = l->last;
 	}
