@@ -31,7 +31,9 @@ typedef struct GRun {
 	uint32_t val[512];
 } GRun;
 
-/* kernel `kern` (dirs in its header) on a100-fiber with the edits set, grid CTAs of nthreads,
+static const char *gcfg = "a100-fiber";  /* grun's configuration */
+
+/* kernel `kern` (dirs in its header) on gcfg with the edits set, grid CTAs of nthreads,
  * out = 512 words of 0xdeadbeef; timed, or functional when timed is 0 (st untouched) */
 static int
 grun(GRun *r, const char *dirs, const char *body, uint32_t grid, uint32_t nthreads,
@@ -45,7 +47,7 @@ grun(GRun *r, const char *dirs, const char *body, uint32_t grid, uint32_t nthrea
 	memset(r, 0, sizeof *r);
 	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,
 	         body);
-	ck_assert_int_eq(simcfg_builtin(&c, "a100-fiber"), 0);
+	ck_assert_int_eq(simcfg_builtin(&c, gcfg), 0);
 	for (; set && *set; set++)
 		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
 	c.t.icache_bytes = 0;
@@ -109,7 +111,7 @@ gdone(GRun *r)
 /* a SETFIBERNUM from a register that never runs (a uniform branch over it), one that runs
  * without growing, and a NOP in its place: the same CTAs per SM (more than one: before this
  * rule a kernel with SETFIBERNUM owned its SM), the same cycles for the branch and the NOP, the
- * same outputs */
+ * same outputs; and the SIMT SM's CTAs per SM */
 START_TEST(test_grow_unrun)
 {
 	static const char *const one[] = {"sms=1", NULL};
@@ -141,6 +143,18 @@ START_TEST(test_grow_unrun)
 	}
 	gdone(&b);
 	gdone(&s);
+	gdone(&n);
+	/* with 128 threads (a weft in each slice, as SIMT spreads its warps) the skipped
+	 * SETFIBERNUM gets the SIMT SM's occupancy for the same kernel without it (a100) */
+	ck_assert_msg(grun(&b, "\t.maxfibers\t512\n", kb, 8, 128, one, 1) == 0, "%s", b.f.msg);
+	gcfg = "a100";              /* the NOP kernel with SR_TID.X (= the fiber id here) */
+	memcpy(strstr(kn, "SR_FIBERID"), "SR_TID.X  ", 10);
+	ck_assert_msg(grun(&n, "", kn, 8, 128, one, 1) == 0, "%s", n.f.msg);
+	gcfg = "a100-fiber";
+	ck_assert_uint_eq(n.st.ctas_per_sm, 4);         /* 65536 / (128 x 128) registers */
+	ck_assert_uint_eq(b.st.ctas_per_sm, n.st.ctas_per_sm);
+	ck_assert_int_eq(memcmp(b.val, n.val, sizeof b.val), 0);
+	gdone(&b);
 	gdone(&n);
 }
 END_TEST
