@@ -165,7 +165,9 @@ END_TEST
  * driver's */
 START_TEST(test_grow_after_drain)
 {
-	static const char *const one[] = {"sms=1", NULL};
+	/* epochs of 4 cycles: the wait spans epoch ends, where a CTA whose wefts all wait is
+	 * not a deadlock while another CTA of the SM runs */
+	static const char *const one[] = {"sms=1", "epoch=4", NULL};
 	char k[2048];
 	GRun t, f;
 	uint32_t peak = 0, at = 0, full = UINT32_MAX;

@@ -239,6 +239,19 @@ fit_m(const FPlan *p, const Split *s, int nreg, int64_t trips)
 	return best;
 }
 
+/* with cps CTAs on an SM, one of them grown to m x tmax fibers (windows of nreg) fits beside the
+ * others at their launch's size (tmax threads): the first CTA to grow never waits for another
+ * that waits too (docs/fiber-sm.md, "SM ownership": CTAs that all wait to grow deadlock) */
+static int
+fits_beside(const FPlan *p, const Split *s, int m, int cps, int nreg)
+{
+	int64_t per = (((int64_t)m * s->tmax + 31) / 32 + p->nsub - 1) / p->nsub;
+	int64_t own = ((s->tmax + 31) / 32 + p->nsub - 1) / p->nsub;
+
+	return per + (int64_t)(cps - 1) * own <= p->contexts &&
+	       (per + (int64_t)(cps - 1) * own) * nreg <= p->slice_regs;
+}
+
 /* the cost model: the largest m that fits (fit_m), and what the inserted code must check at run
  * time where the compiler does not know it (s->guard_trips: the trip count; s->guard_grid: the
  * grid, without --fiber-grid); 0 (and *why) when no gain is predicted. */
@@ -294,6 +307,17 @@ choose_m(Fn *f, Split *s, int nreg, const char **why)
 		*why = "grid too large: its CTAs per SM, one at a time after SETFIBERNUM, outweigh "
 		       "the extra fibers";
 		return 0;
+	}
+	if (cps > 1) {
+		/* several CTAs share an SM: a grown one must fit beside the others, and the hint
+		 * must hold at run time (gridDim = (g, 1, 1), g <= it; else the launch's fibers) */
+		while (best >= 2 && !fits_beside(p, s, best, cps, nreg))
+			best /= 2;
+		if (best < 2 || cps * GridShare > best) {
+			*why = "grid too large: a grown CTA would not fit beside the SM's other CTAs";
+			return 0;
+		}
+		s->guard_grid = p->grid;
 	}
 	return best;
 }
