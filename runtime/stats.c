@@ -126,7 +126,8 @@ cpi_fraction(FILE *fp, const uint64_t cpi[NCpi])
 
 /* sub-partition cycles of a launch: the CPI stack's total */
 /* the FIBER SM's occupancy decision, one line of the summary: CTAs per SM and the limit, the weft
- * contexts a CTA takes, and whether the kernel owns its SM (docs/fiber-isa.md section 2) */
+ * contexts a CTA takes, and whether the kernel owns its SM (docs/fiber-isa.md section 2,
+ * docs/fiber-sm.md "SM ownership") */
 static void
 summary_fiber_occupancy(FILE *fp, const RtLaunch *l)
 {
@@ -136,14 +137,31 @@ summary_fiber_occupancy(FILE *fp, const RtLaunch *l)
 	uint64_t nweft = (fibers + 31) / 32, nsub = l->subpartitions ? l->subpartitions : 4;
 	uint32_t ctx = l->cfg.t.fiber_contexts ? l->cfg.t.fiber_contexts : 64;
 	uint64_t busy = t->ctas < l->nsm ? t->ctas : l->nsm;
+	/* a kernel that does not own its SM is admitted by its launch's wefts (docs/fiber-sm.md,
+	 * "SM ownership"); .maxfibers counts only when it grows */
+	int owns = (l->fiber_owner & RtOwnPool) ||
+	           (t->occupancy_limit && !strcmp(t->occupancy_limit, "fiber"));
 
-	fprintf(fp, "  FIBER occupancy: %u CTA%s/SM (limit: %s); a CTA takes %llu weft%s "
-	        "(max(.maxfibers %u, %llu threads) / 32), %llu of the %u weft contexts of each "
-	        "sub-partition", t->ctas_per_sm, t->ctas_per_sm == 1 ? "" : "s",
-	        t->occupancy_limit ? t->occupancy_limit : "-", (unsigned long long)nweft,
-	        nweft == 1 ? "" : "s", l->maxfibers, (unsigned long long)threads,
-	        (unsigned long long)((nweft + nsub - 1) / nsub), ctx);
-	if (l->fiber_owner)
+	if (!owns && l->maxfibers > threads) {
+		nweft = (threads + 31) / 32;
+		fprintf(fp, "  FIBER occupancy: %u CTA%s/SM (limit: %s); a CTA takes %llu weft%s "
+		        "(its %llu threads / 32; up to .maxfibers %u / 32 while it grows), %llu of the "
+		        "%u weft contexts of each sub-partition", t->ctas_per_sm,
+		        t->ctas_per_sm == 1 ? "" : "s", t->occupancy_limit ? t->occupancy_limit : "-",
+		        (unsigned long long)nweft, nweft == 1 ? "" : "s", (unsigned long long)threads,
+		        l->maxfibers, (unsigned long long)((nweft + nsub - 1) / nsub), ctx);
+	} else {
+		fprintf(fp, "  FIBER occupancy: %u CTA%s/SM (limit: %s); a CTA takes %llu weft%s "
+		        "(max(.maxfibers %u, %llu threads) / 32), %llu of the %u weft contexts of each "
+		        "sub-partition", t->ctas_per_sm, t->ctas_per_sm == 1 ? "" : "s",
+		        t->occupancy_limit ? t->occupancy_limit : "-", (unsigned long long)nweft,
+		        nweft == 1 ? "" : "s", l->maxfibers, (unsigned long long)threads,
+		        (unsigned long long)((nweft + nsub - 1) / nsub), ctx);
+	}
+	if (!owns && (l->fiber_owner & RtOwnSetfibernum))   /* counts known only at run time */
+		fputs("; SETFIBERNUM with a run-time count: admitted as any kernel, a grow the SM "
+		      "cannot hold waits for its other CTAs (docs/fiber-sm.md, \"SM ownership\")", fp);
+	else if (l->fiber_owner)
 		fprintf(fp, "; the kernel owns its SM (%s%s%s): one CTA per SM, %llu of %u SMs busy; "
 		        "only a persistent kernel (a CTA per SM looping over the work) fills the GPU",
 		        l->fiber_owner & RtOwnSetfibernum ? "SETFIBERNUM, an SM-wide sync" : "",

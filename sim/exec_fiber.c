@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { BFull = 1u << 0, BAbs = 1u << 1 };   /* DIns.mod of the busy-bit forms */
@@ -323,12 +324,48 @@ lanes_new(Sm *sm, Warp *w, uint32_t lanes)
 		w->p[p] &= ~lanes;
 }
 
-/* every weft has arrived: change the fiber count to count (new wefts' windows nreg) */
+/* the windows of the wefts a release to nw wefts brings (dormant wefts below nw), placed in
+ * weft order into base[] with a weft context each (Sm.nwin against fiber_contexts): 0, or -1
+ * with none placed, *bad the weft that did not fit and why filled (docs/fiber-sm.md, "SM
+ * ownership") */
+static int
+grow_place(Exec *x, Cta *c, uint32_t nw, uint32_t nreg, uint32_t *base, uint32_t *bad, char *why,
+           size_t n)
+{
+	const GpuConfig *g = &x->gpu->cfg;
+	uint32_t ctx = g->fiber_contexts ? g->fiber_contexts : 64, nsub = g->nsub ? g->nsub : 4;
+	uint32_t k;
+
+	for (k = 0; k < nw && k < c->nwarp; k++) {
+		if (!c->warp[k].dormant)
+			continue;
+		if (weft_place(x->sm, g->nsub, g->fiber_slice_regs, nreg, k, &base[k], why, n) < 0)
+			break;
+		if (nreg && k % nsub < 8 && x->sm->nwin[k % nsub] > ctx) {
+			snprintf(why, n, "sub-partition %u has no free weft context (%u of %u held)",
+			         k % nsub, ctx, ctx);
+			weft_free(x->sm, base[k], nreg);
+			break;
+		}
+	}
+	if (k >= nw || k >= c->nwarp)
+		return 0;
+	*bad = k;
+	while (k--)
+		if (c->warp[k].dormant)
+			weft_free(x->sm, base[k], nreg);
+	return -1;
+}
+
+/* every weft has arrived: change the fiber count to count (new wefts' windows nreg). A grow
+ * whose windows or contexts the SM cannot hold while other CTAs are resident on it
+ * (Sm.nresident, timing) waits (Cta.fnum_wait, no release) for fiber_grow_retry; alone, it
+ * faults. */
 static void
 fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
 {
 	const GpuConfig *g = &x->gpu->cfg;
-	uint32_t nw, nthreads = 0, nexited = 0;
+	uint32_t nw, nthreads = 0, nexited = 0, *base, bad = 0;
 	char why[160];
 
 	if (!g->fiber_dp)
@@ -341,9 +378,22 @@ fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
 		return;
 	}
 	nw = (count + WarpSize - 1) / WarpSize;
+	base = xmalloc(c->nwarp * sizeof *base);
+	if (grow_place(x, c, nw, nreg, base, &bad, why, sizeof why) < 0) {
+		free(base);
+		if (x->sm->nresident > 1) {
+			c->fnum_wait = 1;        /* the other CTAs drain first */
+			return;
+		}
+		c->fnum_wait = 0;
+		sim_fault(x, FaultFiber, 0, "SETFIBERNUM %u: weft %u's window of %u registers does "
+		          "not fit: %s", count, bad, nreg, why);
+		return;
+	}
+	c->fnum_wait = 0;
 	for (uint32_t k = 0; k < c->nwarp; k++) {
 		Warp *w = &c->warp[k];
-		uint32_t lanes = lanes_for(count, k), wpc, base;
+		uint32_t lanes = lanes_for(count, k), wpc;
 		if (k >= nw) {
 			if (w->dormant)
 				continue;
@@ -353,14 +403,8 @@ fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
 			continue;
 		}
 		if (w->dormant) {
-			if (weft_place(x->sm, g->nsub, g->fiber_slice_regs, nreg, k, &base, why,
-			               sizeof why) < 0) {
-				sim_fault(x, FaultFiber, 0, "SETFIBERNUM %u: weft %u's window of %u registers "
-				          "does not fit: %s", count, k, nreg, why);
-				return;
-			}
 			wpc = x->pc;                  /* new wefts start after this SETFIBERNUM */
-			sim_warp_init(w, k, lanes, base, nreg);
+			sim_warp_init(w, k, lanes, base[k], nreg);
 		} else {
 			uint32_t held = w->wait_fnum;
 			wpc = held ? w->pc[__builtin_ctz(held)] : x->pc;
@@ -388,10 +432,30 @@ fnum_release(Exec *x, Cta *c, uint32_t count, uint32_t nreg)
 	}
 	c->nthreads = nthreads;
 	c->nexited = nexited;
+	free(base);
 	c->nfibers = count;
 	c->fiber_gen++;
 	c->fnum_count = 0;
 	x->bar_progress = 1;
+}
+
+int
+fiber_grow_retry(Exec *x, Cta *c)
+{
+	uint32_t gen = c->fiber_gen;
+
+	if (!c->fnum_wait)
+		return 0;
+	x->cta = c;
+	x->w = NULL;
+	for (uint32_t k = 0; k < c->nwarp; k++)    /* the SETFIBERNUM the wefts wait at */
+		if (c->warp[k].wait_fnum) {
+			x->pc = c->warp[k].pc[__builtin_ctz(c->warp[k].wait_fnum)];
+			break;
+		}
+	fnum_release(x, c, c->fnum_count, c->fnum_nreg);
+	x->bar_progress = 0;
+	return c->fiber_gen != gen;
 }
 
 static void
@@ -513,6 +577,8 @@ put(char *buf, int *len, int size, const char *fmt, ...)
 int
 fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 {
+	int said = 0;
+
 	for (uint32_t k = 0; k < c->nwarp && len < size - 1; k++) {
 		const Warp *w = &c->warp[k];
 		uint32_t live = w->present & ~w->exited, held = w->wait_busy | w->wait_fnum;
@@ -526,6 +592,9 @@ fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size)
 			put(buf, &len, size, " exited");
 			continue;
 		}
+		if (held && held == w->wait_fnum && c->fnum_wait && !said++)
+			put(buf, &len, size, " (the CTA waits to grow to %u fibers: the SM's other CTAs "
+			    "hold the windows or contexts it needs)", c->fnum_count);
 		if (!held)   /* a barrier or a convergence point: its PC and instruction too */
 			held = w->wait_bar ? w->wait_bar : w->wait_bsync ? w->wait_bsync : w->wait_warpsync;
 		if (!held) {

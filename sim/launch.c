@@ -425,10 +425,25 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 			       ctx);
 			return -1;
 		}
+		/* docs/fiber-sm.md, "SM ownership": a pool owns the SM; so does SETFIBERNUM with an
+		 * immediate count above the launch's threads (a grow known before the launch) or
+		 * beside absolute registers (V sources, busy bits: a placement fixed by one CTA) */
+		int grow = 0, vabs = 0;
 		lc->fiber_solo = k->fn->npool != 0;
-		for (uint32_t j = 0; j < k->nins; j++)
-			if (k->ins[j].op == OSETFIBERNUM)
-				lc->fiber_solo = 1;
+		for (uint32_t j = 0; j < k->nins; j++) {
+			const DIns *d = &k->ins[j];
+			vabs |= d->op == OSETBUSYBIT || (d->op == ODEPBAR && d->nsrc &&
+			        (d->src[0].kind == DR || d->src[0].kind == DV));
+			for (unsigned o = 0; o < d->nsrc; o++)
+				vabs |= d->src[o].kind == DV;
+			if (d->op != OSETFIBERNUM)
+				continue;
+			lc->fiber_grow = 1;
+			if (d->nsrc && d->src[0].kind == DImm && (uint64_t)d->src[0].imm > lc->nthreads)
+				grow = 1;
+		}
+		if (grow || (lc->fiber_grow && vabs))
+			lc->fiber_solo = 1;
 	}
 	smem_layout(lc, k, a, lp->dyn_smem);
 	lc->nctas = lp->grid[0] * lp->grid[1] * lp->grid[2];
@@ -876,8 +891,10 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	nslot = lc.ctas_per_sm ? lc.ctas_per_sm : 1;
 	if (f.per && nslot > SmVRegs / f.per)
 		nslot = SmVRegs / f.per ? SmVRegs / f.per : 1;
-	if (lc.fiber_solo)
-		nslot = 1;             /* FIBER: SETFIBERNUM or a pool: the kernel owns its SM */
+	if (lc.fiber_solo || lc.fiber_grow)
+		nslot = 1;             /* FIBER: a pool (the kernel owns its SM) or SETFIBERNUM (the
+		                          functional driver runs its CTAs one at a time: a grow never
+		                          waits for another CTA; docs/fiber-sm.md, "SM ownership") */
 	if (nslot > lc.nctas)
 		nslot = lc.nctas;
 	f.lc = &lc;

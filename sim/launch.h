@@ -50,7 +50,10 @@ struct LaunchCx {
 	uint32_t nweft;        /* FIBER: weft contexts per CTA, ceil(max(.maxfibers, threads)/32)
 	                          (Cta.warp, lmem sized for these); SIMT: nwarp */
 	int fiber;             /* GpuConfig.fiber: FIBER windows and busy bits */
-	int fiber_solo;        /* FIBER: the kernel has SETFIBERNUM or a pool: one CTA per SM */
+	int fiber_solo;        /* FIBER: the kernel has a pool or a SETFIBERNUM whose immediate count
+	                          exceeds the launch's threads: one CTA per SM */
+	int fiber_grow;        /* FIBER: the kernel has SETFIBERNUM: admitted as any kernel, a grow
+	                          the SM cannot hold waits (docs/fiber-sm.md, "SM ownership") */
 	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
 	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic,
 	                          without the reserve (which sm_90's .nv.shared.<k> counts) */

@@ -319,6 +319,8 @@ struct Cta {
 	uint32_t fnum_count;   /* FIBER: count named by the wefts arrived at SETFIBERNUM (0 none) */
 	uint32_t fnum_nreg;    /* FIBER: window size they named for new wefts */
 	uint32_t fnum_first;   /* FIBER: the weft that arrived first (for the mismatch fault) */
+	uint8_t fnum_wait;     /* FIBER, timing: every weft is at a growing SETFIBERNUM whose new
+	                          wefts the SM cannot hold now; fiber_grow_retry releases it */
 	ChkCta *chk;           /* the checks' state of the slot (cta_start sets it); NULL unchecked */
 	uint32_t mbar_epoch;   /* sm_90 mbarrier operations that changed a barrier (exec_sync.c) */
 };
@@ -333,6 +335,10 @@ struct Sm {
 	uint64_t busy_e[SmVRegs / 64], busy_f[SmVRegs / 64];
 	uint32_t busy_waiters;  /* FIBER: wefts of the SM held at DEPBAR.FULL/.EMPTY */
 	uint8_t rf_owner[SmVRegs]; /* FIBER: 0 free, 1 a window, 2 a pool (weft.c placement) */
+	uint16_t nwin[8];      /* FIBER: windows (weft contexts) held in each slice (weft.c) */
+	uint32_t slice_regs;   /* FIBER: the slice size of the last placement (weft.c) */
+	uint32_t nresident;    /* FIBER, timing: CTAs resident on the SM (timing/fsm.c); a growing
+	                          SETFIBERNUM that does not fit waits while others are (fnum_wait) */
 	SimAsync *async;       /* bulk copies in flight (async.c); NULL until the first */
 };
 

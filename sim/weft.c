@@ -19,6 +19,7 @@ void
 weft_reset(Sm *sm)
 {
 	memset(sm->rf_owner, OwnFree, sizeof sm->rf_owner);
+	memset(sm->nwin, 0, sizeof sm->nwin);
 	memset(sm->busy_e, 0xff, sizeof sm->busy_e);
 	memset(sm->busy_f, 0, sizeof sm->busy_f);
 	sm->busy_waiters = 0;
@@ -78,6 +79,9 @@ weft_place(Sm *sm, uint32_t nsub, uint32_t slice_regs, uint32_t nreg, uint32_t w
 			memset(sm->rf + b, 0, (size_t)nreg * sizeof *sm->rf);
 			set_empty(sm, b, nreg);
 			*base = b;
+			sm->slice_regs = slice_regs;
+			if (s < sizeof sm->nwin / sizeof *sm->nwin)
+				sm->nwin[s]++;
 			return 0;
 		}
 	}
@@ -89,8 +93,12 @@ weft_place(Sm *sm, uint32_t nsub, uint32_t slice_regs, uint32_t nreg, uint32_t w
 void
 weft_free(Sm *sm, uint32_t base, uint32_t nreg)
 {
-	if (base >= SmVRegs)
+	uint32_t s = base / (sm->slice_regs ? sm->slice_regs : 512);
+
+	if (base >= SmVRegs || !nreg)
 		return;
+	if (s < sizeof sm->nwin / sizeof *sm->nwin && sm->nwin[s])
+		sm->nwin[s]--;
 	if (base + nreg > SmVRegs)
 		nreg = SmVRegs - base;
 	memset(sm->rf_owner + base, OwnFree, nreg);

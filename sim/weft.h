@@ -27,7 +27,8 @@ int weft_pools(Sm *sm, const Fn *fn, char *why, size_t n);
  * 4 and 512. nreg 0 succeeds with *base = the slice's bottom. */
 int weft_place(Sm *sm, uint32_t nsub, uint32_t slice_regs, uint32_t nreg, uint32_t weft,
                uint32_t *base, char *why, size_t n);
-/* free the window [base, base+nreg): the registers become free and Empty */
+/* free the window [base, base+nreg): the registers become free and Empty. Sm.nwin counts the
+ * windows (weft contexts) of each slice: weft_place adds one, weft_free takes it back */
 void weft_free(Sm *sm, uint32_t base, uint32_t nreg);
 /* vector registers held by windows and pools */
 uint32_t weft_used(const Sm *sm);
@@ -39,6 +40,12 @@ uint32_t weft_used(const Sm *sm);
  * stepping it; the timing driver must call it for blocked wefts of an SM with
  * Sm.busy_waiters != 0 whenever a register's state may have changed (any issue). */
 int fiber_busy_recheck(Exec *x, Warp *w);
+/* CTA c waits at a growing SETFIBERNUM its SM could not hold (Cta.fnum_wait; timing only,
+ * while other CTAs were resident: docs/fiber-sm.md, "SM ownership"): try the release again
+ * (after another CTA of the SM ended). 1 if it released the wefts (their wake-up is the
+ * caller's: none of them issued), 0 if it still waits or faulted (alone on the SM, it does not
+ * fit: FaultFiber as at the first try). Sets x->cta, x->w (NULL) and x->pc. */
+int fiber_grow_retry(Exec *x, Cta *c);
 /* the FIBER part of a deadlock report of CTA c (busy-bit and SETFIBERNUM waiters), appended to
  * buf; returns the new length */
 int fiber_deadlock_text(Exec *x, Cta *c, char *buf, int len, int size);

@@ -37,6 +37,7 @@ static const Pass p_regs = {"fiber-regs", "", PNeedCfg, pass_fiber_regs};
 static const Pass p_out = {"out-of-ssa", "", PNeedSsa | PLeaveSsa | PChanges, pass_outssa};
 
 static int runtime;   /* fiberc --fiber-runtime for the next compile */
+static int grid_hint = 4;  /* fiberc --fiber-grid for the next compile */
 
 typedef struct Comp {
 	Src *src;
@@ -77,7 +78,7 @@ compile_with(Comp *c, const char *rel, const Pass *const *list, int nlist)
 	for (uint32_t k = 0; k < c->m->nfn; k++) {
 		Fn *f = c->m->fn[k];
 		FPlan *p = fplan_new(f, FModeCuda);
-		p->grid = 4;   /* the examples' launches: at most 8 CTAs */
+		p->grid = grid_hint;   /* 4: the examples' launches, at most 8 CTAs */
 		p->runtime = runtime;
 		ck_assert_msg(pass_run(f, (const Pass **)list, nlist, &o, &c->d) == 0,
 		              "%s: %s: %s", rel, mstr(c->m, f->name), (fflush(c->errf), c->err));
@@ -261,7 +262,7 @@ END_TEST
 /* loops the compiler cannot decide alone, split behind a run-time guard whose conditions the
  * phase's decision names: a parameter bound (k_param, silu_mul_f16 on sm_90), a grid-stride
  * loop (k_grid), both only with --fiber-runtime (left alone without it: the first test below),
- * loads of writable memory (k_ldg: versioned on its pointer ranges) */
+ * loads of writable memory (k_ldg, adamw: versioned on their pointer ranges, each once) */
 START_TEST(guarded)
 {
 	static const struct { const char *rel, *fn, *why; } want[] = {
@@ -269,6 +270,7 @@ START_TEST(guarded)
 		{"tests/ir/pass-phases-guard.lst", "k_grid", "N >= (2m+1)*stride"},
 		{"tests/ir/pass-phases-guard.lst", "k_ldg", "2 pointer ranges disjoint"},
 		{"examples/silu_ffn/silu_ffn.sm_90.sass", "silu_mul_f16", "N >= (2m+1)*stride"},
+		{"examples/llm_train/llm_train.sm_80.sass", "adamw", "4 pointer ranges disjoint"},
 	};
 
 	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
@@ -283,6 +285,10 @@ START_TEST(guarded)
 		ck_assert_int_eq(f->plan->setfibernum, 1);
 		ck_assert_int_eq(count_op(f, OSETFIBERNUM), 1);
 		ck_assert_int_ge(count_op(f, OUSEL), 2);   /* the guard's count and (m-1)*S */
+		/* adamw's 7 accesses are 4 ranges: each of their 6 pairs checked once (a USEL each;
+		 * every pair of accesses made 12) */
+		if (!strcmp(want[k].fn, "adamw"))
+			ck_assert_int_eq(count_op(f, OUSEL), 6 + 2);
 		for (uint32_t h = 0; h < f->plan->nphase; h++)
 			if (f->plan->phase[h].fibers) {
 				const char *why = mstr(c.m, f->plan->phase[h].why);
@@ -397,6 +403,33 @@ START_TEST(end_to_end_h100)
 }
 END_TEST
 
+/* a --fiber-grid hint that puts several CTAs on an SM (432 on 108 SMs: 4): the split checks
+ * the hint at run time (a larger grid would grow CTAs that wait for one another) and its grown
+ * CTA fits beside three others at their launch's size; 2000 (19 per SM) is refused */
+START_TEST(grid_hint_shared)
+{
+	Comp c;
+	Fn *f;
+	const char *why = NULL;
+
+	grid_hint = 432;
+	compile(&c, "examples/bias_silu/bias_silu.sm_80.sass");
+	f = module_fn(c.m, "bias_silu_f32");
+	ck_assert_int_eq(count_op(f, OSETFIBERNUM), 1);
+	for (uint32_t h = 0; h < f->plan->nphase; h++)
+		if (f->plan->phase[h].fibers)
+			why = mstr(c.m, f->plan->phase[h].why);
+	ck_assert_msg(why && strstr(why, "grid <= 432 CTAs"), "%s", why ? why : "(no split)");
+	comp_free(&c);
+	grid_hint = 2000;
+	compile(&c, "examples/bias_silu/bias_silu.sm_80.sass");
+	grid_hint = 4;
+	f = module_fn(c.m, "bias_silu_f32");
+	ck_assert_int_eq(count_op(f, OSETFIBERNUM), 0);
+	comp_free(&c);
+}
+END_TEST
+
 Suite *
 phases_suite(void)
 {
@@ -409,6 +442,7 @@ phases_suite(void)
 	tcase_add_test(tc, examples_left_alone);
 	tcase_add_test(tc, reasons);
 	tcase_add_test(tc, guarded);
+	tcase_add_test(tc, grid_hint_shared);
 	tcase_add_test(tc, fiber_native_pressure);
 	tcase_add_test(tc, end_to_end_a100);
 	tcase_add_test(tc, end_to_end_h100);

@@ -23,12 +23,14 @@ round_up(uint64_t v, uint64_t unit)
 	return unit ? (v + unit - 1) / unit * unit : v;
 }
 
-/* the FIBER model's occupancy (docs/sim-timing.md "The FIBER SM"): weft contexts per
- * sub-partition (fiber_contexts, each CTA counting ceil(max(.maxfibers, threads)/32) wefts, weft w
- * in sub-partition w % nsub), registers per slice (fiber_slice_regs: the launch's windows of
- * nreg_alloc registers), shared memory and max_ctas_per_sm as on the SIMT SM; a kernel with
- * SETFIBERNUM or a pool owns its SM (one CTA, limit "fiber"). Without GpuConfig.fiber (a
- * configuration built by hand) the SIMT calculator's. */
+/* the FIBER model's occupancy (docs/fiber-sm.md "Occupancy", "SM ownership"): weft contexts
+ * per sub-partition (fiber_contexts, each CTA counting the launch's wefts, weft w in
+ * sub-partition w % nsub; 0 CTAs if ceil(max(.maxfibers, threads)/32) wefts could not fit even
+ * alone), registers per slice (fiber_slice_regs: the launch's windows of nreg_alloc registers),
+ * shared memory and max_ctas_per_sm as on the SIMT SM; a kernel with a pool owns its SM (one
+ * CTA, limit "fiber"), one with SETFIBERNUM is admitted as any kernel (a grow the SM cannot
+ * hold waits: grow_retry). Without GpuConfig.fiber (a configuration built by hand) the SIMT
+ * calculator's. */
 static uint32_t
 fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 {
@@ -48,6 +50,8 @@ fiber_occupancy(const GpuConfig *c, const LaunchCx *lc, const char **limit)
 		*limit = wsub > ctx ? "contexts" : "registers";
 		return 0;
 	}
+	if (!lc->fiber_solo)   /* the contexts its launch takes; a grow takes more when it runs */
+		wsub = (lc->nwarp + nsub - 1) / nsub ? (lc->nwarp + nsub - 1) / nsub : 1;
 	if ((v = ctx / wsub) < best) {
 		best = v;
 		*limit = "contexts";
@@ -196,18 +200,43 @@ timeline_sample(TSm *s, uint64_t now)
 	s->ftl[s->nftl++] = (SimFiberSample){now, fibers, regs};
 }
 
+/* SM ownership (docs/fiber-sm.md): the SM admits no new CTA while one of its CTAs waits at a
+ * growing SETFIBERNUM (Cta.fnum_wait) or runs more fibers than its launch's threads */
+static void
+admit_update(TSm *s)
+{
+	s->admit_hold = 0;
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++) {
+		const TCta *tc = &s->cta[c];
+		if (tc->busy && (tc->c.fnum_wait || tc->c.nfibers > s->L->lc.nthreads))
+			s->admit_hold = 1;
+	}
+}
+
 static void
 fiber_cta_start(TSm *s, TCta *tc, uint64_t start)
 {
 	tc->fgen = tc->c.fiber_gen;
+	s->sm.nresident++;
 	timeline_sample(s, start);
 }
 
-/* its windows freed */
+static void repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now);
+
+/* its windows and contexts freed: a CTA of the SM waiting to grow tries again (the oldest
+ * slot first) */
 static void
 fiber_cta_end(TSm *s, TCta *tc, uint64_t now)
 {
 	cta_end(&s->L->lc, &s->x, &tc->c);
+	if (s->sm.nresident)
+		s->sm.nresident--;
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++) {
+		TCta *o = &s->cta[c];
+		if (o->busy && o != tc && o->c.fnum_wait && fiber_grow_retry(&s->x, &o->c))
+			repartition(s, o, NULL, now);
+	}
+	admit_update(s);
 	timeline_sample(s, now + 1);
 }
 
@@ -220,6 +249,8 @@ fiber_blocked(TSm *s, TWarp *tw, uint64_t now)
 	const Warp *w = tw->w;
 
 	tw->busy_from = now;
+	if (w->wait_fnum && tw->tc->c.fnum_wait)
+		admit_update(s);       /* a grow that waits for the SM's other CTAs */
 	return w->wait_bar ? CpiBarrier : w->wait_busy ? CpiBusyWait
 	     : w->wait_fnum ? CpiFiberSync : CpiSync;
 }
@@ -297,6 +328,7 @@ repartition(TSm *s, TCta *tc, TWarp *issuer, uint64_t now)
 		if (f->copy)
 			fnors_sync(f, tw, until);
 	}
+	admit_update(s);
 	timeline_sample(s, now);
 }
 

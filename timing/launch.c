@@ -329,7 +329,7 @@ dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_lim
 {
 	for (uint32_t i = 0; i < L->nsm && *next < nrun; i++) {
 		TSm *s = sm_get(L, i, at, ev_limit);
-		while (s->nfree && *next < nrun)
+		while (s->nfree && !s->admit_hold && *next < nrun)
 			tsm_start_cta(s, (*next)++, at);
 	}
 }

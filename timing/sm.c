@@ -692,12 +692,25 @@ tsm_next_event(const TSm *s)
 	return ev;
 }
 
+/* a CTA waiting to grow at SETFIBERNUM (Cta.fnum_wait, the FIBER SM) is released by another CTA
+ * of its SM ending: stuck only when every busy CTA of the SM waits so */
+static int
+grow_waits(const TSm *s, const TCta *tc)
+{
+	if (!tc->c.fnum_wait)
+		return 0;
+	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++)
+		if (s->cta[c].busy && !s->cta[c].c.fnum_wait)
+			return 1;
+	return 0;
+}
+
 TCta *
 tsm_stuck(TSm *s)
 {
 	for (uint32_t c = 0; c < s->L->ctas_per_sm; c++) {
 		TCta *tc = &s->cta[c];
-		int all = tc->busy && tc->live;
+		int all = tc->busy && tc->live && !grow_waits(s, tc);
 		for (uint32_t k = 0; all && k < tc->c.nwarp; k++) {
 			const TWarp *tw = &s->tw[tc->slot0 + k];
 			if (tw->next_pc != PeekDone && tw->next_pc != PeekBlocked)

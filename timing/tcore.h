@@ -182,6 +182,8 @@ struct TSm {
 	TCta *cta;             /* CTA slots */
 	uint32_t nlive;        /* resident warps not done */
 	uint32_t nfree;        /* free CTA slots */
+	int admit_hold;        /* the model admits no new CTA now (fsm.c: a CTA waits to grow at
+	                          SETFIBERNUM or runs grown; docs/fiber-sm.md, "SM ownership") */
 	TCta *stuck;           /* tsm_stuck at the end of the last epoch, found on the SM's host
 	                          thread */
 	uint64_t now;          /* next cycle to simulate */

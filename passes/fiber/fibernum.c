@@ -1194,6 +1194,23 @@ fail:
 	return -1;
 }
 
+int
+split_ranges(const Split *s, VAcc *u)
+{
+	int n = 0;
+
+	for (int a = 0; a < s->nacc; a++) {
+		int j;
+		for (j = 0; j < n && (u[j].poff != s->acc[a].poff || u[j].k != s->acc[a].k); j++)
+			;
+		if (j == n)
+			u[n++] = s->acc[a];
+		else
+			u[j].store |= s->acc[a].store;
+	}
+	return n;
+}
+
 /* the run-time conditions of docs/pass-phases.md ("Run-time guard"), in the uniform datapath
  * before SETFIBERNUM: g->bad is true when one fails (then the launch's fibers run the input's
  * loop); m = 2^lg */
@@ -1202,6 +1219,8 @@ guard_emit(Em *e, const Split *s, SGuard *g, int lg)
 {
 	const Opnd urz = mkreg(REG(RUR, RegURZ)), upt = mkreg(REG(RUP, RegUPT));
 	const Opnd t = mkreg(g->t), n = mkreg(g->n);
+	VAcc u[MaxVAcc];
+	int nu;
 
 	if (s->bound_off >= 0)
 		E(e, "ULDC", NULL, 2, n, mkcbank(0, s->bound_off));
@@ -1231,13 +1250,14 @@ guard_emit(Em *e, const Split *s, SGuard *g, int lg)
 		if (guard_cmp(e, g, "GE", n, t) < 0)
 			goto fail;
 	}
-	/* versioned: every store's range against every other access through another (p, k) */
-	for (int a = 0; s->versioned && a < s->nacc; a++)
-		for (int b = a + 1; b < s->nacc; b++) {
-			const VAcc *x = &s->acc[a], *y = &s->acc[b];
-			if ((!x->store && !y->store) || (x->poff == y->poff && x->k == y->k))
+	/* versioned: every stored range against every other range (split_ranges: each (p, k)
+	 * once, its accesses' ranges are the same) */
+	nu = s->versioned ? split_ranges(s, u) : 0;
+	for (int a = 0; a < nu; a++)
+		for (int b = a + 1; b < nu; b++) {
+			if (!u[a].store && !u[b].store)
 				continue;
-			if (guard_disjoint(e, g, x, y) < 0)
+			if (guard_disjoint(e, g, &u[a], &u[b]) < 0)
 				goto fail;
 		}
 	if (!g->started)   /* no condition: bad = false */

@@ -239,6 +239,19 @@ fit_m(const FPlan *p, const Split *s, int nreg, int64_t trips)
 	return best;
 }
 
+/* with cps CTAs on an SM, one of them grown to m x tmax fibers (windows of nreg) fits beside the
+ * others at their launch's size (tmax threads): the first CTA to grow never waits for another
+ * that waits too (docs/fiber-sm.md, "SM ownership": CTAs that all wait to grow deadlock) */
+static int
+fits_beside(const FPlan *p, const Split *s, int m, int cps, int nreg)
+{
+	int64_t per = (((int64_t)m * s->tmax + 31) / 32 + p->nsub - 1) / p->nsub;
+	int64_t own = ((s->tmax + 31) / 32 + p->nsub - 1) / p->nsub;
+
+	return per + (int64_t)(cps - 1) * own <= p->contexts &&
+	       (per + (int64_t)(cps - 1) * own) * nreg <= p->slice_regs;
+}
+
 /* the cost model: the largest m that fits (fit_m), and what the inserted code must check at run
  * time where the compiler does not know it (s->guard_trips: the trip count; s->guard_grid: the
  * grid, without --fiber-grid); 0 (and *why) when no gain is predicted. */
@@ -295,15 +308,26 @@ choose_m(Fn *f, Split *s, int nreg, const char **why)
 		       "the extra fibers";
 		return 0;
 	}
+	if (cps > 1) {
+		/* several CTAs share an SM: a grown one must fit beside the others, and the hint
+		 * must hold at run time (gridDim = (g, 1, 1), g <= it; else the launch's fibers) */
+		while (best >= 2 && !fits_beside(p, s, best, cps, nreg))
+			best /= 2;
+		if (best < 2 || cps * GridShare > best) {
+			*why = "grid too large: a grown CTA would not fit beside the SM's other CTAs";
+			return 0;
+		}
+		s->guard_grid = p->grid;
+	}
 	return best;
 }
 
 /* what a split phase's inserted code checks at run time (its decision in the phase table), or
  * NULL when the compiler proved everything: the guard falls back to the launch's fibers */
 static const char *
-guard_text(Fn *f, const Split *s)
+guard_text(Fn *f, const Split *s, uint32_t added)
 {
-	char buf[200];
+	char buf[320];
 	int n = 0;
 
 	if (!s->guard_trips && !s->guard_grid && !s->versioned)
@@ -313,9 +337,15 @@ guard_text(Fn *f, const Split *s)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, " N >= (2m+1)*stride,");
 	if (s->guard_grid)
 		n += snprintf(buf + n, sizeof buf - (size_t)n, " grid <= %d CTAs,", s->guard_grid);
-	if (s->versioned)
-		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d pointer ranges disjoint,", s->nacc);
-	buf[n - 1] = 0;
+	if (s->versioned) {
+		VAcc u[MaxVAcc];
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " %d pointer ranges disjoint,",
+		              split_ranges(s, u));
+	}
+	/* what every launch pays, the guard holding or not (docs/pass-phases.md section 10) */
+	n--;                   /* over the last condition's comma */
+	snprintf(buf + n, sizeof buf - (size_t)n, "; %u instructions inserted (a failed guard "
+	         "still runs most of them)", added);
 	return mstr(f->mod, mintern(f->mod, buf));
 }
 
@@ -334,6 +364,17 @@ phase_add(Fn *f, uint32_t a, uint32_t e, int in_loop, const int *pr, int fibers,
 	ph.nreg = nreg;
 	ph.why = why ? mintern(f->mod, why) : 0;
 	fplan_phase_add(f, &ph);
+}
+
+/* instructions in f's blocks */
+static uint32_t
+fn_count(const Fn *f)
+{
+	uint32_t n = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		n += f->blk[b]->nins;
+	return n;
 }
 
 /* the phase table, for --print-after=phases (FPlan.report, printed after the IR) */
@@ -373,6 +414,7 @@ pass_phases(Fn *f, Diag *d)
 		Split s = {0};
 		const char *why = NULL, *gain = NULL;
 		int fibers = 0, m = 0;
+		uint32_t added = 0;
 		if (l->depth != 1)
 			continue;
 		if (l->first > at)
@@ -388,7 +430,9 @@ pass_phases(Fn *f, Diag *d)
 			if (m) {
 				s.m = m;
 				s.nreg = nreg + 2;
+				added = fn_count(f);
 				int r = split_apply(f, &s, d);
+				added = fn_count(f) - added;
 				if (r < 0) {
 					free(pr);
 					free(lp);
@@ -404,7 +448,7 @@ pass_phases(Fn *f, Diag *d)
 			}
 		}
 		if (m)
-			gain = guard_text(f, &s);
+			gain = guard_text(f, &s, added);
 		phase_add(f, l->first, l->last, 1, pr, fibers, m ? s.nreg : nreg, m ? gain : why);
 		at = l->last;
 	}

@@ -59,6 +59,9 @@ int ins_index(const Fn *f, const Ins *i); /* Fn.ins index of an instruction of a
 /* fibernum.c */
 const char *split_check(Fn *f, const Loop *l, Split *s); /* NULL: legal; else why not */
 int split_apply(Fn *f, Split *s, Diag *d);
+/* the distinct ranges (pointer, scale) of a versioned split's accesses into u (MaxVAcc), store
+ * set when any access to it stores: the run-time check compares each pair once; their count */
+int split_ranges(const Split *s, VAcc *u);
 int split_base(const Fn *f);   /* first R register above those f declares or uses */  /* SETFIBERNUM at entry, loop rewritten; -1 error */
 
 #endif
