@@ -81,6 +81,22 @@ if "$root/$B/bin/fiberc" examples/paper/flash_decode_fiber.w32.ptx --mode=fiber-
 else
 	bad "fiberc on flash_decode_fiber.w32.ptx: $(head -n 2 "$tmp/w32err")"
 fi
+# the busy-bit FlashDecoding (flash_decode_busy_fiber.cu, --fiber picks it): verified on a100,
+# no SETFIBERNUM (it never changes its fiber count), busy-bit waits and pool reads ran (16 units
+# x 6 registers read by the combine weft per item), the FS and RS ablations each moved the
+# cycles (the mechanisms they switch off are used), DP off changed nothing (nothing to switch)
+v=$tmp/busy
+if "$PT" --quick --only FlashDecoding --gen a100 --fiber flash_decode_busy_fiber \
+	--root "$root" --fsass "$B/paper" --out "$v" > "$v.out" 2>&1; then
+	fr=$(tail -n +2 "$v/table.csv" | awk -F, '$(NF-13) == "yes" && $(NF-5) == 0 &&
+		$(NF-4) > 0 && $(NF-3) == 4 * 16 * 6 && $(NF-10) == $(NF-14) &&
+		$(NF-9) != $(NF-14) && $(NF-8) != $(NF-14) && $(NF-2) <= $(NF-12) &&
+		$(NF-12) <= $(NF-1)' | wc -l)
+	[ "$fr" -eq 1 ] && ok "busy-bit FlashDecoding: verified, pools and busy bits, FS/RS measured" ||
+		bad "busy-bit FlashDecoding row: $(tail -n 1 "$v/table.csv")"
+else
+	bad "busy-bit FlashDecoding: $(grep -E 'FIBER-native|not verified|rows' "$v.out" | head -n 3)"
+fi
 for f in table.json table.svg; do
 	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"
 done
