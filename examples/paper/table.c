@@ -64,7 +64,7 @@ typedef int (*RunFn)(fiberDevice dev, fiberModule mod, const Shape *s, Check *ch
 
 /* the FIBER-native versions: a workload's first is its rows' unless --fiber STEM picks another
  * (a documented variant: docs/paper-table.md) */
-static const FiberWork *const fiber_works[] = {&fiber_flash_decode, &fiber_flash_decode_busy};
+static const FiberWork *const fiber_works[] = {&fiber_flash_decode_busy, &fiber_flash_decode};
 static const char *fiber_pick;    /* --fiber STEM, NULL: each workload's first */
 
 /* the ablations (docs/fiber-sm.md), in Row.off's order */
