@@ -17,7 +17,7 @@ PAPER_GRID_aqlm_gemm := 5504
 PAPER_STEMS := $(patsubst examples/paper/%.sm_80.sass,%,$(wildcard examples/paper/*.sm_80.sass))
 PAPER_FSASS := $(foreach s,$(PAPER_STEMS),$(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
 # the FIBER-native versions: CUDA C++ with fiber_device.cuh, committed as nvcc -arch=sm_80 -ptx
-PAPER_FIBER_STEMS := flash_decode_fiber
+PAPER_FIBER_STEMS := flash_decode_fiber flash_decode_busy_fiber
 PAPER_FSASS += $(foreach s,$(PAPER_FIBER_STEMS),$(B)/paper/$(s).sm_80.fsass $(B)/paper/$(s).sm_90.fsass)
 
 $(B)/examples/paper/%.o: examples/paper/%.c examples/paper/paper.h

@@ -2,8 +2,9 @@
 # paper.sh: the smoke test of `make paper-table` (examples/paper, docs/paper-table.md): every
 # workload at its QUICK=1 shape on a100, h100 and b200 (SIMT: nvcc's SASS) and a100-fiber,
 # h100-fiber, b200-fiber (fiberc --mode=cuda-native), each output checked against its CPU
-# reference in the run, and the FIBER-native versions (flash_decode_fiber) on the FIBER
-# configurations with their ablations and band; fails on any unverified row. Also: table.csv has exactly the issue's
+# reference in the run, and the FIBER-native versions (flash_decode_busy_fiber; flash_decode_fiber
+# through --fiber) on the FIBER configurations with their ablations and band; fails on any
+# unverified row. Also: table.csv has exactly the issue's
 # columns and one row per workload x shape x generation, table.json and table.svg are written,
 # and --corrupt (one output bit flipped before the check) makes every row's check fail.
 # Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
@@ -44,15 +45,17 @@ nv=$(tail -n +2 "$csv" | awk -F, '{ if ($(NF-16) != "yes" || $(NF-15) !~ /^[0-9]
 	$(NF-17) !~ /^[0-9]+$/) print }' | wc -l)
 [ "$nv" -eq 0 ] && ok "every row: simt_verified yes, simt and cuda-native cycles present" ||
 	bad "$nv rows without a verified SIMT run or CUDA-native cycles"
-# the FIBER-native FlashDecoding (examples/paper/flash_decode_fiber.cu): verified on every
-# generation, its SETFIBERNUM count non-zero (the kernel changes its fiber count twice per item),
-# the ablations ran, and the band holds the speedup; it uses no busy bits and reads no remote
-# registers (its design), so those two counts must be 0
+# the FIBER-native FlashDecoding row (examples/paper/flash_decode_busy_fiber.cu): verified on
+# every generation, no SETFIBERNUM (it never changes its fiber count), busy-bit waits and pool
+# reads ran (4 CTAs x 16 units x 6 registers read by the combine weft), the FS and RS ablations
+# each moved the cycles (the mechanisms they switch off are used), DP off changed nothing
+# (nothing to switch off), and the band holds the speedup
 fr=$(tail -n +2 "$csv" | awk -F, '$1 == "FlashDecoding" && $(NF-13) == "yes" &&
-	$(NF-14) ~ /^[0-9]+$/ && $(NF-5) > 0 && $(NF-4) == 0 && $(NF-3) == 0 &&
-	$(NF-10) ~ /^[0-9]+$/ && $(NF-9) ~ /^[0-9]+$/ && $(NF-8) ~ /^[0-9]+$/ &&
+	$(NF-14) ~ /^[0-9]+$/ && $(NF-5) == 0 && $(NF-4) > 0 && $(NF-3) == 4 * 16 * 6 &&
+	$(NF-10) == $(NF-14) && $(NF-9) ~ /^[0-9]+$/ && $(NF-9) != $(NF-14) &&
+	$(NF-8) ~ /^[0-9]+$/ && $(NF-8) != $(NF-14) &&
 	$(NF-2) <= $(NF-12) && $(NF-12) <= $(NF-1)' | wc -l)
-[ "$fr" -eq 3 ] && ok "FIBER-native FlashDecoding: verified, SETFIBERNUM ran, ablations, band" ||
+[ "$fr" -eq 3 ] && ok "FIBER-native FlashDecoding (busy bits): verified, pools, FS/RS measured, band" ||
 	bad "FIBER-native FlashDecoding: $fr of 3 rows complete"
 # rows without a FIBER-native version keep every FIBER column empty
 ne=$(tail -n +2 "$csv" | awk -F, '$1 != "FlashDecoding" && ($(NF-14) != "" || $(NF-13) != "" ||
@@ -74,12 +77,28 @@ if "$root/$B/bin/fiberc" examples/paper/flash_decode_fiber.w32.ptx --mode=fiber-
 	[ "$1" -ge 3 ] && [ "$1" = "$2" ] && [ "$3" -gt 0 ] &&
 		ok "w32: $3 spill stores, the frame after all $1 stack-pointer loads" ||
 		bad "w32: stack-pointer loads / frames / spill stores: $fr"
-	"$PT" --quick --only FlashDecoding --gen a100 --root "$root" --fsass "$w" --out "$w/o" \
+	"$PT" --quick --only FlashDecoding --gen a100 --fiber flash_decode_fiber --root "$root" \
+		--fsass "$w" --out "$w/o" \
 		> "$w/out" 2>&1 && grep -q 'FIBER-native: [0-9]* cycles' "$w/out" &&
 		ok "w32: the spilling 1024-fiber version verifies" ||
 		bad "w32: $(grep -E 'FIBER-native|not verified' "$w/out" | head -n 2)"
 else
 	bad "fiberc on flash_decode_fiber.w32.ptx: $(head -n 2 "$tmp/w32err")"
+fi
+# the SETFIBERNUM FlashDecoding (flash_decode_fiber.cu, the documented variant: --fiber picks
+# it): verified on a100, its SETFIBERNUM count non-zero (it changes its fiber count twice per
+# item), the ablations ran, the band holds the speedup; it uses no busy bits and reads no remote
+# registers (its design), so those two counts must be 0
+v=$tmp/setfn
+if "$PT" --quick --only FlashDecoding --gen a100 --fiber flash_decode_fiber \
+	--root "$root" --fsass "$B/paper" --out "$v" > "$v.out" 2>&1; then
+	fr=$(tail -n +2 "$v/table.csv" | awk -F, '$(NF-13) == "yes" && $(NF-5) > 0 &&
+		$(NF-4) == 0 && $(NF-3) == 0 && $(NF-10) ~ /^[0-9]+$/ && $(NF-9) ~ /^[0-9]+$/ &&
+		$(NF-8) ~ /^[0-9]+$/ && $(NF-2) <= $(NF-12) && $(NF-12) <= $(NF-1)' | wc -l)
+	[ "$fr" -eq 1 ] && ok "SETFIBERNUM FlashDecoding (--fiber): verified, SETFIBERNUM ran, ablations, band" ||
+		bad "SETFIBERNUM FlashDecoding row: $(tail -n 1 "$v/table.csv")"
+else
+	bad "SETFIBERNUM FlashDecoding: $(grep -E 'FIBER-native|not verified|rows' "$v.out" | head -n 3)"
 fi
 for f in table.json table.svg; do
 	[ -s "$tmp/q/$f" ] && ok "$f written" || bad "$f missing"

@@ -13,7 +13,17 @@
 enum {
 	HeadDim = 128,                /* the kernels' head dimension */
 	Threads = 128,                /* threads per CTA, every kernel (the FIBER one's launch) */
-	FiberWefts = 16,              /* flash_decode_fiber.cu's NW: wefts of its split phase */
+	FiberWefts = 16,              /* flash_decode_fiber.cu's NW: wefts of its split phase,
+	                                 and flash_decode_busy_fiber.cu's split wefts */
+	BusyThreads = (FiberWefts + 1) * 32, /* flash_decode_busy_fiber.cu's launch: + the combine weft */
+};
+
+/* which kernels dec_exec launches */
+enum {
+	DecSimt,                      /* flash_decode.cu: split + combine, two launches */
+	DecFiber,                     /* flash_decode_fiber.cu: SETFIBERNUM phases */
+	DecBusy,                      /* flash_decode_busy_fiber.cu: a resident combine weft, pools and
+	                                 busy bits */
 };
 
 static uint64_t
@@ -93,10 +103,11 @@ dec_check_bh(const uint16_t *q, const uint16_t *k, const uint16_t *v, const floa
 		count(chk, fabs(h2f(out[d]) - o[d] / l) / (4e-4 + 4e-3 * fabs(o[d] / l)));
 }
 
-/* inputs, launches, check: flash_decode.cu's two kernels, or (fiber) flash_decode_fiber.cu's
- * fused persistent kernel on min(B x H, SMs) CTAs, which writes the same partials and outputs */
+/* inputs, launches, check: flash_decode.cu's two kernels, or (kind DecFiber, DecBusy)
+ * flash_decode_fiber.cu's or flash_decode_busy_fiber.cu's fused persistent kernel on min(B x H, SMs)
+ * CTAs, which write the same partials and outputs */
 static int
-dec_exec(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk, int fiber)
+dec_exec(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk, int kind)
 {
 	int B = s->arg[0], H = s->arg[1], seq = s->arg[2], splits = s->arg[3], rc = -1;
 	int chunk = seq / splits;
@@ -110,18 +121,21 @@ dec_exec(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk, int fiber
 	float scale = 1.0f / sqrtf((float)HeadDim);
 	unsigned g1[3] = {(unsigned)splits, (unsigned)H, (unsigned)B}, g2[3] = {(unsigned)H,
 	                                                                       (unsigned)B, 1};
-	unsigned block[3] = {Threads, 1, 1};
+	unsigned block[3] = {kind == DecBusy ? BusyThreads : Threads, 1, 1};
+	int fiber = kind != DecSimt;
 	fiberFunction split, combine, fused;
 	fiberDeviceProps props;
 	fiberStatus st;
 
-	if (fiber ? get_fn(dev, mod, "flash_decode_fiber", &fused, chk) :
+	if (fiber ? get_fn(dev, mod, kind == DecBusy ? "flash_decode_busy" : "flash_decode_fiber",
+	                   &fused, chk) :
 	    get_fn(dev, mod, "flash_decode_split", &split, chk) ||
 	    get_fn(dev, mod, "flash_decode_combine", &combine, chk))
 		goto out;
 	if (fiber && (FiberWefts % splits || chunk % (8 * FiberWefts / splits))) {
-		snprintf(chk->fault, sizeof chk->fault, "flash_decode_fiber: %d splits of %d keys do "
-		         "not divide among %d wefts", splits, chunk, FiberWefts);
+		snprintf(chk->fault, sizeof chk->fault, "flash_decode_%s: %d splits of %d keys do "
+		         "not divide among %d wefts", kind == DecBusy ? "busy" : "fiber", splits, chunk,
+		         FiberWefts);
 		goto out;
 	}
 	if (!hq || !hk || !hv || !ho || !hpo || !hml || !s2) {
@@ -191,13 +205,19 @@ out:
 static int
 dec_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 {
-	return dec_exec(dev, mod, s, chk, 0);
+	return dec_exec(dev, mod, s, chk, DecSimt);
 }
 
 static int
 dec_fiber_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
 {
-	return dec_exec(dev, mod, s, chk, 1);
+	return dec_exec(dev, mod, s, chk, DecFiber);
+}
+
+static int
+dec_busy_run(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk)
+{
+	return dec_exec(dev, mod, s, chk, DecBusy);
 }
 
 const Work work_flash_decode = {
@@ -212,4 +232,11 @@ const FiberWork fiber_flash_decode = {
 	"split and combine fused, persistent: split phase on 512 fibers (SETFIBERNUM), combine on "
 	"128 (docs/paper-table.md)",
 	dec_fiber_run,
+};
+
+const FiberWork fiber_flash_decode_busy = {
+	&work_flash_decode, "flash_decode_busy_fiber",
+	"split and combine fused, persistent, no SM-wide sync: 16 split wefts publish each item "
+	"into pools (busy bits), a resident combine weft takes them (docs/paper-table.md)",
+	dec_busy_run,
 };

@@ -76,7 +76,7 @@ extern const Work work_attn_fwd, work_attn_causal, work_attn_gqa, work_attn_mqa;
 extern const Work work_w4a16_gateup, work_w4a16_down, work_awq;
 /* decode.c */
 extern const Work work_flash_decode;
-extern const FiberWork fiber_flash_decode;
+extern const FiberWork fiber_flash_decode, fiber_flash_decode_busy;
 /* aqlm.c */
 extern const Work work_aqlm;
 /* proj.c */

@@ -62,8 +62,10 @@ typedef struct Row {
 
 typedef int (*RunFn)(fiberDevice dev, fiberModule mod, const Shape *s, Check *chk);
 
-/* the FIBER-native versions (one per workload at most) */
-static const FiberWork *const fiber_works[] = {&fiber_flash_decode};
+/* the FIBER-native versions: a workload's first is its rows' unless --fiber STEM picks another
+ * (a documented variant: docs/paper-table.md) */
+static const FiberWork *const fiber_works[] = {&fiber_flash_decode_busy, &fiber_flash_decode};
+static const char *fiber_pick;    /* --fiber STEM, NULL: each workload's first */
 
 /* the ablations (docs/fiber-sm.md), in Row.off's order */
 static const char *const ablations[] = {"fiber_dp=0", "fiber_fs=0", "fiber_rs=0"};
@@ -385,8 +387,9 @@ run_fiber(Row *r, const char *fsdir, const char *out, size_t n)
 	double lo = INFINITY, hi = 0;
 
 	r->band_lo = r->band_hi = NAN;
-	for (size_t i = 0; i < sizeof fiber_works / sizeof *fiber_works; i++)
-		if (fiber_works[i]->w == r->w)
+	for (size_t i = 0; i < sizeof fiber_works / sizeof *fiber_works && !r->fw; i++)
+		if (fiber_works[i]->w == r->w && (!fiber_pick || !strcmp(fiber_works[i]->stem,
+		                                                         fiber_pick)))
 			r->fw = fiber_works[i];
 	if (!r->fw)
 		return;
@@ -712,7 +715,7 @@ static int
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] "
-	        "[--only TEXT] [--gen a100,h100,b200] [--corrupt]\n");
+	        "[--only TEXT] [--gen a100,h100,b200] [--fiber STEM] [--corrupt]\n");
 	return status;
 }
 
@@ -740,6 +743,8 @@ main(int argc, char **argv)
 			only = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--gen"))
 			genlist = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--fiber"))
+			fiber_pick = argv[++i];
 		else if (!strcmp(argv[i], "--help"))
 			return usage(stdout, 0);
 		else
