@@ -207,7 +207,7 @@ allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 	ra.d = d;
 	if (!clean && pick(&ra, maxreg) < 0)
 		goto out;
-	if (!win->r1 && ra.nspill) {
+	if (!win->r1 && ra.nspill && !ra_pool_spill(&ra)) {
 		if (win->pin[0] & 2) {
 			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
 			         "but R1 holds a register that another weft reads (setting R1 in the "
