@@ -12,10 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the most fibers SETFIBERNUM i may leave: its immediate count; for a count from a register,
+ * the .maxfibers reserved (the launch's t threads where none is: a run-time count beyond the
+ * reserved contexts faults, fiber-isa.md section 2) */
+static long
+most_count(const Fn *f, const Ins *i, long t)
+{
+	if (i->nopnd && i->opnd[0].kind == OImm)
+		return (long)i->opnd[0].imm;
+	return f->info.maxfibers > t ? f->info.maxfibers : t;
+}
+
 /* the registers of slice 0 (the fullest) that the wefts past the launch bound's (*wl of them),
- * made by SETFIBERNUMs, take at the windows the program wrote (their caps): where the launch
- * bound is known and every SETFIBERNUM that may make such a weft has an immediate count and
- * window; -1 otherwise (one window for all) */
+ * made by SETFIBERNUMs, take at the windows the program wrote (their caps, or those
+ * infer_windows found): where the launch bound is known and every SETFIBERNUM that may make
+ * such a weft has a window operand; -1 otherwise (one window for all) */
 static long
 new_regs(const Fn *f, int nsub, long *wl)
 {
@@ -30,10 +41,10 @@ new_regs(const Fn *f, int nsub, long *wl)
 	*wl = (t + 31) / 32;
 	for (uint32_t k = 0; k < f->nins; k++) {
 		const Ins *i = &f->ins[k];
-		long c = i->nopnd && i->opnd[0].kind == OImm ? (long)i->opnd[0].imm : FiberMaxFibers;
+		long c = i->op == OSETFIBERNUM ? most_count(f, i, t) : 0;
 		if (i->op != OSETFIBERNUM || (c + 31) / 32 <= *wl)
 			continue;            /* makes no weft past the launched ones */
-		if (i->nopnd < 2 || i->opnd[0].kind != OImm || i->opnd[1].kind != OImm)
+		if (i->nopnd < 2 || i->opnd[1].kind != OImm)
 			return -1;
 		most = c > most ? c : most;
 	}
@@ -45,8 +56,8 @@ new_regs(const Fn *f, int nsub, long *wl)
 			continue;
 		for (uint32_t k = 0; k < f->nins; k++) {
 			const Ins *i = &f->ins[k];
-			if (i->op == OSETFIBERNUM && i->nopnd > 1 && i->opnd[0].kind == OImm &&
-			    (i->opnd[0].imm + 31) / 32 > w && i->opnd[1].imm > win)
+			if (i->op == OSETFIBERNUM && i->nopnd > 1 && i->opnd[1].kind == OImm &&
+			    (most_count(f, i, t) + 31) / 32 > w && i->opnd[1].imm > win)
 				win = (long)i->opnd[1].imm;
 		}
 		regs += win;
@@ -181,12 +192,22 @@ pick(RA *ra, int maxreg)
 static int
 allocate(Fn *f, Diag *d, RaWin *win, int maxreg)
 {
-	RA ra = { .f = f, .d = d, .win = win };
-	int copies = 0, rc = -1;
+	Diag quiet = *d;
+	RA ra = { .f = f, .d = &quiet, .win = win };
+	int copies = 0, rc = -1, clean;
 
-	if (pick(&ra, maxreg) < 0)
+	/* first as the search's trials do (the order that colours without a spill; without the
+	 * trial, an order that must spill under a phase's cap may fail where the other fits) */
+	quiet.nerr = 0;
+	quiet.maxerr = -1;
+	win->trial = 1;
+	clean = pick(&ra, maxreg) == 0 && !ra.nspill;
+	win->trial = 0;
+	win->failed = 0;
+	ra.d = d;
+	if (!clean && pick(&ra, maxreg) < 0)
 		goto out;
-	if (!win->r1 && ra.nspill) {
+	if (!win->r1 && ra.nspill && !ra_pool_spill(&ra)) {
 		if (win->pin[0] & 2) {
 			error_at(d, f->loc, "the window of %d registers needs spill code, addressed by R1, "
 			         "but R1 holds a register that another weft reads (setting R1 in the "
@@ -260,12 +281,14 @@ text_regs(Fn *f, const FwPhases *ph, uint32_t s)
 }
 
 /* a window per phase (docs/pass-regalloc.md "A window per phase"): the registers the new wefts
- * of each SETFIBERNUM may name are capped at the nreg the program wrote, and, where the
- * allocation needs no spill, at the least window (binary search, SETFIBERNUMs in order) with
- * which it still colours without spilling and without a larger kernel window; win->cap is
- * left set for the allocation (caps: ph.nins + 1 bytes, the caller frees) */
-static void
-phase_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap)
+ * of each SETFIBERNUM may name are capped at the nreg the program wrote (0: none yet, a window
+ * infer_windows asks for), and, where the allocation needs no spill, at the least window
+ * (binary search, SETFIBERNUMs in order) with which it still colours without spilling and
+ * without a larger kernel window; win->cap is left set for the allocation (caps: ph.nins + 1
+ * bytes, the caller frees) and each SETFIBERNUM's cap in found[s] (NULL: not wanted). -1 where
+ * the first allocation spills (no caps then: one window for all, as regalloc alone) */
+static int
+phase_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap, int *found)
 {
 	int *n = xmalloc((ph->n + 1) * sizeof *n), whole;
 
@@ -281,7 +304,7 @@ phase_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap
 		                        regalloc alone (fw_fix_setfibernum names a window too small) */
 		memset(cap, 0, ph->nins + 1);
 		free(n);
-		return;
+		return -1;
 	}
 	for (uint32_t s = 0; whole > 0 && s < ph->n; s++) {
 		const Ins *i = ph->ins[s];
@@ -303,7 +326,128 @@ phase_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap
 		n[s] = hi;
 	}
 	fill_caps(ph, n, cap);
+	for (uint32_t s = 0; found && s < ph->n; s++)
+		found[s] = n[s];
 	free(n);
+	return 0;
+}
+
+/* each SETFIBERNUM without a window operand (fiber_set_count<C>(), fiber_set_count(c)) gets
+ * one, 0 (to be found by infer_windows), marked in inf[s]; how many */
+static uint32_t
+add_windows(Fn *f, const FwPhases *ph, uint8_t *inf)
+{
+	uint32_t k = 0;
+
+	for (uint32_t s = 0; s < ph->n; s++) {
+		Ins *i = ph->ins[s];
+		Opnd *o;
+		inf[s] = i->nopnd == 1;
+		if (!inf[s])
+			continue;
+		o = arena_alloc(f->mod->arena, 3 * sizeof *o);
+		o[0] = i->opnd[0];
+		o[1] = mkimm(0);
+		i->opnd = o;
+		i->nopnd = 2;
+		i->slot = NULL;
+		i->nslot = 0;
+		k++;
+	}
+	return k;
+}
+
+/* set the window operands infer_windows added to their values in n (NULL: 0), or take them
+ * away again (drop) */
+static void
+set_windows(const FwPhases *ph, const uint8_t *inf, const int *n, int drop)
+{
+	for (uint32_t s = 0; s < ph->n; s++)
+		if (inf[s]) {
+			ph->ins[s]->nopnd = drop ? 1 : 2;
+			ph->ins[s]->opnd[1].imm = n ? n[s] : 0;
+		}
+}
+
+/* with the windows n as caps, does the allocation at maxreg succeed (spill code allowed; its
+ * errors are not reported: the allocation that follows reports them)? caps left set */
+static int
+spill_ok(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap, const int *n)
+{
+	Diag quiet = *d;
+	RA ra = { .f = f, .d = &quiet, .win = win };
+	int ok;
+
+	quiet.nerr = 0;
+	quiet.maxerr = -1;
+	fill_caps(ph, n, cap);
+	win->cap = cap;
+	ok = pick(&ra, maxreg) == 0;
+	ra_free(&ra);
+	return ok;
+}
+
+/* after the allocation (which made the instructions anew): a window operand infer_windows
+ * added (inf[s], SETFIBERNUMs in layout order) that is the kernel's window goes (the new wefts
+ * get that window without one) */
+static void
+drop_kernel_windows(Fn *f, const uint8_t *inf, int window)
+{
+	uint32_t s = 0;
+
+	for (uint32_t b = 0; b < f->nblk; b++)
+		for (uint32_t k = 0; k < f->blk[b]->nins; k++) {
+			Ins *i = &f->blk[b]->ins[k];
+			if (i->op != OSETFIBERNUM)
+				continue;
+			if (inf[s++] && i->nopnd == 2 && i->opnd[1].imm >= window)
+				i->nopnd = 1;
+		}
+}
+
+/* windows from pressure for the SETFIBERNUMs without one (inf[s]; docs/pass-regalloc.md "A
+ * window for a SETFIBERNUM without one"): the budget of the launched wefts depends on the new
+ * wefts' windows and those on the budget, so from the budget with no new-weft windows down:
+ * phase_windows finds each such window at a budget, the budget those windows leave is
+ * computed, until it is no lower (at most 6 rounds); where the first allocation spills or the
+ * rounds do not settle, the operands go and the new wefts get the kernel's window (one budget
+ * for all, as before). The budget, caps left set as phase_windows leaves them; *threads as
+ * budget() sets it */
+static int
+infer_windows(Fn *f, Diag *d, RaWin *win, int maxreg, FwPhases *ph, uint8_t *cap,
+              const uint8_t *inf, long *threads)
+{
+	int *n = xmalloc((ph->n + 1) * sizeof *n), nb = -1;
+
+	for (int round = 0; round < 6; round++) {
+		set_windows(ph, inf, NULL, 0);
+		if (phase_windows(f, d, win, maxreg, ph, cap, n) < 0) {
+			/* the budget the last round's windows leave needs spills even uncapped: keep
+			 * those windows (n, still set: the budget was computed from them) where the
+			 * allocation then succeeds, spills and all, rather than one window for all */
+			if (round && spill_ok(f, d, win, maxreg, ph, cap, n)) {
+				set_windows(ph, inf, n, 0);
+				free(n);
+				return maxreg;
+			}
+			break;
+		}
+		set_windows(ph, inf, n, 0);
+		nb = budget(f, threads);
+		if (nb >= maxreg) {
+			free(n);
+			return maxreg;       /* the windows found leave the budget they were found at */
+		}
+		maxreg = nb;
+		if (maxreg < 8)
+			break;
+	}
+	free(n);
+	set_windows(ph, inf, NULL, 1);
+	maxreg = budget(f, threads);
+	if (maxreg >= 8 && ph->n)
+		phase_windows(f, d, win, maxreg, ph, cap, NULL);
+	return maxreg;
 }
 
 int
@@ -311,9 +455,9 @@ pass_regalloc_window(Fn *f, Diag *d)
 {
 	RaWin win = {0};
 	FwPhases ph;
-	uint8_t *cap;
+	uint8_t *cap, *inf;
 	long threads = 1;
-	int maxreg = budget(f, &threads), vregs = (int)f->nvreg, rc;
+	int maxreg, vregs = (int)f->nvreg, rc = -1;
 
 	if (!f->nvreg)
 		return PassUnchanged;    /* physical registers only: the program's own window */
@@ -322,30 +466,49 @@ pass_regalloc_window(Fn *f, Diag *d)
 			return -1;
 		dom_build(f);
 	}
+	fw_phases(f, &ph);
+	cap = xmalloc(ph.nins + 1);
+	inf = xmalloc(ph.n + 1);
+	add_windows(f, &ph, inf);
+	maxreg = budget(f, &threads);   /* windows still to find count as none: the most */
 	if (maxreg < 8) {
 		error_at(d, f->loc, "a window of %d registers is too small to allocate into (at least "
 		         "8): %ld threads per CTA and the pools leave %d per weft in a slice", maxreg,
 		         threads, maxreg);
-		return -1;
+		goto out;
 	}
+	/* pinned registers are the lowest free ones: a lower budget found below moves none */
 	if (ra_pin(f, d, &win, maxreg) < 0)
-		return -1;
-	fw_phases(f, &ph);
-	cap = xmalloc(ph.nins + 1);
-	if (ph.n)
-		phase_windows(f, d, &win, maxreg, &ph, cap);
+		goto out;
+	if (memchr(inf, 1, ph.n))
+		maxreg = infer_windows(f, d, &win, maxreg, &ph, cap, inf, &threads);
+	else if (ph.n)
+		phase_windows(f, d, &win, maxreg, &ph, cap, NULL);
+	if (maxreg < 8) {
+		error_at(d, f->loc, "a window of %d registers is too small to allocate into (at least "
+		         "8): %ld threads per CTA and the pools leave %d per weft in a slice", maxreg,
+		         threads, maxreg);
+		goto out;
+	}
 	rc = allocate(f, d, &win, maxreg);
-	fw_phases_free(&ph);
-	free(cap);
 	win.cap = NULL;
 	if (rc < 0)
-		return -1;
+		goto out;
+	rc = -1;
 	f->nvreg = 0;
 	win.window = window_of(f);
 	if (win.window < 1)
 		win.window = 1;
 	ra_remote(f, win.window);
 	if (fw_fix_setfibernum(f, d) < 0)
+		goto out;
+	drop_kernel_windows(f, inf, win.window);
+	rc = 0;
+out:
+	fw_phases_free(&ph);
+	free(cap);
+	free(inf);
+	if (rc < 0)
 		return -1;
 	if (f->plan && fw_check_slices(f, d, win.window, fw_has_setfibernum(f), "the registers the "
 	                                 "program names itself need that window") < 0)

@@ -53,13 +53,36 @@ put(W *w, uint32_t at, uint32_t name, const uint32_t *mod, unsigned nmod, const 
 	w->pos[w->npv++] = at;
 }
 
-/* LDL/STL of registers first..first+n-1 (n 1, 2, 4) at offset off */
+/* MOVs of registers first..first+n-1 to or from the spill pool's registers off / 4 .. (the
+ * window target's spill area where rapool.c made it a pool) */
+static void
+pool_mov(W *w, uint32_t at, int store, Reg first, unsigned n, int off, Loc loc)
+{
+	const FPool *p = &w->f->pool[w->ra->win->spool - 1];
+
+	for (unsigned e = 0; e < n; e++) {
+		Opnd op[2], pr = mkreg(REG(RV, p->base + (unsigned)off / 4 + e));
+		pr.flags |= FPoolRef | FHex;
+		pr.atom = p->name;
+		pr.imm = off / 4 + (int)e;
+		op[store ? 0 : 1] = pr;
+		op[store ? 1 : 0] = mkreg(reg_next(first, e));
+		put(w, at, w->a_mov, NULL, 0, op, 2, loc);
+	}
+}
+
+/* LDL/STL of registers first..first+n-1 (n 1, 2, 4) at offset off (MOVs where the spill area
+ * is a pool) */
 static void
 ldst(W *w, uint32_t at, int store, Reg first, unsigned n, int off, Loc loc)
 {
 	uint32_t mod = n == 4 ? w->a_128 : w->a_64;
 	Opnd op[2];
 
+	if (w->ra->win && w->ra->win->spool) {
+		pool_mov(w, at, store, first, n, off, loc);
+		return;
+	}
 	if (store) {
 		op[0] = mkmem(REG(RR, 1), off);
 		op[1] = mkreg(first);

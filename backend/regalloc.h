@@ -94,6 +94,8 @@ typedef struct RaWin {
 	int trial;         /* a search: a node that finds no register fails the solve (failed)
 	                      instead of being spilled */
 	int failed;        /* the trial found a node without a register */
+	int spool;         /* the spill area is the pool f->pool[spool - 1] (rapool.c): MOVs to and
+	                      from it instead of STL/LDL, RaNode.slot / 4 its register; 0: memory */
 } RaWin;
 
 struct RA {
@@ -169,6 +171,10 @@ int ra_pin(Fn *f, Diag *d, RaWin *w, int limit); /* declarations read remotely (
                                          -1 after an error */
 void ra_remote(Fn *f, int n);         /* after the allocation, windows of n: each remote read
                                          R(c)@W -> V(base(W) + c) */
+/* rapool.c (the window target) */
+int ra_pool_spill(RA *ra);            /* after a solve with spills: where legal and cheaper (one
+                                         weft, a kernel that owns its SM, room in slice 0) the
+                                         spill area becomes a pool (RaWin.spool, frame 0); 1 if so */
 /* rawrite.c */
 int ra_rewrite(RA *ra, int *copies);  /* registers and spill code into the function; -1 after
                                          a located error */

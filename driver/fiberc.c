@@ -38,6 +38,7 @@ typedef struct Options {
 	int mode;                 /* --mode: FModeNone, FModeCuda (cuda-native), FModeFiber */
 	int emit_given;           /* --emit was given (else a FIBER mode writes SASS) */
 	int contexts, slice_regs; /* --fiber-contexts, --fiber-slice-regs (0: the defaults) */
+	int spill_local;          /* --fiber-spill=local: never a pool (regalloc-window) */
 	int emit_pressure;        /* --emit=pressure: CSV of the register pressure */
 	const char *pressure_svg; /* --pressure-svg FILE */
 	int emit_ptx;             /* --emit=ptx: a .ptx input printed back (issue 11) */
@@ -104,6 +105,9 @@ usage(FILE *out)
 	    "                        FIBER passes\n"
 	    "  --fiber-contexts=N    weft contexts per sub-partition the passes plan for (64)\n"
 	    "  --fiber-slice-regs=N  registers per slice the passes plan for (512)\n"
+	    "  --fiber-spill=pool|local  where --mode=fiber-native spills: a pool where legal and\n"
+	    "                        cheaper, else local memory (pool, the default), or always\n"
+	    "                        local memory\n"
 	    "  --fiber-grid=N        most CTAs the kernels are launched with: lets the phases pass\n"
 	    "                        predict a gain from SETFIBERNUM (default: unknown, no split)\n"
 	    "  --fiber-runtime       decide at run time what only the launch knows (the grid, a\n"
@@ -286,6 +290,10 @@ parse_args(int argc, char **argv, Options *o)
 			o->slice_regs = int_arg(v);
 			if (o->slice_regs < 32 || o->slice_regs > FiberSliceRegs)
 				usage_error("--fiber-slice-regs must be 32..512, not '%s'", v);
+		} else if ((v = optval(argc, argv, &k, "--fiber-spill"))) {
+			if (strcmp(v, "pool") && strcmp(v, "local"))
+				usage_error("--fiber-spill must be pool or local, not '%s'", v);
+			o->spill_local = !strcmp(v, "local");
 		} else if (!strcmp(a, "--fiber-runtime")) {
 			o->runtime = 1;
 		} else if ((v = optval(argc, argv, &k, "--fiber-grid"))) {
@@ -586,6 +594,7 @@ main(int argc, char **argv)
 				p->contexts = o.contexts;
 			if (o.slice_regs)
 				p->slice_regs = o.slice_regs;
+			p->spill_local = o.spill_local;
 			p->grid = o.grid;
 			p->runtime = o.runtime;
 		}

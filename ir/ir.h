@@ -648,6 +648,8 @@ typedef struct FPlan {
 	/* register assignment (passes/fiber/fiberregs.c, backend/rawin.c) */
 	int window;            /* window registers per weft at launch */
 	int npools;            /* pools in the output */
+	int spill_local;       /* fiber-native spills go to local memory only (--fiber-spill=local) */
+	int spill_pool;        /* registers of the spill pool regalloc-window made (rapool.c), 0 none */
 	int vregs;             /* fiber-native: virtual registers allocated */
 	int copies;            /* copies inserted to move values */
 	/* remote writes (passes/fiber/remotewr.c) */

@@ -6,7 +6,8 @@
 # 1024,1024,128: 256 tiles, more than the SMs, so the persistent kernel loops) with one CTA per
 # SM; its cycles lines are tabulated beside the SIMT versions (nvcc's SASS on a100/h100). Then
 # the GEMM's three builds (nvcc SIMT, fiberc SIMT from the same PTX, fiberc FIBER-native) once
-# more through fibersim for their CPI stacks, which say where the cycles go.
+# more through fibersim for their CPI stacks, which say where the cycles go; last the allocator's
+# FIBER cases, phase_window and pool_spill.
 # Environment: FIBERSIM, FIBERC, CHECK (build/tests/check_all), GEMM.
 set -eu
 FIBERSIM=${FIBERSIM:-build/bin/fibersim}
@@ -72,5 +73,30 @@ for t in "sm_80 a100 a100-fiber" "sm_90 h100 h100-fiber"; do
 			> "$tmp/run" 2>&1 || { cat "$tmp/run"; exit 1; }
 		printf '%-12s %-10s %s\n' "$1" "$4" "$(sed -n 's/^ *\([0-9]*\) cycles = .*; \([0-9]*\) warp instructions/\1 cycles, \2 warp instructions/p' "$tmp/run")"
 		sed -n 's/^ *\(CPI stack: .*\)/                          \1/p; s/^ *\(without idle: .*\)/                          \1/p; s/^ *\(tensor pipes .*\)/                          \1/p; s/^ *FIBER: \(.*\)/                          FIBER: \1/p' "$tmp/run"
+	done
+done
+
+# the allocator's FIBER cases (docs/pass-regalloc.md): phase_window (a SETFIBERNUM without a window
+# operand gets one from the pressure) and pool_spill (spills to a pool), each with the alternative
+# (--fiber-spill=local; for phase_window one window for all, the rule before, is not an option:
+# its figures are in the doc), random inputs of a fixed seed
+echo "== the allocator's FIBER cases: a window from the pressure, spilling to a pool"
+rand() { LC_ALL=C awk -v n="$1" 'BEGIN { srand(5); for (k = 0; k < n; k++) { v = int(rand() * 2000) - 1000; if (v < 0) v += 4294967296; printf "%c%c%c%c", v % 256, int(v / 256) % 256, int(v / 65536) % 256, int(v / 16777216) } }'; }
+rand 8192 > "$tmp/pw.x"
+rand 18432 > "$tmp/ps.x"
+for t in "sm_80 a100-fiber" "sm_90 h100-fiber"; do
+	set -- $t
+	"$FIBERC" "$ex/phase_window.ptx" --arch="$1" --mode=fiber-native -o "$tmp/pw.fsass"
+	"$FIBERSIM" run "$tmp/pw.fsass" --kernel row_center --config "$2" --grid 2 --block 64 \
+		--arg buf:"$tmp/pw.x" --arg zeros:32768 --arg zeros:32768 > "$tmp/run" 2>&1 || { cat "$tmp/run"; exit 1; }
+	printf '%-10s %-22s %s; %s\n' "$2" "phase_window" "$(grep -E 'SHI_REG|SETFIBERNUM' "$tmp/pw.fsass" | sed 's|^ */\*[0-9a-f]*\*/ *||; s| *;.*||; s|.*SHI_REGISTERS=\([0-9]*\).*|window \1,|' | tr '\n' ' ')" \
+		"$(sed -n 's/^ *\([0-9]*\) cycles = .*; \([0-9]*\) warp instructions/\1 cycles, \2 warp instructions/p' "$tmp/run")"
+	for sp in pool local; do
+		"$FIBERC" "$ex/pool_spill.ptx" --arch="$1" --mode=fiber-native --fiber-spill=$sp -o "$tmp/ps.fsass"
+		"$FIBERSIM" run "$tmp/ps.fsass" --kernel wide_rows --config "$2" --grid 2 --block 32 \
+			--arg buf:"$tmp/ps.x" --arg zeros:73728 > "$tmp/run" 2>&1 || { cat "$tmp/run"; exit 1; }
+		printf '%-10s %-22s %s LDL/STL, %s pool MOVs; %s\n' "$2" "pool_spill ($sp)" "$(grep -c -E 'LDL|STL' "$tmp/ps.fsass")" \
+			"$(grep -c 'MOV.*fiber_spill' "$tmp/ps.fsass")" \
+			"$(sed -n 's/^ *\([0-9]*\) cycles = .*; \([0-9]*\) warp instructions/\1 cycles, \2 warp instructions/p' "$tmp/run")"
 	done
 done
