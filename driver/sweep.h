@@ -49,7 +49,8 @@ struct SwAxis {
 };
 
 /* one run: its name, what it is made of, and its fibersim run arguments (without the binary and
- * without --stats, --quiet, which the runner adds) */
+ * without --stats, --quiet, which the runner adds), or with a `program` line that program's
+ * words followed by those arguments */
 struct SwPoint {
 	char *name;                /* unique; its files are DIR/points/NAME.* */
 	size_t workload, config;   /* index into Spec.wl, Spec.cfg */
@@ -70,6 +71,9 @@ struct Spec {
 	SwPoint *pt;               /* the points: listed ones, or else the cross product */
 	size_t npt;                /* how many */
 	int listed;                /* 1: the points came from `point` lines */
+	char **prog;               /* `program WORD...`: what each point runs instead of `fibersim
+	                              run` (then each point's argv starts with these words) */
+	size_t nprog;              /* how many (0: fibersim run) */
 };
 
 /* sweepspec.c: read the spec text (name: for diagnostics) and expand its points. 0, or -1 with

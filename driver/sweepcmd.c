@@ -208,7 +208,7 @@ list(const Spec *s)
 {
 	for (size_t i = 0; i < s->npt; i++) {
 		char *c = spec_command(&s->pt[i]);
-		printf("%s\tfibersim run %s\n", s->pt[i].name, c);
+		printf("%s\t%s%s\n", s->pt[i].name, s->nprog ? "" : "fibersim run ", c);
 		free(c);
 	}
 }
