@@ -149,12 +149,22 @@ typedef struct SlurmOpts {
 	unsigned chunk;            /* points per array task */
 	unsigned poll;             /* --wait: seconds between squeue polls */
 } SlurmOpts;
-/* write DIR/slurm/job.sh and pending.txt and submit with sbatch; 0 or an exit status */
-int sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o);
+/* write DIR/slurm/job.sh and pending.txt (holding DIR's lock; what: for sw_lock) and submit with
+ * sbatch; 0 or an exit status */
+int sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o,
+                    const char *what);
 /* array task task of a submission: run its chunk of pending.txt; 0, 3 or an exit status */
 int sw_slurm_task(const Spec *s, const char *dir, unsigned task, unsigned chunk);
 /* --wait: poll squeue until the submitted job has left it; 0, or 1 with a message printed */
 int sw_slurm_wait(const char *dir, unsigned poll);
+
+/* sweeplock.c: hold DIR/sweep.lock, exclusively (a local run, a submission) or shared (array
+ * tasks, --collect); what: the holder's command, which a sweep refused names. A descriptor for
+ * sw_unlock, or -1 after a message (another sweep holds it) */
+int sw_lock(const char *dir, int shared, const char *what);
+void sw_unlock(int fd, int shared);
+/* sweepslurm.c: 1 with the job id in id while DIR's submitted job is still in Slurm's queue */
+int sw_slurm_queued(const char *dir, char *id, size_t n);
 
 /* sweepcmd.c: `fibersim sweep ...` (argv after the command word); its exit status */
 int sweep_command(int argc, char **argv);
