@@ -7,7 +7,8 @@
 # column but wall times and host); then resubmits after one record is lost (one task, one point;
 # held, while a second submission and a local run into the folder are refused) and stops the
 # daemons. Never skips: without Slurm and no way to install it, it fails.
-# Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
+# Environment: B (build directory); SLURM_RUN (a command to run on the cluster before it stops).
+# Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
 SIM=$(pwd)/$B/bin/fibersim
@@ -171,6 +172,15 @@ check '[ $rc -eq 0 ] && grep -q "1 array tasks for 1 points (5 done already)" "$
 	"resubmitted: one task for the missing point, then --collect --wait" "$tmp/err"
 "$SIM" sweep examples/sweep/demo.sweep -o "$tmp/bad" --slurm --partition nosuchpartition > /dev/null 2> "$tmp/err"
 check '[ $? -eq 1 ] && grep -q "sbatch failed" "$tmp/err"' "a refused submission (no such partition) is exit 1" "$tmp/err"
+
+# SLURM_RUN='COMMAND': run it on this cluster (SLURM_CONF set) before the daemons stop, e.g.
+# SLURM_RUN='make paper-table QUICK=1 SLURM=1' (docs/paper-table.md); make check sets none
+if [ -n "${SLURM_RUN:-}" ]; then
+	t0=$(date +%s)
+	sh -c "$SLURM_RUN"
+	rc=$?
+	check '[ $rc -eq 0 ]' "SLURM_RUN: exit $rc after $(( $(date +%s) - t0 )) s: $SLURM_RUN"
+fi
 
 stop
 check '! pgrep -f "slurmctld -D -i -f $S/slurm.conf" > /dev/null' "the daemons are stopped"
