@@ -1093,6 +1093,8 @@ main(int argc, char **argv)
 		char dir[600];
 		snprintf(dir, sizeof dir, "%.*s", base ? (int)(base - spec) : 1, base ? spec : ".");
 		int rc = n ? write_file(dir, base ? base + 1 : spec, spec_file, t, n) : -1;
+		if (!n)
+			fprintf(stderr, "paper_table: no rows (--only, --gen): no spec written\n");
 		free(t);
 		return rc ? 1 : 0;
 	}
