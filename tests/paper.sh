@@ -40,6 +40,26 @@ else
 	sed 's/^/  | /' "$tmp/serr" "$tmp/out" "$tmp/err" 2>/dev/null | tail -n 30
 fi
 csv=$tmp/q/table.csv
+# the sweep's own results and report: each point's baseline is its row's SIMT point (the spec's
+# `baseline simt` and axes gen, sm), so results.csv's speedup of a FIBER-native point is the
+# table's speedup; the report's chart labels are not cut (the label column fits the names)
+python3 - "$tmp/qs/results.csv" "$csv" > "$tmp/sp" 2>&1 <<'EOF'
+import csv, sys
+pts = list(csv.DictReader(open(sys.argv[1])))
+tab = {(r["workload"], r["generation"]): r for r in csv.DictReader(open(sys.argv[2]))}
+n = 0
+for p in pts:
+    if p["config"] != "fiber":
+        continue
+    assert p["baseline"] == p["name"][: -len("fiber")] + "simt", p["name"]
+    t = tab[("FlashDecoding", p["gen"])]
+    assert abs(float(p["speedup"]) - float(t["speedup"])) < 6e-5, (p["speedup"], t["speedup"])
+    n += 1
+print(n)
+EOF
+[ "$(cat "$tmp/sp")" = 3 ] && grep -q '<svg id="speedup"[^>]* width="1[0-9][0-9][0-9]"' "$tmp/qs/report.html" &&
+	ok "the sweep's results: FIBER-native speedups against their SIMT points equal the table's" ||
+	bad "the sweep's speedups or report: $(tail -n 2 "$tmp/sp")"
 [ -f "$csv" ] && [ "$(head -n 1 "$csv")" = "$cols" ] && ok "table.csv has the issue's columns" ||
 	bad "table.csv header: $(head -n 1 "$csv" 2>/dev/null)"
 # rows: workloads x 3 generations; every simt_verified is yes and every cuda_native_cycles set
