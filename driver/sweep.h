@@ -49,7 +49,8 @@ struct SwAxis {
 };
 
 /* one run: its name, what it is made of, and its fibersim run arguments (without the binary and
- * without --stats, --quiet, which the runner adds) */
+ * without --stats, --quiet, which the runner adds), or with a `program` line that program's
+ * words followed by those arguments */
 struct SwPoint {
 	char *name;                /* unique; its files are DIR/points/NAME.* */
 	size_t workload, config;   /* index into Spec.wl, Spec.cfg */
@@ -70,6 +71,9 @@ struct Spec {
 	SwPoint *pt;               /* the points: listed ones, or else the cross product */
 	size_t npt;                /* how many */
 	int listed;                /* 1: the points came from `point` lines */
+	char **prog;               /* `program WORD...`: what each point runs instead of `fibersim
+	                              run` (then each point's argv starts with these words) */
+	size_t nprog;              /* how many (0: fibersim run) */
 };
 
 /* sweepspec.c: read the spec text (name: for diagnostics) and expand its points. 0, or -1 with
@@ -145,12 +149,22 @@ typedef struct SlurmOpts {
 	unsigned chunk;            /* points per array task */
 	unsigned poll;             /* --wait: seconds between squeue polls */
 } SlurmOpts;
-/* write DIR/slurm/job.sh and pending.txt and submit with sbatch; 0 or an exit status */
-int sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o);
+/* write DIR/slurm/job.sh and pending.txt (holding DIR's lock; what: for sw_lock) and submit with
+ * sbatch; 0 or an exit status */
+int sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o,
+                    const char *what);
 /* array task task of a submission: run its chunk of pending.txt; 0, 3 or an exit status */
 int sw_slurm_task(const Spec *s, const char *dir, unsigned task, unsigned chunk);
 /* --wait: poll squeue until the submitted job has left it; 0, or 1 with a message printed */
 int sw_slurm_wait(const char *dir, unsigned poll);
+
+/* sweeplock.c: hold DIR/sweep.lock, exclusively (a local run, a submission) or shared (array
+ * tasks, --collect); what: the holder's command, which a sweep refused names. A descriptor for
+ * sw_unlock, or -1 after a message (another sweep holds it) */
+int sw_lock(const char *dir, int shared, const char *what);
+void sw_unlock(int fd, int shared);
+/* sweepslurm.c: 1 with the job id in id while DIR's submitted job is still in Slurm's queue */
+int sw_slurm_queued(const char *dir, char *id, size_t n);
 
 /* sweepcmd.c: `fibersim sweep ...` (argv after the command word); its exit status */
 int sweep_command(int argc, char **argv);

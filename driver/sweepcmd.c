@@ -208,28 +208,36 @@ list(const Spec *s)
 {
 	for (size_t i = 0; i < s->npt; i++) {
 		char *c = spec_command(&s->pt[i]);
-		printf("%s\tfibersim run %s\n", s->pt[i].name, c);
+		printf("%s\t%s%s\n", s->pt[i].name, s->nprog ? "" : "fibersim run ", c);
 		free(c);
 	}
 }
 
 static int
-run_local(const Spec *s, const SweepArgs *a)
+run_local(const Spec *s, const SweepArgs *a, const char *what)
 {
-	size_t *idx = malloc((s->npt ? s->npt : 1) * sizeof *idx);
+	size_t *idx;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int rc, crc;
+	int rc, crc, lk = sw_lock(a->dir, 0, what);
+	char id[64];
 
-	if (!idx)
+	if (lk < 0)
+		return 1;
+	if (sw_slurm_queued(a->dir, id, sizeof id)) {
+		fprintf(stderr, "fibersim: error: job %s of %s is still in the queue: wait for it "
+		        "(--collect --wait) or cancel it (scancel %s) first\n", id, a->dir, id);
+		sw_unlock(lk, 0);
+		return 1;
+	}
+	if (!(idx = malloc((s->npt ? s->npt : 1) * sizeof *idx)))
 		abort();
 	for (size_t i = 0; i < s->npt; i++)
 		idx[i] = i;
 	rc = sw_run_points(s, a->dir, idx, s->npt, a->jobs ? a->jobs : cores > 0 ? (int)cores : 1,
 	                   !a->quiet);
 	free(idx);
-	if (rc == 1)
-		return 1;
-	crc = collect(s, a->dir, a->quiet);   /* also after Ctrl-C: what is done so far */
+	crc = rc == 1 ? 1 : collect(s, a->dir, a->quiet);  /* also after Ctrl-C: what is done */
+	sw_unlock(lk, 0);
 	return rc ? rc : crc;
 }
 
@@ -238,10 +246,10 @@ sweep_command(int argc, char **argv)
 {
 	SweepArgs a;
 	Spec s;
-	char *text, err[4096], self[PATH_MAX];
+	char *text, err[4096], self[PATH_MAX], what[PATH_MAX + 64];
 	size_t len;
 	ssize_t sl;
-	int rc = parse(argc, argv, &a);
+	int rc = parse(argc, argv, &a), lk = -1;
 
 	if (rc) {
 		if (rc > 0)
@@ -264,21 +272,24 @@ sweep_command(int argc, char **argv)
 		self[sl] = 0;
 		sw_set_program(self);
 	}
+	snprintf(what, sizeof what, "fibersim sweep %s -o %s%s", a.spec, a.dir,
+	         a.slurm ? " --slurm" : "");
 	if (a.list) {
 		list(&s);
 		rc = 0;
-	} else if (a.task >= 0)
-		rc = sw_slurm_task(&s, a.dir, (unsigned)a.task, a.so.chunk);
-	else if (a.slurm) {
-		rc = sw_slurm_submit(&s, a.spec, a.dir, &a.so);
-		if (rc == 0 && a.wait && (rc = sw_slurm_wait(a.dir, a.so.poll)) == 0)
-			rc = collect(&s, a.dir, a.quiet);
-	} else if (a.collect) {
-		rc = a.wait ? sw_slurm_wait(a.dir, a.so.poll) : 0;
-		if (rc == 0)
-			rc = collect(&s, a.dir, a.quiet);
+	} else if (a.task >= 0) {
+		rc = (lk = sw_lock(a.dir, 1, what)) < 0 ? 1 :
+		     sw_slurm_task(&s, a.dir, (unsigned)a.task, a.so.chunk);
+		sw_unlock(lk, 1);
+	} else if (a.slurm || a.collect) {
+		rc = a.slurm ? sw_slurm_submit(&s, a.spec, a.dir, &a.so, what) : 0;
+		if (rc == 0 && a.wait)
+			rc = sw_slurm_wait(a.dir, a.so.poll);
+		if (rc == 0 && (a.collect || a.wait))
+			rc = (lk = sw_lock(a.dir, 1, what)) < 0 ? 1 : collect(&s, a.dir, a.quiet);
+		sw_unlock(lk, 1);
 	} else
-		rc = run_local(&s, &a);
+		rc = run_local(&s, &a, what);
 	spec_free(&s);
 	return rc;
 }

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ChartW = 900, LabelW = 300, BarH = 18, Gap = 6 };
+enum { BarH = 18, Gap = 6 };
+
+/* the charts' label column and whole width: the label column fits the longest point name (about
+ * 7 pixels a character at 12 px sans-serif), from 300 to 640 pixels; the plot 600 beside it */
+static int LabelW = 300, ChartW = 900;
 
 static void
 esc(FILE *f, const char *s)
@@ -425,6 +429,12 @@ sw_write_report(const Spec *s, const char *dir, const SwResult *r, char *err, si
 
 	if (!path)
 		abort();
+	LabelW = 300;
+	for (size_t i = 0; i < s->npt; i++)
+		if ((int)strlen(s->pt[i].name) * 7 + 12 > LabelW)
+			LabelW = (int)strlen(s->pt[i].name) * 7 + 12 > 640 ? 640 :
+			         (int)strlen(s->pt[i].name) * 7 + 12;
+	ChartW = LabelW + 600;
 	snprintf(path, len, "%s/report.html", dir);
 	if (outfile_open(&o, path) == 0) {
 		page(o.fp, s, r);

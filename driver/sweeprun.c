@@ -1,5 +1,5 @@
 /* sweeprun.c: running a sweep's points, each as a child process `fibersim run ARGS --quiet --stats
- * DIR/points/NAME.json` (its standard error into NAME.log), JOBS at once. After each one a record
+ * DIR/points/NAME.json` (or the spec's `program` with ARGS) (its standard error into NAME.log), JOBS at once. After each one a record
  * DIR/points/NAME.rec (exit status, wall time, host, command, last error line) is written through
  * a temporary file and renamed: a point is done when its record says exit 0 for the same command.
  * Ctrl-C (or SIGTERM) is passed on to the children; the points it stopped get no record.
@@ -177,16 +177,20 @@ start(const Spec *s, const char *dir, size_t i)
 	char *log = sw_point_path(dir, p->name, "log"), *st = sw_point_path(dir, p->name, "json");
 	const char **argv = malloc((p->argc + 6) * sizeof *argv);
 	pid_t pid;
+	size_t k = 0;
 
 	if (!argv)
 		abort();
-	argv[0] = program;
-	argv[1] = "run";
-	memcpy(argv + 2, p->argv, p->argc * sizeof *argv);
-	argv[p->argc + 2] = "--quiet";
-	argv[p->argc + 3] = "--stats";
-	argv[p->argc + 4] = st;
-	argv[p->argc + 5] = NULL;
+	if (!s->nprog) {            /* else the argv starts with the `program` line's words */
+		argv[k++] = program;
+		argv[k++] = "run";
+	}
+	memcpy(argv + k, p->argv, p->argc * sizeof *argv);
+	k += p->argc;
+	argv[k++] = "--quiet";
+	argv[k++] = "--stats";
+	argv[k++] = st;
+	argv[k] = NULL;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
@@ -200,8 +204,11 @@ start(const Spec *s, const char *dir, size_t i)
 			dup2(in, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execv(program, (char *const *)argv);
-		dprintf(2, "fibersim: error: cannot run %s: %s\n", program, strerror(errno));
+		if (s->nprog)
+			execvp(argv[0], (char *const *)argv);
+		else
+			execv(program, (char *const *)argv);
+		dprintf(2, "fibersim: error: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	free(log);

@@ -97,8 +97,48 @@ write_job(const char *path, const char *self, const char *spec, const char *dir,
 	return chmod(path, 0755);
 }
 
+/* how many of job id's array tasks squeue lists (0: gone, or no squeue) */
+static int
+queued_tasks(const char *id)
+{
+	const char *argv[] = {"squeue", "-h", "-j", id, "-o", "%i", NULL};
+	char out[4096];
+	int n = 0;
+
+	if (capture(argv, out, sizeof out) != 0)
+		return 0;                  /* squeue refuses a job it forgot */
+	for (char *p = out; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* DIR/slurm/jobid into id; 0, or -1 (errno set) */
+static int
+read_jobid(const char *dir, char *id, size_t n)
+{
+	char *path = slurm_path(dir, "jobid");
+	FILE *f = fopen(path, "r");
+	int rc = f && fgets(id, (int)n, f) ? 0 : -1;
+
+	if (f && rc < 0)
+		errno = EINVAL;            /* empty */
+	if (f)
+		fclose(f);
+	free(path);
+	if (rc == 0)
+		id[strcspn(id, "\n")] = 0;
+	return rc;
+}
+
 int
-sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o)
+sw_slurm_queued(const char *dir, char *id, size_t n)
+{
+	return read_jobid(dir, id, n) == 0 && *id && queued_tasks(id) > 0;
+}
+
+int
+sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const SlurmOpts *o,
+                const char *what)
 {
 	char spec[PATH_MAX], adir[PATH_MAX], self[PATH_MAX], cwd[PATH_MAX], out[256];
 	char *pending = slurm_path(dir, "pending.txt"), *job = slurm_path(dir, "job.sh");
@@ -106,11 +146,20 @@ sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const Slu
 	size_t np = 0;
 	ssize_t sl;
 	OutFile f;
-	int rc = 1;
+	int rc = 1, lk = -2;
 
 	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) || (mkdir(sdir, 0777) < 0 && errno != EEXIST) ||
 	    !realpath(spec_path, spec) || !realpath(dir, adir) || !getcwd(cwd, sizeof cwd)) {
 		fprintf(stderr, "fibersim: error: %s: %s\n", dir, strerror(errno));
+		goto out;
+	}
+	/* the lock while pending.txt and job.sh are written, dropped before sbatch (its tasks take
+	 * it shared); a job of this DIR still queued would run the same points */
+	if ((lk = sw_lock(dir, 0, what)) < 0)
+		goto out;
+	if (sw_slurm_queued(dir, out, sizeof out)) {
+		fprintf(stderr, "fibersim: error: job %s of %s is still in the queue: wait for it "
+		        "(--collect --wait) or cancel it (scancel %s) first\n", out, dir, out);
 		goto out;
 	}
 	if ((sl = readlink("/proc/self/exe", self, sizeof self - 1)) < 0) {
@@ -127,6 +176,8 @@ sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const Slu
 		}
 	if (outfile_commit(&f) < 0 || write_job(job, self, spec, adir, o->chunk) < 0)
 		goto io;
+	sw_unlock(lk, 0);
+	lk = -2;
 	if (np == 0) {
 		fprintf(stderr, "sweep: every point of %s is done: nothing to submit\n", spec_path);
 		remove(jobid);
@@ -174,6 +225,8 @@ sw_slurm_submit(const Spec *s, const char *spec_path, const char *dir, const Slu
 io:
 	fprintf(stderr, "fibersim: error: %s: %s\n", sdir, strerror(errno));
 out:
+	if (lk >= 0)
+		sw_unlock(lk, 0);
 	free(pending);
 	free(job);
 	free(jobid);
@@ -222,33 +275,21 @@ sw_slurm_task(const Spec *s, const char *dir, unsigned task, unsigned chunk)
 int
 sw_slurm_wait(const char *dir, unsigned poll)
 {
-	char *path = slurm_path(dir, "jobid"), id[64], out[4096];
-	FILE *f = fopen(path, "r");
-	int last = -1;
+	char id[64];
+	int last = -1, n;
 
-	if (!f && errno == ENOENT) {   /* nothing was submitted: every point was done */
-		fprintf(stderr, "sweep: no job to wait for (%s: none submitted)\n", path);
+	if (read_jobid(dir, id, sizeof id) < 0) {
+		int e = errno;
+		char *path = slurm_path(dir, "jobid");
+		if (e == ENOENT)           /* nothing was submitted: every point was done */
+			fprintf(stderr, "sweep: no job to wait for (%s: none submitted)\n", path);
+		else
+			fprintf(stderr, "fibersim: error: %s: no submitted job (%s)\n", path,
+			        e == EINVAL ? "empty" : strerror(e));
 		free(path);
-		return 0;
+		return e == ENOENT ? 0 : 1;
 	}
-	if (!f || !fgets(id, sizeof id, f)) {
-		fprintf(stderr, "fibersim: error: %s: no submitted job (%s)\n", path,
-		        f ? "empty" : strerror(errno));
-		if (f)
-			fclose(f);
-		free(path);
-		return 1;
-	}
-	fclose(f);
-	free(path);
-	id[strcspn(id, "\n")] = 0;
-	for (;;) {
-		const char *argv[] = {"squeue", "-h", "-j", id, "-o", "%i", NULL};
-		int st = capture(argv, out, sizeof out), n = 0;
-		for (char *p = out; *p; p++)
-			n += *p == '\n';
-		if (st != 0 || n == 0)    /* gone from the queue (squeue refuses a job it forgot) */
-			break;
+	while ((n = queued_tasks(id)) > 0) {
 		if (n != last)
 			fprintf(stderr, "sweep: job %s: %d array tasks pending or running\n", id, n);
 		last = n;

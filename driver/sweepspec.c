@@ -1,9 +1,9 @@
 /* sweepspec.c: the reader of sweep spec files (docs/sweep.md): lines of words (quotes, comments,
- * a backslash to continue a line), the directives sweep, baseline, workload, config, param, set
- * and point, then the points: the listed ones or the cross product of workloads, configurations
- * and axes, each with its name and its fibersim run command line (${NAME} substituted). Every
- * error is located ("FILE:LINE:COL: error: ..."); the reader never exits and allocates nothing
- * that spec_free does not free.
+ * a backslash to continue a line), the directives sweep, baseline, program, workload, config,
+ * param, set and point, then the points: the listed ones or the cross product of workloads,
+ * configurations and axes, each with its name and its fibersim run command line (${NAME}
+ * substituted). Every error is located ("FILE:LINE:COL: error: ..."); the reader never exits
+ * and allocates nothing that spec_free does not free.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
@@ -340,6 +340,27 @@ read_once(Reader *r, Words *ws, char **dst, const char *what)
 	ws->w[1].text = NULL;
 }
 
+/* `program WORD...`: the command each point runs in place of `fibersim run` (once) */
+static void
+read_program(Reader *r, Words *ws)
+{
+	Spec *s = r->s;
+
+	if (ws->n < 2) {
+		diag(r, ws->w[0].line, ws->w[0].col, "usage: program PATH [ARG]...");
+		return;
+	}
+	if (s->nprog) {
+		diag(r, ws->w[0].line, ws->w[0].col, "a second 'program' line");
+		return;
+	}
+	s->prog = xrealloc(NULL, (ws->n - 1) * sizeof *s->prog);
+	for (size_t k = 1; k < ws->n; k++) {
+		s->prog[s->nprog++] = ws->w[k].text;
+		ws->w[k].text = NULL;
+	}
+}
+
 static void
 read_directive(Reader *r, Words *ws, Listed *pl)
 {
@@ -349,6 +370,8 @@ read_directive(Reader *r, Words *ws, Listed *pl)
 		read_once(r, ws, &r->s->title, "sweep");
 	else if (strcmp(d, "baseline") == 0)
 		read_once(r, ws, &r->s->baseline, "baseline");
+	else if (strcmp(d, "program") == 0)
+		read_program(r, ws);
 	else if (strcmp(d, "workload") == 0)
 		read_line(r, ws, 0);
 	else if (strcmp(d, "config") == 0)
@@ -362,8 +385,8 @@ read_directive(Reader *r, Words *ws, Listed *pl)
 		pl->lines[pl->n++] = *ws;
 		memset(ws, 0, sizeof *ws);
 	} else
-		diag(r, ws->w[0].line, ws->w[0].col, "unknown directive '%s' (sweep, baseline, workload, "
-		     "config, param, set, point)", d);
+		diag(r, ws->w[0].line, ws->w[0].col, "unknown directive '%s' (sweep, baseline, program, "
+		     "workload, config, param, set, point)", d);
 }
 
 /* --- points ---------------------------------------------------------------------------------- */
@@ -463,12 +486,15 @@ add_arg(SwPoint *p, char *a)
 	p->argv[p->argc++] = a;
 }
 
-/* the point's command line: the workload's words, the configuration's, then each set axis */
+/* the point's command line: the program's words (a `program` line), the workload's words, the
+ * configuration's, then each set axis */
 static int
 build_argv(Reader *r, SwPoint *p)
 {
 	const SwLine *lines[2] = {&r->s->wl[p->workload], &r->s->cfg[p->config]};
 
+	for (size_t i = 0; i < r->s->nprog; i++)
+		add_arg(p, xstrndup(r->s->prog[i], strlen(r->s->prog[i])));
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; i < lines[k]->n; i++) {
 			char *a = subst(r, p, &lines[k]->w[i]);
@@ -759,6 +785,9 @@ spec_free(Spec *s)
 		free(s->ax[i].val);
 	}
 	free(s->ax);
+	for (size_t i = 0; i < s->nprog; i++)
+		free(s->prog[i]);
+	free(s->prog);
 	memset(s, 0, sizeof *s);
 }
 

@@ -25,6 +25,9 @@ check(const Spec *s)
 		for (size_t a = 0; a < s->nax; a++)
 			if (!p->aval[a])
 				abort();
+		for (size_t k = 0; k < s->nprog; k++)   /* a `program` line starts every command */
+			if (k >= p->argc || strcmp(p->argv[k], s->prog[k]) != 0)
+				abort();
 		char *c = spec_command(p);
 		if (!c || strlen(c) < strlen(p->argv[0]))
 			abort();

@@ -6,7 +6,8 @@
 # through --fiber) on the FIBER configurations with their ablations and band; fails on any
 # unverified row. Also: table.csv has exactly the issue's
 # columns and one row per workload x shape x generation, table.json and table.svg are written,
-# and --corrupt (one output bit flipped before the check) makes every row's check fail.
+# and --corrupt (one output bit flipped before the check) makes every row's check fail. The table
+# is built as make paper-table builds it: a sweep spec, `fibersim sweep`, paper_table --collect.
 # Environment: B (build directory; run-tests builds $B/paper). Prints `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -28,12 +29,38 @@ if [ ! -x "$PT" ] || [ ! -f "$B/paper/attn_fwd.sm_80.fsass" ]; then
 	echo "$pass passed, $fail failed"
 	exit 1
 fi
-if "$PT" --quick --fsass "$B/paper" --out "$tmp/q" > "$tmp/out" 2> "$tmp/err"; then
-	ok "paper_table --quick: every row verified ($(tail -n 1 "$tmp/out"))"
+# the table as `make paper-table QUICK=1` builds it: the points as a sweep spec, `fibersim sweep`,
+# then the table collected from the points
+FS=$root/$B/bin/fibersim
+if "$PT" --quick --fsass "$B/paper" --program "$PT" --spec "$tmp/q.sweep" &&
+	"$FS" sweep "$tmp/q.sweep" -o "$tmp/qs" -j 2 --quiet 2> "$tmp/serr" &&
+	"$PT" --quick --collect "$tmp/qs" --out "$tmp/q" > "$tmp/out" 2> "$tmp/err"; then
+	ok "paper_table --quick through fibersim sweep: every row verified ($(tail -n 1 "$tmp/out"))"
 else
-	bad "paper_table --quick: exit $?"; sed 's/^/  | /' "$tmp/out" "$tmp/err" | tail -n 30
+	bad "paper_table --quick through the sweep: exit $?"
+	sed 's/^/  | /' "$tmp/serr" "$tmp/out" "$tmp/err" 2>/dev/null | tail -n 30
 fi
 csv=$tmp/q/table.csv
+# the sweep's own results and report: each point's baseline is its row's SIMT point (the spec's
+# `baseline simt` and axes gen, sm), so results.csv's speedup of a FIBER-native point is the
+# table's speedup; the report's chart labels are not cut (the label column fits the names)
+python3 - "$tmp/qs/results.csv" "$csv" > "$tmp/sp" 2>&1 <<'EOF'
+import csv, sys
+pts = list(csv.DictReader(open(sys.argv[1])))
+tab = {(r["workload"], r["generation"]): r for r in csv.DictReader(open(sys.argv[2]))}
+n = 0
+for p in pts:
+    if p["config"] != "fiber":
+        continue
+    assert p["baseline"] == p["name"][: -len("fiber")] + "simt", p["name"]
+    t = tab[("FlashDecoding", p["gen"])]
+    assert abs(float(p["speedup"]) - float(t["speedup"])) < 6e-5, (p["speedup"], t["speedup"])
+    n += 1
+print(n)
+EOF
+[ "$(cat "$tmp/sp")" = 3 ] && grep -q '<svg id="speedup"[^>]* width="1[0-9][0-9][0-9]"' "$tmp/qs/report.html" &&
+	ok "the sweep's results: FIBER-native speedups against their SIMT points equal the table's" ||
+	bad "the sweep's speedups or report: $(tail -n 2 "$tmp/sp")"
 [ -f "$csv" ] && [ "$(head -n 1 "$csv")" = "$cols" ] && ok "table.csv has the issue's columns" ||
 	bad "table.csv header: $(head -n 1 "$csv" 2>/dev/null)"
 # rows: workloads x 3 generations; every simt_verified is yes and every cuda_native_cycles set
@@ -105,16 +132,39 @@ for f in table.json table.svg; do
 done
 grep -q '"verified": false' "$tmp/q/table.json" && bad "table.json has an unverified run" ||
 	ok "table.json: every run verified"
-# --corrupt: every row (each workload, a100) must fail its check, and say where
-if "$PT" --quick --gen a100 --corrupt --fsass "$B/paper" --out "$tmp/c" > "$tmp/cout" 2>&1; then
+# --corrupt through the sweep: every point (each workload, a100) must fail its check (exit 4, the
+# sweep exit 3), and the collected table must say so, located
+"$PT" --quick --gen a100 --corrupt --fsass "$B/paper" --program "$PT" --spec "$tmp/c.sweep"
+"$FS" sweep "$tmp/c.sweep" -o "$tmp/cs" -j 2 --quiet 2> /dev/null
+src=$?
+if "$PT" --quick --gen a100 --collect "$tmp/cs" --out "$tmp/c" > "$tmp/cout" 2>&1; then
 	bad "--corrupt: paper_table passed with a flipped output bit"
 else
 	last=$(grep -E '^[0-9]+ rows, [0-9]+ not verified$' "$tmp/cout")
 	r=${last%% rows*}
 	nv=$(echo "$last" | sed 's/.*, \([0-9]*\) not verified/\1/')
-	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$r" = "$nv" ] && grep -q 'outside the tolerance' "$tmp/cout" &&
-		ok "--corrupt: all $r rows fail their check, located" ||
-		bad "--corrupt: $last"
+	e4=$(grep -l '"exit": 4' "$tmp"/cs/points/*.rec 2>/dev/null | wc -l)
+	np=$(ls "$tmp"/cs/points/*.rec 2>/dev/null | wc -l)
+	[ "$src" = 3 ] && [ -n "$r" ] && [ "$r" -gt 0 ] && [ "$r" = "$nv" ] && [ "$e4" = "$np" ] &&
+		grep -q 'outside the tolerance' "$tmp/cout" &&
+		ok "--corrupt: all $r rows fail their check, located; all $np points exit 4, the sweep 3" ||
+		bad "--corrupt: $last; sweep exit $src; $e4 of $np points exit 4"
 fi
+# the same rows without the sweep (paper_table runs them itself): the same table
+if "$PT" --quick --only FlashDecoding --fsass "$B/paper" --out "$tmp/d" > /dev/null 2>&1 &&
+	grep FlashDecoding "$csv" > "$tmp/d1" && grep FlashDecoding "$tmp/d/table.csv" > "$tmp/d2" &&
+	[ -s "$tmp/d1" ] && cmp -s "$tmp/d1" "$tmp/d2"; then
+	ok "FlashDecoding rows: the sweep's and paper_table's own runs agree in every column"
+else
+	bad "FlashDecoding rows differ between the sweep and paper_table's own runs"
+fi
+# a point without a result: its column stays empty, and the note names the point
+rm -f "$tmp"/qs/points/FlashDecoding.*.a100.fiber_fs=0.*
+"$PT" --quick --only FlashDecoding --gen a100 --collect "$tmp/qs" --out "$tmp/m" > "$tmp/mout" 2>&1
+grep -q '"note": "no result for point FlashDecoding.*a100.fiber_fs=0' "$tmp/m/table.json" &&
+	grep -q '^FlashDecoding,.*,a100,' "$tmp/m/table.csv" &&
+	! grep '^FlashDecoding' "$tmp/m/table.csv" | awk -F, '{print $(NF-9)}' | grep -q . &&
+	ok "a point missing from the sweep: its column empty, the note names the point" ||
+	bad "a missing point: $(grep -o '"note": "no result[^"]*' "$tmp/m/table.json" | head -n 1)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -4,9 +4,11 @@
 # for localhost with every state file under a temporary folder, starts munged (its own key and
 # socket), slurmctld and slurmd, submits the demo sweep (six points) as a job array of three
 # tasks, waits and collects, and compares the results with the same sweep run locally (every
-# column but wall times and host); then resubmits after one record is lost (one task, one point)
-# and stops the daemons. Never skips: without Slurm and no way to install it, it fails.
-# Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
+# column but wall times and host); then resubmits after one record is lost (one task, one point;
+# held, while a second submission and a local run into the folder are refused) and stops the
+# daemons. Never skips: without Slurm and no way to install it, it fails.
+# Environment: B (build directory); SLURM_RUN (a command to run on the cluster before it stops).
+# Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
 SIM=$(pwd)/$B/bin/fibersim
@@ -152,14 +154,33 @@ rm "$R/points/softmax.b200.icache_prefetch=8.rec"
 "$SIM" sweep examples/sweep/demo.sweep -o "$R" --collect > /dev/null 2> "$tmp/err"
 check '[ $? -eq 3 ] && grep -q "6 points: 5 ok, 0 failed, 1 not run" "$tmp/err"' \
 	"--collect with a point missing: exit 3, the point not run" "$tmp/err"
-"$SIM" sweep examples/sweep/demo.sweep -o "$R" --slurm > /dev/null 2> "$tmp/err" &&
-	"$SIM" sweep examples/sweep/demo.sweep -o "$R" --collect --wait --poll 1 > /dev/null 2>> "$tmp/err"
+# submitted held: while the job is queued, a second submission and a local run into the same DIR
+# are refused (they would run its points again); released, it runs
+"$SIM" sweep examples/sweep/demo.sweep -o "$R" --slurm --sbatch-arg --hold > /dev/null 2> "$tmp/err"
+"$SIM" sweep examples/sweep/demo.sweep -o "$R" --slurm > /dev/null 2> "$tmp/err2"
+rc2=$?
+"$SIM" sweep examples/sweep/demo.sweep -o "$R" -j 1 > /dev/null 2>> "$tmp/err2"
+rc3=$?
+job=$(cat "$R/slurm/jobid" 2> /dev/null)
+check '[ $rc2 -eq 1 ] && [ $rc3 -eq 1 ] && [ $(grep -c "error: job $job of $R is still in the queue" "$tmp/err2") -eq 2 ]' \
+	"while its job is queued: a second submission and a local run into DIR are refused" "$tmp/err2"
+scontrol release "$job" > /dev/null 2>&1
+"$SIM" sweep examples/sweep/demo.sweep -o "$R" --collect --wait --poll 1 > /dev/null 2>> "$tmp/err"
 rc=$?
 check '[ $rc -eq 0 ] && grep -q "1 array tasks for 1 points (5 done already)" "$tmp/err" &&
 	[ "$(cat "$R/slurm/pending.txt")" = softmax.b200.icache_prefetch=8 ] && grep -q "6 points: 6 ok" "$tmp/err"' \
 	"resubmitted: one task for the missing point, then --collect --wait" "$tmp/err"
 "$SIM" sweep examples/sweep/demo.sweep -o "$tmp/bad" --slurm --partition nosuchpartition > /dev/null 2> "$tmp/err"
 check '[ $? -eq 1 ] && grep -q "sbatch failed" "$tmp/err"' "a refused submission (no such partition) is exit 1" "$tmp/err"
+
+# SLURM_RUN='COMMAND': run it on this cluster (SLURM_CONF set) before the daemons stop, e.g.
+# SLURM_RUN='make paper-table QUICK=1 SLURM=1' (docs/paper-table.md); make check sets none
+if [ -n "${SLURM_RUN:-}" ]; then
+	t0=$(date +%s)
+	sh -c "$SLURM_RUN"
+	rc=$?
+	check '[ $rc -eq 0 ]' "SLURM_RUN: exit $rc after $(( $(date +%s) - t0 )) s: $SLURM_RUN"
+fi
 
 stop
 check '! pgrep -f "slurmctld -D -i -f $S/slurm.conf" > /dev/null' "the daemons are stopped"

@@ -3,7 +3,8 @@
 # points and their results (CSV, JSON, report) against direct `fibersim run`s of the same
 # commands; resuming (done points skipped, a point whose record is gone or whose command changed
 # runs again); a failing point recorded while the rest go on; Ctrl-C stops, keeps what is done,
-# and the same command finishes the rest; listed points; located errors of bad specs.
+# and the same command finishes the rest; listed points; a `program` line; two sweeps into one
+# folder (the lock, and taking over after a kill -9); located errors of bad specs.
 # Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -146,10 +147,41 @@ check '[ $? -eq 0 ] && [ $(wc -l < "$tmp/list") -eq 75 ] && grep -q "^gemm_pool_
 	grep -q "^gemm_pool_b.simt.fiber_xbar_latency=2	fibersim run examples/gemm_tc/gemm_tc.sm_80.sass --kernel gemm_f16_tc --grid 2,2 " "$tmp/list" && [ ! -e "$tmp/abl" ]' \
 	"variables: each configuration picks its workload's listing and shape; --list runs nothing" "$tmp/err"
 
+# `program`: each point runs it (a script that sleeps, then writes its statistics); two sweeps
+# into one DIR at once: the second is refused and names the first; a sweep killed (kill -9)
+# leaves no stale lock: the next one takes it over, says so, and reruns the unfinished points
+printf '#!/bin/sh\nfor a; do last=$a; done\nsleep 1\necho "{\\"cycles\\": 100}" > "$last"\n' > "$tmp/slow.sh"
+chmod +x "$tmp/slow.sh"
+printf 'program %s --x\nworkload w file\nconfig c\nparam p 1 2 3 4\n' "$tmp/slow.sh" > "$tmp/lock.sweep"
+K=$tmp/lock
+"$SIM" sweep "$tmp/lock.sweep" -o "$K" --list > "$tmp/list"
+check 'grep -q "^w.c.p=1	$tmp/slow.sh --x file$" "$tmp/list"' "program: the points' commands run it" "$tmp/list"
+"$SIM" sweep "$tmp/lock.sweep" -o "$K" -j 2 > /dev/null 2> "$tmp/la" &
+apid=$!
+n=0
+while [ $n -lt 100 ] && [ ! -s "$K/sweep.lock" ]; do sleep 0.05; n=$((n + 1)); done
+"$SIM" sweep "$tmp/lock.sweep" -o "$K" -j 2 > /dev/null 2> "$tmp/err"
+rc=$?
+check '[ $rc -eq 1 ] && grep -q "error: $K is in use by another sweep (pid $apid on .*: fibersim sweep $tmp/lock.sweep -o $K)" "$tmp/err"' \
+	"lock: a second sweep into the same DIR is refused, naming the first" "$tmp/err"
+"$SIM" sweep "$tmp/lock.sweep" -o "$K" --collect > /dev/null 2> "$tmp/err"
+check '[ $? -eq 1 ] && grep -q "is in use by another sweep (pid $apid" "$tmp/err"' \
+	"lock: --collect while a local sweep runs there is refused too" "$tmp/err"
+kill -9 $apid
+wait $apid 2> /dev/null
+sleep 1.2                                  # its orphaned points end
+"$SIM" sweep "$tmp/lock.sweep" -o "$K" -j 2 > /dev/null 2> "$tmp/err"
+rc=$?
+check '[ $rc -eq 0 ] && grep -q "ended without releasing it (pid $apid on" "$tmp/err" &&
+	grep -q "4 points: 4 ok" "$tmp/err" && [ ! -s "$K/sweep.lock" ] &&
+	[ "$(col "$K/results.csv" cycles w.c.p=4)" = 100 ]' \
+	"lock: after kill -9 the next sweep takes the lock over, says so, finishes, leaves it empty" "$tmp/err"
+
 # located errors
 for f in bad-directive:4:1:.*unknown.directive bad-directive:5:8:.*bad.config.name \
 	bad-directive:6:13:.*listed.twice undefined:1:77:.*gridx.*not.defined quote:1:12:.*unterminated \
-	stats:1:70:.*sweep.s.own cycle:2:77:.*nest.deeper.than.8; do
+	stats:1:70:.*sweep.s.own cycle:2:77:.*nest.deeper.than.8 \
+	program:3:1:.*a.second..program; do
 	file=${f%%:*} rest=${f#*:}
 	"$SIM" sweep "tests/sweep/$file.sweep" -o "$tmp/x" > /dev/null 2> "$tmp/err"
 	check '[ $? -eq 1 ] && grep -q "^tests/sweep/$file.sweep:$rest" "$tmp/err"' \

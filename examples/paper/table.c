@@ -378,6 +378,30 @@ run_one(const Work *w, const Shape *s, const char *file, const char *config, con
 	run_with(w->run, w->ctas(s), s, file, config, NULL, json, r);
 }
 
+/* the FIBER-native version of workload w: the one whose listing FILE is (its stem begins the
+ * file's name) when FILE is given, else the one --fiber names, else the workload's first */
+static const FiberWork *
+fiber_work_of(const Work *w, const char *file)
+{
+	const char *base = file ? strrchr(file, '/') : NULL;
+	const FiberWork *first = NULL;
+
+	base = base ? base + 1 : file;
+	for (size_t i = 0; i < sizeof fiber_works / sizeof *fiber_works; i++) {
+		const FiberWork *fw = fiber_works[i];
+		size_t n = strlen(fw->stem);
+		if (fw->w != w)
+			continue;
+		if (base && !strncmp(base, fw->stem, n) && base[n] == '.')
+			return fw;
+		if (!base && fiber_pick && !strcmp(fw->stem, fiber_pick))
+			return fw;
+		if (!first)
+			first = fw;
+	}
+	return base || fiber_pick ? NULL : first;
+}
+
 /* the FIBER-native version of row r, if it has one: the run, its ablations and the band over
  * the assumed keys (a persistent kernel: at most one CTA per SM, never sampled) */
 static void
@@ -387,10 +411,7 @@ run_fiber(Row *r, const char *fsdir, const char *out, size_t n)
 	double lo = INFINITY, hi = 0;
 
 	r->band_lo = r->band_hi = NAN;
-	for (size_t i = 0; i < sizeof fiber_works / sizeof *fiber_works && !r->fw; i++)
-		if (fiber_works[i]->w == r->w && (!fiber_pick || !strcmp(fiber_works[i]->stem,
-		                                                         fiber_pick)))
-			r->fw = fiber_works[i];
+	r->fw = fiber_work_of(r->w, NULL);
 	if (!r->fw)
 		return;
 	snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->fw->stem, r->g->sm);
@@ -661,6 +682,312 @@ json_quick(FILE *fp, const Row *t, size_t n)
 	write_json(fp, t, n, quick_flag);
 }
 
+/* --- the table through `fibersim sweep` (docs/paper-table.md): --spec writes the points as a
+ * sweep spec whose program is this harness in --point mode; --collect reads the points back ---- */
+
+/* s with every run of characters other than letters and digits made one '_' */
+static void
+sanitize(const char *s, char *buf, size_t n)
+{
+	size_t k = 0;
+	for (; *s && k + 1 < n; s++) {
+		int ok = ('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') || ('0' <= *s && *s <= '9');
+		if (ok)
+			buf[k++] = *s;
+		else if (k && buf[k - 1] != '_')
+			buf[k++] = '_';
+	}
+	while (k && buf[k - 1] == '_')
+		k--;
+	buf[k] = 0;
+}
+
+/* the sweep's workload of row r: "WORKLOAD.SHAPE", sanitized */
+static void
+wl_name(const Row *r, char *buf, size_t n)
+{
+	char a[200], b[200];
+	sanitize(r->w->workload, a, sizeof a);
+	sanitize(r->s->name, b, sizeof b);
+	snprintf(buf, n, "%s.%s", a, b);
+}
+
+/* the sweep's point of row r's run kind ("simt", "cuda-native", "fiber", an ablation or
+ * "knob-KEY=VALUE"): "WORKLOAD.SHAPE.GEN.KIND" */
+static void
+point_name(const Row *r, const char *kind, char *buf, size_t n)
+{
+	char wl[420];
+	wl_name(r, wl, sizeof wl);
+	snprintf(buf, n, "%s.%s.%s", wl, r->g->name, kind);
+}
+
+/* a spec word in quotes */
+static void
+put_sw(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+/* the spec of rows t[0..n): one workload per workload x shape, one config per run kind (the
+ * generation an axis, so every point's baseline is its row's SIMT point), one point per run */
+static void
+spec_body(FILE *fp, const Row *t, size_t n, const char *root, const char *fsdir, const char *prog)
+{
+	char wl[420], pn[600];
+	fprintf(fp, "# the paper table's points (docs/paper-table.md), written by paper_table --spec;\n"
+	        "# each runs `paper_table --point`: one launch, checked against its CPU reference\n"
+	        "sweep paper-table%s\nprogram %s --point\nbaseline simt\n", quick_flag ? "-quick" : "",
+	        prog);
+	fprintf(fp, "param gen");         /* each point sets both axes */
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || t[i].g != t[0].g)
+			fprintf(fp, " %s", t[i].g->name);
+		else
+			break;
+	fprintf(fp, "\nparam sm");
+	for (size_t g = 0; g < sizeof gens / sizeof *gens; g++) {
+		size_t k = 0;
+		while (k < g && strcmp(gens[k].sm, gens[g].sm))
+			k++;
+		if (k == g)
+			fprintf(fp, " %s", gens[g].sm);
+	}
+	fprintf(fp, "\nconfig simt file=%s/examples/paper/${stem}.${sm}.sass --config ${gen}\n", root);
+	fprintf(fp, "config cuda-native file=%s/${stem}.${sm}.fsass --config ${gen}-fiber\n", fsdir);
+	fprintf(fp, "config fiber file=%s/${fstem}.${sm}.fsass --config ${gen}-fiber --fiber-native\n",
+	        fsdir);
+	for (size_t a = 0; a < 3; a++)
+		fprintf(fp, "config %s file=%s/${fstem}.${sm}.fsass --config ${gen}-fiber --fiber-native "
+		        "--set %s\n", ablations[a], fsdir, ablations[a]);
+	for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++)
+		fprintf(fp, "config knob-%s file=%s/${fstem}.${sm}.fsass --config ${gen}-fiber "
+		        "--fiber-native --set %s\n", knobs[k], fsdir, knobs[k]);
+	for (size_t i = 0; i < n; i++) {
+		if (i && t[i].w == t[i - 1].w && t[i].s == t[i - 1].s)
+			continue;             /* the rows of one workload x shape are adjacent */
+		wl_name(&t[i], wl, sizeof wl);
+		fprintf(fp, "workload %s stem=%s", wl, t[i].w->stem);
+		if (t[i].fw)
+			fprintf(fp, " fstem=%s", t[i].fw->stem);
+		fprintf(fp, " ${file} --workload ");
+		put_sw(fp, t[i].w->workload);
+		fprintf(fp, " --shape ");
+		put_sw(fp, t[i].s->name);
+		fprintf(fp, "%s\n", corrupt_flag ? " --corrupt" : "");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const Row *r = &t[i];
+		const char *kinds[3 + 3 + sizeof knobs / sizeof *knobs];
+		char kb[sizeof knobs / sizeof *knobs][80];
+		size_t nk = 0;
+		kinds[nk++] = "simt";
+		kinds[nk++] = "cuda-native";
+		if (r->fw) {
+			kinds[nk++] = "fiber";
+			for (size_t a = 0; a < 3; a++)
+				kinds[nk++] = ablations[a];
+			for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++) {
+				snprintf(kb[k], sizeof kb[k], "knob-%s", knobs[k]);
+				kinds[nk++] = kb[k];
+			}
+		}
+		wl_name(r, wl, sizeof wl);
+		for (size_t k = 0; k < nk; k++) {
+			point_name(r, kinds[k], pn, sizeof pn);
+			fprintf(fp, "point %s %s %s gen=%s sm=%s\n", pn, wl, kinds[k], r->g->name, r->g->sm);
+		}
+	}
+}
+
+static const char *spec_root, *spec_fsdir, *spec_prog;  /* --root, --fsass, --program */
+
+static void
+spec_file(FILE *fp, const Row *t, size_t n)
+{
+	spec_body(fp, t, n, spec_root, spec_fsdir, spec_prog);
+}
+
+/* a JSON string's text after "key": at or after from, unescaped into buf; 0 if none */
+static int
+jstr(const char *from, const char *key, char *buf, size_t n)
+{
+	char pat[80];
+	const char *p;
+	size_t k = 0;
+	snprintf(pat, sizeof pat, "\"%s\": \"", key);
+	if (!from || !(p = strstr(from, pat)))
+		return 0;
+	for (p += strlen(pat); *p && *p != '"' && k + 1 < n; p++)
+		buf[k++] = *p == '\\' && p[1] ? *++p : *p;
+	buf[k] = 0;
+	return 1;
+}
+
+/* "key": true at or after from */
+static int
+jtrue(const char *from, const char *key)
+{
+	char pat[80];
+	snprintf(pat, sizeof pat, "\"%s\": true", key);
+	return from && strstr(from, pat) != NULL;
+}
+
+/* --point: the statistics file json gets the check's outcome as its first member, "paper_check"
+ * (written alone when the launch did not run); through a temporary file and rename */
+static int
+write_check(const char *json, const Run *r)
+{
+	char tmp[620], *js = r->ran ? slurp(json) : NULL, *open = js ? strchr(js, '{') : NULL;
+	FILE *fp;
+	snprintf(tmp, sizeof tmp, "%s.tmp", json);
+	if (!(fp = fopen(tmp, "w"))) {
+		free(js);
+		return -1;
+	}
+	fprintf(fp, "{\"paper_check\": {\"ran\": %s, \"verified\": %s, \"worst\": %.6g, "
+	        "\"coverage\": %.6f, \"wall_seconds\": %.3f, \"note\": ", r->ran ? "true" : "false",
+	        r->verified ? "true" : "false", r->worst, r->coverage, r->wall);
+	put_jstr(fp, r->note);
+	fprintf(fp, "}%s%s", open ? "," : "}\n", open ? open + 1 : "");
+	free(js);
+	if (fclose(fp) != 0 || rename(tmp, json) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* paper_table --point FILE --workload W --shape S --config C [--fiber-native] [--set K=V]
+ * [--corrupt] [--quiet] --stats JSON: one launch of a sweep point. Exit 0 verified, 4 ran but
+ * not verified, 1 did not run, 2 usage; the reason is the last line on standard error */
+static int
+point_main(int argc, char **argv)
+{
+	const char *file = NULL, *wn = NULL, *sn = NULL, *config = NULL, *set = NULL, *json = NULL;
+	int native = 0;
+	Run r;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--fiber-native"))
+			native = 1;
+		else if (!strcmp(argv[i], "--corrupt"))
+			corrupt_flag = 1;
+		else if (!strcmp(argv[i], "--quiet"))
+			;
+		else if (i + 1 < argc && !strcmp(argv[i], "--workload"))
+			wn = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--shape"))
+			sn = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--config"))
+			config = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--set") && !set)
+			set = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--stats"))
+			json = argv[++i];
+		else if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else {
+			fprintf(stderr, "paper_table: --point: unexpected '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!file || !wn || !sn || !config || !json) {
+		fprintf(stderr, "usage: paper_table --point FILE --workload W --shape S --config C "
+		        "[--fiber-native] [--set KEY=VALUE] [--corrupt] --stats JSON\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		const Work *w = rows[i].w;
+		const FiberWork *fw = NULL;
+		if (strcmp(w->workload, wn) || strcmp(rows[i].s->name, sn))
+			continue;
+		fw = fiber_work_of(w, file);
+		if (native && !fw)
+			break;
+		if (native)
+			run_with(fw->run, 0, rows[i].s, file, config, set, json, &r);
+		else
+			run_with(w->run, w->ctas(rows[i].s), rows[i].s, file, config, set, json, &r);
+		if (write_check(json, &r) < 0) {
+			fprintf(stderr, "paper_table: %s: %s\n", json, strerror(errno));
+			return 1;
+		}
+		if (!r.verified)
+			fprintf(stderr, "paper_table: %s\n", r.note[0] ? r.note : "not verified");
+		return r.verified ? 0 : r.ran ? 4 : 1;
+	}
+	fprintf(stderr, "paper_table: no %srow '%s', '%s'\n", native ? "FIBER-native " : "", wn, sn);
+	return 1;
+}
+
+/* --collect: run kind of row r from the sweep in dir: the check's outcome and the figures of its
+ * statistics (read as run_with reads them); a point without a result says why */
+static void
+collect_run(const Row *row, const char *kind, const char *dir, Run *r)
+{
+	char pn[600], path[1300], *js, *c;
+	memset(r, 0, sizeof *r);
+	point_name(row, kind, pn, sizeof pn);
+	snprintf(path, sizeof path, "%s/points/%s.json", dir, pn);
+	if (!(js = slurp(path)) || !(c = strstr(js, "\"paper_check\": {"))) {
+		free(js);
+		snprintf(path, sizeof path, "%s/points/%s.rec", dir, pn);
+		js = slurp(path);
+		if (!jstr(js, "error", r->note, sizeof r->note))
+			snprintf(r->note, sizeof r->note, "no result for point %s in %s", pn, dir);
+		free(js);
+		return;
+	}
+	r->ran = jtrue(c, "ran");
+	if (r->ran)
+		read_stats(path, r);
+	r->verified = jtrue(c, "verified");
+	r->worst = jnum(c, "worst");
+	r->coverage = jnum(c, "coverage");
+	r->wall = jnum(c, "wall_seconds");
+	jstr(c, "note", r->note, sizeof r->note);
+	free(js);
+}
+
+/* --collect: row r's runs from the sweep, with run_fiber's rules: the ablations count only when
+ * the FIBER-native run verified, the band only when every knob's run did */
+static void
+collect_row(Row *r, const char *dir)
+{
+	double lo, hi;
+	collect_run(r, "simt", dir, &r->simt);
+	collect_run(r, "cuda-native", dir, &r->cnat);
+	r->band_lo = r->band_hi = NAN;
+	if (!r->fw)
+		return;
+	collect_run(r, "fiber", dir, &r->fib);
+	if (!r->fib.verified)
+		return;
+	for (size_t a = 0; a < 3; a++)
+		collect_run(r, ablations[a], dir, &r->off[a]);
+	lo = hi = r->fib.cycles;
+	for (size_t k = 0; k < sizeof knobs / sizeof *knobs; k++) {
+		char kind[80];
+		Run kr;
+		snprintf(kind, sizeof kind, "knob-%s", knobs[k]);
+		collect_run(r, kind, dir, &kr);
+		if (!kr.verified)
+			return;
+		lo = fmin(lo, kr.cycles);
+		hi = fmax(hi, kr.cycles);
+	}
+	if (r->simt.verified) {
+		r->band_lo = r->simt.cycles / hi;
+		r->band_hi = r->simt.cycles / lo;
+	}
+}
+
 /* the printed table and its legend */
 static void
 print_table(const Row *t, size_t n, double wall)
@@ -715,7 +1042,10 @@ static int
 usage(FILE *fp, int status)
 {
 	fprintf(fp, "usage: paper_table [--quick] [--root DIR] [--fsass DIR] [--out DIR] "
-	        "[--only TEXT] [--gen a100,h100,b200] [--fiber STEM] [--corrupt]\n");
+	        "[--only TEXT] [--gen a100,h100,b200] [--fiber STEM] [--corrupt]\n"
+	        "                   [--spec FILE [--program PATH] | --collect SWEEPDIR]\n"
+	        "       paper_table --point FILE --workload W --shape S --config C [--fiber-native] "
+	        "[--set KEY=VALUE] --stats JSON\n");
 	return status;
 }
 
@@ -723,11 +1053,13 @@ int
 main(int argc, char **argv)
 {
 	const char *root = ".", *fsdir = "build/paper", *out = "build/paper", *only = NULL;
-	const char *genlist = "a100,h100,b200";
+	const char *genlist = "a100,h100,b200", *spec = NULL, *sweep = NULL, *prog = argv[0];
 	Row *t;
 	size_t n = 0, bad = 0;
 	struct timespec t0, t1;
 
+	if (argc > 1 && !strcmp(argv[1], "--point"))
+		return point_main(argc, argv);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick"))
 			quick_flag = 1;
@@ -745,6 +1077,12 @@ main(int argc, char **argv)
 			genlist = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--fiber"))
 			fiber_pick = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--spec"))
+			spec = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--program"))
+			prog = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--collect"))
+			sweep = argv[++i];
 		else if (!strcmp(argv[i], "--help"))
 			return usage(stdout, 0);
 		else
@@ -753,40 +1091,66 @@ main(int argc, char **argv)
 	t = calloc(sizeof rows / sizeof *rows * 3, sizeof *t);
 	if (!t)
 		return 1;
-	mkdir(out, 0777);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
 		if (rows[i].s->quick != quick_flag || (only && !strstr(rows[i].w->workload, only)))
 			continue;
 		for (size_t g = 0; g < sizeof gens / sizeof *gens; g++) {
-			char file[600], json[600];
-			Row *r = &t[n];
 			if (!strstr(genlist, gens[g].name))
 				continue;
-			r->w = rows[i].w;
-			r->s = rows[i].s;
-			r->g = &gens[g];
-			snprintf(file, sizeof file, "%s/examples/paper/%s.%s.sass", root, r->w->stem,
-			         gens[g].sm);
-			snprintf(json, sizeof json, "%s/run%zu.simt.json", out, n);
-			run_one(r->w, r->s, file, gens[g].simt, json, &r->simt);
-			snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->w->stem, gens[g].sm);
-			snprintf(json, sizeof json, "%s/run%zu.cuda-native.json", out, n);
-			run_one(r->w, r->s, file, gens[g].fiber, json, &r->cnat);
-			run_fiber(r, fsdir, out, n);
-			int ok = r->simt.verified && r->cnat.verified && (!r->fw || r->fib.verified);
-			bad += !ok;
-			fprintf(stderr, "paper_table: %s, %s, %s: %s (%.1f s)\n", r->w->workload,
-			        r->s->name, gens[g].name, ok ? "verified" : "NOT VERIFIED",
-			        r->simt.wall + r->cnat.wall + r->fib.wall);
+			t[n].w = rows[i].w;
+			t[n].s = rows[i].s;
+			t[n].g = &gens[g];
+			t[n].fw = fiber_work_of(rows[i].w, NULL);
 			n++;
 		}
+	}
+	if (spec) {
+		/* the spec's configurations name ${gen} and ${gen}-fiber */
+		for (size_t g = 0; g < sizeof gens / sizeof *gens; g++)
+			if (strcmp(gens[g].simt, gens[g].name) || strncmp(gens[g].fiber, gens[g].name,
+			    strlen(gens[g].name)) || strcmp(gens[g].fiber + strlen(gens[g].name), "-fiber"))
+				abort();
+		spec_root = root, spec_fsdir = fsdir, spec_prog = prog;
+		const char *base = strrchr(spec, '/');
+		char dir[600];
+		snprintf(dir, sizeof dir, "%.*s", base ? (int)(base - spec) : 1, base ? spec : ".");
+		int rc = n ? write_file(dir, base ? base + 1 : spec, spec_file, t, n) : -1;
+		if (!n)
+			fprintf(stderr, "paper_table: no rows (--only, --gen): no spec written\n");
+		free(t);
+		return rc ? 1 : 0;
+	}
+	mkdir(out, 0777);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < n; i++) {
+		char file[600], json[600];
+		Row *r = &t[i];
+		if (sweep)
+			collect_row(r, sweep);
+		else {
+			snprintf(file, sizeof file, "%s/examples/paper/%s.%s.sass", root, r->w->stem,
+			         r->g->sm);
+			snprintf(json, sizeof json, "%s/run%zu.simt.json", out, i);
+			run_one(r->w, r->s, file, r->g->simt, json, &r->simt);
+			snprintf(file, sizeof file, "%s/%s.%s.fsass", fsdir, r->w->stem, r->g->sm);
+			snprintf(json, sizeof json, "%s/run%zu.cuda-native.json", out, i);
+			run_one(r->w, r->s, file, r->g->fiber, json, &r->cnat);
+			run_fiber(r, fsdir, out, i);
+		}
+		int ok = r->simt.verified && r->cnat.verified && (!r->fw || r->fib.verified);
+		bad += !ok;
+		fprintf(stderr, "paper_table: %s, %s, %s: %s (%.1f s)\n", r->w->workload, r->s->name,
+		        r->g->name, ok ? "verified" : "NOT VERIFIED",
+		        r->simt.wall + r->cnat.wall + r->fib.wall);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (write_file(out, "table.csv", write_csv, t, n) || write_file(out, "table.json",
 	    json_quick, t, n) || write_file(out, "table.svg", write_svg, t, n))
 		bad++;
 	print_table(t, n, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+	if (sweep)
+		printf("(collected from the sweep in %s; its points' wall times: %s/results.csv)\n",
+		       sweep, sweep);
 	printf("%zu rows, %zu not verified\n", n, bad);
 	free(t);
 	return bad || !n ? 1 : 0;
