@@ -98,6 +98,8 @@ static const Key keys[] = {
 
 	/* SM resources and occupancy */
 	TINT(subpartitions, 1, 4, "", "processing blocks (warp schedulers) per SM"),
+	TINT(gpcs, 1, 64, "GPCs", "graphics processing clusters: the SMs in as many contiguous, "
+	     "nearly equal groups; a thread-block cluster runs within one"),
 	TINT(max_warps_per_sm, 1, 64, "warps", "resident warps per SM at most"),
 	TINT(max_threads_per_sm, 32, 2048, "threads", "resident threads per SM at most"),
 	TINT(max_ctas_per_sm, 1, 64, "CTAs", "resident CTAs per SM at most"),
@@ -183,6 +185,10 @@ static const Key keys[] = {
 	LAT(lat_atomic, "global atomic at L2, issue to result"),
 	LAT(lat_ldgsts, "LDGSTS L2 hit to shared memory written (misses add L2/DRAM time)"),
 	LAT(lat_tma, "TMA or bulk copy: the engine's start to the bytes in shared memory"),
+	LAT(lat_dsmem, "distributed shared memory: a load from another SM's CTA of the cluster, "
+	    "issue to use"),
+	LAT(lat_cluster_bar, "barrier.cluster: last arrival to the release of the waiters on "
+	    "every SM of the cluster"),
 	TPOW2(smem_banks, 1, 64, "banks", "shared memory banks"),
 	TSIZE(smem_bank_bytes, 1, 16, FPow2, "bytes per shared memory bank and cycle"),
 	TSIZE(l1_line, 32, 1024, FPow2, "L1 line"),
