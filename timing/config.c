@@ -90,6 +90,12 @@ static const Key keys[] = {
 	    "32-bit registers per SM"),
 	INT("watchdog", watchdog, 1, U64Half, "instructions",
 	    "warp instructions per launch before a watchdog fault"),
+	INT("mma_block", mma_block, 0, 32, "products", "wgmma with an f32 accumulator: products "
+	    "accumulated per group with the running sum (0: exact sum, rounded once)"),
+	INT("mma_bits", mma_bits, 1, 40, "bits", "significant bits of a group's largest term its "
+	    "aligned terms keep (truncated below; with mma_block)"),
+	INT("mma_bits_f8", mma_bits_f8, 0, 40, "bits", "mma_bits for e4m3/e5m2 inputs (0: "
+	    "mma_bits)"),
 	{{"nvdisasm", "", "disassembler for cubins (read by the runtime)", 1, 0, 0, 0}, KRuntime,
 	 NULL, 0, 0},
 
@@ -947,6 +953,9 @@ simcfg_gpu(const SimConfig *c)
 	g.max_smem_per_block = c->max_smem_per_block;
 	g.regs_per_sm = c->regs_per_sm;
 	g.watchdog = c->watchdog;
+	g.mma_block = c->mma_block;
+	g.mma_bits = c->mma_bits;
+	g.mma_bits_f8 = c->mma_bits_f8;
 	g.clock_mhz = c->t.clock_mhz;
 	g.occupancy = sm_model_of(c)->occupancy;
 	g.max_warps_per_sm = c->t.max_warps_per_sm;
