@@ -207,6 +207,51 @@ START_TEST(test_cluster_timing_remote)
 }
 END_TEST
 
+/* a pointer chase of 512 dependent loads (examples/microbench: dsmem_chase through rank 1's
+ * shared memory in a cluster of 2, lds_chase through the CTA's own) on h100 in timing mode:
+ * cycles per load */
+static double
+chase(const char *file, const char *kernel, unsigned cluster)
+{
+	char path[1200];
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	fiberDevicePtr dout;
+	fiberLaunchConfig c = config(cluster ? 2 : 1, 1, 1, 1, cluster, cluster ? 1 : 0,
+	                             cluster ? 1 : 0);
+	int32_t stride = 1, n = 256, steps = 512;
+	void *params[4] = { &dout, &stride, &n, &steps };
+	long long out[3];
+
+	snprintf(path, sizeof path, "%s/examples/microbench/%s", root(), file);
+	ck_assert_int_eq(fiberDeviceCreate(&d, "h100"), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&m, d, path) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, kernel), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernelEx(&c, f, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberMemcpyDtoH(d, out, dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_int_eq(out[1], (16 + 512) % 256);            /* the chase's last word */
+	check_timed(d, 1);
+	fiberDeviceDestroy(d);
+	return (double)out[0] / steps;
+}
+
+/* a remote load costs lat_dsmem (194 on h100) plus the chain's two MOVs, a local one lat_lds
+ * (29): the remote chase is within [194, 194 + 16] cycles per load, at least 150 more than the
+ * local one */
+START_TEST(test_cluster_timing_chase)
+{
+	double r = chase("dsmem.sm_90a.sass", "dsmem_chase", 2);
+	double l = chase("memory.sm_90.sass", "lds_chase", 0);
+
+	ck_assert_msg(r >= 194 && r <= 194 + 16 && r >= l + 150, "remote %.2f, local %.2f cycles "
+	              "per load", r, l);
+}
+END_TEST
+
 /* placement: with one SM per GPC a cluster's 4 CTAs share one SM (same outputs); a cluster
  * that no GPC can hold is refused, naming the keys */
 START_TEST(test_cluster_timing_fit)
@@ -362,6 +407,7 @@ cluster_suite(void)
 	tcase_add_test(tc, test_cluster_timing_repeat);
 	tcase_add_test(tc, test_cluster_timing_remote);
 	tcase_add_test(tc, test_cluster_timing_fit);
+	tcase_add_test(tc, test_cluster_timing_chase);
 	suite_add_tcase(s, tc);
 	return s;
 }
