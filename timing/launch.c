@@ -249,7 +249,8 @@ trace_collect(TLaunch *L, TraceBuf *tb)
 		if (!s)
 			continue;
 		tb->dropped += s->ev_dropped;
-		memcpy(tb->ev + tb->n, s->ev, s->nev * sizeof *s->ev);
+		if (s->nev)            /* an SM made but given no CTA (clusters) has recorded nothing */
+			memcpy(tb->ev + tb->n, s->ev, s->nev * sizeof *s->ev);
 		tb->n += s->nev;
 	}
 	qsort(tb->ev, tb->n, sizeof *tb->ev, ev_cmp);
