@@ -360,17 +360,18 @@ START_TEST(test_cluster_bad_rank)
 }
 END_TEST
 
-/* shapes CUDA refuses fail saying why; in timing mode, a sampled cluster launch (not built) */
+/* shapes CUDA refuses fail saying why; in timing mode, a cluster launch sampled by SMs (not
+ * built) */
 START_TEST(test_cluster_refused)
 {
 	static const unsigned sh[][6] = {
 		{ 6, 1, 1, 4, 1, 1 },      /* 6 is not a multiple of 4 */
 		{ 16, 1, 1, 16, 1, 1 },    /* more than 8 CTAs */
 		{ 4, 1, 1, 2, 0, 1 },      /* a zero dimension */
-		{ 8, 1, 1, 4, 1, 1 },      /* timing mode, sampled */
+		{ 8, 1, 1, 4, 1, 1 },      /* timing mode, sampled by SMs */
 	};
 	static const char *const why[] = { "multiple of the cluster's", "more than 8 CTAs",
-	                                   "at least 1", "cannot be sampled yet" };
+	                                   "at least 1", "cannot be sampled by SMs yet" };
 	fiberFunction f;
 	fiberDevice d = open_kernel("cluster_ids", &f, 0);
 	const unsigned *v = sh[_i];

@@ -80,7 +80,7 @@ expect 1 "given as tmap (128 bytes)" "a tmap for a scalar parameter" -- \
 
 # --cluster on examples/hopper/cluster.sm_90a.sass (values: tests/check_cluster.c): dsmem_store
 # runs in functional mode and in timing mode (same values, same cycles on any thread count);
-# malformed and refused shapes, a sampled cluster launch, a rank outside the cluster
+# malformed and refused shapes, sampled cluster launches, a rank outside the cluster
 C=examples/hopper/cluster.sm_90a.sass
 CR="--kernel dsmem_store --block 64 --arg zeros:8192"
 # CTA 0 (rank 0) receives what rank 3 (CTA 3) stored: word 0 is 3000, word 255 is 3255
@@ -106,8 +106,17 @@ if "$SIM" run $C $CR --grid 8 --cluster 4 --threads 1 --out 0:"$tmp/st1.bin" \
 else
 	bad "--cluster 4 in timing mode: functional mode's values, the same cycles on 1 and 3 threads"
 fi
-expect 3 "cannot be sampled yet" "a sampled cluster launch in timing mode" -- \
+expect 3 "cannot be sampled by SMs yet" "a cluster launch sampled by SMs in timing mode" -- \
 	"$SIM" run $C $CR --grid 8 --cluster 4 --sample-sms 2
+# sampled by CTAs: whole clusters (2 CTAs asked, the first cluster of 4 runs: CTA 0 receives
+# rank 3's words)
+if "$SIM" run $C $CR --grid 8 --cluster 4 --sample-ctas 2 --out 0:"$tmp/sc.bin" 2> "$tmp/err" &&
+   [ "$(od -A n -t u4 -j 0 -N 4 "$tmp/sc.bin" | tr -d ' ')" = 3000 ] &&
+   [ "$(od -A n -t u4 -j 1020 -N 4 "$tmp/sc.bin" | tr -d ' ')" = 3255 ]; then
+	ok "--cluster 4 --sample-ctas 2: the first whole cluster runs"
+else
+	bad "--cluster 4 --sample-ctas 2: the first whole cluster runs"
+fi
 expect 3 "names CTA rank 5, outside the cluster of 2 CTAs" "mapa to rank 5 in clusters of 2" -- \
 	"$SIM" run $C --kernel bad_rank --block 32 --grid 4 --cluster 2 --functional \
 	--arg zeros:128 --arg u32:5

@@ -398,12 +398,11 @@ setup(Run *r, SimModule *sm, const Prog *k, const LaunchParams *lp)
 		launch_end(&L->lc);
 		return -1;
 	}
-	if (L->lc.nrank > 1 && ((o->sample_sms && o->sample_sms < (uint32_t)r->cfg.nsm) ||
-	                        (o->sample_ctas && o->sample_ctas < L->lc.nctas))) {
+	if (L->lc.nrank > 1 && o->sample_sms && o->sample_sms < (uint32_t)r->cfg.nsm) {
 		fault->kind = FaultLimit;
 		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a launch with clusters of "
-		         "more than one CTA cannot be sampled yet (docs/sim-cluster.md)",
-		         sim_fault_name(FaultLimit), k->name);
+		         "more than one CTA cannot be sampled by SMs yet, only by CTAs "
+		         "(docs/sim-cluster.md)", sim_fault_name(FaultLimit), k->name);
 		launch_end(&L->lc);
 		return -1;
 	}
@@ -456,8 +455,12 @@ sample_setup(Run *r)
 		if (!cfg->t.l2_bytes_per_clk)
 			cfg->t.l2_bytes_per_clk = 1;
 	}
-	if (o->sample_ctas && o->sample_ctas < r->nrun)
-		r->nrun = o->sample_ctas;
+	if (o->sample_ctas && o->sample_ctas < r->nrun) {
+		uint32_t n = L->lc.nrank;         /* whole clusters: the first ones */
+		r->nrun = (o->sample_ctas + n - 1) / n * n;
+		if (r->nrun > L->lc.nctas)
+			r->nrun = L->lc.nctas;
+	}
 }
 
 /* the host threads: as many as asked, at most one per SM with work, one with global atomics */
