@@ -63,7 +63,7 @@ struct Bench {
 	fiberDeviceProps props;
 	const char *root;
 	int functional;
-	fiberModule mod[6][2];   /* per listing file and architecture (80, 90) */
+	fiberModule mod[7][2];   /* per listing file and architecture (80, 90) */
 };
 
 /* what a row measured */
@@ -79,8 +79,9 @@ typedef struct Handler {
 	int (*run)(Bench *b, fiberFunction fn, const Row *r, Result *res);
 } Handler;
 
-/* wgmma (sm_90a code, its listing wgmma.sm_90a.sass) runs on rows of arch 90 */
-static const char *const files[] = {"alu", "memory", "mma", "bandwidth", "mma_shapes", "wgmma"};
+/* wgmma and dsmem (sm_90a code, their listings *.sm_90a.sass) run on rows of arch 90 */
+static const char *const files[] = {"alu", "memory", "mma", "bandwidth", "mma_shapes", "wgmma",
+                                    "dsmem"};
 
 static const char *const configs[] = {"a100", "h100", "b200"};
 
@@ -377,6 +378,47 @@ run_bank(Bench *b, fiberFunction fn, const Row *r, Result *res)
 	return 0;
 }
 
+/* dsmem_chase(out, stride, n, steps) on a cluster of 2 CTAs of one thread (dsmem.cu): cycles
+ * per load of rank 0 through rank 1's shared memory; out[1] is checked as lds_chase's */
+static int
+run_dsmem(Bench *b, fiberFunction fn, const Row *r, Result *res)
+{
+	unsigned long long stride, n, steps, want;
+	fiberLaunchConfig c;
+	fiberDevicePtr d;
+	long long out[3];
+	int32_t a[3];
+	void *params[4];
+
+	if (arg(r, "stride", &stride) || arg(r, "n", &n) || arg(r, "steps", &steps))
+		return -1;
+	if (steps % 16 || !steps || n < 1 || n > 4096)
+		return fail(r, "line %d: need steps a multiple of 16, 1 <= n <= 4096", r->line);
+	if (alloc(b, r, &d, sizeof out))
+		return -1;
+	a[0] = (int32_t)stride;
+	a[1] = (int32_t)n;
+	a[2] = (int32_t)steps;
+	params[0] = &d;
+	params[1] = &a[0];
+	params[2] = &a[1];
+	params[3] = &a[2];
+	memset(&c, 0, sizeof c);
+	c.grid[0] = 2, c.grid[1] = c.grid[2] = 1;
+	c.block[0] = c.block[1] = c.block[2] = 1;
+	c.cluster[0] = 2, c.cluster[1] = c.cluster[2] = 1;
+	if (fiberLaunchKernelEx(&c, fn, params) != FIBER_SUCCESS ||
+	    fiberMemcpyDtoH(b->dev, out, d, sizeof out) != FIBER_SUCCESS)
+		return fiber_fail(b, r, r->kernel);
+	fiberFree(b->dev, d);
+	want = (16 + steps) * stride % n;
+	if ((unsigned long long)out[1] != want)
+		return fail(r, "the chase ended at word %lld, expected %llu", out[1], want);
+	res->value = (double)out[0] / steps;
+	snprintf(res->note, sizeof res->note, "%llu remote loads", steps);
+	return 0;
+}
+
 /* --- mma.cu ---------------------------------------------------------------------------------- */
 
 /* an accumulator element after n MMAs of all-a A and all-b B (low halves of x and y) from 0 */
@@ -624,6 +666,7 @@ static const Handler handlers[] = {
 	{"lds_chase", 1, run_lds}, {"smem_bank", 1, run_bank},
 	{"mma_lat", 2, run_mma_lat}, {"mma_tput", 2, run_mma_tput},
 	{"copy_f4", 3, run_copy}, {"read_f4", 3, run_read},
+	{"dsmem_chase", 6, run_dsmem},
 };
 
 /* every tput_<shape> of mma_shapes.cu, every tputwg_<type> of wgmma.cu (the same record) */
@@ -840,7 +883,7 @@ function_of(Bench *b, const Row *r, fiberFunction *fn)
 
 	if (!*m) {
 		snprintf(path, sizeof path, "%s/examples/microbench/%s.sm_%d%s.sass", b->root,
-		         files[h->file], r->arch, h->file == 5 ? "a" : "");
+		         files[h->file], r->arch, h->file >= 5 ? "a" : "");
 		if (fiberModuleLoadFile(m, b->dev, path) != FIBER_SUCCESS) {
 			fprintf(stderr, "calibrate: %s: %s\n%s", path, fiberGetLastErrorMessage(b->dev),
 			        fiberGetLastErrorLog(b->dev));

@@ -5,6 +5,7 @@
  * major-nesses; and WARPGROUP.ARRIVE / WARPGROUP.DEPBAR.LE (wgmma.fence, wait_group).
  * docs/sim-wgmma.md states the semantics, their sources and the decisions.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -263,6 +264,70 @@ gm_store(Exec *x, const DIns *d, double (*s)[GMaxN], unsigned N, int usec, uint3
 	}
 }
 
+/* One dot product accumulated in groups (docs/sim-wgmma.md, "Arithmetic"): from acc (C, or 0),
+ * each group of blk products in ascending k is summed with the running sum as a block FMA: the
+ * terms are aligned to the largest of them, each truncated toward zero below bits significant
+ * bits of that largest term, summed exactly, and the sum truncated toward zero to binary32.
+ * Exact in double for bits <= 40 (config.c's bound): at most 33 terms below 2^(bits + 1) units.
+ * NaN when a term is not finite (the caller then keeps the exact rule). */
+static double
+gm_group_dot(double acc, const double *p, unsigned K, unsigned blk, unsigned bits)
+{
+	for (unsigned k0 = 0; k0 < K; k0 += blk) {
+		unsigned n = K - k0 < blk ? K - k0 : blk;
+		double big = fabs(acc), unit, sum;
+		int e;
+		for (unsigned k = k0; k < k0 + n; k++)
+			big = fabs(p[k]) > big ? fabs(p[k]) : big;
+		if (!isfinite(big))
+			return NAN;
+		if (big == 0)
+			continue;
+		(void)frexp(big, &e);          /* big in [2^(e-1), 2^e) */
+		unit = ldexp(1.0, e - (int)bits);
+		sum = trunc(acc / unit) * unit;
+		for (unsigned k = k0; k < k0 + n; k++)
+			sum += trunc(p[k] / unit) * unit;
+		acc = f32_of((uint32_t)fp_from_f64(FpF32, sum, RmRZ, 0));
+	}
+	return acc;
+}
+
+/* HGMMA and QGMMA with an f32 accumulator and GpuConfig.mma_block set: s[r][n] = C + A B
+ * accumulated in groups (gm_group_dot), already binary32; 0 to use the exact rule instead
+ * (another type, or a term not finite) */
+static int
+gm_grouped(Exec *x, const DIns *d, uint8_t (*a)[GRowBytes], uint8_t (*b)[GRowBytes],
+           unsigned N, int usec, double (*s)[GMaxN])
+{
+	const GpuConfig *g = &x->gpu->cfg;
+	unsigned aty = ATY(d), bty = BTY(d), K = MMA_K(d->aux), f8 = aty == EE4M3 || aty == EE5M2;
+	unsigned bits = f8 && g->mma_bits_f8 ? g->mma_bits_f8 : g->mma_bits;
+	double av[GRows][32], bv[32], p[32];
+	double sg = (d->mod & GNegA ? -1 : 1) * (d->mod & GNegB ? -1 : 1);
+
+	if (!g->mma_block || CTY(d) != EF32 || (d->op != OHGMMA && d->op != OQGMMA) || K > 32)
+		return 0;
+	for (unsigned r = 0; r < GRows; r++)
+		gm_elems(a[r], aty, av[r]);
+	for (unsigned n = 0; n < N; n++) {
+		gm_elems(b[n], bty, bv);
+		for (unsigned r = 0; r < GRows; r++) {
+			unsigned reg, lane, hi;
+			double c = 0;
+			gm_dpos(0, r, n, &reg, &lane, &hi);
+			if (usec)
+				c = f32_of(sim_tuple_src(x, &d->src[2], reg)[lane]);
+			for (unsigned k = 0; k < K; k++)
+				p[k] = av[r][k] * bv[k] * sg;
+			s[r][n] = gm_group_dot(c, p, K, g->mma_block, bits);
+			if (isnan(s[r][n]))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static void
 ex_gmma(Exec *x, const DIns *d, uint32_t mask)
 {
@@ -288,11 +353,15 @@ ex_gmma(Exec *x, const DIns *d, uint32_t mask)
 		return;
 	if (gm_rows(x, db, !!(d->mod & GTnspB), eb, 0, N, b) < 0)
 		return;
+	usec = d->src[2].reg != RegRZ && (sim_pred(x, &d->src[3]) & 1);
+	if (gm_grouped(x, d, a, b, N, usec, s)) {
+		gm_store(x, d, s, N, 0, mask);     /* C is in s already */
+		return;
+	}
 	if (d->op == OBGMMA)
 		gm_popc(a, b, N, s);
 	else
 		gm_sums(d, a, b, N, s);
-	usec = d->src[2].reg != RegRZ && (sim_pred(x, &d->src[3]) & 1);
 	gm_store(x, d, s, N, usec, mask);
 }
 

@@ -669,7 +669,11 @@ uint32_t sim_const32(Exec *x, unsigned bank, uint32_t off, unsigned lane);
 	uint32_t max_threads_per_block; /* 1024 */ \
 	uint32_t max_smem_per_block;    /* bytes, static + dynamic (opt-in maximum) */ \
 	uint32_t regs_per_sm;  /* 65536 32-bit registers = SmVRegs x 32 */ \
-	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */
+	uint64_t watchdog;     /* warp instructions per launch before FaultWatchdog (0: default) */ \
+	uint32_t mma_block;    /* wgmma f32 accumulation in groups of this many products (0: one \
+	                          exact sum rounded once; docs/sim-wgmma.md) */ \
+	uint32_t mma_bits;     /* ... each group aligned to its largest term keeping these bits */ \
+	uint32_t mma_bits_f8;  /* ... for e4m3/e5m2 inputs (0: mma_bits) */
 
 typedef struct GpuConfig GpuConfig;
 typedef struct LaunchCx LaunchCx;     /* a launch being run (launch.h) */

@@ -21,9 +21,10 @@ root(void)
 	return r && *r ? r : ".";
 }
 
-/* an h100 device (functional mode), the module loaded, kernel name looked up */
+/* an h100 device in functional (timing 0) or timing mode with the configuration changes set
+ * (NULL-terminated; NULL: none), the module loaded, kernel name looked up */
 static fiberDevice
-open_kernel(const char *name, fiberFunction *f)
+open_kernel_set(const char *name, fiberFunction *f, int timing, const char *const *set)
 {
 	char path[1200];
 	fiberDevice d;
@@ -31,12 +32,35 @@ open_kernel(const char *name, fiberFunction *f)
 
 	snprintf(path, sizeof path, "%s/examples/hopper/cluster.sm_90a.sass", root());
 	ck_assert_int_eq(fiberDeviceCreate(&d, "h100"), FIBER_SUCCESS);
-	ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_FUNCTIONAL), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberDeviceSetMode(d, timing ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL),
+	                 FIBER_SUCCESS);
+	for (; set && *set; set++)
+		ck_assert_msg(fiberDeviceSetConfigValue(d, *set) == FIBER_SUCCESS, "%s: %s", *set,
+		              fiberGetLastErrorMessage(d));
 	ck_assert_msg(fiberModuleLoadFile(&m, d, path) == FIBER_SUCCESS, "%s",
 	              fiberGetLastErrorMessage(d));
 	ck_assert_msg(fiberModuleGetFunction(f, m, name) == FIBER_SUCCESS, "%s",
 	              fiberGetLastErrorMessage(d));
 	return d;
+}
+
+static fiberDevice
+open_kernel(const char *name, fiberFunction *f, int timing)
+{
+	return open_kernel_set(name, f, timing, NULL);
+}
+
+/* in timing mode: cycles counted, no hazard (nvcc's stall counts cover every latency) */
+static void
+check_timed(fiberDevice d, int timing)
+{
+	fiberStats st;
+
+	if (!timing)
+		return;
+	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
+	ck_assert_msg(st.cycles > 0, "no cycles in timing mode");
+	ck_assert_msg(st.hazards == 0, "%llu hazards", (unsigned long long)st.hazards);
 }
 
 static fiberLaunchConfig
@@ -55,10 +79,10 @@ config(unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned cx, unsig
 /* cluster_ids on grid g with clusters cl (all 0: none): each CTA's row against CUDA's
  * definitions (ranks x-major in a cluster, clusters x-major over the grid) */
 static void
-ids_case(const unsigned g[3], const unsigned cl[3])
+ids_case(const unsigned g[3], const unsigned cl[3], int timing)
 {
 	fiberFunction f;
-	fiberDevice d = open_kernel("cluster_ids", &f);
+	fiberDevice d = open_kernel("cluster_ids", &f, timing);
 	fiberLaunchConfig c = config(g[0], g[1], g[2], 32, cl[0], cl[1], cl[2]);
 	unsigned n = g[0] * g[1] * g[2], e = cl[0] || cl[1] || cl[2];
 	unsigned cd[3] = { e ? cl[0] : 1, e ? cl[1] : 1, e ? cl[2] : 1 };
@@ -91,6 +115,7 @@ ids_case(const unsigned g[3], const unsigned cl[3])
 					ck_assert_msg(row[k] == want[k], "CTA (%u,%u,%u) word %d: %u, want %u", x, y,
 					              z, k, row[k], want[k]);
 			}
+	check_timed(d, timing);
 	free(out);
 	fiberDeviceDestroy(d);
 }
@@ -100,15 +125,21 @@ START_TEST(test_cluster_ids)
 	static const unsigned g[][3] = { { 4, 2, 2 }, { 8, 1, 1 }, { 6, 4, 1 }, { 4, 2, 2 } };
 	static const unsigned cl[][3] = { { 2, 2, 1 }, { 8, 1, 1 }, { 3, 1, 1 }, { 0, 0, 0 } };
 
-	ids_case(g[_i], cl[_i]);
+	ids_case(g[_i / 2], cl[_i / 2], _i % 2);
 }
 END_TEST
 
-/* dsmem_ring: out = own * (rank + 1) + the next rank's * (rank + 2 mod n) */
-START_TEST(test_cluster_dsmem_ring)
+/* dsmem_ring in mode timing (0: functional) with configuration changes set: out = own *
+ * (rank + 1) + the next rank's * (rank + 2 mod n); the cycles (0 in functional mode) */
+static uint64_t
+ring_case(int timing, const char *const *set, unsigned threads)
 {
 	fiberFunction f;
-	fiberDevice d = open_kernel("dsmem_ring", &f);
+	fiberDevice d = open_kernel_set("dsmem_ring", &f, timing, set);
+	fiberStats st;
+
+	if (threads)
+		ck_assert_int_eq(fiberDeviceSetThreads(d, threads), FIBER_SUCCESS);
 	enum { G = 8, C = 4 };
 	fiberLaunchConfig c = config(G, 1, 1, 96, C, 1, 1);
 	float *in = malloc(G * N * 4), *out = malloc(G * N * 4);
@@ -131,8 +162,115 @@ START_TEST(test_cluster_dsmem_ring)
 			              (double)out[cta * N + i], (double)want);
 		}
 	}
+	check_timed(d, timing);
+	ck_assert_int_eq(fiberGetStats(d, &st), FIBER_SUCCESS);
 	free(in);
 	free(out);
+	fiberDeviceDestroy(d);
+	return st.cycles;
+}
+
+START_TEST(test_cluster_dsmem_ring)
+{
+	ring_case(_i, NULL, 0);
+}
+END_TEST
+
+/* timing mode is deterministic: the same cycles again, and on 4 host threads (the two clusters
+ * run on two GPCs, each GPC's SMs on one thread) */
+START_TEST(test_cluster_timing_repeat)
+{
+	uint64_t a = ring_case(1, NULL, 1), b = ring_case(1, NULL, 1), c = ring_case(1, NULL, 4);
+
+	ck_assert_msg(a == b && a == c, "cycles %llu, %llu, on 4 threads %llu",
+	              (unsigned long long)a, (unsigned long long)b, (unsigned long long)c);
+}
+END_TEST
+
+/* a remote shared memory access costs lat_dsmem, more than a local one: dsmem_ring's cycles
+ * grow with lat_dsmem (at least by the growth of one remote load: the ring reads its
+ * neighbour once per element, between two cluster barriers), and with lat_cluster_bar: by
+ * more than one barrier's growth, at most two (the kernel's two barriers; stores still
+ * draining at the second barrier's release hide part of its default latency) */
+START_TEST(test_cluster_timing_remote)
+{
+	static const char *const local[] = { "lat_dsmem=29", NULL };   /* h100's lat_lds */
+	static const char *const slow[] = { "lat_dsmem=2194", NULL };
+	static const char *const bar[] = { "lat_cluster_bar=3214", NULL };
+	uint64_t l = ring_case(1, local, 0), h = ring_case(1, NULL, 0), s = ring_case(1, slow, 0);
+	uint64_t b = ring_case(1, bar, 0);
+
+	ck_assert_msg(l < h && h + 2000 <= s, "cycles with lat_dsmem 29: %llu, 194: %llu, 2194: "
+	              "%llu", (unsigned long long)l, (unsigned long long)h, (unsigned long long)s);
+	ck_assert_msg(h + 3000 < b && b <= h + 2 * 3000, "cycles with lat_cluster_bar 214: %llu, 3214: %llu",
+	              (unsigned long long)h, (unsigned long long)b);
+}
+END_TEST
+
+/* a pointer chase of 512 dependent loads (examples/microbench: dsmem_chase through rank 1's
+ * shared memory in a cluster of 2, lds_chase through the CTA's own) on h100 in timing mode:
+ * cycles per load */
+static double
+chase(const char *file, const char *kernel, unsigned cluster)
+{
+	char path[1200];
+	fiberDevice d;
+	fiberModule m;
+	fiberFunction f;
+	fiberDevicePtr dout;
+	fiberLaunchConfig c = config(cluster ? 2 : 1, 1, 1, 1, cluster, cluster ? 1 : 0,
+	                             cluster ? 1 : 0);
+	int32_t stride = 1, n = 256, steps = 512;
+	void *params[4] = { &dout, &stride, &n, &steps };
+	long long out[3];
+
+	snprintf(path, sizeof path, "%s/examples/microbench/%s", root(), file);
+	ck_assert_int_eq(fiberDeviceCreate(&d, "h100"), FIBER_SUCCESS);
+	ck_assert_msg(fiberModuleLoadFile(&m, d, path) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberModuleGetFunction(&f, m, kernel), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_msg(fiberLaunchKernelEx(&c, f, params) == FIBER_SUCCESS, "%s",
+	              fiberGetLastErrorMessage(d));
+	ck_assert_int_eq(fiberMemcpyDtoH(d, out, dout, sizeof out), FIBER_SUCCESS);
+	ck_assert_int_eq(out[1], (16 + 512) % 256);            /* the chase's last word */
+	check_timed(d, 1);
+	fiberDeviceDestroy(d);
+	return (double)out[0] / steps;
+}
+
+/* a remote load costs lat_dsmem (194 on h100) plus the chain's two MOVs, a local one lat_lds
+ * (29): the remote chase is within [194, 194 + 16] cycles per load, at least 150 more than the
+ * local one */
+START_TEST(test_cluster_timing_chase)
+{
+	double r = chase("dsmem.sm_90a.sass", "dsmem_chase", 2);
+	double l = chase("memory.sm_90.sass", "lds_chase", 0);
+
+	ck_assert_msg(r >= 194 && r <= 194 + 16 && r >= l + 150, "remote %.2f, local %.2f cycles "
+	              "per load", r, l);
+}
+END_TEST
+
+/* placement: with one SM per GPC a cluster's 4 CTAs share one SM (same outputs); a cluster
+ * that no GPC can hold is refused, naming the keys */
+START_TEST(test_cluster_timing_fit)
+{
+	static const char *const one[] = { "sms=4", "gpcs=4", NULL };
+	static const char *const small[] = { "sms=8", "gpcs=4", "max_ctas_per_sm=1", NULL };
+	fiberFunction f;
+	fiberDevice d;
+	fiberLaunchConfig c = config(8, 1, 1, 96, 4, 1, 1);
+	fiberDevicePtr din, dout;
+	void *params[2] = { &din, &dout };
+
+	ck_assert_msg(ring_case(1, one, 0) > 0, "no cycles");
+	d = open_kernel_set("dsmem_ring", &f, 1, small);
+	ck_assert_int_eq(fiberMalloc(d, &din, 8 * N * 4), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberMalloc(d, &dout, 8 * N * 4), FIBER_SUCCESS);
+	ck_assert_int_eq(fiberLaunchKernelEx(&c, f, params), FIBER_ERROR_LAUNCH_FAILED);
+	ck_assert_msg(strstr(fiberGetLastErrorMessage(d), "a cluster of 4 CTAs does not fit a GPC "
+	                     "of 2 SMs at 1 CTAs each"), "%s", fiberGetLastErrorMessage(d));
 	fiberDeviceDestroy(d);
 }
 END_TEST
@@ -141,7 +279,7 @@ END_TEST
 START_TEST(test_cluster_dsmem_store)
 {
 	fiberFunction f;
-	fiberDevice d = open_kernel("dsmem_store", &f);
+	fiberDevice d = open_kernel("dsmem_store", &f, _i);
 	enum { G = 6, C = 3 };
 	fiberLaunchConfig c = config(1, G, 1, 64, 1, C, 1);
 	uint32_t *out = malloc(G * N * 4);
@@ -158,6 +296,7 @@ START_TEST(test_cluster_dsmem_store)
 			ck_assert_msg(out[cta * N + i] == src * 1000 + i, "CTA %u [%u]: %u, want %u", cta,
 			              i, out[cta * N + i], src * 1000 + i);
 	}
+	check_timed(d, _i);
 	free(out);
 	fiberDeviceDestroy(d);
 }
@@ -168,7 +307,7 @@ END_TEST
 START_TEST(test_cluster_remote_arrive)
 {
 	fiberFunction f;
-	fiberDevice d = open_kernel("remote_arrive", &f);
+	fiberDevice d = open_kernel("remote_arrive", &f, _i);
 	enum { G = 8, C = 4 };
 	fiberLaunchConfig c = config(G, 1, 1, 64, C, 1, 1);
 	uint32_t out[G * 16];
@@ -186,6 +325,7 @@ START_TEST(test_cluster_remote_arrive)
 			ck_assert_msg(out[cta * 16 + k] == want, "CTA %u word %u: %u, want %u", cta, k,
 			              out[cta * 16 + k], want);
 		}
+	check_timed(d, _i);
 	fiberDeviceDestroy(d);
 }
 END_TEST
@@ -195,10 +335,10 @@ START_TEST(test_cluster_bad_rank)
 {
 	static const unsigned rank[] = { 1, 2, 7 };
 	fiberFunction f;
-	fiberDevice d = open_kernel("bad_rank", &f);
+	fiberDevice d = open_kernel("bad_rank", &f, _i / 3);
 	fiberLaunchConfig c = config(4, 1, 1, 32, 2, 1, 1);
 	fiberDevicePtr dout;
-	uint32_t r = rank[_i];
+	uint32_t r = rank[_i % 3];
 	void *params[2] = { &dout, &r };
 	fiberStatus s;
 	char want[64];
@@ -220,27 +360,30 @@ START_TEST(test_cluster_bad_rank)
 }
 END_TEST
 
-/* shapes CUDA refuses, and a cluster in timing mode (not built yet), fail saying why */
+/* shapes CUDA refuses fail saying why; in timing mode, a cluster launch sampled by SMs (not
+ * built) */
 START_TEST(test_cluster_refused)
 {
 	static const unsigned sh[][6] = {
 		{ 6, 1, 1, 4, 1, 1 },      /* 6 is not a multiple of 4 */
 		{ 16, 1, 1, 16, 1, 1 },    /* more than 8 CTAs */
 		{ 4, 1, 1, 2, 0, 1 },      /* a zero dimension */
-		{ 8, 1, 1, 4, 1, 1 },      /* timing mode */
+		{ 8, 1, 1, 4, 1, 1 },      /* timing mode, sampled by SMs */
 	};
 	static const char *const why[] = { "multiple of the cluster's", "more than 8 CTAs",
-	                                   "at least 1", "not supported in timing mode" };
+	                                   "at least 1", "cannot be sampled by SMs yet" };
 	fiberFunction f;
-	fiberDevice d = open_kernel("cluster_ids", &f);
+	fiberDevice d = open_kernel("cluster_ids", &f, 0);
 	const unsigned *v = sh[_i];
 	fiberLaunchConfig c = config(v[0], v[1], v[2], 32, v[3], v[4], v[5]);
 	fiberDevicePtr dout;
 	void *params[1] = { &dout };
 
 	ck_assert_int_eq(fiberMalloc(d, &dout, 64 * 16), FIBER_SUCCESS);
-	if (_i == 3)
+	if (_i == 3) {
 		ck_assert_int_eq(fiberDeviceSetMode(d, FIBER_MODE_TIMING), FIBER_SUCCESS);
+		ck_assert_int_eq(fiberDeviceSetSampling(d, 2, 0), FIBER_SUCCESS);
+	}
 	ck_assert_int_eq(fiberLaunchKernelEx(&c, f, params), FIBER_ERROR_LAUNCH_FAILED);
 	ck_assert_msg(strstr(fiberGetLastErrorMessage(d), why[_i]), "%s",
 	              fiberGetLastErrorMessage(d));
@@ -255,12 +398,17 @@ cluster_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_cluster_ids, 0, 4);
-	tcase_add_test(tc, test_cluster_dsmem_ring);
-	tcase_add_test(tc, test_cluster_dsmem_store);
-	tcase_add_test(tc, test_cluster_remote_arrive);
-	tcase_add_loop_test(tc, test_cluster_bad_rank, 0, 3);
+	/* loop index % 2 (bad_rank: / 3): 0 functional, 1 timing mode */
+	tcase_add_loop_test(tc, test_cluster_ids, 0, 8);
+	tcase_add_loop_test(tc, test_cluster_dsmem_ring, 0, 2);
+	tcase_add_loop_test(tc, test_cluster_dsmem_store, 0, 2);
+	tcase_add_loop_test(tc, test_cluster_remote_arrive, 0, 2);
+	tcase_add_loop_test(tc, test_cluster_bad_rank, 0, 6);
 	tcase_add_loop_test(tc, test_cluster_refused, 0, 4);
+	tcase_add_test(tc, test_cluster_timing_repeat);
+	tcase_add_test(tc, test_cluster_timing_remote);
+	tcase_add_test(tc, test_cluster_timing_fit);
+	tcase_add_test(tc, test_cluster_timing_chase);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -265,6 +265,15 @@ to_f16(double v)
 	return (uint16_t)(sign | (unsigned)(e + 15) << 10 | ((unsigned)q - 1024));
 }
 
+/* the accumulation tests (test_gmma_grouped): while on, every element of A is a (encoding
+ * abits), of B b (bbits), C is c, and D must be want (derived by hand in the test) */
+typedef struct Ovr {
+	int on;
+	double a, b, c, want;
+	uint32_t abits, bbits;
+} Ovr;
+static Ovr ovr;
+
 /* run form f with layout variants va (A) and vb (B), scale-d sd; returns 0 or fails */
 static void
 run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
@@ -289,6 +298,10 @@ run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
 		for (unsigned k = 0; k < K; k++) {
 			uint32_t bits;
 			A[m][k] = pick(f->at, &bits) * f->sa;
+			if (ovr.on) {
+				A[m][k] = ovr.a;
+				bits = ovr.abits;
+			}
 			if (f->areg) {
 				/* the figures of the ISA: element e of lane (g, t) of warp w, 4 registers */
 				unsigned w = m / 16, g = m % 8, hi = m % 16 / 8, e, t, reg, byte;
@@ -317,6 +330,10 @@ run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
 			uint32_t bits;
 			unsigned o = lay_off(&lb, eb, n, k + lb.kblk * K) + BOff;
 			B[n][k] = pick(f->bt, &bits) * f->sb;
+			if (ovr.on) {
+				B[n][k] = ovr.b;
+				bits = ovr.bbits;
+			}
 			ck_assert_msg(o + eb <= ImgBytes && !used[o], "test layout B overlaps at %u", o);
 			used[o] = 1;
 			put_elem(img, o, eb, bits);
@@ -335,7 +352,8 @@ run_form(Run *r, const GForm *f, unsigned va, unsigned vb, int sd)
 			if (sd)
 				s += c;
 			if (f->d == 'f') {
-				float fc = (float)c, fd = (float)s;
+				float fc = ovr.on ? (float)ovr.c : (float)c;
+				float fd = ovr.on ? (float)ovr.want : (float)s;
 				memcpy(&cb, &fc, 4);
 				memcpy(&db2, &fd, 4);
 			} else if (f->d == 'i') {
@@ -428,6 +446,58 @@ END_TEST
 START_TEST(test_gmma_timing)
 {
 	run_all(FIBER_MODE_TIMING, 2, nvcc_listing(), 0);
+}
+END_TEST
+
+/* one form by name, on a device with configuration changes set (NULL-terminated), every
+ * element of A a, of B b, C c, every D want (ovr); both modes */
+static void
+grouped_case(const char *form, const char *const *set, double a, uint32_t abits, double b,
+             uint32_t bbits, double c, double want)
+{
+	const GForm *f = NULL;
+
+	init_forms();
+	for (unsigned k = 0; k < nforms; k++)
+		if (!strcmp(forms[k].name, form))
+			f = &forms[k];
+	ck_assert_msg(f != NULL, "no form %s", form);
+	ovr = (Ovr){ 1, a, b, c, want, abits, bbits };
+	for (int mode = 0; mode < 2; mode++) {
+		Run r;
+		run_open(&r, mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL, nvcc_listing());
+		for (const char *const *p = set; p && *p; p++)
+			ck_assert_msg(fiberDeviceSetConfigValue(r.dev, *p) == FIBER_SUCCESS, "%s: %s", *p,
+			              fiberGetLastErrorMessage(r.dev));
+		run_form(&r, f, 0, 1, 1);
+		fiberDeviceDestroy(r.dev);
+	}
+	ovr.on = 0;
+}
+
+/* wgmma's accumulation in groups (mma_block, mma_bits, mma_bits_f8; docs/sim-wgmma.md), on
+ * inputs where it and the exact sum differ. m64n8k16 f16 -> f32, every product 2^-13 x 2^-13
+ * = 2^-26, C = 1: the exact sum 1 + 16 x 2^-26 = 1 + 2^-22 is a binary32; in one group of 16
+ * products + C at 25 bits the unit is 2^-24 (C = 1 = 2^0 sets it) and every product truncates to
+ * 0: D = 1; at 27 bits (unit 2^-26) every product survives: 1 + 2^-22 again. m64n64k32 e4m3 x
+ * e5m2: products 2^-6 x 2^-6 = 2^-12, C = 1, exact 1 + 32 x 2^-12 = 1 + 2^-7; with groups of 16
+ * at mma_bits_f8 12 (unit 2^-11) they vanish: 1; at 14 (unit 2^-13) they survive: 1 + 2^-7;
+ * mma_bits does not apply to FP8 inputs when mma_bits_f8 is set. */
+START_TEST(test_gmma_grouped)
+{
+	static const char *const g25[] = { "mma_block=16", "mma_bits=25", NULL };
+	static const char *const g27[] = { "mma_block=16", "mma_bits=27", NULL };
+	static const char *const f12[] = { "mma_block=16", "mma_bits=40", "mma_bits_f8=12", NULL };
+	static const char *const f14[] = { "mma_block=16", "mma_bits=1", "mma_bits_f8=14", NULL };
+	const double h = ldexp(1, -13), q = ldexp(1, -6);
+
+	/* f16 2^-13: exponent field 2; e4m3 2^-6: field 1; e5m2 2^-6: field 9 */
+	grouped_case("k_h_f32_n8", NULL, h, 0x0800, h, 0x0800, 1, 1 + ldexp(1, -22));
+	grouped_case("k_h_f32_n8", g25, h, 0x0800, h, 0x0800, 1, 1);
+	grouped_case("k_h_f32_n8", g27, h, 0x0800, h, 0x0800, 1, 1 + ldexp(1, -22));
+	grouped_case("k_q_f32_n64_e4e5", NULL, q, 0x08, q, 0x24, 1, 1 + ldexp(1, -7));
+	grouped_case("k_q_f32_n64_e4e5", f12, q, 0x08, q, 0x24, 1, 1);
+	grouped_case("k_q_f32_n64_e4e5", f14, q, 0x08, q, 0x24, 1, 1 + ldexp(1, -7));
 }
 END_TEST
 
@@ -690,6 +760,7 @@ simgmma_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_gmma_functional);
 	tcase_add_test(tc, test_gmma_timing);
+	tcase_add_test(tc, test_gmma_grouped);
 	tcase_add_test(tc, test_gmma_isel);
 	tcase_add_test(tc, test_gmma_rate);
 	tcase_add_loop_test(tc, test_gmma_gemm, 0, 2);

@@ -83,7 +83,8 @@ expect 1 "given as tmap (128 bytes)" "a tmap for a scalar parameter" -- \
 	--arg tmap:f32,100x50,32x16
 
 # --cluster on examples/hopper/cluster.sm_90a.sass (values: tests/check_cluster.c): dsmem_store
-# runs in functional mode; malformed and refused shapes, a rank outside the cluster, timing mode
+# runs in functional mode and in timing mode (same values, same cycles on any thread count);
+# malformed and refused shapes, sampled cluster launches, a rank outside the cluster
 C=examples/hopper/cluster.sm_90a.sass
 CR="--kernel dsmem_store --block 64 --arg zeros:8192"
 # CTA 0 (rank 0) receives what rank 3 (CTA 3) stored: word 0 is 3000, word 255 is 3255
@@ -97,8 +98,29 @@ fi
 expect 2 "bad --cluster '0'" "--cluster 0 (exit 2)" -- "$SIM" run $C $CR --grid 8 --cluster 0
 expect 3 "multiple of the cluster's" "a grid that is no multiple of the cluster" -- \
 	"$SIM" run $C $CR --grid 6 --cluster 4 --functional
-expect 3 "not supported in timing mode" "a cluster of 4 CTAs in timing mode" -- \
-	"$SIM" run $C $CR --grid 8 --cluster 4
+# timing mode: the same values as functional mode, the same cycles on 1 and 3 host threads
+# (with a trace: SMs made for the first round but given no cluster record no events)
+if "$SIM" run $C $CR --grid 8 --cluster 4 --threads 1 --out 0:"$tmp/st1.bin" \
+	--stats "$tmp/st1.json" --trace "$tmp/tr.json" 2> "$tmp/err" &&
+   cmp -s "$tmp/st.bin" "$tmp/st1.bin" && [ -s "$tmp/tr.json" ] &&
+   "$SIM" run $C $CR --grid 8 --cluster 4 --threads 3 --stats "$tmp/st3.json" 2> "$tmp/err" &&
+   c1=$(grep -o '"cycles": *[0-9]*' "$tmp/st1.json" | head -1) && [ -n "$c1" ] &&
+   [ "$c1" = "$(grep -o '"cycles": *[0-9]*' "$tmp/st3.json" | head -1)" ]; then
+	ok "--cluster 4 in timing mode: functional mode's values, the same $c1 on 1 and 3 threads"
+else
+	bad "--cluster 4 in timing mode: functional mode's values, the same cycles on 1 and 3 threads"
+fi
+expect 3 "cannot be sampled by SMs yet" "a cluster launch sampled by SMs in timing mode" -- \
+	"$SIM" run $C $CR --grid 8 --cluster 4 --sample-sms 2
+# sampled by CTAs: whole clusters (2 CTAs asked, the first cluster of 4 runs: CTA 0 receives
+# rank 3's words)
+if "$SIM" run $C $CR --grid 8 --cluster 4 --sample-ctas 2 --out 0:"$tmp/sc.bin" 2> "$tmp/err" &&
+   [ "$(od -A n -t u4 -j 0 -N 4 "$tmp/sc.bin" | tr -d ' ')" = 3000 ] &&
+   [ "$(od -A n -t u4 -j 1020 -N 4 "$tmp/sc.bin" | tr -d ' ')" = 3255 ]; then
+	ok "--cluster 4 --sample-ctas 2: the first whole cluster runs"
+else
+	bad "--cluster 4 --sample-ctas 2: the first whole cluster runs"
+fi
 expect 3 "names CTA rank 5, outside the cluster of 2 CTAs" "mapa to rank 5 in clusters of 2" -- \
 	"$SIM" run $C --kernel bad_rank --block 32 --grid 4 --cluster 2 --functional \
 	--arg zeros:128 --arg u32:5

@@ -90,6 +90,12 @@ static const Key keys[] = {
 	    "32-bit registers per SM"),
 	INT("watchdog", watchdog, 1, U64Half, "instructions",
 	    "warp instructions per launch before a watchdog fault"),
+	INT("mma_block", mma_block, 0, 32, "products", "wgmma with an f32 accumulator: products "
+	    "accumulated per group with the running sum (0: exact sum, rounded once)"),
+	INT("mma_bits", mma_bits, 1, 40, "bits", "significant bits of a group's largest term its "
+	    "aligned terms keep (truncated below; with mma_block)"),
+	INT("mma_bits_f8", mma_bits_f8, 0, 40, "bits", "mma_bits for e4m3/e5m2 inputs (0: "
+	    "mma_bits)"),
 	{{"nvdisasm", "", "disassembler for cubins (read by the runtime)", 1, 0, 0, 0}, KRuntime,
 	 NULL, 0, 0},
 
@@ -98,6 +104,8 @@ static const Key keys[] = {
 
 	/* SM resources and occupancy */
 	TINT(subpartitions, 1, 4, "", "processing blocks (warp schedulers) per SM"),
+	TINT(gpcs, 1, 64, "GPCs", "graphics processing clusters: the SMs in as many contiguous, "
+	     "nearly equal groups; a thread-block cluster runs within one"),
 	TINT(max_warps_per_sm, 1, 64, "warps", "resident warps per SM at most"),
 	TINT(max_threads_per_sm, 32, 2048, "threads", "resident threads per SM at most"),
 	TINT(max_ctas_per_sm, 1, 64, "CTAs", "resident CTAs per SM at most"),
@@ -183,6 +191,10 @@ static const Key keys[] = {
 	LAT(lat_atomic, "global atomic at L2, issue to result"),
 	LAT(lat_ldgsts, "LDGSTS L2 hit to shared memory written (misses add L2/DRAM time)"),
 	LAT(lat_tma, "TMA or bulk copy: the engine's start to the bytes in shared memory"),
+	LAT(lat_dsmem, "distributed shared memory: a load from another SM's CTA of the cluster, "
+	    "issue to use"),
+	LAT(lat_cluster_bar, "barrier.cluster: last arrival to the release of the waiters on "
+	    "every SM of the cluster"),
 	TPOW2(smem_banks, 1, 64, "banks", "shared memory banks"),
 	TSIZE(smem_bank_bytes, 1, 16, FPow2, "bytes per shared memory bank and cycle"),
 	TSIZE(l1_line, 32, 1024, FPow2, "L1 line"),
@@ -941,6 +953,9 @@ simcfg_gpu(const SimConfig *c)
 	g.max_smem_per_block = c->max_smem_per_block;
 	g.regs_per_sm = c->regs_per_sm;
 	g.watchdog = c->watchdog;
+	g.mma_block = c->mma_block;
+	g.mma_bits = c->mma_bits;
+	g.mma_bits_f8 = c->mma_bits_f8;
 	g.clock_mhz = c->t.clock_mhz;
 	g.occupancy = sm_model_of(c)->occupancy;
 	g.max_warps_per_sm = c->t.max_warps_per_sm;

@@ -96,6 +96,14 @@ run_share(Pool *pl, unsigned id)
 		}
 }
 
+/* with clusters: worker t simulates GPCs t, t + n, ..., each GPC's SMs in cycle order */
+static void
+run_gpcs(Pool *pl, unsigned id)
+{
+	for (uint32_t g = id; g < pl->L->ngpc; g += pl->n)
+		tcl_run_gpc(pl->L, g, pl->end);
+}
+
 static void *
 worker(void *arg)
 {
@@ -241,7 +249,8 @@ trace_collect(TLaunch *L, TraceBuf *tb)
 		if (!s)
 			continue;
 		tb->dropped += s->ev_dropped;
-		memcpy(tb->ev + tb->n, s->ev, s->nev * sizeof *s->ev);
+		if (s->nev)            /* an SM made but given no CTA (clusters) has recorded nothing */
+			memcpy(tb->ev + tb->n, s->ev, s->nev * sizeof *s->ev);
 		tb->n += s->nev;
 	}
 	qsort(tb->ev, tb->n, sizeof *tb->ev, ev_cmp);
@@ -299,8 +308,8 @@ sample_error(const TLaunch *L, uint64_t nsim, int by_ctas)
 }
 
 /* SM i, made when it first receives a CTA: idle SMs cost nothing */
-static TSm *
-sm_get(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
+TSm *
+tlaunch_sm(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit)
 {
 	if (!L->sms[i]) {
 		L->sms[i] = tsm_new(L, i);
@@ -319,7 +328,7 @@ static void
 make_share(Pool *pl, unsigned id)
 {
 	for (uint32_t i = id; i < pl->nmake; i += pl->n)
-		sm_get(pl->L, i, 0, pl->ev_limit);
+		tlaunch_sm(pl->L, i, 0, pl->ev_limit);
 }
 
 /* free CTA slots take the next CTAs, in SM order (a slot's CTA starts after the previous one
@@ -327,8 +336,12 @@ make_share(Pool *pl, unsigned id)
 static void
 dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_limit)
 {
+	if (L->ngpc) {             /* whole clusters on the SMs of one GPC */
+		tcl_dispatch(L, next, nrun, at, ev_limit);
+		return;
+	}
 	for (uint32_t i = 0; i < L->nsm && *next < nrun; i++) {
-		TSm *s = sm_get(L, i, at, ev_limit);
+		TSm *s = tlaunch_sm(L, i, at, ev_limit);
 		while (s->nfree && !s->admit_hold && *next < nrun)
 			tsm_start_cta(s, (*next)++, at);
 	}
@@ -385,11 +398,11 @@ setup(Run *r, SimModule *sm, const Prog *k, const LaunchParams *lp)
 		launch_end(&L->lc);
 		return -1;
 	}
-	if (L->lc.nrank > 1) {     /* docs/sim-cluster.md: the timing driver's part is not built */
+	if (L->lc.nrank > 1 && o->sample_sms && o->sample_sms < (uint32_t)r->cfg.nsm) {
 		fault->kind = FaultLimit;
-		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': clusters of more than one CTA "
-		         "(%u here) are not supported in timing mode yet (functional mode runs them)",
-		         sim_fault_name(FaultLimit), k->name, L->lc.nrank);
+		snprintf(fault->msg, sizeof fault->msg, "%s: kernel '%s': a launch with clusters of "
+		         "more than one CTA cannot be sampled by SMs yet, only by CTAs "
+		         "(docs/sim-cluster.md)", sim_fault_name(FaultLimit), k->name);
 		launch_end(&L->lc);
 		return -1;
 	}
@@ -407,6 +420,10 @@ setup(Run *r, SimModule *sm, const Prog *k, const LaunchParams *lp)
 		         "configuration '%s' (%s)", sim_fault_name(FaultLimit), k->name, L->lc.nwarp,
 		         L->lc.nreg_alloc, L->lc.smem_user, r->cfg.name ? r->cfg.name : "?",
 		         L->lc.occ_limit);
+		launch_end(&L->lc);
+		return -1;
+	}
+	if (L->lc.nrank > 1 && tcl_setup(L, fault) < 0) {
 		launch_end(&L->lc);
 		return -1;
 	}
@@ -438,8 +455,12 @@ sample_setup(Run *r)
 		if (!cfg->t.l2_bytes_per_clk)
 			cfg->t.l2_bytes_per_clk = 1;
 	}
-	if (o->sample_ctas && o->sample_ctas < r->nrun)
-		r->nrun = o->sample_ctas;
+	if (o->sample_ctas && o->sample_ctas < r->nrun) {
+		uint32_t n = L->lc.nrank;         /* whole clusters: the first ones */
+		r->nrun = (o->sample_ctas + n - 1) / n * n;
+		if (r->nrun > L->lc.nctas)
+			r->nrun = L->lc.nctas;
+	}
 }
 
 /* the host threads: as many as asked, at most one per SM with work, one with global atomics */
@@ -527,7 +548,7 @@ run_epoch(Run *r)
 
 	r->end += r->cfg.t.epoch ? r->cfg.t.epoch : 128;
 	r->pl.end = r->end;
-	pool_run(r, run_share);
+	pool_run(r, L->ngpc ? run_gpcs : run_share);
 	for (uint32_t i = 0; i < L->nsm; i++)
 		if (L->sms[i])
 			r->mems[nm++] = L->sms[i]->mem;
@@ -603,7 +624,7 @@ epoch_check(Run *r, const Prog *k)
 	}
 	for (uint32_t i = 0; i < L->nsm; i++) {
 		TCta *tc = L->sms[i] ? L->sms[i]->stuck : NULL;   /* run_share found it */
-		if (tc) {
+		if (tc && (!tc->c.peer || tcl_stuck(tc))) {  /* a cluster: every CTA of it */
 			TSm *s = L->sms[i];
 			s->x.cta = &tc->c;
 			sim_deadlock(&s->x, &tc->c);
@@ -696,9 +717,11 @@ sim_launch_timed(Gpu *g, const SimConfig *c, SimModule *sm, const Prog *k,
 	r->pl.nmake = r->nrun < L->nsm ? (uint32_t)r->nrun : L->nsm;
 	r->pl.ev_limit = r->ev_limit;
 	pool_run(r, make_share);
-	for (uint32_t n = 0; n < L->ctas_per_sm && r->next < r->nrun; n++)
+	if (L->ngpc)
+		tcl_dispatch(L, &r->next, r->nrun, 0, r->ev_limit);
+	for (uint32_t n = 0; !L->ngpc && n < L->ctas_per_sm && r->next < r->nrun; n++)
 		for (uint32_t i = 0; i < L->nsm && r->next < r->nrun; i++)
-			tsm_start_cta(sm_get(L, i, 0, r->ev_limit), r->next++, 0);
+			tsm_start_cta(tlaunch_sm(L, i, 0, r->ev_limit), r->next++, 0);
 	for (;;) {
 		run_epoch(r);
 		if ((ep = epoch_check(r, k)) != EpochGoOn) {

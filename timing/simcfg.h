@@ -119,6 +119,9 @@ typedef struct SimTiming {
 	uint32_t lat_atomic;           /* global atomic at L2, issue to result */
 	uint32_t lat_ldgsts;           /* LDGSTS L2 hit to shared memory written (add L2/DRAM misses) */
 	uint32_t lat_tma;              /* TMA or bulk copy: the engine's start to the bytes landed */
+	uint32_t lat_dsmem;            /* a load from another CTA of the cluster (SM-to-SM network) */
+	uint32_t lat_cluster_bar;      /* barrier.cluster: last arrival to the waiters' release */
+	uint32_t gpcs;                 /* GPCs: a thread-block cluster runs on the SMs of one */
 	uint32_t smem_banks;           /* 32 */
 	uint32_t smem_bank_bytes;      /* 4 */
 	uint32_t l1_line;              /* 128 */

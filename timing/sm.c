@@ -370,6 +370,7 @@ tsm_new(TLaunch *L, unsigned id)
 		                     nweft * WarpSize : 1);
 		tc->rbase = c * L->lc.nwarp * L->lc.nreg_alloc;
 		tc->slot0 = c * nweft;
+		tc->sm = s;
 	}
 	if (L->model->sm_new)
 		L->model->sm_new(s);
@@ -591,7 +592,7 @@ tsm_warp_begin(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until, uint6
 	return 1;
 }
 
-void
+TCta *
 tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 {
 	TLaunch *L = s->L;
@@ -603,7 +604,7 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 			break;
 		}
 	if (!tc)
-		return;
+		return NULL;
 	if (tc->freed_at && tc->freed_at + L->t->cta_launch_latency > start)
 		start = tc->freed_at + L->t->cta_launch_latency;
 	tc->busy = 1;
@@ -617,6 +618,17 @@ tsm_start_cta(TSm *s, uint64_t linear, uint64_t start)
 		tsm_warp_begin(s, tc, &s->tw[tc->slot0 + k], &tc->c.warp[k], start, start, CpiStall);
 	if (L->model->cta_start)
 		L->model->cta_start(s, tc, start);
+	return tc;
+}
+
+void
+tsm_cta_free(TSm *s, TCta *tc, uint64_t now)
+{
+	tc->busy = 0;
+	tc->freed_at = now + 1;
+	s->nfree++;
+	if (s->L->model->cta_end)
+		s->L->model->cta_end(s, tc, now);
 }
 
 void
@@ -639,11 +651,10 @@ tsm_warp_done(TSm *s, TWarp *tw, uint64_t now)
 		uint64_t async = sim_async_drain(&s->x, now, &tc->c);  /* its copies in flight */
 		if (async > s->last_done)
 			s->last_done = async;
-		tc->busy = 0;
-		tc->freed_at = now + 1;
-		s->nfree++;
-		if (s->L->model->cta_end)
-			s->L->model->cta_end(s, tc, now);
+		if (tc->c.peer)
+			tcl_cta_done(tc, now);    /* the slot is held until its cluster has ended */
+		else
+			tsm_cta_free(s, tc, now);
 	}
 }
 
@@ -660,9 +671,9 @@ tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why)
 }
 
 /* a CTA barrier released warps: those that can run again are ready after the barrier latency
- * (a warp the model holds stays held) */
-static void
-barrier_released(TSm *s, TCta *tc, uint64_t now)
+ * lat (a warp the model holds stays held) */
+void
+tsm_barrier_released(TSm *s, TCta *tc, uint64_t now, uint32_t lat)
 {
 	for (uint32_t k = 0; k < tc->c.nwarp; k++) {
 		TWarp *tw = &s->tw[tc->slot0 + k];
@@ -675,7 +686,7 @@ barrier_released(TSm *s, TCta *tc, uint64_t now)
 			tsm_warp_done(s, tw, now);
 			continue;
 		}
-		tsm_warp_wake(s, tw, now, now + s->L->t->lat_bar, CpiBarrier);
+		tsm_warp_wake(s, tw, now, now + lat, CpiBarrier);
 	}
 }
 
@@ -830,6 +841,10 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 			src_read = mt.src_read;
 			if (mt.drained > tw->mem_done)
 				tw->mem_done = mt.drained;
+			if (tw->tc->c.peer) {     /* distributed shared memory (cluster.c) */
+				uint64_t rd = tcl_remote(s, tw->tc, smmem_mio_start(s->mem));
+				done = rd > done ? rd : done;
+			}
 		} else {
 			done = src_read = smmem_mio_start(s->mem) + 1;
 		}
@@ -880,8 +895,10 @@ issue(TSm *s, TSub *u, TWarp *tw, uint64_t now, const int hooked)
 	tw->next_pc = sim_peek(tw->w);
 	if (x->bar_progress) {
 		x->bar_progress = 0;
-		if (!L->model->released || !L->model->released(s, tw->tc, tw, now))
-			barrier_released(s, tw->tc, now);
+		if (d->op == OUCGABAR_ARV && tw->tc->c.peer)
+			tcl_barrier(tw->tc, now);   /* the cluster's SMs (cluster.c) */
+		else if (!L->model->released || !L->model->released(s, tw->tc, tw, now))
+			tsm_barrier_released(s, tw->tc, now, t->lat_bar);
 	}
 	if (tw->next_pc == PeekDone) {
 		tsm_warp_done(s, tw, now);

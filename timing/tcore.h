@@ -20,6 +20,7 @@ enum {
 	MaxBanks = BankMax,    /* register banks per sub-partition at most */
 	MaxTSrc = 24, MaxTDst = 8,
 	IPrefetchMax = 64,     /* stream-buffer lines at most (icache_prefetch, ifetch.c) */
+	ClusterCap = 8,        /* CTAs in a thread-block cluster at most (sim/cluster.c) */
 	/* reads later than issue, from nvcc's schedules (docs/calibration.md) */
 	WideCLate = 2,         /* IMAD.WIDE: the high half of its 64-bit addend */
 	StoreDataLate = 1,     /* a store's (STG, ST, STS, STL) data registers */
@@ -93,7 +94,8 @@ typedef struct THazSm {
 	uint32_t n, cap;
 } THazSm;
 
-typedef struct TCta {
+typedef struct TCta TCta;
+struct TCta {
 	Cta c;                 /* functional state */
 	int busy;              /* holds a CTA */
 	uint32_t live;         /* warps not done */
@@ -102,7 +104,12 @@ typedef struct TCta {
 	uint32_t slot0;        /* first hardware warp slot */
 	uint64_t freed_at;     /* cycle its last warp finished */
 	uint32_t fgen;         /* FIBER model: Cta.fiber_gen it has seen (SETFIBERNUM releases) */
-} TCta;
+	TSm *sm;               /* the SM holding the slot */
+	uint8_t ended;         /* in a cluster: its warps are done, the slot is held until every
+	                          CTA of the cluster is (cluster.c) */
+	Cta *peer[ClusterCap]; /* in a cluster: the CTAs by rank (Cta.peer points here) */
+	TCta *tpeer[ClusterCap]; /* ... and their slots */
+};
 
 typedef struct TWarp {
 	Warp *w;               /* functional state (in its TCta) */
@@ -228,6 +235,8 @@ struct TLaunch {
 	MemSys *mem;
 	int trace;
 	int pc_stats;          /* count the CPI stack by instruction (TSm.pc_cycles) */
+	uint32_t ngpc;         /* clusters of more than one CTA: the GPCs (cluster.c); 0 otherwise */
+	uint32_t gpc_next;     /* the GPC the next cluster is looked for in first */
 };
 
 /* the index in TSm.rready of register unit u (R, P, UR, UP; tins_build) of warp tw: an R unit is
@@ -256,7 +265,11 @@ tsm_set_ready(TSm *s, TWarp *tw, uint64_t t, unsigned why)
 void tins_build(TLaunch *L);                     /* L->ti from the program */
 TSm *tsm_new(TLaunch *L, unsigned id);
 void tsm_free(TSm *s);
-void tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot */
+TCta *tsm_start_cta(TSm *s, uint64_t linear, uint64_t start); /* into a free CTA slot (NULL:
+                                                    none is free) */
+void tsm_cta_free(TSm *s, TCta *tc, uint64_t now); /* tc's slot is free from now + 1 */
+/* CTA barrier of tc released warps at now: those that can run go on after lat cycles */
+void tsm_barrier_released(TSm *s, TCta *tc, uint64_t now, uint32_t lat);
 void tsm_run(TSm *s, uint64_t end);              /* simulate cycles [s->now, end) */
 TCta *tsm_stuck(TSm *s);                         /* a CTA whose warps are all blocked forever */
 uint64_t tsm_next_event(const TSm *s);           /* the earliest cycle a warp may issue (TNever:
@@ -272,6 +285,25 @@ void tsm_warp_wake(TSm *s, TWarp *tw, uint64_t now, uint64_t until, unsigned why
 void tsm_warp_done(TSm *s, TWarp *tw, uint64_t now); /* tw has exited (PeekDone) at now */
 uint64_t tsm_gsb_when(TWarp *tw, unsigned le, uint64_t now); /* the cycle from which at most le
                                                     of tw's wgmma groups are pending */
+
+/* launch.c: SM i, made at cycle now with trace budget ev_limit when it first gets a CTA */
+TSm *tlaunch_sm(TLaunch *L, uint32_t i, uint64_t now, uint64_t ev_limit);
+
+/* cluster.c: thread-block clusters of more than one CTA (docs/sim-cluster.md). tcl_setup
+ * counts the GPCs and checks that a cluster fits one (0, or -1 with the fault filled);
+ * tcl_dispatch starts whole clusters on the SMs of one GPC while they fit; tcl_run_gpc
+ * simulates the SMs of GPC g to end in cycle order; tcl_remote is when the remote shared
+ * memory accesses of s's last instruction (its MemLog) complete (0: none); tcl_barrier
+ * releases the cluster barrier's waiters on every SM of tc's cluster; tcl_cta_done holds an
+ * ended CTA's slot until its whole cluster has ended; tcl_stuck: every CTA of tc's cluster is
+ * blocked or ended. */
+int tcl_setup(TLaunch *L, SimFault *f);
+void tcl_dispatch(TLaunch *L, uint64_t *next, uint64_t nrun, uint64_t at, uint64_t ev_limit);
+void tcl_run_gpc(TLaunch *L, uint32_t g, uint64_t end);
+uint64_t tcl_remote(const TSm *s, const TCta *tc, uint64_t start);
+void tcl_barrier(TCta *tc, uint64_t now);
+void tcl_cta_done(TCta *tc, uint64_t now);
+int tcl_stuck(const TCta *tc);
 
 /* ifetch.c: the L0 instruction cache of a sub-partition and its stream buffer */
 void ifetch_init(TSub *u, const SimTiming *t);
