@@ -446,7 +446,32 @@ exec_warpsync(Exec *x, const DIns *d, uint32_t mask)
 			all[l] = d->aux;
 		m = all;
 	}
-	sim_warpsync(x, m, mask, !!(d->mod & CExcl));
+	sim_warpsync(x, m, mask, (d->mod & CExcl) ? WsExcl : WsPlain);
+}
+
+/* WARPSYNC.COLLECTIVE Rn, `(L): aux = L */
+static void
+exec_collective(Exec *x, const DIns *d, uint32_t mask)
+{
+	uint32_t tmp[WarpSize];
+
+	sim_collective(x, sim_src(x, &d->src[d->aux2], tmp), mask, d->aux);
+}
+
+static void
+exec_endcollective(Exec *x, const DIns *d, uint32_t mask)
+{
+	(void)d;
+	sim_endcollective(x, mask);
+}
+
+static int
+dec_endcollective(DecodeCtx *c, const Ins *i, DIns *d)
+{
+	if (i->nmod)
+		return sim_unsupported(c, i);
+	d->exec = exec_endcollective;
+	return 0;
 }
 
 /* WARPSYNC imm | Rn | c[bank][off] (a mask parameter) | .ALL | .EXCLUSIVE Rn | .COLLECTIVE Rn,
@@ -467,6 +492,15 @@ dec_warpsync(DecodeCtx *c, const Ins *i, DIns *d)
 	d->exec = exec_warpsync;
 	if (sim_hasmod(c, i, "EXCLUSIVE"))
 		d->mod |= CExcl;
+	if (sim_hasmod(c, i, "COLLECTIVE")) {
+		const DOp *t = find_kind(d, DLabel);
+		if (r < 0 || !t || d->src[r].kind == DCBank || (d->mod & CExcl))
+			return sim_unsupported(c, i);
+		d->exec = exec_collective;
+		d->aux = (uint32_t)t->imm;
+		d->aux2 = (uint32_t)r;
+		return 0;
+	}
 	if (sim_hasmod(c, i, "ALL")) {
 		d->aux = ~0u;
 	} else if (r >= 0) {
@@ -871,7 +905,7 @@ static const struct {
 	{ OBREAK, dec_break },
 	{ OBMOV, dec_bmov },
 	{ OWARPSYNC, dec_warpsync },
-	{ OENDCOLLECTIVE, dec_nop },
+	{ OENDCOLLECTIVE, dec_endcollective },
 	{ OBAR, dec_bar },
 	{ OUCGABAR_ARV, dec_cga },
 	{ OUCGABAR_WAIT, dec_cga },

@@ -146,11 +146,13 @@ sim_deadlock(Exec *x, Cta *c)
 				              sim_popc(w->bwait[b]), b, x->prog->ins[w->pc[l]].addr,
 				              w->bmask[b] & live & ~w->bwait[b]);
 			}
-		if (w->wait_warpsync && n < (int)sizeof buf) {
-			l = (unsigned)__builtin_ctz(w->wait_warpsync);
-			n += snprintf(buf + n, sizeof buf - (size_t)n,
-			              " %u at WARPSYNC 0x%08x (PC 0x%04x)",
-			              sim_popc(w->wait_warpsync), w->wsmask[l],
+		for (int co = 0; co < 2; co++) {
+			uint32_t ws = w->wait_warpsync & (co ? w->wscoll : ~w->wscoll);
+			if (!ws || n >= (int)sizeof buf)
+				continue;
+			l = (unsigned)__builtin_ctz(ws);
+			n += snprintf(buf + n, sizeof buf - (size_t)n, " %u at WARPSYNC%s 0x%08x (PC 0x%04x)",
+			              sim_popc(ws), co ? ".COLLECTIVE" : "", w->wsmask[l],
 			              x->prog->ins[w->pc[l]].addr);
 		}
 	}

@@ -265,6 +265,11 @@ struct Warp {
 	uint32_t wait_warpsync; /* lanes blocked at a WARPSYNC */
 	uint32_t wsmask[WarpSize]; /* WARPSYNC: the mask each waiting lane named */
 	uint32_t wsexcl;       /* lanes of wait_warpsync waiting at WARPSYNC.EXCLUSIVE (warp.c) */
+	uint32_t wscoll;       /* lanes of wait_warpsync waiting at WARPSYNC.COLLECTIVE (warp.c) */
+	uint32_t incoll;       /* lanes inside a collective region: from their WARPSYNC.COLLECTIVE
+	                          to its ENDCOLLECTIVE (warp.c) */
+	uint32_t collret[WarpSize]; /* the label of each such lane's WARPSYNC.COLLECTIVE: where its
+	                          ENDCOLLECTIVE sends it (instruction index) */
 	uint32_t exrun;        /* the group WARPSYNC.EXCLUSIVE released last (warp.c) */
 	uint32_t yielded;      /* lanes that ran YIELD/NANOSLEEP while split: picked last (warp.c) */
 	uint32_t parked;       /* functional driver: the warp yielded; runs when no other can */
@@ -632,10 +637,14 @@ void sim_exit_lanes(Exec *x, uint32_t lanes);      /* threads end (EXIT, KILL) *
 void sim_wake(Exec *x, Warp *w, uint32_t lanes);   /* waiting lanes (wait bits cleared) go on
                                                       after the instruction they waited at */
 void sim_bsync(Exec *x, unsigned b, uint32_t lanes); /* BSYNC Bb */
-void sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclusive);
+enum { WsPlain, WsExcl, WsColl };                  /* the kinds of WARPSYNC (sim_warpsync) */
+void sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int kind);
                                                    /* WARPSYNC[.EXCLUSIVE]: lanes wait for every
                                                       live lane of their mask at a WARPSYNC of
-                                                      the same mask */
+                                                      the same kind and mask */
+void sim_collective(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, uint32_t ret);
+                                                   /* WARPSYNC.COLLECTIVE m, `(ret) */
+void sim_endcollective(Exec *x, uint32_t lanes);   /* ENDCOLLECTIVE */
 void sim_yield(Exec *x, uint32_t lanes);           /* YIELD, NANOSLEEP: other lanes and warps
                                                       go first */
 

@@ -9,7 +9,9 @@
  * (sim_yield) are passed over while other lanes can run, and after FairLimit consecutive
  * divergent issues the picker goes round-robin over the PC groups until the warp is converged
  * again. WARPSYNC waits for the lanes of the same mask; WARPSYNC.EXCLUSIVE then lets its groups
- * through one at a time (ws_release).
+ * through one at a time (ws_release); WARPSYNC.COLLECTIVE gathers its group, wherever its lanes
+ * arrived, into one collective region, and ENDCOLLECTIVE sends each lane back to its own label
+ * (sim_collective; the reading is ours: docs/sim.md, "Collective regions").
  *
  * Fast path: while every runnable thread is at one PC (Warp.uni), Warp.upc is that PC and the
  * per-thread pc[] entries of those threads are stale; they are written back only when control
@@ -170,20 +172,21 @@ watchdog(Exec *x, uint32_t active)
 	return StepFault;
 }
 
-/* WARPSYNC.EXCLUSIVE: the lanes of the lowest complete group waiting there, 0 if none. A lane
+/* The complete group of the lane l waiting at a WARPSYNC, 0 if it is not complete. A lane
  * waiting at WARPSYNC m is complete when every live lane of m waits at a WARPSYNC of the same
- * kind with the same mask m (bar.warp.sync: "the same membermask value"). */
+ * kind (plain, .EXCLUSIVE, .COLLECTIVE) with the same mask m (bar.warp.sync: "the same
+ * membermask value"). */
 static uint32_t
 ws_group(const Warp *w, unsigned l)
 {
-	uint32_t live = w->present & ~w->exited, mk = w->wsmask[l], ex = w->wsexcl >> l & 1;
-	uint32_t grp = 0;
+	uint32_t live = w->present & ~w->exited, mk = w->wsmask[l];
+	uint32_t ex = w->wsexcl >> l & 1, co = w->wscoll >> l & 1, grp = 0;
 
 	if (mk & live & ~w->wait_warpsync)
 		return 0;
 	for (uint32_t m = w->wait_warpsync; m; m &= m - 1) {
 		unsigned k = (unsigned)__builtin_ctz(m);
-		if (w->wsmask[k] == mk && (w->wsexcl >> k & 1) == ex)
+		if (w->wsmask[k] == mk && (w->wsexcl >> k & 1) == ex && (w->wscoll >> k & 1) == co)
 			grp |= 1u << k;
 	}
 	return (mk & live & ~grp) ? 0 : grp;
@@ -198,6 +201,22 @@ excl_ready(const Warp *w)
 			return g;
 	}
 	return 0;
+}
+
+/* A complete group g at WARPSYNC.COLLECTIVE: its lanes may wait at different instructions
+ * (nvcc's copies of one collective region, sim_collective); all of them go on together
+ * through the region of the lowest one, each with its own registers. */
+static void
+coll_gather(Warp *w, uint32_t g)
+{
+	uint32_t site = UINT32_MAX;
+
+	for (uint32_t m = g; m; m &= m - 1)
+		if (w->pc[__builtin_ctz(m)] < site)
+			site = w->pc[__builtin_ctz(m)];
+	for (uint32_t m = g; m; m &= m - 1)
+		w->pc[__builtin_ctz(m)] = site;
+	w->wscoll &= ~g;
 }
 
 /* Release the WARPSYNC waiters whose group is complete. Groups at WARPSYNC.EXCLUSIVE go one
@@ -215,6 +234,8 @@ ws_release(Exec *x, Warp *w)
 		g = ws_group(w, l);
 		done |= g | 1u << l;
 		rel |= g;
+		if (g & w->wscoll)
+			coll_gather(w, g);
 	}
 	w->wait_warpsync &= ~rel;
 	sim_wake(x, w, rel);
@@ -514,8 +535,9 @@ sim_bsync(Exec *x, unsigned b, uint32_t lanes)
  * labeled_partition and coalesced-group regions, docs/sim.md): the same, and then each group
  * of one mask runs alone, the others held, until it waits again or exits. */
 void
-sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclusive)
+sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int kind)
 {
+	const int exclusive = kind == WsExcl;
 	Warp *w = x->w;
 	uint32_t live = w->present & ~w->exited, m0 = masks[__builtin_ctz(lanes)], same = 1;
 
@@ -546,7 +568,56 @@ sim_warpsync(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, int exclus
 		w->wsexcl |= lanes;
 	else
 		w->wsexcl &= ~lanes;
+	if (kind == WsColl)
+		w->wscoll |= lanes;
+	else
+		w->wscoll &= ~lanes;
 	sim_conv_check(x);
+}
+
+/* WARPSYNC.COLLECTIVE m, `(L) ... ENDCOLLECTIVE ; L: (sm_90 nvcc: the slow path of a warp
+ * collective whose lanes may be diverged; sm_80 calls one shared subroutine instead). Each
+ * lane remembers L and waits as at WARPSYNC m (kind WsColl); when the group is complete its
+ * lanes run one copy of the region together (coll_gather), and ENDCOLLECTIVE sends each lane
+ * to its own L. A lane that enters a region while inside one, or ends one it did not enter,
+ * faults: nvcc never nests them, and we do not guess what the hardware would do. */
+void
+sim_collective(Exec *x, const uint32_t masks[WarpSize], uint32_t lanes, uint32_t ret)
+{
+	Warp *w = x->w;
+
+	if (lanes & w->incoll) {
+		sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(lanes & w->incoll),
+		          "WARPSYNC.COLLECTIVE inside a collective region (no ENDCOLLECTIVE since the "
+		          "last one)");
+		return;
+	}
+	for (uint32_t m = lanes; m; m &= m - 1)
+		w->collret[__builtin_ctz(m)] = ret;
+	w->incoll |= lanes;
+	sim_warpsync(x, masks, lanes, WsColl);
+}
+
+void
+sim_endcollective(Exec *x, uint32_t lanes)
+{
+	Warp *w = x->w;
+
+	if (lanes & ~w->incoll) {
+		sim_fault(x, FaultIllegalInstr, (unsigned)__builtin_ctz(lanes & ~w->incoll),
+		          "ENDCOLLECTIVE outside a collective region (the lane ran no "
+		          "WARPSYNC.COLLECTIVE)");
+		return;
+	}
+	w->incoll &= ~lanes;
+	while (lanes) {
+		uint32_t ret = w->collret[__builtin_ctz(lanes)], grp = 0;
+		for (uint32_t m = lanes; m; m &= m - 1)
+			if (w->collret[__builtin_ctz(m)] == ret)
+				grp |= 1u << __builtin_ctz(m);
+		sim_set_pc(x, grp, ret);
+		lanes &= ~grp;
+	}
 }
 
 /* YIELD, NANOSLEEP: lanes of a split warp let its other lanes go first (a lane spinning on a

@@ -555,6 +555,72 @@ START_TEST(test_its_warpsync_exclusive)
 }
 END_TEST
 
+START_TEST(test_its_collective_same_site)
+{
+	/* WARPSYNC.COLLECTIVE (sm_90 nvcc's slow path of a shuffle): lanes 16..31 reach the region
+	 * first and wait; lanes 0..15 take a detour placed after it and come back; then the whole
+	 * warp runs the SHFL.BFLY together and leaves at the label (docs/sim.md) */
+	Run *r = load(PROLOGUE
+	              "        MOV R6, R0 ;\n"
+	              "        MOV R8, 0xffffffff ;\n"
+	              "        MOV R9, 0x10 ;\n"
+	              "        MOV R10, 0x1f ;\n"
+	              "        ISETP.LT.AND P0, PT, R0, 0x10, PT ;\n"
+	              "    @P0 BRA `(.L_detour) ;\n"
+	              ".L_coll:\n"
+	              "        WARPSYNC.COLLECTIVE R8, `(.L_after) ;\n"
+	              "        SHFL.BFLY P1, R7, R6, R9, R10 ;\n"
+	              "        ENDCOLLECTIVE ;\n"
+	              ".L_after:\n"
+	              "        STG.E [R2.64], R7 ;\n"
+	              "        EXIT ;\n"
+	              ".L_detour:\n"
+	              "        IADD3 R6, R6, 0x100, RZ ;\n"
+	              "        BRA `(.L_coll) ;\n", 0);
+
+	if (!loaded(r)) {
+		done(r);
+		return;
+	}
+	ck_assert_msg(launch(r, 1, 32, 1, 32) == 0, "%s", r->f.msg);
+	for (uint32_t l = 0; l < 32; l++) {
+		uint32_t src = l ^ 16;
+		ck_assert_msg(word(r, l) == src + (src < 16 ? 0x100u : 0), "lane %u: 0x%x", l, word(r, l));
+	}
+	done(r);
+}
+END_TEST
+
+START_TEST(test_fault_collective_unbalanced)
+{
+	/* ENDCOLLECTIVE without a WARPSYNC.COLLECTIVE, and one region entered inside another:
+	 * nvcc never emits either; the simulator names them rather than guess */
+	static const char *const body[] = {
+		"        ENDCOLLECTIVE ;\n"
+		"        EXIT ;\n",
+		"        MOV R8, 0xffffffff ;\n"
+		"        WARPSYNC.COLLECTIVE R8, `(.L_a) ;\n"
+		"        WARPSYNC.COLLECTIVE R8, `(.L_a) ;\n"
+		"        ENDCOLLECTIVE ;\n"
+		".L_a:\n"
+		"        EXIT ;\n",
+	};
+	static const char *const want[] = { "ENDCOLLECTIVE outside", "inside a collective region" };
+
+	for (unsigned k = 0; k < 2; k++) {
+		char text[512];
+		Run *r;
+		snprintf(text, sizeof text, "%s%s", PROLOGUE, body[k]);
+		r = load(text, 0);
+		ck_assert_msg(r->sm != NULL, "%s", errors(r));
+		ck_assert_int_eq(launch(r, 1, 32, 1, 1), -1);
+		ck_assert_int_eq(r->f.kind, FaultIllegalInstr);
+		ck_assert_msg(strstr(r->f.msg, want[k]), "%s", r->f.msg);
+		done(r);
+	}
+}
+END_TEST
+
 START_TEST(test_its_r2ur_waterfall)
 {
 	/* ptxas's loop for a TMA store whose coordinates differ per lane (sm_90a, UTMASTG.2D
@@ -1059,6 +1125,7 @@ simcore_suite(void)
 	tcase_add_test(its, test_its_bra_div_mask);
 	tcase_add_test(its, test_its_r2ur_waterfall);
 	tcase_add_test(its, test_its_warpsync_exclusive);
+	tcase_add_test(its, test_its_collective_same_site);
 	tcase_add_test(its, test_its_bmov_and_break);
 	tcase_add_test(its, test_its_brx_indirect);
 	tcase_add_test(its, test_its_cluster_barrier);
@@ -1069,6 +1136,7 @@ simcore_suite(void)
 	tcase_add_test(flt, test_fault_misaligned);
 	tcase_add_test(flt, test_fault_trap_and_limits);
 	tcase_add_test(flt, test_fault_ran_off_the_end);
+	tcase_add_test(flt, test_fault_collective_unbalanced);
 	tcase_add_test(drv, test_sreg_values);
 	tcase_add_test(drv, test_local_memory);
 	tcase_add_test(drv, test_module_data_relocations);

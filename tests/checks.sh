@@ -7,7 +7,8 @@
 # unchecked run, on the same kernel with its barrier and on the softmax example; the report is the
 # same for any --threads. synccheck (tests/checks/sync.cu): __syncthreads() in divergent code
 # and a __syncwarp mask without the caller are reported (exit 4; the second then deadlocks: 3),
-# correct barriers are not. initcheck (tests/checks/uninit.cu): the reads of an uninit: buffer are
+# and so is a named barrier whose warps name different thread counts (tests/checks/barcount.cu;
+# it then deadlocks), correct barriers are not. initcheck (tests/checks/uninit.cu): the reads of an uninit: buffer are
 # reported, of a zeroed one or of what the kernel wrote first are not. --warp-order (functional):
 # check:N finds that the racy kernel's result depends on the order and the fixed one's does not;
 # random:SEED is repeatable. Prints a line per check, then `N passed, M failed`.
@@ -139,6 +140,31 @@ for a in 80 90; do
 		[ $rc -eq 0 ] && grep -q '^========= SYNCCHECK SUMMARY: 0 errors$' "$tmp/err" &&
 			grep -q '^========= RACECHECK SUMMARY: 0 hazards' "$tmp/err" &&
 			ok "$w: sync_ok: silent under both checks" || { bad "$w: sync_ok (exit $rc)"; show "$tmp/err"; }
+	done
+done
+
+# --synccheck on tests/checks/barcount.cu: warp 1 names 64 threads at barrier 1, the others 128
+"$tmp/gen" i256 | head -c 512 > "$tmp/i128.bin" 2>/dev/null
+for a in 80 90; do
+	L=$D/barcount.sm_$a.sass
+	for m in functional timing; do
+		mo=
+		[ $m = functional ] && mo=--functional
+		w="sm_$a $m"
+		BC="--kernel bar_count --grid 2 --block 128 --arg buf:$tmp/i128.bin --arg zeros:512 --quiet $mo"
+		"$SIM" run $L $BC --arg i32:64 --synccheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		# the report, then the deadlock: the 64 go on, and the last two warps wait for 128
+		[ $rc -eq 3 ] && grep -q '^========= Barrier error detected\. Mismatched barrier thread counts$' "$tmp/err" &&
+			grep -q "^=========     at 0x[0-9a-f]* \`BAR.SYNC.DEFER_BLOCKING 0x1, R0 ;\` in 'bar_count' \[[0-9]* times*\]$" "$tmp/err" &&
+			grep -q 'by thread (32,0,0) (warp 1 lane 0) in block (0,0,0): count 64, other threads wait with another$' "$tmp/err" &&
+			grep -q '^========= SYNCCHECK SUMMARY: 1 error$' "$tmp/err" &&
+			ok "$w: bar_count 64 among 128: mismatched barrier counts, then the deadlock" ||
+			{ bad "$w: bar_count 64 (exit $rc)"; show "$tmp/err"; }
+		"$SIM" run $L $BC --arg i32:128 --synccheck --racecheck > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && grep -q '^========= SYNCCHECK SUMMARY: 0 errors$' "$tmp/err" &&
+			ok "$w: bar_count 128 everywhere: silent" || { bad "$w: bar_count 128 (exit $rc)"; show "$tmp/err"; }
 	done
 done
 
