@@ -15,6 +15,7 @@
 
 #include "ptxrun.h"
 #include "ptxsel_test.h"
+#include "lwpriv.h"
 
 static const char *const arch_of[2] = { "sm_80", "sm_90" };
 
@@ -544,6 +545,36 @@ START_TEST(test_run_fold_wide)
 }
 END_TEST
 
+/* the selection's text writer (lw_buf_printf: its own conversions for %s %d %u %x %c %%, the
+ * C library's for the rest and for long lines) writes what snprintf writes */
+START_TEST(test_isel_printf)
+{
+	static char big[700];
+	char want[1024];
+	LwBuf b = { 0 };
+	size_t at;
+
+	memset(big, 'r', sizeof big - 1);
+#define SAME(...)                                                                          \
+	do {                                                                               \
+		at = b.len;                                                                \
+		snprintf(want, sizeof want, __VA_ARGS__);                                  \
+		lw_buf_printf(&b, __VA_ARGS__);                                            \
+		ck_assert_str_eq(b.s + at, want);                                          \
+	} while (0)
+	SAME("        IMAD %s, %s, 0x%x, %s ;", "%v1", "R2", 0xdeadbeefu, "RZ");
+	SAME("%d %d %d %d %d", 0, -1, 7, INT32_MIN, INT32_MAX);
+	SAME("%u %u %x %x", 0u, UINT32_MAX, 0u, UINT32_MAX);
+	SAME("%c%c 100%% %s", 'P', '0', "");
+	SAME("%04x %5d %-3s| %lx", 0x2au, 42, "a", 0x123456789ul);
+	SAME("%s%s", big, "tail");
+	SAME("%s", "trailing %");
+	SAME("no conversion");
+#undef SAME
+	free(b.s);
+}
+END_TEST
+
 Suite *
 ptx_forms_suite(void)
 {
@@ -559,6 +590,7 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_vprintf);
 	tcase_add_test(isel, test_isel_fold);
 	tcase_add_test(isel, test_isel_fold_wide);
+	tcase_add_test(isel, test_isel_printf);
 	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);

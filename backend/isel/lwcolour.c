@@ -31,10 +31,18 @@ colour_kind(int kind)
 const char *
 lw_colour_name(Lw *w, int kind, uint32_t c)
 {
-	char *s = lw_ring(w);
+	char *s = lw_ring(w), dig[10];
+	int n = 0, k = 2;
 
-	snprintf(s, LwStr, "%%%s%" PRIu32, kind == Lk128 ? "x" : kind == Lk64 ? "d" :
-	         kind == LkPred ? "q" : "v", c);
+	/* `%v12` as "%%%s%" PRIu32 would print it, without snprintf (once per register) */
+	s[0] = '%';
+	s[1] = kind == Lk128 ? 'x' : kind == Lk64 ? 'd' : kind == LkPred ? 'q' : 'v';
+	do
+		dig[n++] = (char)('0' + c % 10);
+	while ((c /= 10) != 0);
+	while (n)
+		s[k++] = dig[--n];
+	s[k] = 0;
 	return s;
 }
 
