@@ -997,23 +997,37 @@ rounds(RA *ra, int hi)
  * late reads (late_reads) within the registers of the allocation granules the first one took,
  * kept when it fits there; where the first had to spill (at the register limit), rounds that
  * avoid late reads up to the limit, spilling what they cannot place (the ones a reuse would
- * stall on cost more than the spills: flash_attn_fwd); else the first colouring again (it is
- * deterministic) */
+ * stall on cost more than the spills: flash_attn_fwd); else the first colouring again: kept
+ * aside and put back, as colouring again would give it (colour is deterministic, and nothing
+ * it reads changed), counted as the round it stands for */
 static int
 allocate(RA *ra)
 {
-	int hi;
+	int hi, *first;
+	uint32_t nn = ra->nnode;
 
 	if (rounds(ra, -1) < 0)
 		return -1;
 	if (ra->win || !ra->nlate)
 		return 0;
 	hi = granule_top(r_top(ra));
-	if (colour(ra, hi) == 0 && r_top(ra) <= hi)
+	first = xmalloc((nn + 1) * sizeof *first);
+	for (uint32_t k = 0; k < nn; k++)
+		first[k] = ra->node[k].col;
+	if (colour(ra, hi) == 0 && r_top(ra) <= hi) {
+		free(first);
 		return 0;
-	if (ra->nspill)
+	}
+	if (ra->nspill) {
+		free(first);
 		return rounds(ra, ra->top + 1);
-	colour(ra, -1);
+	}
+	for (uint32_t k = 0; k < nn; k++) {      /* the first colouring placed every node */
+		ra->node[k].col = first[k];
+		ra->node[k].failed = 0;
+	}
+	ra->rounds++;
+	free(first);
 	return 0;
 }
 

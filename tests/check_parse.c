@@ -11,6 +11,8 @@
 
 #include "frontend.h"
 #include "parse.h"
+#include "ptx.h"
+#include "ptxlow.h"
 
 static Module *
 parse_text(const char *text, Diag *d, Src **src)
@@ -639,6 +641,91 @@ START_TEST(test_parse_fast_lines)
 }
 END_TEST
 
+/* the same lines, and lines with virtual registers, without offset comments (the SASS that the
+ * PTX lowering writes): fast_bare reads them, or leaves them to the grammar */
+static const char *const barelines[] = {
+	"MOV %v1, %$x1[2] ;",
+	"@!%q0 BRA `(.L_x) ;",
+	"@%q0 MOV %x@1, %d2.64 ;",
+	"LDG.E.128.CONSTANT %$x0, [%d2.64+-0x200] ;",
+	"HMMA.16816.F32 %$x1, %$x0, %$w0, %$x1 ;",
+	"SHFL.BFLY %q0, %v1, %v0, 0x1, 0x1f ;",
+	"MOV %x[1]a, R1 ;",
+	"MOV %x@1a, R1 ;",
+	"MOV %x[a], R1 ;",
+	"MOV %x[1, R1 ;",
+	"MOV %x@, R1 ;",
+	"MOV %1, R1 ;",
+	"MOV %, R1 ;",
+	"MOV %x., R1 ;",
+	"MOV %x<1>, R1 ;",
+	"MOV %x.reuse.64, c[0x0][%v1] ;",
+	"FMUL %v1, %v0, 1.4426950216293335 ;",
+	"MOV %v1, %v2 ;\n        MOV %v3, %v1 ;\n.L_p0:\n        EXIT ;",
+	"MOV %v1, %v2 ;\n        // a comment\n        MOV %v3, %v1 ;",
+	"MOV %v1, %v2 ;\n\t.align 4\n        MOV %v3, %v1 ;",
+	"MOV %v1, %v2 ;\n    /* 0x0000000000000000 */\n        MOV %v3, %v1 ;",
+	"MOV %v1, %v2 ;\n        /*0010*/ MOV %v3, %v1 ;",
+	"MOV %v1, %v2 ; MOV %v3, %v1 ;",
+};
+
+START_TEST(test_parse_fast_bare_lines)
+{
+	char text[512];
+	const char *l = _i < (int)(sizeof fastlines / sizeof fastlines[0]) ? fastlines[_i] :
+	                barelines[_i - sizeof fastlines / sizeof fastlines[0]];
+	int n = snprintf(text, sizeof text, "\t.section\t.text.k,\"ax\",@progbits\nk:\n"
+	                 "        %s\n        EXIT ;\n", l);
+
+	both_ways("t.sass", text, (size_t)n, -1);
+}
+END_TEST
+
+/* every committed PTX file lowered for its own target (the text fiberc reads after selection),
+ * read with the fast path and without: the same module */
+START_TEST(test_parse_fast_lowered)
+{
+	const char *root = getenv("FIBER_ROOT");
+	char cmd[1024], path[1024];
+	FILE *ls;
+	int nfile = 0;
+	uint64_t nins = 0;
+	FILE *quiet = fopen("/dev/null", "w");   /* the refused kernels' messages */
+
+	ck_assert_ptr_nonnull(quiet);
+	snprintf(cmd, sizeof cmd, "cd '%s' && ls examples/*/*.ptx bench/ptx/*/*.ptx tests/corpus/*.ptx 2>/dev/null",
+	         root ? root : ".");
+	ls = popen(cmd, "r");
+	ck_assert_ptr_nonnull(ls);
+	while (fgets(path, sizeof path, ls)) {
+		char full[2048];
+		Diag d;
+		Src *src, *low;
+		Ptx *p;
+		PtxLower o = { 0 };
+		path[strcspn(path, "\n")] = 0;
+		snprintf(full, sizeof full, "%s/%s", root ? root : ".", path);
+		diag_init(&d, NULL, quiet);
+		src = src_read(full, &d);
+		ck_assert_ptr_nonnull(src);
+		d.src = src;
+		p = ptx_parse(src, &d);
+		ck_assert_msg(p != NULL, "%s", path);
+		if ((low = ptx_lower_opts(p, &o, &d))) {
+			nins += both_ways(path, low->text, low->len, 0);
+			src_free(low);
+			nfile++;
+		}
+		ptx_free(p);
+		src_free(src);
+	}
+	pclose(ls);
+	fclose(quiet);
+	ck_assert_int_gt(nfile, 30);
+	ck_assert_uint_gt(nins, 10000);
+}
+END_TEST
+
 /* ---- cuobjdump and metadata -------------------------------------------------------------- */
 
 START_TEST(test_parse_cuobjdump)
@@ -799,6 +886,9 @@ parse_suite(void)
 	tcase_add_test(tc, test_parse_fast_listings);
 	tcase_add_test(tc, test_parse_check_listings);
 	tcase_add_loop_test(tc, test_parse_fast_lines, 0, sizeof fastlines / sizeof fastlines[0]);
+	tcase_add_loop_test(tc, test_parse_fast_bare_lines, 0,
+	                    sizeof fastlines / sizeof fastlines[0] + sizeof barelines / sizeof barelines[0]);
+	tcase_add_test(tc, test_parse_fast_lowered);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,6 +15,7 @@
 
 #include "ptxrun.h"
 #include "ptxsel_test.h"
+#include "lwpriv.h"
 
 static const char *const arch_of[2] = { "sm_80", "sm_90" };
 
@@ -137,6 +138,46 @@ START_TEST(test_run_warp_sz)
 	run_forms(_i, body, in, out, 2);
 	ck_assert_uint_eq(out[0], 32);
 	ck_assert_uint_eq(out[1], 42);
+}
+END_TEST
+
+/* a function with more registers than CompactUnits is lowered with one virtual register per
+ * colour of an interval colouring (lwcolour.c); a value defined before a loop and read only at
+ * its head (%r5) stays live around the loop (widen_loops), or a register of the 2,500-long chain
+ * in the body would take its colour and the second iteration would read that instead */
+START_TEST(test_run_compact_loop)
+{
+	enum { Chain = 2500 };
+	static const char head[] =
+	    ".version 8.5\n.target sm_80\n.address_size 64\n"
+	    ".visible .entry k(.param .u64 k_param_0, .param .u64 k_param_1)\n{\n"
+	    "\t.reg .pred %p<2>;\n\t.reg .b32 %r<2600>;\n\t.reg .b64 %rd<16>;\n"
+	    "\tld.param.u64 %rd14, [k_param_0];\n\tld.param.u64 %rd15, [k_param_1];\n"
+	    "\tcvta.to.global.u64 %rd1, %rd14;\n\tcvta.to.global.u64 %rd2, %rd15;\n"
+	    "\tld.global.u32 %r1, [%rd2];\n\tld.global.u32 %r5, [%rd2+4];\n"
+	    "\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 0;\n"
+	    "$L_loop:\n\tadd.s32 %r10, %r3, %r5;\n";
+	static const char tail[] =
+	    "\tadd.s32 %r3, %r3, 1;\n\tsetp.lt.u32 %p1, %r3, %r1;\n\t@%p1 bra $L_loop;\n"
+	    "\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+	size_t cap = sizeof head + sizeof tail + 40 * (Chain + 1), n;
+	char *ptx = malloc(cap);
+	uint32_t inb[16] = { 5, 7 }, out = 0xeeeeeeeeu;
+	PrRun r = { .arch = "sm_80", .config = "a100", .block = { 1 } };
+	PrArg a[2] = {
+		{ .kind = PrBuf, .data = &out, .bytes = 4 },
+		{ .kind = PrBuf, .data = inb, .bytes = sizeof inb },
+	};
+
+	n = (size_t)snprintf(ptx, cap, "%s", head);
+	for (int k = 1; k < Chain; k++)
+		n += (size_t)snprintf(ptx + n, cap - n, "\tadd.s32 %%r%d, %%r%d, 1;\n", 10 + k, 9 + k);
+	n += (size_t)snprintf(ptx + n, cap - n, "\tadd.s32 %%r2, %%r2, %%r%d;\n%s", 9 + Chain, tail);
+	ck_assert_uint_lt(n, cap);
+	ck_assert_msg(pr_run(ptx, "k", &r, a, 2) == 0, "%s", r.err);
+	/* sum over i < 5 of i + 7 + 2499 */
+	ck_assert_uint_eq(out, 10 + 5 * (7 + Chain - 1));
+	free(ptx);
 }
 END_TEST
 
@@ -544,6 +585,36 @@ START_TEST(test_run_fold_wide)
 }
 END_TEST
 
+/* the selection's text writer (lw_buf_printf: its own conversions for %s %d %u %x %c %%, the
+ * C library's for the rest and for long lines) writes what snprintf writes */
+START_TEST(test_isel_printf)
+{
+	static char big[700];
+	char want[1024];
+	LwBuf b = { 0 };
+	size_t at;
+
+	memset(big, 'r', sizeof big - 1);
+#define SAME(...)                                                                          \
+	do {                                                                               \
+		at = b.len;                                                                \
+		snprintf(want, sizeof want, __VA_ARGS__);                                  \
+		lw_buf_printf(&b, __VA_ARGS__);                                            \
+		ck_assert_str_eq(b.s + at, want);                                          \
+	} while (0)
+	SAME("        IMAD %s, %s, 0x%x, %s ;", "%v1", "R2", 0xdeadbeefu, "RZ");
+	SAME("%d %d %d %d %d", 0, -1, 7, INT32_MIN, INT32_MAX);
+	SAME("%u %u %x %x", 0u, UINT32_MAX, 0u, UINT32_MAX);
+	SAME("%c%c 100%% %s", 'P', '0', "");
+	SAME("%04x %5d %-3s| %lx", 0x2au, 42, "a", 0x123456789ul);
+	SAME("%s%s", big, "tail");
+	SAME("%s", "trailing %");
+	SAME("no conversion");
+#undef SAME
+	free(b.s);
+}
+END_TEST
+
 Suite *
 ptx_forms_suite(void)
 {
@@ -559,6 +630,7 @@ ptx_forms_suite(void)
 	tcase_add_test(isel, test_isel_vprintf);
 	tcase_add_test(isel, test_isel_fold);
 	tcase_add_test(isel, test_isel_fold_wide);
+	tcase_add_test(isel, test_isel_printf);
 	suite_add_tcase(s, isel);
 	tcase_set_timeout(run_, 120);
 	tcase_add_loop_test(run_, test_run_braced_scalar, 0, 2);
@@ -566,6 +638,7 @@ ptx_forms_suite(void)
 	tcase_add_loop_test(run_, test_run_warp_sz, 0, 2);
 	tcase_add_loop_test(run_, test_run_fold, 0, 2);
 	tcase_add_loop_test(run_, test_run_fold_wide, 0, 4);
+	tcase_add_test(run_, test_run_compact_loop);
 	suite_add_tcase(s, run_);
 	return s;
 }

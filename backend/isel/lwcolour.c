@@ -31,10 +31,18 @@ colour_kind(int kind)
 const char *
 lw_colour_name(Lw *w, int kind, uint32_t c)
 {
-	char *s = lw_ring(w);
+	char *s = lw_ring(w), dig[10];
+	int n = 0, k = 2;
 
-	snprintf(s, LwStr, "%%%s%" PRIu32, kind == Lk128 ? "x" : kind == Lk64 ? "d" :
-	         kind == LkPred ? "q" : "v", c);
+	/* `%v12` as "%%%s%" PRIu32 would print it, without snprintf (once per register) */
+	s[0] = '%';
+	s[1] = kind == Lk128 ? 'x' : kind == Lk64 ? 'd' : kind == LkPred ? 'q' : 'v';
+	do
+		dig[n++] = (char)('0' + c % 10);
+	while ((c /= 10) != 0);
+	while (n)
+		s[k++] = dig[--n];
+	s[k] = 0;
 	return s;
 }
 
@@ -99,6 +107,17 @@ scan_regs(Lw *w, uint32_t *nunits, uint32_t *npred)
 	return occ;
 }
 
+/* (label atom, position) pairs in the order of atom, then position */
+static int
+cmp_lpos(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
 /* widen the intervals of the registers live around each loop (a backward branch) */
 static void
 widen_loops(Lw *w, Occ *occ, uint32_t nocc)
@@ -112,16 +131,28 @@ widen_loops(Lw *w, Occ *occ, uint32_t nocc)
 			lpos[2 * nl] = w->fn->st[s].atom;
 			lpos[2 * nl++ + 1] = s;
 		}
+	/* a label operand's definitions found by binary search (in statement order, as a scan
+	 * of the labels would find them) */
+	if (nl)
+		qsort(lpos, nl, 2 * sizeof *lpos, cmp_lpos);
 	for (uint32_t s = 0; s < w->fn->nst; s++) {
 		const PtxStmt *st = &w->fn->st[s];
 		if (st->kind != PsIns)
 			continue;
 		for (unsigned k = 0; k < st->ins->nopnd; k++) {
 			const PtxOpnd *o = &st->ins->opnd[k];
+			uint32_t lo = 0, hi = nl;
 			if (o->kind != PoName || o->what != PwLabel)
 				continue;
-			for (uint32_t l = 0; l < nl; l++)
-				if (lpos[2 * l] == o->atom && lpos[2 * l + 1] < s) {
+			while (lo < hi) {
+				uint32_t mid = lo + (hi - lo) / 2;
+				if (lpos[2 * mid] < o->atom)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (uint32_t l = lo; l < nl && lpos[2 * l] == o->atom; l++)
+				if (lpos[2 * l + 1] < s) {
 					vgrow(&edge, &ce, 2 * ne + 2, sizeof *edge);
 					edge[2 * ne] = lpos[2 * l + 1];
 					edge[2 * ne++ + 1] = s;

@@ -27,6 +27,81 @@ lw_buf_add(LwBuf *b, const char *s, size_t n)
 	b->s[b->len] = 0;
 }
 
+/* fmt with the conversions the selection writes most (%s, %d, %u, %x, %c, %%, no flags, width,
+ * precision or length) appended as vsnprintf would write them, in one piece of at most 511
+ * bytes; 0 when fmt has another conversion or the text is longer: nothing is appended (what
+ * was read of ap is for the caller to read again) */
+static int
+fast_vprintf(LwBuf *b, const char *fmt, va_list ap)
+{
+	char o[512], num[12];
+	size_t k = 0;
+
+	for (const char *f = fmt; *f; f++) {
+		const char *t;
+		size_t n;
+		unsigned v;
+		int neg = 0;
+		if (*f != '%') {
+			if (k == sizeof o - 1)
+				return 0;
+			o[k++] = *f;
+			continue;
+		}
+		switch (*++f) {
+		case 's':
+			if (!(t = va_arg(ap, const char *)))
+				t = "(null)";            /* what glibc prints */
+			n = strlen(t);
+			break;
+		case 'd':
+		case 'u':
+			if (*f == 'd') {
+				int d = va_arg(ap, int);
+				neg = d < 0;
+				v = neg ? 0u - (unsigned)d : (unsigned)d;
+			} else {
+				v = va_arg(ap, unsigned);
+			}
+			n = sizeof num;
+			do
+				num[--n] = (char)('0' + v % 10);
+			while ((v /= 10) != 0);
+			if (neg)
+				num[--n] = '-';
+			t = num + n;
+			n = sizeof num - n;
+			break;
+		case 'x':
+			v = va_arg(ap, unsigned);
+			n = sizeof num;
+			do
+				num[--n] = "0123456789abcdef"[v & 15];
+			while ((v >>= 4) != 0);
+			t = num + n;
+			n = sizeof num - n;
+			break;
+		case 'c':
+			num[0] = (char)va_arg(ap, int);
+			t = num;
+			n = 1;
+			break;
+		case '%':
+			t = "%";
+			n = 1;
+			break;
+		default:
+			return 0;
+		}
+		if (n > sizeof o - 1 - k)
+			return 0;
+		memcpy(o + k, t, n);
+		k += n;
+	}
+	lw_buf_add(b, o, k);
+	return 1;
+}
+
 static void
 lw_buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
 {
@@ -34,6 +109,12 @@ lw_buf_vprintf(LwBuf *b, const char *fmt, va_list ap)
 	va_list aq;
 	int n;
 
+	va_copy(aq, ap);
+	if (fast_vprintf(b, fmt, aq)) {
+		va_end(aq);
+		return;
+	}
+	va_end(aq);
 	va_copy(aq, ap);
 	n = vsnprintf(tmp, sizeof tmp, fmt, aq);
 	va_end(aq);

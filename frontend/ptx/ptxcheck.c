@@ -69,8 +69,10 @@ typedef struct AInfo {
 	uint32_t bind;     /* index + 1 of its innermost binding, 0 unbound */
 	uint32_t labfn;    /* serial of the function that defines it as a label */
 	int16_t row;       /* opcode row + 1; -1 not an opcode */
-	uint8_t known;     /* bits: 1 modcls, 2 split, 4 sreg */
+	uint8_t known;     /* bits: 1 modcls, 2 split, 4 sreg, 8 tbits and wfl */
 	uint8_t sreg;      /* a special register */
+	uint8_t tbits;     /* type_bits of the word */
+	uint8_t wfl;       /* WordFlag bits of the word */
 	uint32_t modcls;   /* classes of the modifier word (0: none); bit 31: a shape word */
 	uint32_t pfx;      /* `%r12`: atom of `%r`, 0 when it does not end in digits */
 	uint32_t num;      /* `%r12`: 12 */
@@ -97,6 +99,21 @@ typedef struct Ck {
 	const PtxFunc *fn; /* it */
 	int nerr0;         /* d->nerr at the start */
 } Ck;
+
+/* what the size checks ask of a word (word_of: once per atom, not by string compares at
+ * every instruction) */
+enum WordFlag {
+	WPred = 1,         /* pred */
+	WByte = 2,         /* b8, u8, s8 */
+	WCvtTy = 4,        /* a type of cvt: type_bits, pred, ...8, u4, s4, e4m3.., e5m2.. */
+	WWide = 8,         /* wide */
+	WFlt = 16,         /* f32, f64 */
+	WSame = 32,        /* an opcode whose register operands have the type's size (check_sizes) */
+	WCvt = 64,         /* cvt */
+	WLdSt = 128,       /* ld, ldu, st */
+};
+
+static const AInfo *word_of(Ck *c, uint32_t a);
 
 static AInfo *
 info(Ck *c, uint32_t a)
@@ -377,9 +394,9 @@ is_reg(const PtxOpnd *o)
 }
 
 static int
-is_pred(const Ck *c, const PtxOpnd *o)
+is_pred(Ck *c, const PtxOpnd *o)
 {
-	return is_reg(o) && o->decl && strcmp(ptx_str(c->p, o->decl->type), "pred") == 0;
+	return is_reg(o) && o->decl && (word_of(c, o->decl->type)->wfl & WPred);
 }
 
 /* a destination: a register, `_`, or a vector or pair of them */
@@ -414,33 +431,77 @@ type_bits(const char *t)
 	return 0;
 }
 
+/* the opcodes of check_sizes */
+static const char *const same_ops[] = {
+	"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem", "and", "or",
+	"xor", "not", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos",
+	"tanh", "selp", "mov", "setp", NULL
+};
+
+/* the facts of word a (its type_bits and WordFlag bits), found once */
+static const AInfo *
+word_of(Ck *c, uint32_t a)
+{
+	AInfo *in = info(c, a);
+
+	if (!(in->known & 8)) {
+		const char *w = ptx_str(c->p, a);
+		size_t n = strlen(w);
+		int bits = type_bits(w), k;
+		unsigned f = 0;
+		if (!strcmp(w, "pred"))
+			f |= WPred;
+		if (!strcmp(w, "b8") || !strcmp(w, "u8") || !strcmp(w, "s8"))
+			f |= WByte;
+		if (bits || (f & WPred) || (n && w[n - 1] == '8') || !strcmp(w, "u4") ||
+		    !strcmp(w, "s4") || !strncmp(w, "e4m3", 4) || !strncmp(w, "e5m2", 4))
+			f |= WCvtTy;
+		if (!strcmp(w, "wide"))
+			f |= WWide;
+		if (!strcmp(w, "f32") || !strcmp(w, "f64"))
+			f |= WFlt;
+		for (k = 0; same_ops[k] && strcmp(same_ops[k], w) != 0; k++)
+			;
+		if (same_ops[k])
+			f |= WSame;
+		if (!strcmp(w, "cvt"))
+			f |= WCvt;
+		if (!strcmp(w, "ld") || !strcmp(w, "ldu") || !strcmp(w, "st"))
+			f |= WLdSt;
+		in = info(c, a);
+		in->known |= 8;
+		in->tbits = (uint8_t)bits;
+		in->wfl = (uint8_t)f;
+	}
+	return in;
+}
+
 /* cvt.D.S d, a[, b]: d against D and the sources against S; .f32 and .f64 take a register of
  * their size, the integer and 16-bit types one at least as wide (cvt.u32.u64 %r, %rd: the
  * narrowing is the point; an .f16 may sit in a .b32 register) */
 static void
 check_cvt_sizes(Ck *c, const PtxIns *i)
 {
-	const char *ty[2] = {0};
+	uint32_t ty[2] = {0};
 	unsigned nt = 0;
 
 	for (uint32_t m = 0; m < i->nmod; m++) {
-		const char *w = ptx_str(c->p, i->mod[m]);
-		if (type_bits(w) || !strcmp(w, "pred") || w[strlen(w) - 1] == '8' || !strcmp(w, "u4") ||
-		    !strcmp(w, "s4") || !strncmp(w, "e4m3", 4) || !strncmp(w, "e5m2", 4)) {
+		if (word_of(c, i->mod[m])->wfl & WCvtTy) {
 			if (nt == 2)
 				return;   /* cvt.pack and other forms with more types */
-			ty[nt++] = w;
+			ty[nt++] = i->mod[m];
 		}
 	}
 	if (nt != 2)
 		return;
 	for (uint32_t n = 0; n < i->nopnd && n < 3; n++) {
 		const PtxOpnd *o = &i->opnd[n];
-		const char *t = ty[n ? 1 : 0];
-		int bits = type_bits(t), fl = !strcmp(t, "f32") || !strcmp(t, "f64");
+		const char *t = ptx_str(c->p, ty[n ? 1 : 0]);
+		const AInfo *tw = word_of(c, ty[n ? 1 : 0]);
+		int bits = tw->tbits, fl = !!(tw->wfl & WFlt);
 		if (!is_reg(o) || !o->decl || !bits)
 			continue;
-		int rb = type_bits(ptx_str(c->p, o->decl->type));
+		int rb = word_of(c, o->decl->type)->tbits;
 		if (rb && (fl ? rb != bits : rb < bits))
 			error_at(c->d, o->loc, "'%s' is a %d-bit register; a .%s operand of 'cvt' needs %s%d bits",
 			         ptx_str(c->p, o->atom), rb, t, fl ? "" : "at least ", bits);
@@ -453,43 +514,36 @@ check_cvt_sizes(Ck *c, const PtxIns *i)
 static void
 check_sizes(Ck *c, const PtxIns *i)
 {
-	static const char *const same[] = {
-		"add", "sub", "mul", "mad", "fma", "min", "max", "neg", "abs", "div", "rem", "and", "or",
-		"xor", "not", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos",
-		"tanh", "selp", "mov", "setp", NULL
-	};
-	const char *op = ptx_str(c->p, i->op), *ty = NULL;
-	int bits = 0, k, ntypes = 0;
+	unsigned opf = word_of(c, i->op)->wfl;
+	uint32_t ty = 0;
+	int bits = 0, ntypes = 0;
 
-	if (!strcmp(op, "cvt")) {
+	if (opf & WCvt) {
 		check_cvt_sizes(c, i);
 		return;
 	}
-	for (k = 0; same[k] && strcmp(same[k], op) != 0; k++)
-		;
-	if (!same[k])
+	if (!(opf & WSame))
 		return;
 	for (uint32_t m = 0; m < i->nmod; m++) {
-		const char *w = ptx_str(c->p, i->mod[m]);
-		if (!strcmp(w, "wide"))
+		const AInfo *w = word_of(c, i->mod[m]);
+		if (w->wfl & WWide)
 			return;      /* mul.wide, mad.wide: a wider destination */
-		if (type_bits(w) || !strcmp(w, "pred") || !strcmp(w, "b8") || !strcmp(w, "u8") ||
-		    !strcmp(w, "s8")) {
-			ty = w;
+		if (w->tbits || (w->wfl & (WPred | WByte))) {
+			ty = i->mod[m];
 			ntypes++;
 		}
 	}
 	/* one type: a mixed-precision form (fma.rn.f32.f16) has its own rules */
-	if (!ty || ntypes != 1 || !(bits = type_bits(ty)))
+	if (ntypes != 1 || !(bits = word_of(c, ty)->tbits))
 		return;
 	for (uint32_t n = 0; n < i->nopnd; n++) {
 		const PtxOpnd *o = &i->opnd[n];
 		if (!is_reg(o) || !o->decl)
 			continue;
-		int rb = type_bits(ptx_str(c->p, o->decl->type));
+		int rb = word_of(c, o->decl->type)->tbits;
 		if (rb && rb != bits)
 			error_at(c->d, o->loc, "'%s' is a %d-bit register; '%s.%s' takes %d-bit operands",
-			         ptx_str(c->p, o->atom), rb, op, ty, bits);
+			         ptx_str(c->p, o->atom), rb, ptx_str(c->p, i->op), ptx_str(c->p, ty), bits);
 	}
 }
 
@@ -499,11 +553,12 @@ check_sizes(Ck *c, const PtxIns *i)
 static void
 check_vec(Ck *c, const PtxIns *i)
 {
-	const char *op = ptx_str(c->p, i->op);
+	const char *op;
 	uint32_t want = 1;
 
-	if (strcmp(op, "ld") && strcmp(op, "ldu") && strcmp(op, "st"))
+	if (!(word_of(c, i->op)->wfl & WLdSt))
 		return;
+	op = ptx_str(c->p, i->op);
 	for (uint32_t m = 0; m < i->nmod; m++) {
 		const char *w = ptx_str(c->p, i->mod[m]);
 		if (w[0] == 'v' && (w[1] == '2' || w[1] == '4' || w[1] == '8') && !w[2])
@@ -548,7 +603,7 @@ check_ins(Ck *c, PtxIns *i)
 		Loc gl = { i->gloc.start + i->guard, i->gloc.end };
 		if (!b)
 			error_at(c->d, gl, "use of undeclared register '%s'", ptx_str(c->p, i->gpred));
-		else if (b->what != PwReg || strcmp(ptx_str(c->p, b->decl->type), "pred") != 0)
+		else if (b->what != PwReg || !(word_of(c, b->decl->type)->wfl & WPred))
 			error_at(c->d, gl, "guard '%s' is not a predicate register",
 			         ptx_str(c->p, i->gpred));
 		else

@@ -2,7 +2,8 @@
  * `LDG.E.128 R12, [R8.64] ;` between an offset and an encoding comment, then a line holding the
  * second encoding word. On such a line's offset comment the scanner (sass.l) calls fast_line,
  * which reads it and the instruction lines after it straight from the text and hands the parser
- * one INSLINE token for them all. It takes a subset of the grammar's instruction lines (guard,
+ * one INSLINE token for them all; at the start of any other line of a text section it calls
+ * fast_bare, the same for lines without offset comments (the PTX lowering's SASS, %v12). It takes a subset of the grammar's instruction lines (guard,
  * opcode, comma-separated operands without IR annotations or |x|), and leaves any other line to
  * the grammar before doing anything with it. A line is cut into tokens, checked, then built with
  * the grammar's own actions in the grammar's order, so both paths build the same instructions and
@@ -152,6 +153,27 @@ blanks(const char *p, const char *lim)
 
 /* ---- tokens ---------------------------------------------------------------------------------- */
 
+/* a virtual register's name from its '%' as the scanner's rule takes it, "%"{ID}("["[0-9]+"]")?
+ * ("@"[0-9]+)? before its suffixes (%v12, %$x1[2], %x@1): the last byte of that part */
+static const char *
+vreg_head(const char *p)
+{
+	const char *q;
+
+	for (p++; cls[(unsigned char)p[1]] & 2; p++)
+		;
+	if (p[1] == '[' && (cls[(unsigned char)p[2]] & 4)) {
+		for (q = p + 2; cls[(unsigned char)*q] & 4; q++)
+			;
+		if (*q == ']')
+			p = q;
+	}
+	if (p[1] == '@' && (cls[(unsigned char)p[2]] & 4))
+		for (p += 2; cls[(unsigned char)p[1]] & 4; p++)
+			;
+	return p;
+}
+
 /* the tokens from p up to ';' (not beyond end); the byte after the ';', or NULL if the line is
  * not one for this path. Numbers and names end where the scanner would end them, or the line
  * is refused: `0x10g` would be two tokens there. */
@@ -173,7 +195,10 @@ cut(Fast *F, const char *p, const char *end)
 		c = (unsigned char)*p;
 		t = &F->t[F->n++];
 		t->v = 0;
-		if (cls[c] & 1) {
+		if ((cls[c] & 1) || (c == '%' && (cls[(unsigned char)p[1]] & 1))) {
+			/* a name right after `]` or `@1` is a token of its own there */
+			if (c == '%' && (cls[(unsigned char)(p = vreg_head(p))[1]] & 2))
+				return NULL;
 			do {
 				while (cls[(unsigned char)*++p] & 2)
 					;
@@ -481,11 +506,11 @@ enc_line(Ctx *cx, const char *p, const char *end, uint64_t *v)
 	return p[24] == '\r' || p + 24 >= end ? 1 : 0;
 }
 
-/* one instruction line from p, just after its offset comment (value addr): the bytes read through
- * its end of line, its second encoding line and the next line's leading blanks (what the
- * scanner's rule for '\n' reads), or 0 if the grammar is to read it */
+/* one instruction line from p, just after its offset comment (value addr, -1 on a line without
+ * one): the bytes read through its end of line, its second encoding line and the next line's
+ * leading blanks (what the scanner's rule for '\n' reads), or 0 if the grammar is to read it */
 static size_t
-one_line(Ctx *cx, Fast *F, const char *p, const char *end, uint64_t addr)
+one_line(Ctx *cx, Fast *F, const char *p, const char *end, int64_t addr)
 {
 	const char *text = cx->text, *lim = text + cx->len, *q, *e, *nl = NULL, *e2 = NULL;
 	uint64_t enc = 0, enc2 = 0, x;
@@ -535,7 +560,7 @@ one_line(Ctx *cx, Fast *F, const char *p, const char *end, uint64_t addr)
 	line(F);
 	semi = &F->t[F->n - 1];
 	last = &F->t[F->n - 2];
-	b_ins(cx, tstr(&F->t[op]), (int64_t)addr, semi->off == last->off + last->len, nenc, enc,
+	b_ins(cx, tstr(&F->t[op]), addr, semi->off == last->off + last->len, nenc, enc,
 	      (Loc){ F->t[0].off, (uint32_t)(e - text) });
 	if (nenc2)
 		b_enc2(cx, enc2, (Loc){ (uint32_t)(nl - text), (uint32_t)(e2 - text) });
@@ -581,10 +606,30 @@ fast_line(Ctx *cx, Loc addrloc, uint64_t addr)
 	if (b > text && b[-1] != '\n')
 		return 0;
 	F.cx = cx;
-	if (!(n = one_line(cx, &F, start, end, addr)))
+	if (!(n = one_line(cx, &F, start, end, (int64_t)addr)))
 		return 0;
 	p = start + n;
-	while (!too_many(cx) && (q = addr_comment(p, end, &addr)) && (n = one_line(cx, &F, q, end, addr)))
+	while (!too_many(cx) && (q = addr_comment(p, end, &addr)) &&
+	       (n = one_line(cx, &F, q, end, (int64_t)addr)))
 		p = q + n;
+	return (size_t)(p - start);
+}
+
+/* the instruction lines without offset comments from cx->pos, the first non-blank of a line of
+ * a text section (SASS with virtual registers, as the PTX lowering writes it): the bytes read,
+ * 0 if the grammar is to read the first one; a run ends as fast_line's does */
+size_t
+fast_bare(Ctx *cx)
+{
+	Fast F;
+	const char *start = cx->text + cx->pos, *end = cx->text + cx->len, *p = start;
+	size_t n;
+
+	if (cx->nofast || cx->has_ssa || !cx->fn || cx->sec != cx->fn->text)
+		return 0;
+	F.cx = cx;
+	while ((p == start || !too_many(cx)) && (*p == '@' || (cls[(unsigned char)*p] & 1)) &&
+	       (n = one_line(cx, &F, p, end, -1)))
+		p += n;
 	return (size_t)(p - start);
 }

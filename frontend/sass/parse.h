@@ -94,6 +94,7 @@ struct Ctx {
 	uint32_t rpos;     /* scanner: bytes of the text handed to flex */
 	int eof_nl;        /* scanner: the end-of-file newline was returned */
 	int nofast;        /* scanner: read every line with the grammar (no fast_line) */
+	int atline;        /* scanner: the '\n' rule stopped at a line's first non-blank */
 	uint64_t lexwork;  /* scanner: bytes read again (sass.l: a test hook for linear time) */
 	uint32_t nest;     /* scanner: parentheses open on this line */
 
@@ -225,6 +226,7 @@ int enc_dest(int op);          /* bits 16..23 hold the first operand's register 
 /* fastline.c */
 size_t enc_word(const char *p, const char *end, uint64_t *v); /* `/ * 0x<16 digits> * /`: 24 */
 size_t fast_line(Ctx *cx, Loc addrloc, uint64_t addr); /* bytes of text read from cx->pos */
+size_t fast_bare(Ctx *cx);     /* the same for lines without an offset comment */
 
 /* build.c and opnd.c: the grammar's actions */
 int sass_arch_ok(int sm, int suffix);  /* sm, suffix ('a' or 0) is one fiber reads (ArchReads) */
