@@ -1042,6 +1042,9 @@ static const struct {
 	{ "mul.wide.u64 %rd3, %rd1, %rd2;", "is not supported yet: .wide on .u64" },
 	/* a register of the wrong size: the PTX check's error, before selection */
 	{ "add.s64 %r4, %rd1, %rd2;", "t.ptx:27:9: error: '%r4' is a 32-bit register; 'add.s64' takes 64-bit operands" },
+	/* ld/st: a data register narrower than the type (wider is allowed: ld.u8 into .b32) */
+	{ "ld.global.u64 %r4, [%rd1];", "t.ptx:27:15: error: '%r4' is a 32-bit register; 'ld.u64' needs at least 64 bits" },
+	{ "st.global.v2.u64 [%rd1], {%rd2, %r1};", "'%r1' is a 32-bit register; 'st.u64' needs at least 64 bits" },
 	{ "and.pred %p3, %p1, %r1;", "'and.pred' is not supported yet: operand 2 must be a predicate register here" },
 };
 

@@ -575,6 +575,37 @@ check_vec(Ck *c, const PtxIns *i)
 	}
 }
 
+/* ld, ldu, st: a data register narrower than the instruction type is an error (PTX's operand
+ * size rule lets it be wider: ld.u8 into a .b32 register; never narrower: ld.u64 into a .b32
+ * register has nowhere to put the upper half) */
+static void
+check_ldst_sizes(Ck *c, const PtxIns *i)
+{
+	int bits = 0;
+	uint32_t ty = 0;
+
+	if (!(word_of(c, i->op)->wfl & WLdSt))
+		return;
+	for (uint32_t m = 0; m < i->nmod && !bits; m++)
+		if ((bits = word_of(c, i->mod[m])->tbits))
+			ty = i->mod[m];
+	for (uint32_t n = 0; bits && n < i->nopnd; n++) {
+		const PtxOpnd *o = &i->opnd[n];
+		uint32_t ns = o->kind == PoVec ? o->nsub : 1;
+		if (o->kind == PoAddr)
+			continue;
+		for (uint32_t k = 0; k < ns; k++) {
+			const PtxOpnd *e = o->kind == PoVec ? &o->sub[k] : o;
+			int rb = is_reg(e) && e->decl ? word_of(c, e->decl->type)->tbits : 0;
+			if (rb && rb < bits)
+				error_at(c->d, e->loc, "'%s' is a %d-bit register; '%s.%s' needs at least %d bits",
+				         ptx_str(c->p, e->atom), rb, ptx_str(c->p, i->op),
+				         ptx_str(c->p, ty), bits);
+		}
+		break;   /* the data operand is the first that is not the address */
+	}
+}
+
 static Loc
 modloc(const PtxIns *i, uint32_t k, const char *w)
 {
@@ -649,6 +680,7 @@ check_ins(Ck *c, PtxIns *i)
 	}
 	check_sizes(c, i);
 	check_vec(c, i);
+	check_ldst_sizes(c, i);
 }
 
 /* ---- functions and the module --------------------------------------------------------------- */
