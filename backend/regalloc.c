@@ -19,6 +19,7 @@
  * virtual register. A function without virtual registers is left as it is.
  */
 #include "regalloc.h"
+#include "arch.h"
 #include "latency.h"
 
 #include <stdlib.h>
@@ -164,16 +165,39 @@ shr(uint64_t *F, unsigned w, unsigned k)
 	}
 }
 
+/* the SIMT target's cap on R node x under setmaxnreg (RA.cap): one past the highest register
+ * the least count over every point where x is live allows (count - 2: ptxas's convention, the
+ * count is the highest R + 3), 256 none */
+static int
+live_cap(const RA *ra, const RaNode *x)
+{
+	int c = 256;
+
+	for (uint32_t e = 0; e < x->size; e++) {
+		uint32_t n;
+		const RaSeg *s = x->kind == NkTemp ? &x->tseg : node_segs(ra, x, e, &n);
+		if (x->kind == NkTemp)
+			n = 1;
+		for (uint32_t k = 0; k < n; k++)
+			for (uint32_t g = s[k].from / 2; g <= s[k].to / 2 && g < ra->nins; g++)
+				if (ra->cap[g] && ra->cap[g] - 2 < c)
+					c = ra->cap[g] - 2;
+	}
+	return c;
+}
+
 /* the window target's cap on R node x: the least window of the phases whose instructions
  * name it (RaWin.cap), 256 none */
 static int
 node_cap(const RA *ra, const RaNode *x)
 {
-	const uint8_t *cap = ra->win ? ra->win->cap : NULL;
+	const uint8_t *cap = ra->win ? ra->win->cap : ra->cap;
 	int c = 256;
 
 	if (!cap || x->cls != RR)
 		return 256;
+	if (!ra->win)
+		return live_cap(ra, x);
 	if (x->kind == NkTemp)
 		return cap[x->tseg.from / 2] ? cap[x->tseg.from / 2] : 256;
 	for (uint32_t k = 0; k < x->nref; k++) {
@@ -206,7 +230,7 @@ forbidden(const RA *ra, const RaNode *x, uint64_t *F)
 		for (unsigned q = 0; q < w; q++)
 			F[q] |= Fe[q];
 	}
-	if (ra->win && ra->win->cap)
+	if (ra->win ? ra->win->cap != NULL : ra->cap != NULL)
 		for (int c = node_cap(ra, x) - (int)x->size + 1; c < 256; c++)
 			if (c >= 0)
 				ADD(F, (unsigned)c);
@@ -1053,6 +1077,7 @@ ra_free(RA *ra)
 	free(ra->clob);
 	free(ra->sclob);
 	free(ra->lateg);
+	free(ra->cap);
 	if (ra->occ[0].pt) {
 		occ_free(&ra->occ[0]);
 		occ_free(&ra->occ[1]);
@@ -1140,7 +1165,7 @@ int
 regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 {
 	RA ra = { .f = f, .d = d };
-	int rc = -1, copies = 0;
+	int rc = -1, copies = 0, most = maxreg;
 
 	if (st)
 		memset(st, 0, sizeof *st);
@@ -1151,10 +1176,17 @@ regalloc_run(Fn *f, Diag *d, int maxreg, RaStats *st)
 			return -1;
 		dom_build(f);
 	}
-	if (ra_setup(&ra, maxreg) < 0 || ra_solve(&ra) < 0)
+	if (ra_setup(&ra, maxreg) < 0 || ra_maxreg_caps(&ra, maxreg, &most) < 0)
 		goto out;
-	if (ra_rewrite(&ra, &copies) < 0)
+	if (ra.cap && most - 3 > ra.top) {          /* setmaxnreg.inc: up to its count there */
+		for (int r = ra.top + 1; r <= most - 3 && r < 255; r++)
+			ra.res[0][r >> 6] &= ~((uint64_t)1 << (r & 63));
+		ra.top = most - 3 > 254 ? 254 : most - 3;
+	}
+	if (ra_solve(&ra) < 0 || ra_rewrite(&ra, &copies) < 0)
 		goto out;
+	if (ra.cap)                                 /* the launch holds the entry's count */
+		kinfo_regcount(f, maxreg);
 	if (st) {
 		st->regs = f->info.regcount;
 		st->spilled = ra.nspill;
@@ -1171,8 +1203,26 @@ out:
 }
 
 int
+ra_launch_limit(const Fn *f)
+{
+	const Arch *a = arch_code(f->mod ? f->mod->sm : 0);
+	const int *n = f->info.reqntid[0] > 0 ? f->info.reqntid : f->info.max_threads;
+	long t = 1, warps, per;
+
+	if (n[0] <= 0 || !a->regs_sm || !a->reg_unit)
+		return 255;
+	for (int k = 0; k < 3; k++)
+		t *= n[k] > 0 ? n[k] : 1;
+	warps = (t + 31) / 32;
+	per = (a->regs_sm / warps) / a->reg_unit * a->reg_unit / 32;
+	return per > 255 ? 255 : (int)per;
+}
+
+int
 pass_regalloc(Fn *f, Diag *d)
 {
-	return regalloc_run(f, d, f->info.maxreg > 0 && f->info.maxreg < 255 ? f->info.maxreg : 255,
-	                    NULL);
+	int n = f->info.maxreg > 0 && f->info.maxreg < 255 ? f->info.maxreg : 255;
+	int l = ra_launch_limit(f);
+
+	return regalloc_run(f, d, l < n ? l : n, NULL);
 }

@@ -104,6 +104,9 @@ struct RA {
 	RaWin *win;        /* the FIBER window target, NULL for SIMT */
 	int maxreg;        /* register count limit: highest R at most maxreg - 3 */
 	int top;           /* highest R a virtual register may take */
+	uint8_t *cap;      /* SIMT with setmaxnreg (ramaxreg.c): per instruction g the least
+	                      register count that may reach it; a value live at g takes only
+	                      R0..R(cap[g]-3); NULL: none */
 	uint32_t nins;     /* instructions (all blocks) */
 	Ins **ins;         /* nins: instruction g */
 	uint32_t *gblk;    /* nblk: global index of each block's first instruction */
@@ -164,6 +167,14 @@ int ra_setup(RA *ra, int maxreg);     /* units, instructions, reserved registers
                                          maxreg (8..255); -1 after an error */
 int ra_solve(RA *ra);                 /* webs, spills, colours, spill slots; -1 after an error */
 void ra_free(RA *ra);                 /* what ra_setup and ra_solve made; f, d, win kept */
+int ra_launch_limit(const Fn *f);     /* registers a thread may have so that one CTA of the
+                                         launch bound (.reqntid, else .maxntid) fits the SM's
+                                         file (Arch.regs_sm, .reg_unit a warp): 384 -> 168;
+                                         255 without a bound */
+/* ramaxreg.c (the SIMT target) */
+int ra_maxreg_caps(RA *ra, int entry, int *most); /* RA.cap from the USETMAXREGs (left NULL
+                                         without them), `entry` at the entry; *most: the largest
+                                         count; -1 after a located error */
 /* rapin.c (the window target) */
 int ra_pin(Fn *f, Diag *d, RaWin *w, int limit); /* declarations read remotely (%x@W) or by a
                                          busy-bit instruction onto registers of their own in

@@ -28,8 +28,9 @@ static const ArchBank0 bank0_sm90 = {
 
 /* the rules shared by sm_80..sm_89 and by sm_90 and sm_90a */
 #define SM8X .bank0 = &bank0_sm80, .rsv = ArchRsvAbove, .rsv_bytes = 1024, .rsv_align = 128, \
-	.enc = ArchEnc128
-#define SM90 .bank0 = &bank0_sm90, .rsv = ArchRsvBelow, .rsv_bytes = 1024, .enc = ArchEnc128
+	.enc = ArchEnc128, .regs_sm = 65536, .reg_unit = 256
+#define SM90 .bank0 = &bank0_sm90, .rsv = ArchRsvBelow, .rsv_bytes = 1024, .enc = ArchEnc128, \
+	.regs_sm = 65536, .reg_unit = 256
 #define F8X (ArchImma4 | ArchBmmaXor)
 #define F90 (ArchDescAddr | ArchFp64Fixed | ArchLdcBank0 | ArchSharedWinHi | ArchClusters | \
 	ArchElect | ArchStmatrix | ArchViadd | ArchVimnmx | ArchRedg | ArchI2fp | ArchF2fpTyped | \

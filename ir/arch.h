@@ -126,6 +126,10 @@ struct Arch {
 	uint16_t rsv_align;    /* ArchRsvAbove: the unit the user bytes are rounded up to */
 	enum ArchEnc enc;      /* the encoding of its listings */
 	unsigned features;     /* ArchFeature flags */
+	int regs_sm;           /* 32-bit registers of an SM's register file (65536); 0: the row
+	                        * it is like */
+	int reg_unit;          /* registers are allocated to a warp in units of this many (256:
+	                        * 8 a thread), which bounds a launch's registers per thread */
 };
 
 static inline int

@@ -1,6 +1,6 @@
 #!/bin/sh
 # filecheck.sh: a small FileCheck for fiber's IR and SASS tests (tests/ir/*.ir, tests/ir/*.sass,
-# tests/ir/*.vfsass (virtual registers, unallocated),
+# tests/ir/*.vfsass (virtual registers, unallocated), tests/ir/*.ptx (PTX through fiberc),
 # and tests/ir/*.lst: SASS listings kept out of the corpus that scripts/refactor-check.sh and the
 # other suites walk, which take every *.sass).
 #
@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 dir=${FILECHECK_DIR:-tests/ir}
-for t in "$dir"/*.ir "$dir"/*.sass "$dir"/*.lst "$dir"/*.vfsass; do
+for t in "$dir"/*.ir "$dir"/*.sass "$dir"/*.lst "$dir"/*.vfsass "$dir"/*.ptx; do
 	[ -f "$t" ] || continue
 	want_status=$(sed -n 's|^.*// RUN-STATUS: *\([0-9]*\).*$|\1|p' "$t" | head -1)
 	want_status=${want_status:-0}

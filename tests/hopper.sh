@@ -7,7 +7,7 @@
 # wgmma GEMM (bench/hopper.c) and the FlashAttention-3-style forward (examples/hopper/fa3_demo.c)
 # against their CPU references in both modes with 0 hazards, each with a mutant that must fail
 # (tensor maps without the swizzle the descriptors name; a corrupted reference element); the
-# GEMM's PTX through fiberc on the simulator; fiberc's located refusal of fa3_fwd's setmaxnreg.
+# GEMM's PTX through fiberc on the simulator; fa3_fwd's PTX through fiberc (setmaxnreg, .maxntid).
 # Environment: B (build directory). Prints a line per check, then `N passed, M failed`.
 set -u
 B=${B:-build}
@@ -173,11 +173,41 @@ if ${CC:-cc} -O1 -g -std=c11 $sanflags -Iruntime -o "$tmp/hopper" bench/hopper.c
 		'DIFFERS from the CPU reference' -- $F --functional --swizzle none
 	run "fa3_fwd against a reference with one element changed by 0.01: caught" 1 \
 		'DIFFERS from the CPU reference' -- $F --functional --corrupt
+	# fiberc without setmaxnreg: .maxntid 384 bounds it to 168 registers (it spills), it runs
+	sed '/setmaxnreg/d' examples/hopper/fa3_fwd.sm_90a.ptx > "$tmp/fa3n.ptx"
+	if "$FC" "$tmp/fa3n.ptx" --emit=sass -o "$tmp/fa3n.sass" 2> "$tmp/err"; then
+		run "fiberc's fa3_fwd without setmaxnreg (.maxntid 384) equals the reference, both modes" \
+			0 'h100 timing .* 0 hazards, equals the CPU reference' -- $F --listing "$tmp/fa3n.sass"
+		[ "$(grep -c 'equals the CPU reference' "$tmp/out")" -eq 2 ] ||
+			bad "fiberc's fa3_fwd: $(grep -c 'equals' "$tmp/out") of 2 runs equal the reference"
+	else
+		bad "fiberc refuses fa3_fwd without setmaxnreg"
+	fi
 else
 	bad "building bench/hopper.c and examples/hopper/fa3_demo.c"
 fi
-expect 1 "fa3_fwd.sm_90a.ptx:104:2: error: 'setmaxnreg.dec.sync.aligned.u32' is not supported" \
-	"fiberc refuses fa3_fwd's setmaxnreg, located" -- \
-	"$FC" examples/hopper/fa3_fwd.sm_90a.ptx --emit=sass -o "$tmp/fa3.fc.sass"
+# fiberc's setmaxnreg (docs/isel-wgmma.md): nvcc's sequences, the launch's count (0xa8 for
+# .maxntid 384), and the producer's code after `dec 24` in R0..R21
+if "$FC" examples/hopper/fa3_fwd.sm_90a.ptx --emit=sass -o "$tmp/fa3.fc.sass" 2> "$tmp/err" &&
+   grep -q 'USETMAXREG.DEALLOC.CTAPOOL 0x18 ;' "$tmp/fa3.fc.sass" &&
+   grep -q 'USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xf0 ;' "$tmp/fa3.fc.sass" &&
+   [ "$(grep -A1 'index@(fa3_fwd)' "$tmp/fa3.fc.sass" | sed -n 2p | tr -d ' \t')" = .word0x000000a8 ]
+then
+	ok "fiberc selects fa3_fwd's setmaxnreg as nvcc does, REGCOUNT 0xa8"
+else
+	bad "fiberc's fa3_fwd with setmaxnreg: no USETMAXREG pair or REGCOUNT not 0xa8"
+fi
+# the producer's blocks (laid out from the DEALLOC to the consumers' TRY_ALLOC): nothing above R21
+hi=$(sed -n '/USETMAXREG.DEALLOC/,/USETMAXREG.TRY_ALLOC/p' "$tmp/fa3.fc.sass" | grep -o '\bR[0-9][0-9]*' |
+     tr -d R | sort -n | tail -1)
+if [ -n "$hi" ] && [ "$hi" -le 21 ]; then
+	ok "after setmaxnreg.dec 24 the producer names R0..R$hi (at most R21)"
+else
+	bad "after setmaxnreg.dec 24 the producer names R${hi:-?}"
+fi
+expect 1 "bad.ptx:104:34: error: .*setmaxnreg's count must be an immediate 24..256" \
+	"fiberc refuses setmaxnreg 20, located" -- \
+	sh -c "sed 's/u32 24;/u32 20;/' examples/hopper/fa3_fwd.sm_90a.ptx > $tmp/bad.ptx &&
+	       exec $FC $tmp/bad.ptx --emit=sass -o $tmp/bad.sass"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -173,6 +173,42 @@ sel_wgmma(Lw *w)
 	return lw_error(w, "this wgmma form");
 }
 
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 N (N in 24..256, a multiple of 8), as nvcc 13 writes
+ * it: dec is `WARPSYNC.ALL; USETMAXREG.DEALLOC.CTAPOOL N`; inc spins until the CTA's pool
+ * grants the registers: `L: WARPSYNC.ALL; USETMAXREG.TRY_ALLOC.CTAPOOL UP0, N; PLOP3.LUT P,
+ * PT, PT, PT, UP0, 0x80, 0x0; @!P BRA L`. regalloc bounds the registers named after it
+ * (docs/pass-regalloc.md "setmaxnreg regions"). */
+static int
+sel_setmaxnreg(Lw *w)
+{
+	int inc = lw_has(w, "inc");
+	char loop[64], p[64];
+	long n;
+
+	if (!arch_has(w->target, ArchSyncs))
+		return lw_error(w, "setmaxnreg before sm_90a");
+	if (w->guard[0])
+		return lw_error(w, "a predicated setmaxnreg (all threads of the warpgroup run it)");
+	if (!inc && !lw_has(w, "dec"))
+		return lw_error(w, "setmaxnreg without .inc or .dec");
+	if (!lw_isimm(w, 0) || (n = lw_imm(w, 0)) < 24 || n > 256 || n % 8)
+		return lw_error_opnd(w, 0, "setmaxnreg's count must be an immediate 24..256, a "
+		                     "multiple of 8");
+	if (!inc) {
+		lw_emit(w, "WARPSYNC.ALL");
+		lw_emit(w, "USETMAXREG.DEALLOC.CTAPOOL 0x%lx", n);
+		return 0;
+	}
+	snprintf(loop, sizeof loop, "%s", lw_newlabel(w));
+	snprintf(p, sizeof p, "%s", lw_ptmp(w));
+	lw_label_here(w, loop);
+	lw_emit(w, "WARPSYNC.ALL");
+	lw_emit(w, "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x%lx", n);
+	lw_emit(w, "PLOP3.LUT %s, PT, PT, PT, UP0, 0x80, 0x0", p);
+	lw_emit(w, "@!%s BRA `(%s)", p, loop);
+	return 0;
+}
+
 const SelRow ptxsel_wgmma[] = {
 	{ "wgmma", TcAny, sel_wgmma, "fence: WARPGROUP.ARRIVE; mma_async m64nNk16 f16/bf16: R2UR "
 	                             "UR56..59; [SEL, R2UR UR55, UISETP UP6 (scale-d p)]; MOVs to T; "
@@ -180,5 +216,9 @@ const SelRow ptxsel_wgmma[] = {
 	                             "[UR56][.negA.negB.tnspA.tnspB], T|RZ[, UP6|!UPT], gsb0; "
 	                             "WARPGROUP.DEPBAR.LE gsb0, 0x0; MOVs from T; commit_group: "
 	                             "nothing; wait_group N: WARPGROUP.DEPBAR.LE gsb0, N" },
+	{ "setmaxnreg", TcAny, sel_setmaxnreg, "dec N: WARPSYNC.ALL; USETMAXREG.DEALLOC.CTAPOOL N; "
+	                                       "inc N: L: WARPSYNC.ALL; USETMAXREG.TRY_ALLOC.CTAPOOL "
+	                                       "UP0, N; PLOP3.LUT P, PT, PT, PT, UP0, 0x80, 0x0; "
+	                                       "@!P BRA L" },
 	{ NULL, 0, NULL, NULL },
 };
