@@ -714,6 +714,89 @@ START_TEST(test_setmaxreg_kernel)
 }
 END_TEST
 
+/* examples/hopper/setmaxnreg_wide.cu (k_wide): REGCOUNT 168, consumers name R0-R203 after
+ * setmaxnreg.inc 240. The launch allocates REGCOUNT (204 registers x 384 threads would not fit:
+ * refused before register windows moved), every thread's output equals the CPU's in both modes
+ * (_i 0); the mutant whose TRY_ALLOC asks for 168 (what the warp holds: no inc) faults with the
+ * named fault at the first register past the window, in both modes (_i 1) */
+START_TEST(test_setmaxreg_wide)
+{
+	static const char inc[] = "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xf0 ;";
+	char path[512], *text, *at;
+	static float in[256 * 200], out[384];
+	int n = 3;
+	long size;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/examples/hopper/setmaxnreg_wide.sm_90a.sass", kr_root());
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s", path);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = malloc((size_t)size + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	text[size] = 0;
+	at = strstr(text, inc);
+	ck_assert_msg(at != NULL, "no '%s' in the listing", inc);
+	if (_i)
+		memcpy(at + sizeof inc - 7, "0xa8", 4); /* "0xf0 ;" -> "0xa8 ;" */
+	for (unsigned i = 0; i < 256 * 200; i++)
+		in[i] = (float)((int)rnd(17) - 8) / 8.0f;
+	for (int mode = 0; mode < 2; mode++) {
+		fiberDevice dev;
+		fiberModule mod;
+		fiberFunction fn;
+		fiberDevicePtr dout, din;
+		fiberFault fault;
+		void *params[3] = { &dout, &din, &n };
+		unsigned grid[3] = { 1, 1, 1 }, block[3] = { 384, 1, 1 };
+		fiberStatus rc;
+
+		ck_assert_int_eq(fiberDeviceCreate(&dev, "h100"), FIBER_SUCCESS);
+		fiberDeviceSetMode(dev, mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL);
+		ck_assert_msg(fiberModuleLoadData(&mod, dev, text, (size_t)size, path) == FIBER_SUCCESS,
+		              "%s", fiberGetLastErrorMessage(dev));
+		ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "k_wide"), FIBER_SUCCESS);
+		fiberMalloc(dev, &dout, sizeof out);
+		fiberMalloc(dev, &din, sizeof in);
+		fiberMemcpyHtoD(dev, din, in, sizeof in);
+		rc = fiberLaunchKernel(fn, grid, block, 0, params);
+		if (_i) {
+			ck_assert_int_eq(rc, FIBER_ERROR_LAUNCH_FAILED);
+			ck_assert_int_eq(fiberGetLastFault(dev, &fault), FIBER_SUCCESS);
+			ck_assert_int_eq(fault.kind, FIBER_FAULT_REG_WINDOW);
+			ck_assert_str_eq(fault.name, "register outside the setmaxnreg window");
+			ck_assert_msg(strstr(fault.message, "holds 168 registers per thread"), "%s",
+			              fault.message);
+			fiberDeviceDestroy(dev);
+			continue;
+		}
+		ck_assert_msg(rc == FIBER_SUCCESS, "mode %d: %s", mode, fiberGetLastErrorMessage(dev));
+		fiberMemcpyDtoH(dev, out, dout, sizeof out);
+		for (unsigned th = 0; th < 384; th++) {
+			float acc[200], want = 0;
+			if (th >= 256) {
+				want = in[th];
+			} else {
+				for (int i = 0; i < 200; i++)
+					acc[i] = in[th + 256 * i];
+				for (int k = 0; k < n; k++)
+					for (int i = 0; i < 200; i++)
+						acc[i] = acc[i] * 0.5f + (float)((k + i) & 7);
+				for (int i = 0; i < 200; i++)
+					want += acc[i];
+			}
+			ck_assert_msg(out[th] == want, "mode %d thread %u: %.9g, want %.9g", mode, th,
+			              out[th], want);
+		}
+		fiberDeviceDestroy(dev);
+	}
+	free(text);
+}
+END_TEST
+
 /* Triton 3.9's tutorial matmul and flash-attention forward for sm_90a (bench/ptx, tl.dot with
  * 4 warps: wgmma.mma_async with a predicate scale-d): ptxas's SASS and fiberc's compile of the
  * same PTX compute the same buffers, in timing mode on h100, without hazards (_i: the kernel) */
@@ -767,6 +850,7 @@ simgmma_suite(void)
 	tcase_add_loop_test(tc, test_gmma_triton, 0, 2);
 	tcase_add_test(tc, test_setmaxreg_pool);
 	tcase_add_test(tc, test_setmaxreg_kernel);
+	tcase_add_loop_test(tc, test_setmaxreg_wide, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
