@@ -73,8 +73,8 @@ check_launch(Gpu *g, const Prog *k, const LaunchParams *lp, SimFault *f, uint32_
 	}
 	if (nwarp * nreg_alloc * WarpSize > g->cfg.regs_per_sm) {
 		fault0(f, FaultLimit, "too many resources requested: %llu registers per thread x %llu "
-		       "threads exceed the SM's register file", k->name, (unsigned long long)nreg_alloc,
-		       nthreads);
+		       "threads exceed the SM's register file", k->name,
+		       (unsigned long long)(g->cfg.fiber ? k->nreg : k->nreg_launch), nthreads);
 		return -1;
 	}
 	if (k->param_size >= 0 && lp->params_size != (uint32_t)k->param_size) {
