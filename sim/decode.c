@@ -433,8 +433,9 @@ ins_rtop(const Ins *i)
 }
 
 /* setmaxnreg (docs/sim-wgmma.md): a kernel with USETMAXREG allocates REGCOUNT registers per
- * thread at launch (Prog.nreg_launch); every instruction naming a register at or above it runs
- * behind sim_window_exec, which faults unless the warp's window reaches it. Other kernels keep
+ * thread at launch (Prog.nreg_launch); every instruction naming a register at or above the
+ * smallest window a warp can hold (REGCOUNT, or a lower USETMAXREG count) runs behind
+ * sim_window_exec, which faults unless the warp's window reaches it. Other kernels keep
  * nreg_launch = nreg and no check. */
 static void
 window_guard(Prog *p, const Fn *f)
@@ -443,12 +444,16 @@ window_guard(Prog *p, const Fn *f)
 	int has = 0;
 
 	p->nreg_launch = p->nreg;
-	for (uint32_t k = 0; k < f->nins && !has; k++)
-		has = f->ins[k].op == OUSETMAXREG;
-	if (!has || rc <= 0 || rc >= p->nreg)
+	lim = (rc + 7) & ~7;
+	for (uint32_t k = 0; k < f->nins; k++)
+		if (p->ins[k].op == OUSETMAXREG) {
+			has = 1;
+			if ((int)p->ins[k].src[0].imm < lim)
+				lim = (int)p->ins[k].src[0].imm;
+		}
+	if (!has || rc <= 0)
 		return;
 	p->nreg_launch = rc;
-	lim = (rc + 7) & ~7;
 	for (uint32_t k = 0; k < f->nins; k++) {
 		int top = ins_rtop(&f->ins[k]);
 		if (top <= lim)

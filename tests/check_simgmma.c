@@ -21,6 +21,8 @@
 /* check_simmem.c: the one-warp machine */
 typedef struct Smt Smt;
 Smt *smt_new(const char *body, uint32_t smem, uint32_t frame);
+Smt *smt_new_rc(const char *body, int regcount);
+uint32_t *smt_r(Smt *t, unsigned r);
 void smt_free(Smt *t);
 int smt_exec(Smt *t, unsigned k, uint32_t mask);
 Warp *smt_warp(Smt *t);
@@ -660,6 +662,43 @@ START_TEST(test_setmaxreg_pool)
 }
 END_TEST
 
+/* setmaxnreg's window (exec_uniform.c, sim_window_exec): REGCOUNT 32 at launch; after a
+ * DEALLOC to 24, R30 is outside the window (the named fault, and the MOV writes nothing); a
+ * TRY_ALLOC back to 32 lets the warp name it again; R40 is past 32: the fault again. Only lanes
+ * that execute are checked (mask 0). */
+START_TEST(test_setmaxreg_window)
+{
+	Smt *t = smt_new_rc("USETMAXREG.DEALLOC.CTAPOOL 0x18 ;\n"          /* 32 -> 24 */
+	                    "MOV R30, 0x5 ;\n"
+	                    "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x20 ;\n"   /* 24 -> 32 */
+	                    "MOV R30, 0x7 ;\n"
+	                    "MOV R40, 0x9 ;\n", 32);
+	Warp *w = smt_warp(t);
+
+	ck_assert_int_eq(smt_exec(t, 0, ~0u), FaultNone);
+	ck_assert_uint_eq(w->maxnreg, 24);
+	ck_assert_int_eq(smt_exec(t, 1, 0), FaultNone);
+	ck_assert_int_eq(smt_exec(t, 1, ~0u), FaultRegWindow);
+	ck_assert_uint_eq(smt_r(t, 30)[0], 0);
+	smt_free(t);
+	t = smt_new_rc("USETMAXREG.DEALLOC.CTAPOOL 0x18 ;\n"
+	               "MOV R30, 0x5 ;\n"
+	               "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x20 ;\n"
+	               "MOV R30, 0x7 ;\n"
+	               "MOV R40, 0x9 ;\n", 32);
+	w = smt_warp(t);
+	ck_assert_int_eq(smt_exec(t, 0, ~0u), FaultNone);
+	ck_assert_int_eq(smt_exec(t, 2, ~0u), FaultNone);
+	ck_assert_uint_eq(w->up[0], 1);
+	ck_assert_uint_eq(w->maxnreg, 32);
+	ck_assert_int_eq(smt_exec(t, 3, ~0u), FaultNone);
+	ck_assert_uint_eq(smt_r(t, 30)[31], 7);
+	ck_assert_int_eq(smt_exec(t, 4, ~0u), FaultRegWindow);
+	ck_assert_uint_eq(smt_r(t, 40)[0], 0);
+	smt_free(t);
+}
+END_TEST
+
 /* examples/hopper/setmaxnreg.cu (k_wspec): consumers setmaxnreg.inc 232 before the producer's
  * setmaxnreg.dec 40 in warp order; the retry loop ends once the producer has given its
  * registers back: every thread's output, in both modes */
@@ -849,6 +888,7 @@ simgmma_suite(void)
 	tcase_add_loop_test(tc, test_gmma_gemm, 0, 2);
 	tcase_add_loop_test(tc, test_gmma_triton, 0, 2);
 	tcase_add_test(tc, test_setmaxreg_pool);
+	tcase_add_test(tc, test_setmaxreg_window);
 	tcase_add_test(tc, test_setmaxreg_kernel);
 	tcase_add_loop_test(tc, test_setmaxreg_wide, 0, 2);
 	suite_add_tcase(s, tc);
