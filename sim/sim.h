@@ -215,8 +215,9 @@ struct Prog {
 	int nreg_launch;       /* registers per thread the launch allocates and occupancy counts:
 	                          REGCOUNT for a kernel with USETMAXREG (its warps grow past it only
 	                          through TRY_ALLOC: exec_uniform.c), else nreg */
-	ExecFn *win_exec;      /* USETMAXREG kernels: per instruction naming a register at or above
-	                          REGCOUNT, its semantics behind sim_window_exec's check; else NULL */
+	ExecFn *win_exec;      /* USETMAXREG kernels: per instruction naming a register past the
+	                          smallest window (REGCOUNT or a lower USETMAXREG count), its
+	                          semantics behind sim_window_exec's check; else NULL */
 	uint16_t *win_top;     /* those instructions: the highest register they name + 1 */
 	int shared_static;     /* bytes of .nv.shared.<fn> */
 	int frame_size;        /* bytes of local memory per thread (EIATTR_FRAME_SIZE) */
