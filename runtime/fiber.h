@@ -69,6 +69,7 @@ typedef enum fiberFaultKind {
 	FIBER_FAULT_MBARRIER = 13,        /* mbarrier misuse: no barrier at the address, arrivals or
 	                                     transaction bytes past its counts */
 	FIBER_FAULT_TENSOR_MAP = 14,      /* a TMA copy's tensor map is not one or breaks its rules */
+	FIBER_FAULT_REG_WINDOW = 15,      /* a warp names a register above its setmaxnreg window */
 } fiberFaultKind;
 
 typedef struct fiberFault {

@@ -29,7 +29,8 @@ _Static_assert((int)FIBER_FAULT_OUT_OF_BOUNDS == (int)FaultOOB
                && (int)FIBER_FAULT_INTERRUPTED == (int)FaultInterrupted
                && (int)FIBER_FAULT_ASSERT == (int)FaultAssert
                && (int)FIBER_FAULT_MBARRIER == (int)FaultMbarrier
-               && (int)FIBER_FAULT_TENSOR_MAP == (int)FaultTensorMap,
+               && (int)FIBER_FAULT_TENSOR_MAP == (int)FaultTensorMap
+               && (int)FIBER_FAULT_REG_WINDOW == (int)FaultRegWindow,
                "fiberFaultKind must follow SimFaultKind");
 
 static fiberStatus

@@ -418,6 +418,56 @@ v_past_end(DecodeCtx *c, const Ins *i)
 	return 0;
 }
 
+/* the highest vector register instruction i names + 1 (0: none; RZ does not count) */
+static int
+ins_rtop(const Ins *i)
+{
+	int top = 0;
+
+	for (unsigned s = 0; s < i->nslot; s++) {
+		const Slot *sl = &i->slot[s];
+		if (RCLS(sl->reg) == RR && RNUM(sl->reg) != RegRZ && (int)(RNUM(sl->reg) + sl->n) > top)
+			top = (int)(RNUM(sl->reg) + sl->n);
+	}
+	return top;
+}
+
+/* setmaxnreg (docs/sim-wgmma.md): a kernel with USETMAXREG allocates REGCOUNT registers per
+ * thread at launch (Prog.nreg_launch); every instruction naming a register at or above the
+ * smallest window a warp can hold (REGCOUNT, or a lower USETMAXREG count) runs behind
+ * sim_window_exec, which faults unless the warp's window reaches it. Other kernels keep
+ * nreg_launch = nreg and no check. */
+static void
+window_guard(Prog *p, const Fn *f)
+{
+	int rc = f->info.regcount, lim;
+	int has = 0;
+
+	p->nreg_launch = p->nreg;
+	lim = (rc + 7) & ~7;
+	for (uint32_t k = 0; k < f->nins; k++)
+		if (p->ins[k].op == OUSETMAXREG) {
+			has = 1;
+			if ((int)p->ins[k].src[0].imm < lim)
+				lim = (int)p->ins[k].src[0].imm;
+		}
+	if (!has || rc <= 0)
+		return;
+	p->nreg_launch = rc;
+	for (uint32_t k = 0; k < f->nins; k++) {
+		int top = ins_rtop(&f->ins[k]);
+		if (top <= lim)
+			continue;
+		if (!p->win_exec) {
+			p->win_exec = xmalloc((f->nins + 1) * sizeof *p->win_exec);
+			p->win_top = xmalloc((f->nins + 1) * sizeof *p->win_top);
+		}
+		p->win_exec[k] = p->ins[k].exec;
+		p->win_top[k] = (uint16_t)top;
+		p->ins[k].exec = sim_window_exec;
+	}
+}
+
 static int
 decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 {
@@ -449,12 +499,8 @@ decode_one(DecodeCtx *c, Ins *i, DIns *d, uint32_t k)
 		if (d->guard == 7 && !d->guard_not)
 			d->guard = -1;     /* @PT: always */
 	}
-	for (unsigned s = 0; s < i->nslot; s++) {
-		const Slot *sl = &i->slot[s];
-		if (RCLS(sl->reg) == RR && RNUM(sl->reg) != RegRZ &&
-		    (int)(RNUM(sl->reg) + sl->n) > p->nreg)
-			p->nreg = (int)(RNUM(sl->reg) + sl->n);
-	}
+	if (ins_rtop(i) > p->nreg)
+		p->nreg = ins_rtop(i);
 	for (unsigned s = 0; s < i->nslot; s++)
 		if (i->slot[s].kind == SDef && !reg_writable(i->slot[s].reg) &&
 		    !(i->slot[s].opnd < i->nopnd && (i->opnd[i->slot[s].opnd].flags & FPoolRef))) {
@@ -535,6 +581,7 @@ sim_decode(Fn *f, int sm, Diag *d)
 	}
 	if (p->nreg < 1)
 		p->nreg = 1;
+	window_guard(p, f);
 	p->shared_static = f->info.shared_size > 0 ? f->info.shared_size : 0;
 	p->frame_size = f->info.frame_size > 0 ? f->info.frame_size : 0;
 	p->stack_size = p->frame_size;
@@ -555,6 +602,8 @@ prog_free(Prog *p)
 	free(p->ins);
 	free(p->addr_to_pc);
 	free(p->pool_exec);
+	free(p->win_exec);
+	free(p->win_top);
 	free(p);
 }
 

@@ -157,7 +157,8 @@ spinning(const Exec *x, const Warp *w)
 	if (pc >= x->prog->nins)
 		return 0;
 	n = &x->prog->ins[pc];
-	return n->exec == ex_phasechk && (n->mod & PhTry);
+	return (n->exec == ex_phasechk || (n->exec == sim_window_exec &&
+	        x->prog->win_exec[pc] == ex_phasechk)) && (n->mod & PhTry);
 }
 
 /* every warp of the CTA either spins in a try_wait that failed with no barrier changed since, or

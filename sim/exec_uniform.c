@@ -442,7 +442,8 @@ dec_r2ur(DecodeCtx *c, const Ins *i, DIns *d)
  * loop (`@!P0 BRA` back to it) spins until another warpgroup has deallocated. Per warp: a
  * warpgroup's four warps do the same, so the pool moves in warpgroup steps unless it runs out
  * between them. A request below (TRY_ALLOC) or above (DEALLOC) what the warp holds changes
- * nothing. The simulator's register window keeps its size: only the accounting moves. */
+ * nothing. What the warp holds is its window: sim_window_exec faults on a register at or above
+ * it (the storage behind it, Prog.nreg per warp, does not move: only what the warp may name). */
 static void
 uexec_setmaxreg(Exec *x, const DIns *d, uint32_t mask)
 {
@@ -467,6 +468,22 @@ uexec_setmaxreg(Exec *x, const DIns *d, uint32_t mask)
 		c->rpool += (cur - n) * WarpSize;
 		w->maxnreg = n;
 	}
+}
+
+void
+sim_window_exec(Exec *x, const DIns *d, uint32_t mask)
+{
+	const Prog *p = x->prog;
+	Warp *w = x->w;
+	uint32_t win = w->maxnreg ? w->maxnreg : ((uint32_t)p->nreg_launch + 7) & ~7u;
+
+	if (mask && p->win_top[d->pc] > win) {
+		sim_fault(x, FaultRegWindow, (unsigned)__builtin_ctz(mask), "warp %u names R%u, but "
+		          "holds %u registers per thread (REGCOUNT %d at launch; setmaxnreg.inc grows "
+		          "the window)", w->id, p->win_top[d->pc] - 1u, win, p->fn->info.regcount);
+		return;
+	}
+	p->win_exec[d->pc](x, d, mask);
 }
 
 static int

@@ -24,12 +24,13 @@ static const char *const fault_names[] = {
 	[FaultAssert] = "device-side assert",
 	[FaultMbarrier] = "mbarrier misuse",
 	[FaultTensorMap] = "bad tensor map",
+	[FaultRegWindow] = "register outside the setmaxnreg window",
 };
 
 const char *
 sim_fault_name(int kind)
 {
-	if (kind < 0 || kind > FaultTensorMap)
+	if (kind < 0 || kind > FaultRegWindow)
 		return "unknown fault";
 	return fault_names[kind];
 }

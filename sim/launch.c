@@ -73,8 +73,8 @@ check_launch(Gpu *g, const Prog *k, const LaunchParams *lp, SimFault *f, uint32_
 	}
 	if (nwarp * nreg_alloc * WarpSize > g->cfg.regs_per_sm) {
 		fault0(f, FaultLimit, "too many resources requested: %llu registers per thread x %llu "
-		       "threads exceed the SM's register file", k->name, (unsigned long long)k->nreg,
-		       nthreads);
+		       "threads exceed the SM's register file", k->name,
+		       (unsigned long long)(g->cfg.fiber ? k->nreg : k->nreg_launch), nthreads);
 		return -1;
 	}
 	if (k->param_size >= 0 && lp->params_size != (uint32_t)k->param_size) {
@@ -397,7 +397,10 @@ launch_begin(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimFa
 
 	memset(lc, 0, sizeof *lc);
 	memset(fault, 0, sizeof *fault);
-	lc->nreg_alloc = ((uint32_t)k->nreg + 7) & ~7u;
+	/* setmaxnreg: the launch allocates REGCOUNT (nreg_launch), the warps' storage covers every
+	 * register the kernel names (docs/sim-wgmma.md); FIBER places windows of Prog.nreg */
+	lc->nreg_win = ((uint32_t)k->nreg + 7) & ~7u;
+	lc->nreg_alloc = g->cfg.fiber ? lc->nreg_win : ((uint32_t)k->nreg_launch + 7) & ~7u;
 	lc->nthreads = (uint64_t)lp->block[0] * lp->block[1] * lp->block[2];
 	for (uint32_t j = 0; j < sm->nk; j++)
 		if (sm->k[j].prog == (k->orig ? k->orig : k))
@@ -590,7 +593,7 @@ void
 cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 {
 	uint32_t gx = x->nctaid[0], gy = x->nctaid[1];
-	uint32_t nwarp = lc->nwarp, nreg = lc->nreg_alloc;
+	uint32_t nwarp = lc->nwarp, nreg = lc->nreg_win;
 	uint64_t nthreads = lc->nthreads;
 
 	c->ctaid[0] = (uint32_t)(linear % gx);
@@ -646,7 +649,7 @@ cta_start(LaunchCx *lc, Exec *x, Cta *c, uint64_t linear, uint32_t rbase)
 static int
 run_group(LaunchCx *lc, Exec *x, Poll *pp, const uint64_t *ids, uint32_t n)
 {
-	uint32_t per = lc->nwarp * lc->nreg_alloc;
+	uint32_t per = lc->nwarp * lc->nreg_win;
 	Cta *cta = xmalloc((size_t)n * sizeof *cta);
 	Cta **peer = xmalloc((size_t)n * sizeof *peer);
 	uint8_t *done = xmalloc(n);
@@ -867,6 +870,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	FuncSm f;
 	Poll poll;
 	uint32_t nslot;
+	uint32_t (*rf0)[WarpSize] = NULL;
 	int rc = 0, ok;
 
 	if (st)
@@ -889,7 +893,7 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	/* as many CTAs resident as the occupancy allows (at least one: a CTA that would not fit an
 	 * SM of the timing model still runs) and the register file holds */
 	memset(&f, 0, sizeof f);
-	f.per = lc.nwarp * lc.nreg_alloc;
+	f.per = lc.nwarp * lc.nreg_win;
 	nslot = lc.ctas_per_sm ? lc.ctas_per_sm : 1;
 	if (f.per && nslot > SmVRegs / f.per)
 		nslot = SmVRegs / f.per ? SmVRegs / f.per : 1;
@@ -911,6 +915,11 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 		f.cta[i].lmem = xmalloc(k->stack_size ? (size_t)k->stack_size * lc.nweft * WarpSize : 1);
 	}
 	x->sm = &g->sm;
+	if ((uint64_t)nslot * f.per > SmVRegs) {
+		/* setmaxnreg: storage for registers past REGCOUNT (nreg_win), for this launch */
+		rf0 = g->sm.rf;
+		g->sm.rf = xmalloc((size_t)nslot * f.per * sizeof *g->sm.rf);
+	}
 	ok = !lc.fiber || fiber_sm_begin(&lc, x) == 0;
 	g->sm.cta = f.cta;
 	g->sm.ncta = nslot;
@@ -928,6 +937,10 @@ sim_launch(Gpu *g, SimModule *sm, const Prog *k, const LaunchParams *lp, SimStat
 	g->sm.cta = NULL;
 	g->sm.ncta = 0;
 	g->sm.rf_used = 0;
+	if (rf0) {
+		free(g->sm.rf);
+		g->sm.rf = rf0;
+	}
 	for (uint32_t i = 0; i < nslot; i++) {
 		free(f.cta[i].warp);
 		free(f.cta[i].smem);

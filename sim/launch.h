@@ -54,7 +54,10 @@ struct LaunchCx {
 	                          exceeds the launch's threads: one CTA per SM */
 	int fiber_grow;        /* FIBER: the kernel has SETFIBERNUM: admitted as any kernel, a grow
 	                          the SM cannot hold waits (docs/fiber-sm.md, "SM ownership") */
-	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8) */
+	uint32_t nreg_alloc;   /* registers per thread as allocated (multiple of 8): what occupancy
+	                          and the launch check count (REGCOUNT for a setmaxnreg kernel) */
+	uint32_t nreg_win;     /* registers per thread of each warp's storage in Sm.rf (multiple
+	                          of 8): nreg_alloc, or a setmaxnreg kernel's highest register */
 	uint32_t smem_user;    /* shared memory bytes per CTA the kernel asks for: static + dynamic,
 	                          without the reserve (which sm_90's .nv.shared.<k> counts) */
 	uint32_t smem_size;    /* the CTA's shared window: smem_user and the reserved 1 KiB */

@@ -210,7 +210,15 @@ struct Prog {
 	uint32_t *addr_to_pc;  /* byte address / 16 -> instruction index (RET, BRX); UINT32_MAX
 	                          for an address inside no instruction */
 	uint32_t naddr;
-	int nreg;              /* registers per thread: max(REGCOUNT, highest register used + 1) */
+	int nreg;              /* registers per thread: max(REGCOUNT, highest register used + 1):
+	                          the warp's storage in Sm.rf */
+	int nreg_launch;       /* registers per thread the launch allocates and occupancy counts:
+	                          REGCOUNT for a kernel with USETMAXREG (its warps grow past it only
+	                          through TRY_ALLOC: exec_uniform.c), else nreg */
+	ExecFn *win_exec;      /* USETMAXREG kernels: per instruction naming a register past the
+	                          smallest window (REGCOUNT or a lower USETMAXREG count), its
+	                          semantics behind sim_window_exec's check; else NULL */
+	uint16_t *win_top;     /* those instructions: the highest register they name + 1 */
 	int shared_static;     /* bytes of .nv.shared.<fn> */
 	int frame_size;        /* bytes of local memory per thread (EIATTR_FRAME_SIZE) */
 	int stack_size;        /* bytes of the per-thread local window (frame + call stack) */
@@ -395,6 +403,8 @@ enum SimFaultKind {
 	                          arrivals or transaction bytes past the counts (async.c) */
 	FaultTensorMap,        /* a TMA instruction's tensor map is not one, breaks its rules, or
 	                          does not match the instruction (exec_tma.c) */
+	FaultRegWindow,        /* a warp names a register at or above its setmaxnreg window
+	                          (REGCOUNT at launch, moved by USETMAXREG: exec_uniform.c) */
 };
 
 struct SimFault {
@@ -566,6 +576,9 @@ sim_tuple_src(Exec *x, const DOp *o, unsigned k)
 void simtab_init(SimTab *t);                       /* calls every family's registration */
 Prog *sim_decode(Fn *f, int sm, Diag *d);          /* NULL after reporting unsupported opcodes */
 void prog_free(Prog *p);
+/* USETMAXREG kernels: the check of an instruction that names registers above REGCOUNT (the
+ * warp's window must reach them), then its own semantics (Prog.win_exec) */
+void sim_window_exec(Exec *x, const DIns *d, uint32_t mask);
 int dop_from(DecodeCtx *c, const Ins *i, int k, DOp *out); /* operand k of i; -1 on error */
 int sim_dec_opnds(DecodeCtx *c, const Ins *i, DIns *d, int ndst); /* first ndst operands to
                               d->dst, the rest to d->src; ndst < 0: the leading defined ones */

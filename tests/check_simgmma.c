@@ -21,6 +21,8 @@
 /* check_simmem.c: the one-warp machine */
 typedef struct Smt Smt;
 Smt *smt_new(const char *body, uint32_t smem, uint32_t frame);
+Smt *smt_new_rc(const char *body, int regcount);
+uint32_t *smt_r(Smt *t, unsigned r);
 void smt_free(Smt *t);
 int smt_exec(Smt *t, unsigned k, uint32_t mask);
 Warp *smt_warp(Smt *t);
@@ -660,6 +662,43 @@ START_TEST(test_setmaxreg_pool)
 }
 END_TEST
 
+/* setmaxnreg's window (exec_uniform.c, sim_window_exec): REGCOUNT 32 at launch; after a
+ * DEALLOC to 24, R30 is outside the window (the named fault, and the MOV writes nothing); a
+ * TRY_ALLOC back to 32 lets the warp name it again; R40 is past 32: the fault again. Only lanes
+ * that execute are checked (mask 0). */
+START_TEST(test_setmaxreg_window)
+{
+	Smt *t = smt_new_rc("USETMAXREG.DEALLOC.CTAPOOL 0x18 ;\n"          /* 32 -> 24 */
+	                    "MOV R30, 0x5 ;\n"
+	                    "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x20 ;\n"   /* 24 -> 32 */
+	                    "MOV R30, 0x7 ;\n"
+	                    "MOV R40, 0x9 ;\n", 32);
+	Warp *w = smt_warp(t);
+
+	ck_assert_int_eq(smt_exec(t, 0, ~0u), FaultNone);
+	ck_assert_uint_eq(w->maxnreg, 24);
+	ck_assert_int_eq(smt_exec(t, 1, 0), FaultNone);
+	ck_assert_int_eq(smt_exec(t, 1, ~0u), FaultRegWindow);
+	ck_assert_uint_eq(smt_r(t, 30)[0], 0);
+	smt_free(t);
+	t = smt_new_rc("USETMAXREG.DEALLOC.CTAPOOL 0x18 ;\n"
+	               "MOV R30, 0x5 ;\n"
+	               "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0x20 ;\n"
+	               "MOV R30, 0x7 ;\n"
+	               "MOV R40, 0x9 ;\n", 32);
+	w = smt_warp(t);
+	ck_assert_int_eq(smt_exec(t, 0, ~0u), FaultNone);
+	ck_assert_int_eq(smt_exec(t, 2, ~0u), FaultNone);
+	ck_assert_uint_eq(w->up[0], 1);
+	ck_assert_uint_eq(w->maxnreg, 32);
+	ck_assert_int_eq(smt_exec(t, 3, ~0u), FaultNone);
+	ck_assert_uint_eq(smt_r(t, 30)[31], 7);
+	ck_assert_int_eq(smt_exec(t, 4, ~0u), FaultRegWindow);
+	ck_assert_uint_eq(smt_r(t, 40)[0], 0);
+	smt_free(t);
+}
+END_TEST
+
 /* examples/hopper/setmaxnreg.cu (k_wspec): consumers setmaxnreg.inc 232 before the producer's
  * setmaxnreg.dec 40 in warp order; the retry loop ends once the producer has given its
  * registers back: every thread's output, in both modes */
@@ -711,6 +750,89 @@ START_TEST(test_setmaxreg_kernel)
 		}
 		fiberDeviceDestroy(dev);
 	}
+}
+END_TEST
+
+/* examples/hopper/setmaxnreg_wide.cu (k_wide): REGCOUNT 168, consumers name R0-R203 after
+ * setmaxnreg.inc 240. The launch allocates REGCOUNT (204 registers x 384 threads would not fit:
+ * refused before register windows moved), every thread's output equals the CPU's in both modes
+ * (_i 0); the mutant whose TRY_ALLOC asks for 168 (what the warp holds: no inc) faults with the
+ * named fault at the first register past the window, in both modes (_i 1) */
+START_TEST(test_setmaxreg_wide)
+{
+	static const char inc[] = "USETMAXREG.TRY_ALLOC.CTAPOOL UP0, 0xf0 ;";
+	char path[512], *text, *at;
+	static float in[256 * 200], out[384];
+	int n = 3;
+	long size;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/examples/hopper/setmaxnreg_wide.sm_90a.sass", kr_root());
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s", path);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	text = malloc((size_t)size + 1);
+	ck_assert_int_eq(fread(text, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	text[size] = 0;
+	at = strstr(text, inc);
+	ck_assert_msg(at != NULL, "no '%s' in the listing", inc);
+	if (_i)
+		memcpy(at + sizeof inc - 7, "0xa8", 4); /* "0xf0 ;" -> "0xa8 ;" */
+	for (unsigned i = 0; i < 256 * 200; i++)
+		in[i] = (float)((int)rnd(17) - 8) / 8.0f;
+	for (int mode = 0; mode < 2; mode++) {
+		fiberDevice dev;
+		fiberModule mod;
+		fiberFunction fn;
+		fiberDevicePtr dout, din;
+		fiberFault fault;
+		void *params[3] = { &dout, &din, &n };
+		unsigned grid[3] = { 1, 1, 1 }, block[3] = { 384, 1, 1 };
+		fiberStatus rc;
+
+		ck_assert_int_eq(fiberDeviceCreate(&dev, "h100"), FIBER_SUCCESS);
+		fiberDeviceSetMode(dev, mode ? FIBER_MODE_TIMING : FIBER_MODE_FUNCTIONAL);
+		ck_assert_msg(fiberModuleLoadData(&mod, dev, text, (size_t)size, path) == FIBER_SUCCESS,
+		              "%s", fiberGetLastErrorMessage(dev));
+		ck_assert_int_eq(fiberModuleGetFunction(&fn, mod, "k_wide"), FIBER_SUCCESS);
+		fiberMalloc(dev, &dout, sizeof out);
+		fiberMalloc(dev, &din, sizeof in);
+		fiberMemcpyHtoD(dev, din, in, sizeof in);
+		rc = fiberLaunchKernel(fn, grid, block, 0, params);
+		if (_i) {
+			ck_assert_int_eq(rc, FIBER_ERROR_LAUNCH_FAILED);
+			ck_assert_int_eq(fiberGetLastFault(dev, &fault), FIBER_SUCCESS);
+			ck_assert_int_eq(fault.kind, FIBER_FAULT_REG_WINDOW);
+			ck_assert_str_eq(fault.name, "register outside the setmaxnreg window");
+			ck_assert_msg(strstr(fault.message, "holds 168 registers per thread"), "%s",
+			              fault.message);
+			fiberDeviceDestroy(dev);
+			continue;
+		}
+		ck_assert_msg(rc == FIBER_SUCCESS, "mode %d: %s", mode, fiberGetLastErrorMessage(dev));
+		fiberMemcpyDtoH(dev, out, dout, sizeof out);
+		for (unsigned th = 0; th < 384; th++) {
+			float acc[200], want = 0;
+			if (th >= 256) {
+				want = in[th];
+			} else {
+				for (int i = 0; i < 200; i++)
+					acc[i] = in[th + 256 * i];
+				for (int k = 0; k < n; k++)
+					for (int i = 0; i < 200; i++)
+						acc[i] = acc[i] * 0.5f + (float)((k + i) & 7);
+				for (int i = 0; i < 200; i++)
+					want += acc[i];
+			}
+			ck_assert_msg(out[th] == want, "mode %d thread %u: %.9g, want %.9g", mode, th,
+			              out[th], want);
+		}
+		fiberDeviceDestroy(dev);
+	}
+	free(text);
 }
 END_TEST
 
@@ -766,7 +888,9 @@ simgmma_suite(void)
 	tcase_add_loop_test(tc, test_gmma_gemm, 0, 2);
 	tcase_add_loop_test(tc, test_gmma_triton, 0, 2);
 	tcase_add_test(tc, test_setmaxreg_pool);
+	tcase_add_test(tc, test_setmaxreg_window);
 	tcase_add_test(tc, test_setmaxreg_kernel);
+	tcase_add_loop_test(tc, test_setmaxreg_wide, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

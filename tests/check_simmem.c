@@ -39,6 +39,7 @@ struct Smt {
 };
 
 Smt *smt_new(const char *body, uint32_t smem, uint32_t frame);
+Smt *smt_new_rc(const char *body, int regcount);
 int smt_decodes(const char *body);
 void smt_free(Smt *t);
 int smt_exec(Smt *t, unsigned k, uint32_t mask);
@@ -88,6 +89,21 @@ smt_new(const char *body, uint32_t smem, uint32_t frame)
 	t->x.ntid[0] = WarpSize;
 	t->x.ntid[1] = t->x.ntid[2] = 1;
 	t->x.nctaid[0] = t->x.nctaid[1] = t->x.nctaid[2] = 1;
+	return t;
+}
+
+/* smt_new for a kernel whose .nv.info declares regcount registers (EIATTR_REGCOUNT: the
+ * window setmaxnreg moves, docs/sim-wgmma.md) */
+Smt *
+smt_new_rc(const char *body, int regcount)
+{
+	Smt *t = smt_new(body, 0, 0);
+
+	prog_free(t->prog);
+	irt_fn(t->irt)->info.regcount = regcount;
+	t->prog = sim_decode(irt_fn(t->irt), 80, irt_diag(t->irt));
+	ck_assert_msg(t->prog != NULL, "decode failed:\n%s", irt_errors(t->irt));
+	t->x.prog = t->prog;
 	return t;
 }
 

@@ -335,6 +335,7 @@ START_TEST(test_scoreboard_cross_warp)
 	L.ctas_per_sm = 1;
 	L.lc.nwarp = 2;
 	L.lc.nreg_alloc = 8;
+	L.lc.nreg_win = 8;
 	tins_build(&L);
 	L.model->launch(&L);
 	ck_assert_int_eq(L.ctrl, CtrlScoreboard);

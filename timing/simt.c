@@ -96,7 +96,7 @@ simt_slot_sub(const TLaunch *L, uint32_t slot)
 static void
 simt_warp_start(TSm *s, TWarp *tw)
 {
-	uint32_t nreg = s->L->lc.nreg_alloc, lo = treg(tw, UnitOfP);
+	uint32_t nreg = s->L->lc.nreg_win, lo = treg(tw, UnitOfP);
 
 	memset(&s->rready[tw->rbase], 0, nreg * sizeof *s->rready);
 	memset(&s->rcls[tw->rbase], 0, nreg);

@@ -322,6 +322,17 @@ tins_build(TLaunch *L)
 /* ---------------------------------------------------------------------------------------------
  * SMs.
  */
+/* vector registers of an SM's storage (Sm.rf, and the scoreboard's R part before the warps'
+ * own units): the SM's 2048, or more for a setmaxnreg kernel whose warps name registers past
+ * REGCOUNT (LaunchCx.nreg_win: storage the hardware finds in the CTA's pool) */
+static size_t
+sm_nvreg(const TLaunch *L)
+{
+	size_t n = (size_t)L->ctas_per_sm * L->lc.nwarp * L->lc.nreg_win;
+
+	return L->lc.fiber || n < SmVRegs ? SmVRegs : n;
+}
+
 TSm *
 tsm_new(TLaunch *L, unsigned id)
 {
@@ -340,7 +351,7 @@ tsm_new(TLaunch *L, unsigned id)
 	s->x.timing = s;
 	s->x.smid = id;
 	s->x.nsm = L->cfg->nsm;
-	s->sm.rf = xmalloc(SmVRegs * sizeof *s->sm.rf);
+	s->sm.rf = xmalloc(sm_nvreg(L) * sizeof *s->sm.rf);
 	sim_async_timing(&s->sm, t->lat_tma, t->l2_sm_bytes_per_clk);
 	s->mem = smmem_new(L->mem, L->cfg, id);
 	s->tw = xmalloc(nslot * sizeof *s->tw);
@@ -350,7 +361,7 @@ tsm_new(TLaunch *L, unsigned id)
 		tw->sub = L->model->slot_sub(L, k);
 		nper[tw->sub]++;
 	}
-	nunit = SmVRegs + UnitOfP + (size_t)nslot * NWarpUnit;
+	nunit = sm_nvreg(L) + UnitOfP + (size_t)nslot * NWarpUnit;
 	s->rready = xmalloc(nunit * sizeof *s->rready);
 	s->rcls = xmalloc(nunit);
 	for (uint32_t p = 0; p < L->nsub; p++) {
@@ -368,7 +379,7 @@ tsm_new(TLaunch *L, unsigned id)
 		tc->c.smem = xmalloc(L->lc.smem_size ? L->lc.smem_size : 1);
 		tc->c.lmem = xmalloc(L->prog->stack_size ? (size_t)L->prog->stack_size *
 		                     nweft * WarpSize : 1);
-		tc->rbase = c * L->lc.nwarp * L->lc.nreg_alloc;
+		tc->rbase = c * L->lc.nwarp * L->lc.nreg_win;
 		tc->slot0 = c * nweft;
 		tc->sm = s;
 	}
@@ -566,7 +577,7 @@ tw_start(TSm *s, TCta *tc, TWarp *tw, Warp *w, uint64_t stall_until)
 	tw->slot = slot;
 	tw->sub = sub;
 	tw->rbase = w->rbase;
-	tw->ubase = SmVRegs + slot * NWarpUnit;
+	tw->ubase = sm_nvreg(s->L) + slot * NWarpUnit;
 	tw->w = w;
 	s->L->model->warp_start(s, tw);
 	tw->tc = tc;
