@@ -101,6 +101,18 @@ race_cta_start(ChkCta *s, const Cta *c)
 	memset(s->warp, 0, (size_t)s->nwarp * sizeof *s->warp);   /* old cells: older gen */
 }
 
+/* the ordering state of warp w, grown if the CTA has more warps than at its start */
+static RcWarp *
+warp_of(ChkCta *s, uint32_t w)
+{
+	if (w >= s->nwarp) {
+		s->warp = xrealloc(s->warp, ((size_t)w + 1) * sizeof *s->warp);
+		memset(s->warp + s->nwarp, 0, ((size_t)w + 1 - s->nwarp) * sizeof *s->warp);
+		s->nwarp = w + 1;
+	}
+	return &s->warp[w];
+}
+
 void
 race_cta_free(ChkCta *s)
 {
@@ -129,9 +141,9 @@ race_warp_sync(ChkCta *s, uint32_t warp, uint32_t lanes)
 {
 	RcWarp *w;
 
-	if (warp >= s->nwarp || !lanes)
+	if (!lanes)
 		return;
-	w = &s->warp[warp];
+	w = warp_of(s, warp);
 	w->tick++;
 	for (uint32_t m = lanes; m; m &= m - 1)
 		w->sync[__builtin_ctz(m)] = w->tick;
@@ -221,9 +233,7 @@ race_access(Exec *x, ChkCta *s, const DIns *d, const MemAcc *a, int spin)
 		return;
 	if (a->space != MSShared && a->space != MSGeneric)
 		return;
-	if (x->w->id >= s->nwarp)
-		return;
-	tick = ++s->warp[x->w->id].tick;
+	tick = ++warp_of(s, x->w->id)->tick;
 	write = a->kind == MKStore;
 	for (uint32_t m = a->mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
