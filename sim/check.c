@@ -61,12 +61,15 @@ chk_mem(Exec *x, const DIns *d, uint32_t mask)
 /* barriers, exits and fences: a CTA barrier that completes orders what came before it; so does
  * a fence (MEMBAR), taken as ordering the CTA's accesses before it with those after it: the flag
  * it publishes (cooperative groups' tile barriers: MEMBAR, ATOM, a polling load) is not followed,
- * so no hazard is reported across a fence (some may be missed) */
+ * so no hazard is reported across a fence (some may be missed). A group of lanes that a WARPSYNC
+ * releases (here, or when lanes of its mask exit) has passed a warp barrier; so have the lanes
+ * running a NOP, which is what ptxas makes of a full-mask __syncwarp() in converged code
+ * (docs/sim.md "Checks") */
 static void
 chk_sync(Exec *x, const DIns *d, uint32_t mask)
 {
 	SimChecker *k = x->gpu->chk;
-	uint32_t before = x->bar_progress;
+	uint32_t before = x->bar_progress, waiting = x->w->wait_warpsync;
 
 	x->bar_progress = 0;
 	if ((k->checks & SimCheckSync) && k->sync[d->pc] == SyncBar)
@@ -76,6 +79,14 @@ chk_sync(Exec *x, const DIns *d, uint32_t mask)
 	else if ((k->checks & SimCheckSync) && k->sync[d->pc] == SyncExit)
 		sync_exit(x, d, mask);
 	k->orig[d->pc](x, d, mask);
+	if (x->cta->chk && x->fault->kind == FaultNone && (k->checks & SimCheckRace)) {
+		if (d->op == OWARPSYNC)
+			waiting |= mask;
+		if (d->op == ONOP)
+			race_warp_sync(x->cta->chk, x->w->id, mask);
+		else if (d->op == OWARPSYNC || d->op == OEXIT)
+			race_warp_sync(x->cta->chk, x->w->id, waiting & ~x->w->wait_warpsync);
+	}
 	if ((x->bar_progress || d->op == OMEMBAR) && x->cta->chk && x->fault->kind == FaultNone)
 		race_barrier(x->cta->chk);
 	x->bar_progress |= before;
@@ -180,7 +191,7 @@ sim_check_new(Gpu *g, const Prog *p, unsigned checks)
 			continue;
 		if (f & (OFLoad | OFStore))
 			d->exec = chk_mem;
-		else if ((f & (OFBarrier | OFExit)) || d->op == OMEMBAR)
+		else if ((f & (OFBarrier | OFExit)) || d->op == OMEMBAR || d->op == ONOP)
 			d->exec = chk_sync;
 	}
 	g->chk = k;

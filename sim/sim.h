@@ -797,14 +797,14 @@ struct Gpu {
 
 /* check.c, racecheck.c: compute-sanitizer's checks, a launch-time variant of the kernel */
 enum SimCheck {
-	SimCheckRace = 1 << 0, /* shared-memory hazards between warps (racecheck.c) */
+	SimCheckRace = 1 << 0, /* shared-memory hazards between threads (racecheck.c) */
 	SimCheckSync = 1 << 1, /* barrier misuse (synccheck.c) */
 	SimCheckInit = 1 << 2, /* reads of global memory never written (initcheck.c) */
 };
 enum ChkKind {
-	ChkRaw,                /* a read after another warp's write, no barrier between */
-	ChkWar,                /* a write after another warp's read */
-	ChkWaw,                /* a write after another warp's write */
+	ChkRaw,                /* a read after another thread's write, no barrier between */
+	ChkWar,                /* a write after another thread's read */
+	ChkWaw,                /* a write after another thread's write */
 	ChkDivBar,             /* a CTA barrier reached by some of a warp's live threads */
 	ChkBarCount,           /* a BAR count that differs from the waiting threads' */
 	ChkWarpsync,           /* a WARPSYNC mask without the calling thread */
@@ -835,6 +835,7 @@ Cta *race_cta_of(const ChkCta *s);
 void race_cta_start(ChkCta *s, const Cta *c);
 void race_cta_free(ChkCta *s);
 void race_barrier(ChkCta *s);                     /* a CTA barrier completed */
+void race_warp_sync(ChkCta *s, uint32_t warp, uint32_t lanes); /* lanes passed a warp barrier */
 void race_access(Exec *x, ChkCta *s, const DIns *d, const MemAcc *a, int spin);
 int race_polled(const ChkCta *s, uint32_t a);     /* a flag polled by a spin load */
 void sync_bar(Exec *x, const DIns *d, uint32_t mask);      /* synccheck.c: before a BAR.SYNC */

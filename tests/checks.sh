@@ -1,7 +1,8 @@
 #!/bin/sh
 # checks.sh: fibersim --racecheck and --synccheck (sim/check.c, sim/racecheck.c, sim/synccheck.c,
 # docs/sim.md "Checks"). racecheck: on the
-# kernels of tests/checks/racy.cu (sm_80 and sm_90, functional and timed) it reports each racy
+# kernels of tests/checks/racy.cu and warprace.cu (hazards between lanes of one warp: sm_80 and
+# sm_90, functional and timed) it reports each racy
 # kernel's hazard in compute-sanitizer's words (the pair of instructions, the kind, a CTA, threads
 # and the __shared__ offset) and exits 4; it is silent, with exit 0 and the same outputs as an
 # unchecked run, on the same kernel with its barrier and on the softmax example; the report is the
@@ -102,6 +103,44 @@ for a in 80 90; do
 	"$SIM" run $L --kernel norm_racy $NORM --racecheck --threads 2 > /dev/null 2> "$tmp/t2"
 	cmp -s "$tmp/t1" "$tmp/t2" && grep -q 'Race reported' "$tmp/t1" &&
 		ok "sm_$a: the same report for --threads 1 and 2" || { bad "sm_$a: --threads changes the report"; diff "$tmp/t1" "$tmp/t2" | head; }
+done
+
+# racecheck between lanes of one warp (tests/checks/warprace.cu): a store another lane of the warp
+# reads with no __syncwarp() is a hazard (same warp, different lanes); with __syncwarp() (a NOP
+# in converged code; a WARPSYNC that waits for the other half of the warp in split_fixed) it is
+# not; a __syncwarp() of the reading lanes only does not order them with the writing ones
+WR="--grid 2 --block 64 --arg buf:$tmp/x.bin --arg zeros:256 --quiet"
+for a in 80 90; do
+	L=$D/warprace.sm_$a.sass
+	for m in functional timing; do
+		mo=
+		[ $m = functional ] && mo=--functional
+		w="sm_$a $m"
+		# kernel:hazards of a pair (one per word, 4 warps):pairs
+		for kn in lane_racy:128:1 half_racy:64:1 split_racy:64:2; do
+			k=${kn%%:*} n=${kn#*:} p=${n#*:} n=${n%:*}
+			"$SIM" run $L --kernel $k $WR $mo --racecheck > "$tmp/out" 2> "$tmp/err"
+			rc=$?
+			[ $rc -eq 4 ] &&
+				grep -q "^=========     and [RW][a-z]* access at 0x[0-9a-f]* \`\(@!*P[0-9] \)*\(LDS\|STS\) .*\` in '$k' \[$n hazards, \(RAW\|WAR\)\]$" "$tmp/err" &&
+				grep -q "^=========     for example: __shared__ 0x[0-9a-f]* in block (0,0,0): \(read\|write\) by thread ([0-9]*,0,0) (warp 0 lane \([0-9]*\)), then \(read\|write\) by thread ([0-9]*,0,0) (warp 0 lane [0-9]*)$" "$tmp/err" &&
+				! grep -q "(warp 0 lane \([0-9]*\)), then .* (warp 0 lane \1)$" "$tmp/err" &&
+				grep -q "^========= RACECHECK SUMMARY: $p hazards* displayed ($p errors*, 0 warnings)$" "$tmp/err" &&
+				ok "$w: $k: $p hazard(s) between two lanes of warp 0, exit 4" ||
+				{ bad "$w: $k (exit $rc)"; show "$tmp/err"; }
+		done
+		for k in lane_fixed lane_tree half_fixed split_fixed mask_fixed; do
+			a3=
+			[ $k = mask_fixed ] && a3="--arg u32:0xffffffff"
+			"$SIM" run $L --kernel $k $WR $a3 $mo --racecheck --out 1:$tmp/y1.bin > "$tmp/out" 2> "$tmp/err"
+			rc=$?
+			"$SIM" run $L --kernel $k $WR $a3 $mo --out 1:$tmp/y0.bin > /dev/null 2>&1
+			[ $rc -eq 0 ] && cmp -s "$tmp/y0.bin" "$tmp/y1.bin" &&
+				grep -q '^========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)$' "$tmp/err" &&
+				ok "$w: $k: ordered by __syncwarp(), nothing reported, exit 0" ||
+				{ bad "$w: $k (exit $rc)"; show "$tmp/err"; }
+		done
+	done
 done
 
 # --synccheck on tests/checks/sync.cu
