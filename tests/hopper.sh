@@ -183,6 +183,16 @@ if ${CC:-cc} -O1 -g -std=c11 $sanflags -Iruntime -o "$tmp/hopper" bench/hopper.c
 	else
 		bad "fiberc refuses fa3_fwd without setmaxnreg"
 	fi
+	# with setmaxnreg: the consumers name registers above REGCOUNT (0xa8) after `inc 240`,
+	# which runs only because the simulator's windows follow setmaxnreg (docs/sim-wgmma.md)
+	if "$FC" examples/hopper/fa3_fwd.sm_90a.ptx --emit=sass -o "$tmp/fa3s.sass" 2> "$tmp/err"; then
+		run "fiberc's fa3_fwd with setmaxnreg equals the reference, both modes" \
+			0 'h100 timing .* 0 hazards, equals the CPU reference' -- $F --listing "$tmp/fa3s.sass"
+		[ "$(grep -c 'equals the CPU reference' "$tmp/out")" -eq 2 ] ||
+			bad "fiberc's fa3_fwd with setmaxnreg: $(grep -c 'equals' "$tmp/out") of 2 runs equal the reference"
+	else
+		bad "fiberc refuses fa3_fwd"
+	fi
 else
 	bad "building bench/hopper.c and examples/hopper/fa3_demo.c"
 fi
