@@ -9,7 +9,7 @@ CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # tests/check_*.c (one suite each), the runner tests/check.c, the shared kernel runners, and the
 # CPU references of tests/ref/ that tests/check_kernels.c compares against
 TEST_SRCS := $(wildcard tests/check_*.c)
-TEST_OBJS := $(patsubst %.c,$(B)/%.o,$(TEST_SRCS) tests/check.c tests/kernrun.c tests/ptxrun.c tests/xfail.c \
+TEST_OBJS := $(patsubst %.c,$(B)/%.o,$(TEST_SRCS) tests/check.c tests/fsrun.c tests/kernrun.c tests/ptxrun.c tests/xfail.c \
                $(wildcard tests/ref/*.c))
 TEST_BIN  := $(B)/tests/check_all
 

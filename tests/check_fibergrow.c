@@ -14,76 +14,25 @@
 
 #include "frontend.h"
 #include "timing.h"
+#include "fsrun.h"
 
-typedef struct GRun {
-	Src *src;
-	Module *m;
-	Diag d;
-	FILE *errf;
-	char *err;
-	size_t nerr;
-	Gpu *g;
-	SimModule *sm;
-	const Prog *k;
-	uint64_t out;
-	SimTStats st;
-	SimFault f;
-	uint32_t val[512];
-} GRun;
+typedef FsRun GRun;
 
 static const char *gcfg = "a100-fiber";  /* grun's configuration */
 
 /* kernel `kern` (dirs in its header) on gcfg with the edits set, grid CTAs of nthreads,
- * out = 512 words of 0xdeadbeef; timed, or functional when timed is 0 (st untouched) */
+ * out = 512 words of 0xdeadbeef; timed, or functional when timed is 0 (fsrun.h) */
 static int
 grun(GRun *r, const char *dirs, const char *body, uint32_t grid, uint32_t nthreads,
      const char *const *set, int timed)
 {
-	char text[8192], err[512];
-	SimConfig c;
-	LaunchParams lp = { { grid, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
-	int rc;
-
-	memset(r, 0, sizeof *r);
-	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,
-	         body);
-	ck_assert_int_eq(simcfg_builtin(&c, gcfg), 0);
-	for (; set && *set; set++)
-		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
-	c.t.icache_bytes = 0;
-	r->src = src_new("grow.fsass", text, strlen(text));
-	r->errf = open_memstream(&r->err, &r->nerr);
-	diag_init(&r->d, r->src, r->errf);
-	r->m = sass_parse(r->src, &r->d);
-	fflush(r->errf);
-	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
-	r->g = gpu_new(simcfg_gpu(&c));
-	r->sm = sim_module_load(r->g, r->m, &r->d);
-	fflush(r->errf);
-	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
-	r->k = sim_module_kernel(r->sm, "kern");
-	ck_assert_ptr_nonnull(r->k);
-	ck_assert_int_eq(gpu_malloc(r->g, sizeof r->val, &r->out), 0);
-	for (unsigned k = 0; k < 512; k++)
-		r->val[k] = 0xdeadbeef;
-	ck_assert_int_eq(gpu_write(r->g, r->out, r->val, sizeof r->val), 0);
-	lp.params = &r->out;
-	rc = timed ? sim_launch_timed(r->g, &c, r->sm, r->k, &lp, NULL, &r->st, &r->f)
-	           : sim_launch(r->g, r->sm, r->k, &lp, NULL, &r->f);
-	ck_assert_int_eq(gpu_read(r->g, r->out, r->val, sizeof r->val), 0);
-	return rc;
+	return fs_run(r, gcfg, dirs, body, grid, nthreads, set, timed);
 }
 
 static void
 gdone(GRun *r)
 {
-	simtstats_free(&r->st);
-	sim_module_free(r->sm);
-	gpu_free(r->g);
-	module_free(r->m);
-	src_free(r->src);
-	fclose(r->errf);
-	free(r->err);
+	fs_done(r);
 }
 
 /* the count in UR4: 0x200 for CTA 0 (UR7 the launch's 0x40 for the others), the SETFIBERNUM

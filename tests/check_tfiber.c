@@ -17,6 +17,7 @@
 
 #include "frontend.h"
 #include "timing.h"
+#include "fsrun.h"
 
 typedef struct Run {
 	Src *src;
@@ -281,73 +282,22 @@ END_TEST
 /* ---------------------------------------------------------------------------------------------
  * FIBER state: SETFIBERNUM, busy-bit waits (kernels of tests/check_simfiber.c).
  */
-typedef struct FRun {
-	Src *src;
-	Module *m;
-	Diag d;
-	FILE *errf;
-	char *err;
-	size_t nerr;
-	Gpu *g;
-	SimModule *sm;
-	const Prog *k;
-	uint64_t out;
-	SimTStats st;
-	SimFault f;
-	uint32_t val[512];
-} FRun;
+typedef FsRun FRun;
 
 static uint32_t fgrid = 1;  /* CTAs of frun's launches */
 
-/* kernel `kern` with dirs in its header, fgrid CTAs of nthreads on a100-fiber with edits set;
- * out = 512 words of 0xdeadbeef; the launch's return code */
+/* kernel `kern` with dirs in its header, fgrid CTAs of nthreads on a100-fiber with edits set,
+ * timed (fsrun.h) */
 static int
 frun(FRun *r, const char *dirs, const char *body, uint32_t nthreads, const char *const *set)
 {
-	char text[8192], err[512];
-	SimConfig c;
-	LaunchParams lp = { { fgrid, 1, 1 }, { nthreads, 1, 1 }, 0, NULL, 8, 0, { 0, 0, 0 } };
-	int rc;
-
-	memset(r, 0, sizeof *r);
-	snprintf(text, sizeof text, "\t.section\t.text.kern,\"ax\",@progbits\n%skern:\n%s", dirs,
-	         body);
-	ck_assert_int_eq(simcfg_builtin(&c, "a100-fiber"), 0);
-	for (; set && *set; set++)
-		ck_assert_msg(simcfg_set(&c, *set, err, sizeof err) == 0, "%s", err);
-	c.t.icache_bytes = 0;
-	r->src = src_new("tfiber.fsass", text, strlen(text));
-	r->errf = open_memstream(&r->err, &r->nerr);
-	diag_init(&r->d, r->src, r->errf);
-	r->m = sass_parse(r->src, &r->d);
-	fflush(r->errf);
-	ck_assert_msg(r->m != NULL, "parse failed:\n%s", r->err);
-	r->g = gpu_new(simcfg_gpu(&c));
-	r->sm = sim_module_load(r->g, r->m, &r->d);
-	fflush(r->errf);
-	ck_assert_msg(r->sm != NULL, "load failed:\n%s", r->err);
-	r->k = sim_module_kernel(r->sm, "kern");
-	ck_assert_ptr_nonnull(r->k);
-	ck_assert_int_eq(gpu_malloc(r->g, sizeof r->val, &r->out), 0);
-	for (unsigned k = 0; k < 512; k++)
-		r->val[k] = 0xdeadbeef;
-	ck_assert_int_eq(gpu_write(r->g, r->out, r->val, sizeof r->val), 0);
-	lp.params = &r->out;
-	rc = sim_launch_timed(r->g, &c, r->sm, r->k, &lp, NULL, &r->st, &r->f);
-	ck_assert_int_eq(gpu_read(r->g, r->out, r->val, sizeof r->val), 0);
-	return rc;
+	return fs_run(r, "a100-fiber", dirs, body, fgrid, nthreads, set, 1);
 }
 
 static void
 fdone(FRun *r)
 {
-	simtstats_free(&r->st);
-	sim_module_free(r->sm);
-	gpu_free(r->g);
-	module_free(r->m);
-	src_free(r->src);
-	fclose(r->errf);
-	free(r->err);
+	fs_done(r);
 }
 
 #define PROLOGUE \
